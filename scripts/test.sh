@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# README command 2: every test. Installs what it needs (npm packages, Prisma client, Chromium),
+# type-checks, builds, runs the Node-side tests (vitest) and the browser tests (Playwright), and
+# ends with one summary line: "tests: N passed, N failed, N skipped".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh --with-browser || exit 1
+mkdir -p .tmp
+rm -f .tmp/vitest-report.json .tmp/playwright-report.json
+
+step() { printf '\n\033[1m[test]\033[0m %s\n' "$*"; }
+status=0
+
+step "type check (svelte-check)"
+npx svelte-check --tsconfig ./tsconfig.json --threshold error --output human || { echo "type check failed"; status=1; }
+
+step "build"
+npx vite build --logLevel error || exit 1
+
+step "unit and integration tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report.json || status=1
+
+step "browser tests (Playwright, Debian Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright-report.json npx playwright test --reporter=list,json || status=1
+
+node scripts/test-summary.mjs || status=1
+exit $status

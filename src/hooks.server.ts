@@ -1,0 +1,36 @@
+import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
+import { ConfigError } from '$lib/server/config/config';
+import { MigrationError } from '$lib/server/db/migrations/safe-migrate';
+import { appContext, startAppContext } from '$lib/server/web/app-context';
+import { applySecurityHeaders, isForeignMutation } from '$lib/server/web/security-headers';
+
+/** Runs once before the server listens: configuration, safe migrations, database. */
+export const init: ServerInit = async () => {
+	try {
+		await startAppContext();
+	} catch (error) {
+		if (error instanceof ConfigError || error instanceof MigrationError) {
+			console.error(`web process refuses to start: ${error.message}`);
+			process.exit(1);
+		}
+		throw error;
+	}
+};
+
+export const handle: Handle = async ({ event, resolve }) => {
+	if (event.url.pathname.startsWith('/api/') && isForeignMutation(event.request, event.url)) {
+		return new Response(JSON.stringify({ error: 'Cross-site request refused.' }), {
+			status: 403,
+			headers: { 'content-type': 'application/json' }
+		});
+	}
+	const response = await resolve(event);
+	applySecurityHeaders(response.headers, event.url.protocol === 'https:');
+	return response;
+};
+
+/** Unexpected errors are logged with their stack; people only ever see a sentence. */
+export const handleError: HandleServerError = ({ error, event, status }) => {
+	if (status !== 404) appContext().logger.error({ err: error, path: event.url.pathname }, 'request failed');
+	return { message: status === 404 ? 'Page not found.' : 'Something went wrong on our side. Please try again.' };
+};

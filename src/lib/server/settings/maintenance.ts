@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { Db, Tx } from '../db/client.ts';
+import type { Clock } from '../time/clock.ts';
+import { deleteSetting, readSetting, writeSetting } from './settings.repository.ts';
+
+/**
+ * `settings.maintenance`: while the row exists the kiosk refuses Start, the bot answers with a
+ * pause message and the queue stops claiming. `auto` = set by the worker (provider out of funds),
+ * `admin` = an operator's or admin's pause. Resume deletes the row.
+ */
+export const maintenanceSchema = z.object({
+	source: z.enum(['auto', 'admin']),
+	reason: z.string().max(500),
+	at: z.string()
+});
+export type Maintenance = z.infer<typeof maintenanceSchema>;
+
+const KEY = 'maintenance';
+
+export async function readMaintenance(db: Db | Tx): Promise<Maintenance | null> {
+	const raw = await readSetting(db, KEY);
+	if (raw === null) return null;
+	const parsed = maintenanceSchema.safeParse(safeJson(raw));
+	// A row we cannot read still means "paused": failing open would let guests in during an outage.
+	return parsed.success ? parsed.data : { source: 'admin', reason: 'unreadable maintenance setting', at: '' };
+}
+
+export async function startMaintenance(db: Db | Tx, clock: Clock, source: Maintenance['source'], reason: string): Promise<Maintenance> {
+	const value: Maintenance = { source, reason: reason.slice(0, 500), at: clock.now().toISOString() };
+	await writeSetting(db, clock, KEY, JSON.stringify(value));
+	return value;
+}
+
+export async function endMaintenance(db: Db | Tx): Promise<boolean> {
+	return deleteSetting(db, KEY);
+}
+
+function safeJson(raw: string): unknown {
+	try {
+		return JSON.parse(raw);
+	} catch {
+		return null;
+	}
+}

@@ -1,0 +1,19 @@
+import { autoRetry } from '@grammyjs/auto-retry';
+import type { Api } from 'grammy';
+
+/**
+ * How every Telegram client of ours treats flood control and server errors (RELIABILITY R5):
+ * wait the `retry_after` Telegram names, retry 5xx and network errors, but never forever —
+ * a request that still fails is rethrown so the caller (an outbox, the job loop) can record
+ * the error and back off on its own schedule instead of blocking a worker slot.
+ */
+export const TELEGRAM_RETRY_POLICY = {
+	maxRetryAttempts: 4,
+	maxDelaySeconds: 30,
+	rethrowInternalServerErrors: false,
+	rethrowHttpErrors: false
+} as const;
+
+export function applyTelegramRetryPolicy(api: Api): void {
+	api.config.use(autoRetry(TELEGRAM_RETRY_POLICY));
+}

@@ -1,0 +1,23 @@
+/**
+ * Headers on every response (RELIABILITY R15; the same set Caddy adds in deploy/, so a response
+ * is safe even without the proxy). The CSP itself comes from svelte.config.js (kit.csp), which
+ * adds nonces for SvelteKit's inline bootstrap script.
+ */
+export function applySecurityHeaders(headers: Headers, secure: boolean): void {
+	headers.set('X-Content-Type-Options', 'nosniff');
+	headers.set('X-Frame-Options', 'DENY');
+	headers.set('Referrer-Policy', 'no-referrer');
+	headers.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=()');
+	headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+	if (secure) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+}
+
+/**
+ * SvelteKit's CSRF check covers form posts only. A JSON mutation must come from our own origin
+ * too (RELIABILITY R14): a missing or foreign Origin header is refused.
+ */
+export function isForeignMutation(request: Request, url: URL): boolean {
+	if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return false;
+	const origin = request.headers.get('origin');
+	return origin === null || origin !== url.origin;
+}

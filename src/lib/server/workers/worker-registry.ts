@@ -1,0 +1,32 @@
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../time/clock.ts';
+
+/** The worker process registry (seed 004's worker_processes): who runs, with how many slots, alive when. */
+export interface WorkerIdentity {
+	id: string;
+	pid: number;
+	hostname: string;
+	version: string;
+	slots: number;
+}
+
+export async function registerWorker(db: Db, clock: Clock, worker: WorkerIdentity): Promise<void> {
+	const now = clock.now().toISOString();
+	await db.workerProcess.create({ data: { ...worker, busySlots: 0, startedAt: now, heartbeatAt: now } });
+}
+
+export async function recordHeartbeat(db: Db, clock: Clock, id: string, busySlots: number): Promise<void> {
+	await db.workerProcess.update({ where: { id }, data: { heartbeatAt: clock.now().toISOString(), busySlots } });
+}
+
+export async function markWorkerStopped(db: Db, clock: Clock, id: string): Promise<void> {
+	const now = clock.now().toISOString();
+	await db.workerProcess.update({ where: { id }, data: { stoppedAt: now, heartbeatAt: now, busySlots: 0 } });
+}
+
+/** Seconds since the newest heartbeat of a running worker, or null when none has ever beaten. */
+export async function lastHeartbeatAgeSeconds(db: Db, clock: Clock): Promise<number | null> {
+	const latest = await db.workerProcess.findFirst({ where: { stoppedAt: null }, orderBy: { heartbeatAt: 'desc' }, select: { heartbeatAt: true } });
+	if (!latest) return null;
+	return Math.max(0, Math.round((clock.now().getTime() - Date.parse(latest.heartbeatAt)) / 1000));
+}

@@ -1,0 +1,19 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import type { RequestHandler } from './$types';
+import { appRouter } from '$lib/server/trpc/root';
+import { createTrpcContext } from '$lib/server/trpc/init';
+import { appContext } from '$lib/server/web/app-context';
+
+const handle: RequestHandler = ({ request }) =>
+	fetchRequestHandler({
+		endpoint: '/api/trpc',
+		req: request,
+		router: appRouter,
+		createContext: () => createTrpcContext(appContext(), request),
+		onError: ({ error, path }) => {
+			if (error.code === 'INTERNAL_SERVER_ERROR') appContext().logger.error({ err: error.cause ?? error, path }, 'tRPC call failed');
+		}
+	});
+
+export const GET = handle;
+export const POST = handle;

@@ -1,0 +1,15 @@
+import type { Context } from 'grammy';
+import type { Db } from '../../lib/server/db/client.ts';
+import type { Locale } from '../../lib/i18n/locale.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
+
+/** What every handler may use; given once to createBot, never imported as a singleton. */
+export interface BotDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	adminIds: readonly bigint[];
+}
+
+export type BotContext = Context & { locale: Locale; deps: BotDeps };

@@ -1,0 +1,32 @@
+import { Bot, BotError, GrammyError } from 'grammy';
+import { applyTelegramRetryPolicy } from '../../lib/server/telegram/retry-policy.ts';
+import type { BotContext, BotDeps } from './context.ts';
+import { localeFeature } from './features/locale.ts';
+import { maintenanceFeature } from './features/maintenance.ts';
+import { welcomeFeature } from './features/welcome.ts';
+import { t } from './texts.ts';
+
+export interface CreateBotOptions {
+	token: string;
+	apiRoot: string;
+}
+
+/** The bot with its features in order; `apiRoot` points it at Telegram or at the emulator. */
+export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotContext> {
+	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
+	applyTelegramRetryPolicy(bot.api);
+	bot.use(localeFeature(deps));
+	bot.use(maintenanceFeature());
+	bot.use(welcomeFeature());
+	bot.catch((error) => reportBotError(error, deps));
+	return bot;
+}
+
+/** The error boundary: log with the update, tell a guest something human, never crash polling. */
+async function reportBotError(error: BotError<BotContext>, deps: BotDeps): Promise<void> {
+	const cause = error.error;
+	deps.logger.error({ err: cause, updateId: error.ctx.update.update_id }, 'bot handler failed');
+	if (cause instanceof GrammyError && cause.error_code === 403) return; // the guest blocked the bot
+	if (error.ctx.chat?.type !== 'private') return;
+	await error.ctx.reply(t(error.ctx.locale ?? 'en', 'somethingWentWrong')).catch(() => undefined);
+}

@@ -1,0 +1,67 @@
+import { hostname } from 'node:os';
+import { ConfigError, getConfig } from '../lib/server/config/config.ts';
+import { readVersion } from '../lib/server/config/version.ts';
+import { prepareDatabase } from '../lib/server/db/startup.ts';
+import { MigrationError } from '../lib/server/db/migrations/safe-migrate.ts';
+import { createLogger } from '../lib/server/log/logger.ts';
+import { systemClock } from '../lib/server/time/clock.ts';
+import { markWorkerStopped, recordHeartbeat, registerWorker } from '../lib/server/workers/worker-registry.ts';
+import { createBot } from './bot/index.ts';
+import { BotRunner } from './bot/runner.ts';
+import { acquireInstanceLock, InstanceLockError } from './instance-lock.ts';
+import { Scheduler } from './scheduler.ts';
+
+/** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
+const SHUTDOWN_GRACE_MS = 25_000;
+const HEARTBEAT_EVERY_MS = 5_000;
+
+// ─── Start: config → lock → database → registry → tasks → bot ──────────────────────────────────
+async function main(): Promise<void> {
+	const config = getConfig();
+	const logger = createLogger('worker', config.LOG_LEVEL);
+	const lock = acquireInstanceLock(config.dataDir);
+	const clock = systemClock;
+	const db = await prepareDatabase(config, clock, logger);
+	const version = readVersion(config.projectRoot);
+	const workerId = `${hostname()}:${process.pid}:${Date.now()}`;
+	await registerWorker(db, clock, { id: workerId, pid: process.pid, hostname: hostname(), version, slots: config.WORKER_SLOTS });
+
+	const scheduler = new Scheduler(logger);
+	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, 0) });
+
+	const bot = createBot(config.telegram, { db, clock, logger, adminIds: config.ADMIN_TELEGRAM_IDS });
+	const botRunner = new BotRunner(bot, logger);
+	botRunner.start();
+	logger.info({ pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
+
+	// ─── Stop: one path for SIGINT and SIGTERM, in reverse order of start ──────────────────────
+	let stopping = false;
+	const stop = async (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		logger.info({ signal }, 'worker stopping');
+		const force = setTimeout(() => {
+			logger.error('shutdown took too long; exiting anyway');
+			process.exit(1);
+		}, SHUTDOWN_GRACE_MS);
+		await botRunner.stop();
+		await scheduler.stop();
+		await markWorkerStopped(db, clock, workerId).catch((error: unknown) => logger.error({ err: error }, 'could not mark the worker stopped'));
+		await db.$disconnect();
+		lock.release();
+		clearTimeout(force);
+		logger.info('worker stopped');
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop('SIGINT'));
+	process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+	if (error instanceof ConfigError || error instanceof MigrationError || error instanceof InstanceLockError) {
+		console.error(`worker refuses to start: ${error.message}`);
+	} else {
+		console.error('worker failed to start:', error);
+	}
+	process.exit(1);
+});

@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Finished {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+}
+
+/** Starts a TypeScript entry point of ours in a real Node process (as npm scripts do). */
+export function startTs(entry: string, options: { env?: NodeJS.ProcessEnv; cwd?: string; args?: string[] } = {}): ChildProcess & { output: () => Finished; finished: Promise<Finished> } {
+	const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(PROJECT_ROOT, entry), ...(options.args ?? [])], {
+		cwd: options.cwd ?? PROJECT_ROOT,
+		env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk) => (stdout += chunk));
+	child.stderr.on('data', (chunk) => (stderr += chunk));
+	const output = () => ({ code: child.exitCode, signal: child.signalCode, stdout, stderr });
+	const finished = new Promise<Finished>((resolve) => child.on('exit', () => resolve(output())));
+	return Object.assign(child, { output, finished });
+}
+
+/** Runs an entry point to completion. */
+export function runTs(entry: string, options: { env?: NodeJS.ProcessEnv; cwd?: string; args?: string[] } = {}): Promise<Finished> {
+	return startTs(entry, options).finished;
+}
+
+/** Resolves once `predicate` holds for the process's stdout+stderr so far. */
+export async function waitForOutput(child: ReturnType<typeof startTs>, predicate: (text: string) => boolean, timeoutMs = 20_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const { stdout, stderr, code } = child.output();
+		if (predicate(stdout + stderr)) return stdout + stderr;
+		if (code !== null) throw new Error(`process exited (${code}) before the expected output:\n${stdout}${stderr}`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	throw new Error(`timed out waiting for output:\n${child.output().stdout}${child.output().stderr}`);
+}
