@@ -5,8 +5,9 @@ import { defineConfig } from '@playwright/test';
  * user would run it — built web server, worker and Telegram emulator through scripts/run-all.ts —
  * on its own ports and its own data directory under .tmp/.
  */
-export const E2E_PORT = 4173;
-export const E2E_EMULATOR_PORT = 18081;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4173);
+export const E2E_EMULATOR_PORT = Number(process.env.E2E_EMULATOR_PORT ?? 18081);
+const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
 
 export default defineConfig({
@@ -34,7 +35,7 @@ export default defineConfig({
 		}
 	},
 	webServer: {
-		command: 'rm -rf .tmp/e2e-data && node --import tsx scripts/run-all.ts',
+		command: `rm -rf ${E2E_DATA_DIR} && node --import tsx scripts/run-all.ts`,
 		url: `${E2E_BASE_URL}/health`,
 		reuseExistingServer: false,
 		timeout: 120_000,
@@ -46,8 +47,8 @@ export default defineConfig({
 			PORT: String(E2E_PORT),
 			EMULATOR_PORT: String(E2E_EMULATOR_PORT),
 			PUBLIC_BASE_URL: E2E_BASE_URL,
-			DATA_DIR: '.tmp/e2e-data',
-			DB_PATH: '.tmp/e2e-data/app.db',
+			DATA_DIR: E2E_DATA_DIR,
+			DB_PATH: `${E2E_DATA_DIR}/app.db`,
 			TELEGRAM_BOT_TOKEN: '',
 			TELEGRAM_API_ROOT: ''
 		}
