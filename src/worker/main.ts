@@ -29,7 +29,7 @@ async function main(): Promise<void> {
 	const scheduler = new Scheduler(logger);
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, 0) });
 
-	const bot = createBot(config.telegram, { db, clock, logger, adminIds: config.ADMIN_TELEGRAM_IDS });
+	const bot = createBot(config.telegram, { db, clock, logger, config });
 	const botRunner = new BotRunner(bot, logger);
 	botRunner.start();
 	logger.info({ pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');

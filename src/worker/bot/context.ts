@@ -1,4 +1,5 @@
 import type { Context } from 'grammy';
+import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { Locale } from '../../lib/i18n/locale.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
@@ -9,7 +10,7 @@ export interface BotDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	adminIds: readonly bigint[];
+	config: Config;
 }
 
 export type BotContext = Context & { locale: Locale; deps: BotDeps };

@@ -10,7 +10,7 @@ import { t } from '../texts.ts';
 export function maintenanceFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
 	composer.use(async (ctx, next) => {
-		const isAdmin = ctx.from !== undefined && ctx.deps.adminIds.includes(BigInt(ctx.from.id));
+		const isAdmin = ctx.from !== undefined && ctx.deps.config.ADMIN_TELEGRAM_IDS.includes(BigInt(ctx.from.id));
 		if (isAdmin || ctx.chat?.type !== 'private') return next();
 		if (!(await readMaintenance(ctx.deps.db))) return next();
 		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t(ctx.locale, 'paused'), show_alert: true });
