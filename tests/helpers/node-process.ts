@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TSX_LOADER = pathToFileURL(path.join(PROJECT_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 export interface Finished {
 	code: number | null;
@@ -13,7 +14,8 @@ export interface Finished {
 
 /** Starts a TypeScript entry point of ours in a real Node process (as npm scripts do). */
 export function startTs(entry: string, options: { env?: NodeJS.ProcessEnv; cwd?: string; args?: string[] } = {}): ChildProcess & { output: () => Finished; finished: Promise<Finished> } {
-	const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(PROJECT_ROOT, entry), ...(options.args ?? [])], {
+	// tsx by absolute URL, so the child finds it whatever its working directory is.
+	const child = spawn(process.execPath, ['--import', TSX_LOADER, path.resolve(PROJECT_ROOT, entry), ...(options.args ?? [])], {
 		cwd: options.cwd ?? PROJECT_ROOT,
 		env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
 		stdio: ['ignore', 'pipe', 'pipe']

@@ -7,7 +7,10 @@ const telegramIdList = z
 	.transform((raw, ctx) => {
 		const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
 		const bad = parts.find((p) => !/^-?\d{1,20}$/.test(p));
-		if (bad) ctx.addIssue({ code: 'custom', message: `"${bad}" is not a Telegram id (digits only)` });
+		if (bad) {
+			ctx.addIssue({ code: 'custom', message: `"${bad}" is not a Telegram id (digits only)` });
+			return z.NEVER;
+		}
 		return parts.map((p) => BigInt(p));
 	});
 
@@ -16,7 +19,7 @@ const optionalString = z
 	.optional()
 	.transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 
-const url = (hint: string) => z.url({ message: `must be a full URL, ${hint}` });
+const url = (hint: string) => z.url({ protocol: /^https?$/, message: `must be a full URL, ${hint}` });
 
 const intIn = (min: number, max: number, fallback: number) =>
 	z.coerce
@@ -55,7 +58,32 @@ export const envSchema = z
 		GEMINI_BASE_URL: optionalString.pipe(url('e.g. http://127.0.0.1:8082').optional()),
 		OPENAI_API_KEY: optionalString,
 		PHOTO_TTL_HOURS: intIn(1, 72, 72),
-		WORKER_SLOTS: intIn(1, 16, 2)
+		WORKER_SLOTS: intIn(1, 16, 2),
+		// The guest flow at the kiosk (docs/kiosk.md): staff PIN for a reset, and the session clocks.
+		KIOSK_STAFF_PIN: optionalString.pipe(z.string().regex(/^\d{4,12}$/, { message: 'must be 4 to 12 digits' }).optional()),
+		KIOSK_QR_TIMEOUT_SECONDS: intIn(30, 3600, 120),
+		KIOSK_IDLE_TIMEOUT_SECONDS: intIn(30, 3600, 180),
+		// Generation (docs/generation.md): queue, deadlines, providers, prices, quota warning.
+		JOB_MAX_ATTEMPTS: intIn(1, 10, 3),
+		JOB_LEASE_SECONDS: intIn(2, 600, 30),
+		JOB_POLL_MS: intIn(50, 5000, 300),
+		JOB_BACKOFF_BASE_SECONDS: intIn(0, 600, 5),
+		JOB_BACKOFF_CAP_SECONDS: intIn(0, 3600, 120),
+		JOB_DELAY_NOTICE_MINUTES: intIn(1, 120, 5),
+		JOB_HARD_DEADLINE_MINUTES: intIn(2, 240, 20),
+		ART_STYLE: z.enum(['cartoon', 'comic', 'pop', 'pastel'], { message: 'must be cartoon, comic, pop or pastel' }).default('cartoon'),
+		GEMINI_IMAGE_MODEL: z.string().min(1).default('gemini-3.1-flash-image'),
+		GEMINI_VISION_MODEL: z.string().min(1).default('gemini-3-flash'),
+		GEMINI_TIMEOUT_SECONDS: intIn(5, 600, 120),
+		GEMINI_PRICE_INPUT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(0.5),
+		GEMINI_PRICE_OUTPUT_TEXT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(3),
+		GEMINI_PRICE_OUTPUT_IMAGE_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(60),
+		OPENAI_BASE_URL: optionalString.pipe(url('e.g. https://api.openai.com/v1').optional()),
+		OPENAI_IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
+		OPENAI_PRICE_INPUT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(10),
+		OPENAI_PRICE_OUTPUT_IMAGE_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(40),
+		PROVIDER_RETRY_BASE_MS: intIn(0, 60_000, 2000),
+		RPD_WARN_THRESHOLD: intIn(1, 1_000_000, 500)
 	})
 	.superRefine((env, ctx) => {
 		const need = (key: keyof typeof env, when: string) =>
