@@ -10,6 +10,7 @@ import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
 import { acquireInstanceLock, InstanceLockError } from './instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
+import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';
 
 /** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
 
 	const scheduler = new Scheduler(logger);
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, 0) });
+	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
 
 	const bot = createBot(config.telegram, { db, clock, logger, config });
 	const botRunner = new BotRunner(bot, logger);

@@ -59,6 +59,9 @@ export const envSchema = z
 		OPENAI_API_KEY: optionalString,
 		PHOTO_TTL_HOURS: intIn(1, 72, 72),
 		WORKER_SLOTS: intIn(1, 16, 2),
+		// Data lifecycle (docs/data-lifecycle.md): guest rows kept this long after the last activity; backups.
+		GUEST_RETENTION_DAYS: intIn(1, 3650, 90),
+		BACKUP_DIR: optionalString,
 		// The guest flow at the kiosk (docs/kiosk.md): staff PIN for a reset, and the session clocks.
 		KIOSK_STAFF_PIN: optionalString.pipe(z.string().regex(/^\d{4,12}$/, { message: 'must be 4 to 12 digits' }).optional()),
 		KIOSK_QR_TIMEOUT_SECONDS: intIn(30, 3600, 120),

@@ -1,0 +1,116 @@
+import Database from 'better-sqlite3';
+import { integrityCheck } from '../db/migrations/schema-shape.ts';
+import { eraseGuestRows } from '../lifecycle/guest-erasure.ts';
+import { listGuestIds, recordErasure } from '../lifecycle/guest-rows.ts';
+import { eraseLeadRows } from '../lifecycle/lead-rows.ts';
+import { pseudonymForGuest } from '../lifecycle/pseudonym.ts';
+import { sqliteRunner, tableExists, type SqlRunner } from '../lifecycle/sql-runner.ts';
+
+/**
+ * Erasures a restore must not undo (PRODUCT I.4, R8). Taken from the database being replaced:
+ * - guests: the erasure ledger since the backup was taken (forget, retention, and console resets
+ *   that record themselves), plus `reset_user` audit entries since then that still name the guest;
+ * - leads: every lead with erased_at set (re-erasing an erased lead changes nothing), plus lead
+ *   entries in the ledger since the backup.
+ */
+export interface ErasuresToReplay {
+	guests: GuestErasureToReplay[];
+	leads: { id: number; erasedAt: string }[];
+}
+
+interface GuestErasureToReplay {
+	subject: string;
+	reason: string;
+	erasedAt: string;
+	/** The ledger row as it was, copied into the restored database; null for a reset found in audit_log. */
+	packNameHashes: string[] | null;
+	fromLedger: boolean;
+}
+
+export class ReplayError extends Error {
+	override name = 'ReplayError';
+}
+
+export async function collectErasures(currentDbPath: string, since: string, key: Buffer): Promise<ErasuresToReplay> {
+	let conn: Database.Database;
+	try {
+		conn = new Database(currentDbPath, { readonly: true, fileMustExist: true });
+	} catch (error) {
+		throw new ReplayError(`cannot read the current database to carry its erasures over: ${(error as Error).message}`);
+	}
+	try {
+		const integrity = integrityCheck(conn);
+		if (integrity !== 'ok') throw new ReplayError(`the current database fails integrity_check (${integrity}); its erasures cannot be read reliably`);
+		const sql = sqliteRunner(conn);
+		return { guests: await collectGuestErasures(sql, since, key), leads: await collectLeadErasures(sql, since) };
+	} finally {
+		conn.close();
+	}
+}
+
+async function collectGuestErasures(sql: SqlRunner, since: string, key: Buffer): Promise<GuestErasureToReplay[]> {
+	const found: GuestErasureToReplay[] = [];
+	if (await tableExists(sql, 'erasures')) {
+		const rows = await sql.all<{ subject: string; reason: string; erased_at: string; h: string | null }>(
+			`SELECT subject, reason, erased_at, pack_name_hashes AS h FROM erasures WHERE kind = 'guest' AND julianday(erased_at) >= julianday(?) ORDER BY id`,
+			[since]
+		);
+		for (const r of rows) found.push({ subject: r.subject, reason: r.reason, erasedAt: r.erased_at, packNameHashes: r.h ? (JSON.parse(r.h) as string[]) : null, fromLedger: true });
+	}
+	const resets = await sql.all<{ u: unknown; ts: string }>(
+		`SELECT telegram_user_id AS u, ts FROM audit_log WHERE action = 'reset_user' AND telegram_user_id IS NOT NULL AND julianday(ts) >= julianday(?)`,
+		[since]
+	);
+	for (const r of resets) {
+		const subject = pseudonymForGuest(key, BigInt(String(r.u)));
+		if (!found.some((g) => g.subject === subject)) found.push({ subject, reason: 'reset_user', erasedAt: r.ts, packNameHashes: null, fromLedger: false });
+	}
+	return found;
+}
+
+async function collectLeadErasures(sql: SqlRunner, since: string): Promise<{ id: number; erasedAt: string }[]> {
+	const leads = await sql.all<{ id: number; erased_at: string }>(`SELECT id, erased_at FROM leads WHERE erased_at IS NOT NULL`);
+	const result = new Map(leads.map((l) => [Number(l.id), l.erased_at]));
+	if (await tableExists(sql, 'erasures')) {
+		const rows = await sql.all<{ subject: string; erased_at: string }>(
+			`SELECT subject, erased_at FROM erasures WHERE kind = 'lead' AND julianday(erased_at) >= julianday(?)`,
+			[since]
+		);
+		for (const r of rows) if (/^\d+$/.test(r.subject) && !result.has(Number(r.subject))) result.set(Number(r.subject), r.erased_at);
+	}
+	return [...result].map(([id, erasedAt]) => ({ id, erasedAt }));
+}
+
+/** Applies the erasures to the restored copy in one transaction; returns how many rows needed it. */
+export async function applyErasures(conn: Database.Database, erasures: ErasuresToReplay, key: Buffer): Promise<{ guests: number; leads: number }> {
+	const sql = sqliteRunner(conn);
+	conn.exec('BEGIN IMMEDIATE');
+	try {
+		const guests = await replayGuestErasures(sql, erasures.guests, key);
+		let leads = 0;
+		for (const lead of erasures.leads) leads += await eraseLeadRows(sql, lead.id, lead.erasedAt);
+		conn.exec('COMMIT');
+		return { guests, leads };
+	} catch (error) {
+		conn.exec('ROLLBACK');
+		throw error;
+	}
+}
+
+async function replayGuestErasures(sql: SqlRunner, erasures: GuestErasureToReplay[], key: Buffer): Promise<number> {
+	const idBySubject = new Map((await listGuestIds(sql)).map((id) => [pseudonymForGuest(key, id), id]));
+	const hasLedger = await tableExists(sql, 'erasures');
+	let erased = 0;
+	for (const erasure of erasures) {
+		const id = idBySubject.get(erasure.subject);
+		if (id !== undefined) {
+			// A ledger row is copied as it was; a reset found only in audit_log gets its ledger row now.
+			await eraseGuestRows(sql, key, id, erasure.reason, erasure.erasedAt, hasLedger && !erasure.fromLedger);
+			erased++;
+		}
+		if (hasLedger && erasure.fromLedger) {
+			await recordErasure(sql, { kind: 'guest', subject: erasure.subject, reason: erasure.reason, erasedAt: erasure.erasedAt, packNameHashes: erasure.packNameHashes });
+		}
+	}
+	return erased;
+}

@@ -1,0 +1,90 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../time/clock.ts';
+import {
+	deleteGuestRows,
+	fingerprintPackNames,
+	hasActiveJob,
+	pseudonymiseGuestAudit,
+	readGuestFootprint,
+	recordErasure,
+	type GuestFootprint
+} from './guest-rows.ts';
+import { pseudonymForGuest } from './pseudonym.ts';
+import { prismaRunner, type SqlRunner } from './sql-runner.ts';
+
+/** Why a guest's data went: their own /forget, the retention period, or a console reset. */
+export type GuestErasureReason = 'forget' | 'retention' | 'reset_user';
+
+export interface GuestErasureDeps {
+	db: Db;
+	clock: Clock;
+	/** From loadPseudonymKey(DATA_DIR). */
+	pseudonymKey: Buffer;
+	dataDir: string;
+}
+
+export interface GuestErasure {
+	pseudonym: string;
+	deleted: Record<string, number>;
+	auditEntriesPseudonymised: number;
+	footprint: GuestFootprint;
+}
+
+export class GuestBusyError extends Error {
+	override name = 'GuestBusyError';
+	constructor() {
+		super('the guest has a pack being made right now');
+	}
+}
+
+/**
+ * Erases a guest in one BEGIN IMMEDIATE transaction: their rows go, their audit entries are
+ * pseudonymised, and the erasure ledger gets an entry (pseudonym + fingerprints of their pack
+ * names) so a restored backup can erase them again and a returning guest never gets an old pack
+ * name. Files go after the commit. A guest with a job in flight is refused (GuestBusyError):
+ * the pipeline would otherwise deliver a pack to rows that no longer exist.
+ */
+export async function eraseGuest(deps: GuestErasureDeps, telegramUserId: bigint, reason: GuestErasureReason): Promise<GuestErasure> {
+	const erasure = await deps.db.$transaction(async (tx) => {
+		const sql = prismaRunner(tx);
+		if (await hasActiveJob(sql, telegramUserId)) throw new GuestBusyError();
+		return eraseGuestRows(sql, deps.pseudonymKey, telegramUserId, reason, deps.clock.now().toISOString());
+	});
+	await removeGuestFiles(deps.dataDir, erasure.footprint);
+	return erasure;
+}
+
+/** The row part of an erasure, on any connection (also used on a restored backup file). */
+export async function eraseGuestRows(sql: SqlRunner, key: Buffer, telegramUserId: bigint, reason: string, erasedAt: string, record = true): Promise<GuestErasure> {
+	const pseudonym = pseudonymForGuest(key, telegramUserId);
+	const footprint = await readGuestFootprint(sql, telegramUserId);
+	const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
+	const auditEntriesPseudonymised = await pseudonymiseGuestAudit(sql, telegramUserId, pseudonym);
+	if (record) {
+		await recordErasure(sql, { kind: 'guest', subject: pseudonym, reason, erasedAt, packNameHashes: fingerprintPackNames(key, footprint.packNames) });
+	}
+	return { pseudonym, deleted, auditEntriesPseudonymised, footprint };
+}
+
+const SAFE_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** Session folders of the guest and the debug sheets of their jobs (`debug_sheets/job<N>_*`). */
+export async function removeGuestFiles(dataDir: string, footprint: Pick<GuestFootprint, 'sessionTokens' | 'jobIds'>): Promise<number> {
+	let removed = 0;
+	for (const token of footprint.sessionTokens) {
+		if (!SAFE_NAME.test(token)) continue; // never let a stored value steer rm outside DATA_DIR
+		await fsp.rm(path.join(dataDir, 'sessions', token), { recursive: true, force: true });
+		removed++;
+	}
+	if (footprint.jobIds.length === 0) return removed;
+	const prefixes = footprint.jobIds.map((id) => `job${id}_`);
+	const sheets = await fsp.readdir(path.join(dataDir, 'debug_sheets')).catch(() => [] as string[]);
+	for (const name of sheets) {
+		if (!prefixes.some((prefix) => name.startsWith(prefix))) continue;
+		await fsp.rm(path.join(dataDir, 'debug_sheets', name), { recursive: true, force: true });
+		removed++;
+	}
+	return removed;
+}

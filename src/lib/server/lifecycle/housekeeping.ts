@@ -1,0 +1,69 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../db/client.ts';
+import type { Logger } from '../log/logger.ts';
+import { DAY, HOUR, type Clock } from '../time/clock.ts';
+
+/** A session nobody linked to a guest (the QR was never scanned) is kept this long (seed gap, closed). */
+export const UNLINKED_SESSION_MAX_AGE_MS = 24 * HOUR;
+/** The backup window: daily backups are kept 14 days, and so are the app.db.bak-* copies. */
+export const BACKUP_WINDOW_DAYS = 14;
+
+/** Deletes sessions that never got a guest, 24 h after they were started. */
+export async function deleteUnlinkedSessions(db: Db, clock: Clock): Promise<number> {
+	const olderThan = new Date(clock.now().getTime() - UNLINKED_SESSION_MAX_AGE_MS).toISOString();
+	const stale = await db.session.findMany({ where: { telegramUserId: null, createdAt: { lt: olderThan } }, select: { sessionToken: true } });
+	if (stale.length === 0) return 0;
+	const tokens = stale.map((s) => s.sessionToken);
+	return db.$transaction(async (tx) => {
+		// kiosk_sessions (guest flow) names the kiosk of each session; it goes with the session.
+		const kioskTable = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kiosk_sessions'`);
+		if (kioskTable.length > 0) {
+			await tx.$executeRawUnsafe(`DELETE FROM kiosk_sessions WHERE session_token IN (${tokens.map(() => '?').join(',')})`, ...tokens);
+		}
+		const { count } = await tx.session.deleteMany({ where: { sessionToken: { in: tokens }, telegramUserId: null } });
+		return count;
+	});
+}
+
+/** Console sign-ins past their expiry are useless and name an operator: they go. */
+export async function deleteExpiredOperatorSessions(db: Db, clock: Clock): Promise<number> {
+	const { count } = await db.operatorSession.deleteMany({ where: { expiresAt: { lt: clock.now().toISOString() } } });
+	return count;
+}
+
+const BAK_FILE = /\.bak-(\d{8})-(\d{6})/;
+
+/** When an `app.db.bak-<YYYYMMDD-HHMMSS>[-label]` copy was taken: from its name, else its mtime. */
+export function bakFileTakenAt(name: string, mtimeMs: number): number {
+	const match = BAK_FILE.exec(name);
+	if (!match?.[1] || !match[2]) return mtimeMs;
+	const [d, t] = [match[1], match[2]];
+	const iso = `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4, 6)}Z`;
+	const at = Date.parse(iso);
+	return Number.isNaN(at) ? mtimeMs : at;
+}
+
+/**
+ * `app.db.bak-*` copies (before a migration, a reset, a restore) hold everything the database
+ * holds; they go once older than the backup window, like the daily backups.
+ */
+export async function removeOldBakFiles(dbPath: string, clock: Clock, logger: Logger): Promise<number> {
+	const dir = path.dirname(dbPath);
+	const prefix = `${path.basename(dbPath)}.bak-`;
+	const olderThan = clock.now().getTime() - BACKUP_WINDOW_DAYS * DAY;
+	let removed = 0;
+	for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+		if (!name.startsWith(prefix)) continue;
+		const file = path.join(dir, name);
+		try {
+			const stat = await fsp.stat(file);
+			if (bakFileTakenAt(name, stat.mtimeMs) >= olderThan) continue;
+			await fsp.rm(file, { force: true });
+			removed++;
+		} catch (error) {
+			logger.warn({ file: name, err: error }, 'could not remove an old database copy; will retry next pass');
+		}
+	}
+	return removed;
+}

@@ -1,0 +1,45 @@
+import type { Db } from '../../lib/server/db/client.ts';
+import { eraseInactiveGuests, pseudonymiseOrphanAudit } from '../../lib/server/lifecycle/guest-retention.ts';
+import { deleteExpiredOperatorSessions, deleteUnlinkedSessions, removeOldBakFiles } from '../../lib/server/lifecycle/housekeeping.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import { HOUR, type Clock } from '../../lib/server/time/clock.ts';
+import type { ScheduledTask } from '../scheduler.ts';
+
+export interface RetentionTaskDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	dataDir: string;
+	dbPath: string;
+	pseudonymKey: Buffer;
+	retentionDays: number;
+}
+
+/**
+ * The clocks the seeds left without one (PRODUCT E): inactive guests, audit entries of long-reset
+ * guests, sessions nobody linked, expired console sign-ins, old app.db.bak-* copies. Each step
+ * runs even if an earlier one failed; the failure is logged and the next pass retries.
+ */
+export async function runRetention(deps: RetentionTaskDeps): Promise<void> {
+	const steps: [string, () => Promise<number>][] = [
+		['guestsErased', () => eraseInactiveGuests(deps)],
+		['orphanAuditPseudonymised', () => pseudonymiseOrphanAudit(deps)],
+		['unlinkedSessionsDeleted', () => deleteUnlinkedSessions(deps.db, deps.clock)],
+		['operatorSessionsDeleted', () => deleteExpiredOperatorSessions(deps.db, deps.clock)],
+		['bakFilesRemoved', () => removeOldBakFiles(deps.dbPath, deps.clock, deps.logger)]
+	];
+	const summary: Record<string, number | string> = {};
+	for (const [name, step] of steps) {
+		try {
+			summary[name] = await step();
+		} catch (error) {
+			summary[name] = 'failed';
+			deps.logger.error({ err: error, step: name }, 'retention step failed; will retry next pass');
+		}
+	}
+	deps.logger.info({ ...summary, retentionDays: deps.retentionDays }, 'retention pass done');
+}
+
+export function retentionTask(deps: RetentionTaskDeps): ScheduledTask {
+	return { name: 'retention', everyMs: HOUR, runAtStart: true, run: () => runRetention(deps) };
+}

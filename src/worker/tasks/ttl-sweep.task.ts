@@ -1,0 +1,32 @@
+import type { Db } from '../../lib/server/db/client.ts';
+import { recordSweep } from '../../lib/server/backup/backup-status.ts';
+import { clearStaleAppearance } from '../../lib/server/lifecycle/appearance.ts';
+import { SWEEP_INTERVAL_MS, sweepExpiredFiles, type SweepFs } from '../../lib/server/lifecycle/file-sweep.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
+import type { ScheduledTask } from '../scheduler.ts';
+
+export interface TtlSweepDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	dataDir: string;
+	ttlHours: number;
+	fs?: SweepFs;
+}
+
+/**
+ * The hourly TTL sweep (seed 002): photo and drawing files by age, then the appearance cards the
+ * pipeline missed, then `last_sweep_at` for the console. File failures never stop the pass.
+ */
+export async function runTtlSweep(deps: TtlSweepDeps): Promise<void> {
+	const files = await sweepExpiredFiles(deps);
+	const appearanceCleared = await clearStaleAppearance(deps.db, deps.clock);
+	await recordSweep(deps.db, deps.clock);
+	const level = files.failures > 0 ? 'warn' : 'info';
+	deps.logger[level]({ ...files, appearanceCleared, ttlHours: deps.ttlHours }, 'ttl sweep done');
+}
+
+export function ttlSweepTask(deps: TtlSweepDeps): ScheduledTask {
+	return { name: 'ttl-sweep', everyMs: SWEEP_INTERVAL_MS, runAtStart: true, run: () => runTtlSweep(deps) };
+}
