@@ -3,11 +3,13 @@ import { ConfigError } from '$lib/server/config/config';
 import { MigrationError } from '$lib/server/db/migrations/safe-migrate';
 import { appContext, startAppContext } from '$lib/server/web/app-context';
 import { applySecurityHeaders, isForeignMutation } from '$lib/server/web/security-headers';
+import { announceFirstKiosk } from '$lib/server/kiosk/first-kiosk';
 
 /** Runs once before the server listens: configuration, safe migrations, database. */
 export const init: ServerInit = async () => {
 	try {
 		await startAppContext();
+		await announceFirstKiosk(appContext());
 	} catch (error) {
 		if (error instanceof ConfigError || error instanceof MigrationError) {
 			console.error(`web process refuses to start: ${error.message}`);

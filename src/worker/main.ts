@@ -10,6 +10,7 @@ import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
 import { acquireInstanceLock, InstanceLockError } from './instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
+import { scheduleGuestTasks } from './tasks/session-timeouts-schedule.ts';
 import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';
 
 /** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
 
 	const bot = createBot(config.telegram, { db, clock, logger, config });
+	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
 	const botRunner = new BotRunner(bot, logger);
 	botRunner.start();
 	logger.info({ pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');

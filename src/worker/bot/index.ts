@@ -4,6 +4,10 @@ import type { BotContext, BotDeps } from './context.ts';
 import { localeFeature } from './features/locale.ts';
 import { maintenanceFeature } from './features/maintenance.ts';
 import { welcomeFeature } from './features/welcome.ts';
+import { guestStartFeature } from './features/guest-start.ts';
+import { consentFeature } from './features/consent.ts';
+import { outfitFeature } from './features/outfit.ts';
+import { cancelFeature } from './features/cancel.ts';
 import { t } from './texts.ts';
 
 export interface CreateBotOptions {
@@ -18,6 +22,10 @@ export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotCont
 	bot.use(localeFeature(deps));
 	bot.use(maintenanceFeature());
 	bot.use(welcomeFeature());
+	bot.use(guestStartFeature());
+	bot.use(consentFeature());
+	bot.use(outfitFeature());
+	bot.use(cancelFeature());
 	bot.catch((error) => reportBotError(error, deps));
 	return bot;
 }

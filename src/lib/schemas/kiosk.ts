@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * What the kiosk page and the server agree on: session tokens, the statuses and reasons of the
+ * session state machine (PRODUCT.md part A, seed 000), and the live view the page renders.
+ * Shared by browser and server code, so nothing here imports from src/lib/server.
+ */
+
+/** 24 random bytes as base64url: 192 bits, and within Telegram's deep-link alphabet and length. */
+export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+export const sessionTokenSchema = z.string().regex(SESSION_TOKEN_PATTERN);
+
+export const SESSION_STATUSES = ['idle', 'linked', 'consented', 'template_chosen', 'photo_taken', 'expired'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+/** Statuses a session can still leave (everything but the two final ones). */
+export const OPEN_STATUSES = ['idle', 'linked', 'consented', 'template_chosen'] as const satisfies readonly SessionStatus[];
+export type OpenStatus = (typeof OPEN_STATUSES)[number];
+
+export const CLOSED_REASONS = ['idle_timeout', 'qr_timeout', 'cancel', 'staff_reset', 'camera_error', 'kiosk_reset'] as const;
+export type ClosedReason = (typeof CLOSED_REASONS)[number];
+
+/** Why the pack limit closed a session on link (sessions.notice). */
+export const SESSION_NOTICES = ['pack_ready', 'pack_in_progress'] as const;
+export type SessionNotice = (typeof SESSION_NOTICES)[number];
+
+/** What a kiosk may close a session for itself (the others come from the guest, staff or the clock). */
+export const kioskCloseSchema = z.object({ reason: z.enum(['camera_error', 'kiosk_reset']) });
+
+export const staffResetSchema = z.object({ pin: z.string().regex(/^\d{4,12}$/) });
+
+export const kioskKeySchema = z.object({ key: z.string().trim().min(20).max(200) });
+
+/** Where the guest's job stands after the photo: "you are #N, about M s". */
+export interface QueueView {
+	/** 0 = being drawn right now. */
+	position: number;
+	etaSeconds: number;
+	status: 'queued' | 'processing' | 'delivering' | 'done' | 'failed';
+}
+
+/** One push to the kiosk: everything a screen needs, nothing personal (no names, no ids). */
+export interface KioskSessionView {
+	token: string;
+	status: SessionStatus;
+	closedReason: ClosedReason | null;
+	notice: SessionNotice | null;
+	outfitId: string | null;
+	/** When the QR stops being accepted (idle only), and when a stalled guest times out. */
+	qrExpiresAt: string | null;
+	idleExpiresAt: string | null;
+	serverNow: string;
+	queue: QueueView | null;
+	paused: boolean;
+}
+
+export interface StartedSession {
+	token: string;
+	deepLink: string;
+	/** Demo mode only: the emulator's chat page opened with this start parameter. */
+	emulatorLink: string | null;
+	qrSvg: string;
+	view: KioskSessionView;
+}

@@ -1,0 +1,29 @@
+import type { Db, Tx } from '../db/client.ts';
+import type { SessionNotice } from '../../schemas/kiosk.ts';
+
+/** Jobs that hold a guest's pack slot while they run (failed jobs never count). */
+export const ACTIVE_JOB_STATUSES = ['queued', 'processing', 'delivering'] as const;
+
+export type PackLimitVerdict = { allowed: true } | { allowed: false; notice: SessionNotice; packName: string | null };
+
+/**
+ * PRODUCT.md part A: one pack per guest plus `users.extra_packs_allowed`. A running job blocks a
+ * second one (pack_in_progress); enough done packs block a new one (pack_ready, and the bot sends
+ * the existing link, always built from users.pack_name).
+ */
+export async function checkPackLimit(db: Db | Tx, telegramUserId: bigint): Promise<PackLimitVerdict> {
+	const active = await db.job.count({ where: { telegramUserId, status: { in: [...ACTIVE_JOB_STATUSES] } } });
+	if (active > 0) return { allowed: false, notice: 'pack_in_progress', packName: null };
+	const [done, user] = await Promise.all([
+		db.job.count({ where: { telegramUserId, status: 'done' } }),
+		db.user.findUnique({ where: { telegramUserId }, select: { extraPacksAllowed: true, packName: true } })
+	]);
+	const limit = 1 + (user?.extraPacksAllowed ?? 0);
+	if (done >= limit) return { allowed: false, notice: 'pack_ready', packName: user?.packName ?? null };
+	return { allowed: true };
+}
+
+/** Telegram's add-stickers link for a pack name (names are validated where they are made). */
+export function packLink(packName: string): string {
+	return `https://t.me/addstickers/${packName}`;
+}

@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
+import { ConsoleActionError } from '../console/console-error.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { backupDatabase, backupPathFor, openSqliteFile } from '../db/sqlite-file.ts';
+import { removeGuestFiles } from '../lifecycle/guest-erasure.ts';
+import { deleteGuestRows, fingerprintPackNames, readGuestFootprint, recordErasure } from '../lifecycle/guest-rows.ts';
+import { pseudonymForGuest } from '../lifecycle/pseudonym.ts';
+import { prismaRunner } from '../lifecycle/sql-runner.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../time/clock.ts';
+
+/**
+ * reset_user (seed 000): back the database up to `app.db.bak-<ts>-reset`, then in one transaction
+ * delete the guest's users/sessions/jobs rows (and the rows other features keep per session or job),
+ * keep api_usage, and write the audit entry. Its details keep the old pack names and links in
+ * clear — generation reads `packNames` so a new pack never reuses an old name. The shape is agreed:
+ * `{ deleted: { users, sessions, jobs }, backup, packLinks, packNames }`.
+ */
+export interface ResetGuestDeps {
+	db: Db;
+	clock: Clock;
+	dbPath: string;
+	dataDir: string;
+	/** From loadPseudonymKey(DATA_DIR): the erasure ledger names the guest only by pseudonym. */
+	pseudonymKey: Buffer;
+	logger?: Logger;
+}
+
+export interface ResetGuestDetails {
+	deleted: { users: number; sessions: number; jobs: number };
+	backup: string;
+	packLinks: string[];
+	packNames: string[];
+}
+
+const BUSY_STATUSES = ['processing', 'delivering'];
+
+export function packLinkFor(packName: string): string {
+	return `https://t.me/addstickers/${packName}`;
+}
+
+export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUserId: bigint): Promise<ResetGuestDetails> {
+	await refuseUnlessResettable(deps.db, telegramUserId);
+	const backupPath = await backUpBeforeReset(deps);
+	const { details, footprint } = await deps.db.$transaction(async (tx) => {
+		// Checked again inside the write lock: the worker may have claimed a job since.
+		await refuseUnlessResettable(tx, telegramUserId);
+		const sql = prismaRunner(tx);
+		const user = await tx.user.findUnique({ where: { telegramUserId }, select: { packLink: true } });
+		const footprint = await readGuestFootprint(sql, telegramUserId);
+		const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
+		const packNames = [...footprint.packNames].sort();
+		const packLinks = [...new Set([...(user?.packLink ? [user.packLink] : []), ...packNames.map(packLinkFor)])];
+		const details: ResetGuestDetails = {
+			deleted: { users: deleted.users ?? 0, sessions: deleted.sessions ?? 0, jobs: deleted.jobs ?? 0 },
+			backup: path.basename(backupPath),
+			packLinks,
+			packNames
+		};
+		await recordErasure(sql, {
+			kind: 'guest',
+			subject: pseudonymForGuest(deps.pseudonymKey, telegramUserId),
+			reason: 'reset_user',
+			erasedAt: deps.clock.now().toISOString(),
+			packNameHashes: fingerprintPackNames(deps.pseudonymKey, packNames)
+		});
+		await recordAudit(tx, deps.clock, actor, { action: 'reset_user', telegramUserId, details });
+		return { details, footprint };
+	});
+	// Files are not in the backup and name nobody once the rows are gone; a failure here only logs.
+	await removeGuestFiles(deps.dataDir, footprint).catch((error: unknown) => deps.logger?.warn({ err: error }, 'reset: guest files not removed'));
+	return details;
+}
+
+async function refuseUnlessResettable(db: Db | Tx, telegramUserId: bigint): Promise<void> {
+	const [user, jobs, sessions, busy] = await Promise.all([
+		db.user.count({ where: { telegramUserId } }),
+		db.job.count({ where: { telegramUserId } }),
+		db.session.count({ where: { telegramUserId } }),
+		db.job.count({ where: { telegramUserId, status: { in: BUSY_STATUSES } } })
+	]);
+	if (user + jobs + sessions === 0) throw new ConsoleActionError(`There is no guest ${telegramUserId} (already reset?).`);
+	if (busy > 0) throw new ConsoleActionError('This guest’s pack is being made right now. Reset once the job is done or failed.');
+}
+
+/** SQLite's backup API gives a consistent copy while the worker keeps writing. */
+async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string> {
+	const target = backupPathFor(deps.dbPath, deps.clock, 'reset');
+	const conn = openSqliteFile(deps.dbPath);
+	try {
+		await backupDatabase(conn, target);
+	} catch (error) {
+		deps.logger?.error({ err: error }, 'reset: backup failed');
+		throw new ConsoleActionError('The database backup before the reset failed, so nothing was deleted. Check disk space and try again.');
+	} finally {
+		conn.close();
+	}
+	return target;
+}

@@ -1,0 +1,75 @@
+import type { Db, Tx } from '../db/client.ts';
+import { transitionStatus, type TransitionResult } from '../db/transition.ts';
+import type { ClosedReason, OpenStatus, SessionNotice, SessionStatus } from '../../schemas/kiosk.ts';
+import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
+
+/** The `sessions` rows (seed 000). Every status change is conditional (transitionStatus). */
+export interface SessionRow {
+	sessionToken: string;
+	telegramUserId: bigint | null;
+	templateId: string | null;
+	status: string;
+	notice: string | null;
+	closedReason: string | null;
+	createdAt: string;
+	updatedAt: string;
+}
+
+export function findSession(db: Db | Tx, sessionToken: string): Promise<SessionRow | null> {
+	return db.session.findUnique({ where: { sessionToken } });
+}
+
+export async function insertIdleSession(tx: Tx, sessionToken: string, now: string): Promise<void> {
+	await tx.session.create({ data: { sessionToken, status: 'idle', createdAt: now, updatedAt: now } });
+}
+
+/**
+ * Moves a session on only if it is still in `from` — and, with `stillOpenSince`, only if it has
+ * not sat still past its deadline (so a guest's late tap cannot beat the clock).
+ */
+export function advanceSession(
+	db: Db | Tx,
+	sessionToken: string,
+	from: SessionStatus | readonly SessionStatus[],
+	to: SessionStatus,
+	data: Record<string, unknown>,
+	stillOpenSince?: string
+): Promise<TransitionResult<SessionStatus>> {
+	const where = stillOpenSince ? { sessionToken, updatedAt: { gte: stillOpenSince } } : { sessionToken };
+	return transitionStatus(db.session, where, from, to, data);
+}
+
+/** Closes a session that is still open (`from` narrows which open states qualify). */
+export function closeSession(
+	db: Db | Tx,
+	sessionToken: string,
+	reason: ClosedReason,
+	now: string,
+	from: readonly OpenStatus[] = OPEN_STATUSES
+): Promise<TransitionResult<SessionStatus>> {
+	return transitionStatus(db.session, { sessionToken }, from, 'expired', { closedReason: reason, updatedAt: now });
+}
+
+/** Closes a session the clock ran out on, unless something moved it on in the meantime. */
+export async function closeOverdueSession(db: Db | Tx, session: { sessionToken: string; status: OpenStatus }, reason: ClosedReason, deadlineBefore: string, now: string): Promise<boolean> {
+	const { count } = await db.session.updateMany({
+		where: { sessionToken: session.sessionToken, status: session.status, updatedAt: { lt: deadlineBefore } },
+		data: { status: 'expired', closedReason: reason, updatedAt: now }
+	});
+	return count > 0;
+}
+
+/** A session the pack limit refused: closed at once, with the guest recorded and the notice why. */
+export function closeWithNotice(tx: Tx, sessionToken: string, telegramUserId: bigint, notice: SessionNotice, now: string): Promise<TransitionResult<SessionStatus>> {
+	return transitionStatus(tx.session, { sessionToken }, 'idle', 'expired', { telegramUserId, notice, updatedAt: now });
+}
+
+/** Open sessions whose last step is older than `before` (candidates for a timeout). */
+export function listStillSessions(db: Db, status: OpenStatus | readonly OpenStatus[], before: string, limit = 200): Promise<SessionRow[]> {
+	const statuses = typeof status === 'string' ? [status] : [...status];
+	return db.session.findMany({ where: { status: { in: statuses }, updatedAt: { lt: before } }, take: limit, orderBy: { updatedAt: 'asc' } });
+}
+
+export function listOpenSessionsOfGuest(db: Db | Tx, telegramUserId: bigint): Promise<SessionRow[]> {
+	return db.session.findMany({ where: { telegramUserId, status: { in: [...OPEN_STATUSES] } } });
+}

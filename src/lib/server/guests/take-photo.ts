@@ -1,0 +1,53 @@
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../time/clock.ts';
+import type { SessionStatus } from '../../schemas/kiosk.ts';
+import { closeForTimeout } from './guest-link.service.ts';
+import { closedRefusal, type StepRefusal } from './guest-outcomes.ts';
+import { isOverdue, stillOpenSince, type SessionTimeouts } from './session-clock.ts';
+import { advanceSession, findSession } from './sessions.repository.ts';
+
+export type TakePhotoOutcome =
+	| { kind: 'enqueued'; jobId: number; telegramUserId: bigint }
+	| { kind: 'not_ready'; status: SessionStatus }
+	| { kind: 'already_taken' }
+	| StepRefusal;
+
+/** Whether a session can take a photo right now (a cheap check before reading the upload). */
+export function photoReadiness(session: { status: string; closedReason: string | null; notice: string | null } | null): TakePhotoOutcome | null {
+	if (!session) return { kind: 'unknown' };
+	if (session.status === 'photo_taken') return { kind: 'already_taken' };
+	if (session.status === 'expired') return closedRefusal(session);
+	if (session.status !== 'template_chosen') return { kind: 'not_ready', status: session.status as SessionStatus };
+	return null;
+}
+
+/**
+ * `take_photo_and_enqueue` (PRODUCT.md part A): in one BEGIN IMMEDIATE transaction the session goes
+ * template_chosen → photo_taken and the job is queued, with created_at = now — the moment the bot's
+ * "Generating…" refers to. Two uploads racing: exactly one transition wins, so one job.
+ */
+export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts }, token: string, photoPath: string): Promise<TakePhotoOutcome> {
+	return deps.db.$transaction(async (tx) => {
+		const session = await findSession(tx, token);
+		const refusal = photoReadiness(session);
+		if (refusal || !session) return refusal ?? { kind: 'unknown' };
+		const now = deps.clock.now();
+		if (isOverdue(session, now, deps.timeouts)) return closeForTimeout(tx, token, 'template_chosen', now);
+		const stamp = now.toISOString();
+		const moved = await advanceSession(tx, token, 'template_chosen', 'photo_taken', { updatedAt: stamp }, stillOpenSince('template_chosen', now, deps.timeouts));
+		if (!moved.won || session.telegramUserId === null || session.templateId === null) return { kind: 'already_taken' };
+		const job = await tx.job.create({
+			data: {
+				telegramUserId: session.telegramUserId,
+				sessionToken: token,
+				photoPath,
+				templateId: session.templateId,
+				status: 'queued',
+				attempts: 0,
+				createdAt: stamp,
+				updatedAt: stamp
+			}
+		});
+		return { kind: 'enqueued', jobId: job.jobId, telegramUserId: session.telegramUserId };
+	});
+}

@@ -1,0 +1,90 @@
+import type { Kiosk } from './kiosk-keys.ts';
+import { TokenBuckets } from './rate-limit.ts';
+import type { UploadOutcome } from './photo-upload.service.ts';
+
+/**
+ * HTTP answers of the kiosk API in one place: a stable `error` code the page turns into a sentence
+ * in its language, plus an English `message` for anyone calling with curl. Never a stack trace.
+ */
+export type KioskErrorCode =
+	| 'no_kiosk_key'
+	| 'bad_request'
+	| 'not_found'
+	| 'paused'
+	| 'bot_not_ready'
+	| 'rate_limited'
+	| 'wrong_pin'
+	| 'no_staff_pin'
+	| 'too_large'
+	| 'not_an_image'
+	| 'too_many_pixels'
+	| 'damaged_image'
+	| 'not_ready'
+	| 'already_taken'
+	| 'session_closed'
+	| 'busy';
+
+const MESSAGES: Record<KioskErrorCode, string> = {
+	no_kiosk_key: 'This device is not registered as a kiosk. Enter the kiosk key from your operator.',
+	bad_request: 'The request was not understood.',
+	not_found: 'No such session on this kiosk.',
+	paused: 'Sticker making is paused for a moment.',
+	bot_not_ready: 'The Telegram bot is still starting. Try again in a few seconds.',
+	rate_limited: 'Too many requests from this kiosk. Wait a few seconds.',
+	wrong_pin: 'Wrong staff PIN.',
+	no_staff_pin: 'No staff PIN is configured (KIOSK_STAFF_PIN).',
+	too_large: 'The photo is larger than 15 MB.',
+	not_an_image: 'The file is not a photo (JPEG, PNG or WebP).',
+	too_many_pixels: 'The photo has too many pixels (over 40 megapixels).',
+	damaged_image: 'The photo is damaged or incomplete.',
+	not_ready: 'The guest has not chosen an outfit yet.',
+	already_taken: 'A photo for this session was already taken.',
+	session_closed: 'This session is closed.',
+	busy: 'A photo for this session is being uploaded right now.'
+};
+
+export function kioskError(status: number, error: KioskErrorCode, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+	return new Response(JSON.stringify({ error, message: MESSAGES[error], ...extra }), {
+		status,
+		headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }
+	});
+}
+
+export function kioskJson(body: unknown, status = 200): Response {
+	return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+}
+
+/** Per-kiosk limits (in memory: one web process on one machine — see rate-limit.ts). */
+export const startLimiter = new TokenBuckets(10, 1 / 6);
+export const uploadLimiter = new TokenBuckets(5, 1 / 10);
+export const pinLimiter = new TokenBuckets(5, 1 / 30);
+
+export function rateLimited(limiter: TokenBuckets, kiosk: Kiosk): Response | null {
+	const key = String(kiosk.id);
+	if (limiter.take(key)) return null;
+	return kioskError(429, 'rate_limited', {}, { 'retry-after': String(Math.max(1, limiter.retryAfterSeconds(key))) });
+}
+
+/** 413 for size, 415 for "not a photo", 422 for a photo we cannot or will not decode, 409/410 for state. */
+export function uploadResponse(outcome: UploadOutcome): Response {
+	switch (outcome.kind) {
+		case 'enqueued':
+			return kioskJson({ ok: true, jobId: outcome.jobId }, 201);
+		case 'too_large':
+			return kioskError(413, 'too_large');
+		case 'rejected':
+			if (outcome.problem === 'not_an_image' || outcome.problem === 'unsupported') return kioskError(415, 'not_an_image');
+			return kioskError(422, outcome.problem === 'too_many_pixels' ? 'too_many_pixels' : 'damaged_image');
+		case 'not_ready':
+			return kioskError(409, 'not_ready', { status: outcome.status });
+		case 'already_taken':
+		case 'used':
+			return kioskError(409, 'already_taken');
+		case 'busy':
+			return kioskError(409, 'busy');
+		case 'closed':
+			return kioskError(410, 'session_closed', { reason: outcome.reason, notice: outcome.notice });
+		default:
+			return kioskError(404, 'not_found');
+	}
+}

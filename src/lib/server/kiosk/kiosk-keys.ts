@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../time/clock.ts';
+
+/**
+ * Kiosk keys: only a registered kiosk may start guest sessions. Operators issue a key per kiosk
+ * (`scripts/kiosk-add.ts`); the kiosk page asks for it once and keeps it in an httpOnly cookie. Only
+ * the key's SHA-256 is stored, so a leaked database gives no usable key. Keys carry 256 random bits,
+ * so a plain hash (no salt, no slow KDF) is the right tool, as for API tokens.
+ */
+export interface Kiosk {
+	id: number;
+	name: string;
+}
+
+const KEY_PREFIX = 'kk_';
+
+export function hashKioskKey(key: string): string {
+	return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function generateKioskKey(): string {
+	return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export async function createKiosk(db: Db, clock: Clock, name: string): Promise<{ kiosk: Kiosk; key: string }> {
+	const key = generateKioskKey();
+	const row = await db.kiosk.create({ data: { name, keyHash: hashKioskKey(key), createdAt: clock.now().toISOString() } });
+	return { kiosk: { id: row.id, name: row.name }, key };
+}
+
+/** The kiosk a key belongs to, or null for an unknown or revoked key. */
+export async function findKioskByKey(db: Db, key: string | undefined | null): Promise<Kiosk | null> {
+	if (!key || key.length > 200) return null;
+	const row = await db.kiosk.findUnique({ where: { keyHash: hashKioskKey(key) }, select: { id: true, name: true, revokedAt: true } });
+	return row && !row.revokedAt ? { id: row.id, name: row.name } : null;
+}
+
+export async function touchKiosk(db: Db, clock: Clock, kioskId: number): Promise<void> {
+	await db.kiosk.update({ where: { id: kioskId }, data: { lastSeenAt: clock.now().toISOString() } });
+}
+
+/**
+ * First run: with no kiosk registered yet, registers "kiosk-1" and returns its key (to print once),
+ * so the demo works out of the box. Later runs return null. The unique name makes two processes
+ * starting at once harmless: one of the inserts fails and that one returns null.
+ */
+export async function ensureFirstKiosk(db: Db, clock: Clock): Promise<{ name: string; key: string } | null> {
+	if ((await db.kiosk.count()) > 0) return null;
+	try {
+		const { kiosk, key } = await createKiosk(db, clock, 'kiosk-1');
+		return { name: kiosk.name, key };
+	} catch {
+		return null;
+	}
+}

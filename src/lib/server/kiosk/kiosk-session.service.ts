@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import { readSessionQueuePosition } from '../jobs/queue-position.ts';
+import { readBotUsername } from '../guests/bot-identity.ts';
+import { isOverdue, sessionDeadline, timeoutReasonFor, type SessionTimeouts } from '../guests/session-clock.ts';
+import { closeSession, findSession, insertIdleSession, type SessionRow } from '../guests/sessions.repository.ts';
+import { readMaintenance } from '../settings/maintenance.ts';
+import type { Clock } from '../time/clock.ts';
+import type { ClosedReason, KioskSessionView, OpenStatus, SessionNotice, SessionStatus } from '../../schemas/kiosk.ts';
+import { isSessionOfKiosk, listOpenSessionTokens, recordKioskSession } from './kiosk-sessions.repository.ts';
+
+export interface KioskDeps {
+	db: Db;
+	clock: Clock;
+	timeouts: SessionTimeouts;
+	/** Worker slots: the queue estimate spreads waiting jobs over them. */
+	slots: number;
+}
+
+export function newSessionToken(): string {
+	return randomBytes(24).toString('base64url');
+}
+
+export type StartOutcome = { kind: 'started'; token: string; botUsername: string } | { kind: 'paused' } | { kind: 'bot_unknown' };
+
+/**
+ * Start: a new idle session owned by this kiosk. Refused during maintenance, and until the worker
+ * has told us the bot's username (the QR needs it). A session this kiosk left open is closed as
+ * kiosk_reset first: a kiosk shows one guest at a time.
+ */
+export async function startKioskSession(deps: KioskDeps, kioskId: number): Promise<StartOutcome> {
+	if (await readMaintenance(deps.db)) return { kind: 'paused' };
+	const botUsername = await readBotUsername(deps.db);
+	if (!botUsername) return { kind: 'bot_unknown' };
+	await closeKioskSessions(deps, kioskId, 'kiosk_reset');
+	const token = newSessionToken();
+	const now = deps.clock.now().toISOString();
+	await deps.db.$transaction(async (tx) => {
+		await insertIdleSession(tx, token, now);
+		await recordKioskSession(tx, kioskId, token, now);
+	});
+	return { kind: 'started', token, botUsername };
+}
+
+/** Closes every open session of this kiosk (page reload: kiosk_reset; staff PIN: staff_reset). */
+export async function closeKioskSessions(deps: Pick<KioskDeps, 'db' | 'clock'>, kioskId: number, reason: ClosedReason): Promise<number> {
+	let closed = 0;
+	for (const token of await listOpenSessionTokens(deps.db, kioskId)) {
+		if ((await closeSession(deps.db, token, reason, deps.clock.now().toISOString())).won) closed += 1;
+	}
+	return closed;
+}
+
+export type CloseOutcome = { kind: 'closed' } | { kind: 'not_found' } | { kind: 'already_final'; status: SessionStatus };
+
+/** The kiosk closing its own session (the camera failed). */
+export async function closeKioskSession(deps: Pick<KioskDeps, 'db' | 'clock'>, kioskId: number, token: string, reason: ClosedReason): Promise<CloseOutcome> {
+	if (!(await isSessionOfKiosk(deps.db, kioskId, token))) return { kind: 'not_found' };
+	const result = await closeSession(deps.db, token, reason, deps.clock.now().toISOString());
+	return result.won ? { kind: 'closed' } : { kind: 'already_final', status: result.current ?? 'expired' };
+}
+
+/**
+ * What the kiosk shows for its session, read through the server's clock: a session past its
+ * deadline is closed here and now (the worker's sweep does the same every second), so the page
+ * never depends on the browser's clock or on the worker being up.
+ */
+export async function readKioskSessionView(deps: KioskDeps, kioskId: number, token: string): Promise<KioskSessionView | null> {
+	if (!(await isSessionOfKiosk(deps.db, kioskId, token))) return null;
+	return readSessionView(deps, token);
+}
+
+export async function readSessionView(deps: KioskDeps, token: string): Promise<KioskSessionView | null> {
+	let session = await findSession(deps.db, token);
+	if (!session) return null;
+	const now = deps.clock.now();
+	if (isOverdue(session, now, deps.timeouts)) {
+		await closeSession(deps.db, token, timeoutReasonFor(session.status as OpenStatus), now.toISOString(), [session.status as OpenStatus]);
+		session = (await findSession(deps.db, token)) ?? session;
+	}
+	const [maintenance, queue] = await Promise.all([
+		readMaintenance(deps.db),
+		session.status === 'photo_taken' ? readSessionQueuePosition(deps, token) : Promise.resolve(null)
+	]);
+	return toView(session, deps.timeouts, now, queue, maintenance !== null);
+}
+
+function toView(session: SessionRow, timeouts: SessionTimeouts, now: Date, queue: KioskSessionView['queue'], paused: boolean): KioskSessionView {
+	const deadline = sessionDeadline(session, timeouts)?.toISOString() ?? null;
+	return {
+		token: session.sessionToken,
+		status: session.status as SessionStatus,
+		closedReason: (session.closedReason as ClosedReason | null) ?? null,
+		notice: (session.notice as SessionNotice | null) ?? null,
+		outfitId: session.templateId,
+		qrExpiresAt: session.status === 'idle' ? deadline : null,
+		idleExpiresAt: session.status !== 'idle' ? deadline : null,
+		serverNow: now.toISOString(),
+		queue,
+		paused
+	};
+}

@@ -1,0 +1,23 @@
+import type { Db, Tx } from '../db/client.ts';
+import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
+
+/** `kiosk_sessions`: which kiosk started which session (the seed's sessions table has no column for it). */
+export async function recordKioskSession(tx: Tx, kioskId: number, sessionToken: string, now: string): Promise<void> {
+	await tx.kioskSession.create({ data: { kioskId, sessionToken, createdAt: now } });
+}
+
+export async function isSessionOfKiosk(db: Db | Tx, kioskId: number, sessionToken: string): Promise<boolean> {
+	const row = await db.kioskSession.findUnique({ where: { sessionToken }, select: { kioskId: true } });
+	return row?.kioskId === kioskId;
+}
+
+/** Tokens of this kiosk's sessions that are still open (normally at most one). */
+export async function listOpenSessionTokens(db: Db | Tx, kioskId: number): Promise<string[]> {
+	const rows = await db.kioskSession.findMany({ where: { kioskId }, orderBy: { createdAt: 'desc' }, take: 20, select: { sessionToken: true } });
+	if (rows.length === 0) return [];
+	const open = await db.session.findMany({
+		where: { sessionToken: { in: rows.map((r) => r.sessionToken) }, status: { in: [...OPEN_STATUSES] } },
+		select: { sessionToken: true }
+	});
+	return open.map((r) => r.sessionToken);
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../log/logger.ts';
+import { findSession } from '../guests/sessions.repository.ts';
+import { photoReadiness, takePhotoAndEnqueue, type TakePhotoOutcome } from '../guests/take-photo.ts';
+import { MAX_UPLOAD_BYTES, normalisePhoto, PhotoRejected } from '../media/photo-normalise.ts';
+import type { KioskDeps } from './kiosk-session.service.ts';
+import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
+
+export interface UploadDeps extends KioskDeps {
+	dataDir: string;
+	logger: Logger;
+}
+
+export type UploadOutcome =
+	| TakePhotoOutcome
+	| { kind: 'too_large' }
+	| { kind: 'rejected'; problem: PhotoRejected['problem'] }
+	| { kind: 'busy' };
+
+/** Sessions with an upload being processed in this process: a second one at once is refused early. */
+const uploading = new Set<string>();
+
+/**
+ * The kiosk's selfie upload: owner check, cheap status check, the body read with a byte count
+ * (never more than 15 MB kept in memory), content validation and normalisation, then the files and
+ * `take_photo_and_enqueue`. Nothing is written to disk before the photo has passed, and a photo that
+ * loses the race for the session is deleted again.
+ */
+export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: string, body: ReadableStream<Uint8Array> | null, declaredLength: number | null): Promise<UploadOutcome> {
+	if (!(await isSessionOfKiosk(deps.db, kioskId, token))) return { kind: 'unknown' };
+	const early = photoReadiness(await findSession(deps.db, token));
+	if (early) return early;
+	if (declaredLength !== null && declaredLength > MAX_UPLOAD_BYTES) return { kind: 'too_large' };
+	if (uploading.has(token)) return { kind: 'busy' };
+	uploading.add(token);
+	try {
+		const bytes = await readLimited(body, MAX_UPLOAD_BYTES);
+		if (!bytes) return { kind: 'too_large' };
+		const photo = await normalisePhoto(bytes).catch((error: unknown) => {
+			if (error instanceof PhotoRejected) return error;
+			throw error;
+		});
+		if (photo instanceof PhotoRejected) {
+			deps.logger.info({ problem: photo.problem, detail: photo.message }, 'selfie upload refused');
+			return { kind: 'rejected', problem: photo.problem };
+		}
+		return await storeAndEnqueue(deps, token, photo.selfie, photo.faceCrop);
+	} finally {
+		uploading.delete(token);
+	}
+}
+
+async function storeAndEnqueue(deps: UploadDeps, token: string, selfie: Buffer, faceCrop: Buffer): Promise<UploadOutcome> {
+	const dir = path.join(deps.dataDir, 'sessions', token);
+	await mkdir(dir, { recursive: true });
+	const hex = randomBytes(8).toString('hex');
+	const selfiePath = path.join(dir, `selfie_${hex}.jpg`);
+	const cropTemp = path.join(dir, `.face_crop_${hex}.tmp`);
+	await writeAtomically(selfiePath, selfie);
+	await writeFile(cropTemp, faceCrop, { mode: 0o600 });
+	const outcome = await takePhotoAndEnqueue(deps, token, selfiePath).catch(async (error: unknown) => {
+		await Promise.all([rm(selfiePath, { force: true }), rm(cropTemp, { force: true })]);
+		throw error;
+	});
+	if (outcome.kind !== 'enqueued') {
+		await Promise.all([rm(selfiePath, { force: true }), rm(cropTemp, { force: true })]);
+		return outcome;
+	}
+	await rename(cropTemp, path.join(dir, 'face_crop.jpg'));
+	return outcome;
+}
+
+async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
+	const temp = `${target}.tmp`;
+	await writeFile(temp, bytes, { mode: 0o600 });
+	await rename(temp, target);
+}
+
+/** The whole body, or null as soon as it passes `limit` bytes (the rest is never read). */
+export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer | null> {
+	if (!body) return Buffer.alloc(0);
+	const reader = body.getReader();
+	const chunks: Uint8Array[] = [];
+	let total = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		total += value.byteLength;
+		if (total > limit) {
+			await reader.cancel().catch(() => undefined);
+			return null;
+		}
+		chunks.push(value);
+	}
+	return Buffer.concat(chunks, total);
+}

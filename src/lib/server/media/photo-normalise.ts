@@ -1,0 +1,81 @@
+import sharp from 'sharp';
+
+/**
+ * The one bounded piece of image work a web request does (HOUSE-STYLE 9): check that an uploaded
+ * selfie really is a photo, then store a clean copy. Content is sniffed from its bytes — never the
+ * file name or Content-Type — and decoded with a pixel limit far below sharp's 268 MP default, so a
+ * decompression bomb is refused from its header before any pixel is decoded (RELIABILITY R11).
+ */
+export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+export const MAX_INPUT_PIXELS = 40_000_000;
+export const MAX_SIDE = 2048;
+const FACE_CROP_SIDE = 768;
+
+export type PhotoFormat = 'jpeg' | 'png' | 'webp';
+
+export class PhotoRejected extends Error {
+	constructor(
+		readonly problem: 'not_an_image' | 'unsupported' | 'too_many_pixels' | 'damaged',
+		detail: string
+	) {
+		super(detail);
+		this.name = 'PhotoRejected';
+	}
+}
+
+/** Magic bytes of the formats a kiosk camera produces. SVG, text and everything else: null. */
+export function sniffPhotoFormat(bytes: Uint8Array): PhotoFormat | null {
+	const starts = (sig: number[], at = 0) => sig.every((b, i) => bytes[at + i] === b);
+	if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
+	if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+	if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return 'webp';
+	return null;
+}
+
+export interface NormalisedPhoto {
+	selfie: Buffer;
+	faceCrop: Buffer;
+	width: number;
+	height: number;
+}
+
+const decodeOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' as const, sequentialRead: true };
+
+/**
+ * Validates and normalises: auto-rotated by EXIF, every metadata block dropped (sharp writes none
+ * unless asked), longest side ≤ 2048 px, JPEG. Also a face crop for the pipeline: the centre of the
+ * upper part of the frame, where a kiosk selfie puts the face.
+ */
+export async function normalisePhoto(bytes: Buffer): Promise<NormalisedPhoto> {
+	const format = sniffPhotoFormat(bytes);
+	if (!format) throw new PhotoRejected('not_an_image', 'content is not a JPEG, PNG or WebP image');
+	const meta = await sharp(bytes, decodeOptions).metadata().catch(() => {
+		throw new PhotoRejected('damaged', 'image header cannot be read');
+	});
+	if (meta.format !== format) throw new PhotoRejected('unsupported', `content says ${format}, decoder says ${meta.format}`);
+	if (!meta.width || !meta.height) throw new PhotoRejected('damaged', 'image has no size');
+	if (meta.width * meta.height > MAX_INPUT_PIXELS) throw new PhotoRejected('too_many_pixels', `${meta.width}×${meta.height} is above the pixel limit`);
+	try {
+		const { data, info } = await sharp(bytes, decodeOptions)
+			.rotate()
+			.resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+			.jpeg({ quality: 88, mozjpeg: false })
+			.toBuffer({ resolveWithObject: true });
+		const faceCrop = await cropFace(data, info.width, info.height);
+		return { selfie: data, faceCrop, width: info.width, height: info.height };
+	} catch (error) {
+		throw new PhotoRejected('damaged', `image cannot be decoded: ${(error as Error).message.slice(0, 120)}`);
+	}
+}
+
+/** A square around where the face usually is: centred, in the upper part of the frame. */
+async function cropFace(selfie: Buffer, width: number, height: number): Promise<Buffer> {
+	const side = Math.max(1, Math.round(Math.min(width, height) * 0.7));
+	const left = Math.round((width - side) / 2);
+	const top = Math.max(0, Math.min(height - side, Math.round(height * 0.3 - side / 2)));
+	return sharp(selfie)
+		.extract({ left, top, width: side, height: side })
+		.resize(FACE_CROP_SIDE, FACE_CROP_SIDE, { withoutEnlargement: true })
+		.jpeg({ quality: 88 })
+		.toBuffer();
+}

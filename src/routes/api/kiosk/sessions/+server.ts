@@ -1,0 +1,16 @@
+import type { RequestHandler } from './$types';
+import { kioskError, kioskJson, rateLimited, startLimiter } from '$lib/server/kiosk/kiosk-http';
+import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
+import { startSessionForKiosk } from '$lib/server/kiosk/session-start';
+
+/** Start: a new session for this kiosk, with its QR code. */
+export const POST: RequestHandler = async ({ cookies }) => {
+	const ctx = await requireKiosk(cookies);
+	if (ctx instanceof Response) return ctx;
+	const limited = rateLimited(startLimiter, ctx.kiosk);
+	if (limited) return limited;
+	const answer = await startSessionForKiosk(ctx.deps, ctx.app.config, ctx.kiosk.id);
+	if (answer.kind === 'paused') return kioskError(503, 'paused', {}, { 'retry-after': '30' });
+	if (answer.kind === 'bot_unknown') return kioskError(503, 'bot_not_ready', {}, { 'retry-after': '3' });
+	return kioskJson(answer.session, 201);
+};

@@ -1,0 +1,37 @@
+import { Composer } from 'grammy';
+import { linkGuest } from '../../../lib/server/guests/guest-link.service.ts';
+import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
+import { sessionTokenSchema } from '../../../lib/schemas/kiosk.ts';
+import type { BotContext } from '../context.ts';
+import { replyToLink, stepDeps } from './guest-replies.ts';
+import { guestText } from './guest-texts.ts';
+
+/**
+ * `/start <token>` from a kiosk QR code: saves the guest, applies the pack limit, links the session
+ * and asks for consent (or, for a guest who consented before, shows the outfits). A bare /start is
+ * welcome.ts's; anything that is not a session token gets a clear sentence and changes nothing.
+ */
+export function guestStartFeature(): Composer<BotContext> {
+	const composer = new Composer<BotContext>();
+	composer.chatType('private').command('start', async (ctx, next) => {
+		const payload = ctx.match.trim();
+		if (payload === '') return next();
+		if (!(await claimUpdate(ctx.deps.db, ctx.deps.clock, ctx.update.update_id))) return;
+		const token = sessionTokenSchema.safeParse(payload);
+		if (!token.success) {
+			await ctx.reply(guestText(ctx.locale, 'tokenUnknown'));
+			return;
+		}
+		const profile = {
+			telegramUserId: BigInt(ctx.from.id),
+			firstName: ctx.from.first_name,
+			lastName: ctx.from.last_name ?? null,
+			username: ctx.from.username ?? null,
+			languageCode: ctx.from.language_code ?? null
+		};
+		const outcome = await linkGuest(stepDeps(ctx.deps), token.data, profile);
+		ctx.deps.logger.info({ outcome: outcome.kind }, 'guest /start with a kiosk token');
+		await replyToLink(ctx, token.data, outcome);
+	});
+	return composer;
+}

@@ -1,0 +1,33 @@
+import { Composer } from 'grammy';
+import { chooseOutfit } from '../../../lib/server/guests/guest-steps.service.ts';
+import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
+import { findOutfit, outfitTitle } from '../../../lib/server/outfits/catalogue.ts';
+import type { BotContext } from '../context.ts';
+import { parseGuestCallback } from './guest-callbacks.ts';
+import { stepDeps, stepRefusalText } from './guest-replies.ts';
+import { guestText } from './guest-texts.ts';
+
+/** An outfit button: saves the choice (changeable until the photo) and sends the guest to the kiosk. */
+export function outfitFeature(): Composer<BotContext> {
+	const composer = new Composer<BotContext>();
+	composer.callbackQuery(/^go:/, async (ctx) => {
+		const data = parseGuestCallback(ctx.callbackQuery.data);
+		const outfit = data?.kind === 'outfit' ? findOutfit(data.outfitId) : undefined;
+		if (!data || data.kind !== 'outfit' || !outfit) {
+			await ctx.answerCallbackQuery({ text: guestText(ctx.locale, 'outfitUnknown') });
+			return;
+		}
+		if (!(await claimUpdate(ctx.deps.db, ctx.deps.clock, ctx.update.update_id))) return;
+		const outcome = await chooseOutfit(stepDeps(ctx.deps), data.token, BigInt(ctx.from.id), outfit.id);
+		if (outcome.kind !== 'done') {
+			const text = stepRefusalText(ctx, outcome);
+			await ctx.answerCallbackQuery({ text });
+			await ctx.reply(text);
+			return;
+		}
+		const title = outfitTitle(outfit, ctx.locale);
+		await ctx.answerCallbackQuery({ text: `${outfit.emoji} ${title}` });
+		await ctx.reply(guestText(ctx.locale, 'outfitChosen', { outfit: `${outfit.emoji} ${title}` }));
+	});
+	return composer;
+}

@@ -1,0 +1,33 @@
+import type { Bot } from 'grammy';
+import type { Config } from '../../lib/server/config/config.ts';
+import type { Db } from '../../lib/server/db/client.ts';
+import { rememberBotUsername } from '../../lib/server/guests/bot-identity.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
+import type { BotContext } from '../bot/context.ts';
+import type { Scheduler } from '../scheduler.ts';
+import { generatingNoticeTask } from './generating-notice.ts';
+import { sessionTimeoutsTask } from './session-timeouts.ts';
+
+/**
+ * The guest flow's worker tasks: the session clock, the "Generating…" notice, and publishing the
+ * bot's @username (learnt from getMe) for the web process's kiosk QR codes.
+ */
+export function scheduleGuestTasks(scheduler: Scheduler, deps: { db: Db; clock: Clock; logger: Logger; config: Config; bot: Bot<BotContext> }): void {
+	const { db, clock, logger, config, bot } = deps;
+	scheduler.add(sessionTimeoutsTask({ db, clock, logger, config, api: bot.api }));
+	scheduler.add(generatingNoticeTask({ db, clock, logger, api: bot.api, slots: config.WORKER_SLOTS }));
+	let published: string | undefined;
+	scheduler.add({
+		name: 'bot-username',
+		everyMs: 1_000,
+		runAtStart: true,
+		run: async () => {
+			const username = bot.isInited() ? bot.botInfo.username : undefined;
+			if (!username || username === published) return;
+			await rememberBotUsername(db, clock, username);
+			published = username;
+			logger.info({ username }, 'bot username published for kiosk QR codes');
+		}
+	});
+}

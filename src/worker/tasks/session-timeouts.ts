@@ -1,0 +1,54 @@
+import { GrammyError, type Api } from 'grammy';
+import type { Config } from '../../lib/server/config/config.ts';
+import type { Db } from '../../lib/server/db/client.ts';
+import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
+import { forgetOldUpdates } from '../../lib/server/guests/processed-updates.ts';
+import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
+import { expireOverdueSessions, type ExpiredSession } from '../../lib/server/guests/session-timeouts.service.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
+import type { ScheduledTask } from '../scheduler.ts';
+import { closedText } from '../bot/features/guest-texts.ts';
+
+export interface SessionTimeoutDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	config: Pick<Config, 'KIOSK_QR_TIMEOUT_SECONDS' | 'KIOSK_IDLE_TIMEOUT_SECONDS'>;
+	api: Pick<Api, 'sendMessage'>;
+}
+
+/** Once a second is well inside the kiosk's countdown granularity. */
+export const SESSION_TIMEOUTS_EVERY_MS = 1_000;
+const FORGET_UPDATES_EVERY_RUNS = 600;
+
+/**
+ * The server's session clock (PRODUCT.md part A): closes sessions that sat past their deadline and
+ * tells a guest who had linked that their kiosk session timed out. The kiosk page learns it through
+ * its live view. Also forgets processed update ids older than a day.
+ */
+export function sessionTimeoutsTask(deps: SessionTimeoutDeps): ScheduledTask {
+	let runs = 0;
+	return {
+		name: 'session-timeouts',
+		everyMs: SESSION_TIMEOUTS_EVERY_MS,
+		runAtStart: true,
+		run: async () => {
+			const expired = await expireOverdueSessions({ db: deps.db, clock: deps.clock, timeouts: sessionTimeoutsFrom(deps.config) });
+			for (const session of expired) await tellGuest(deps, session);
+			if (runs++ % FORGET_UPDATES_EVERY_RUNS === 0) await forgetOldUpdates(deps.db, deps.clock);
+		}
+	};
+}
+
+async function tellGuest(deps: SessionTimeoutDeps, session: ExpiredSession): Promise<void> {
+	if (session.telegramUserId === null) return;
+	const locale = await readGuestLanguage(deps.db, session.telegramUserId);
+	try {
+		await deps.api.sendMessage(Number(session.telegramUserId), closedText(locale, session.reason));
+	} catch (error) {
+		// A blocked bot (403) is the guest's choice; anything else is logged and not retried — the
+		// session is closed either way and the kiosk shows why.
+		if (!(error instanceof GrammyError && error.error_code === 403)) deps.logger.warn({ err: error }, 'could not tell a guest their session timed out');
+	}
+}

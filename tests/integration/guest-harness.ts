@@ -1,0 +1,110 @@
+import { Bot } from 'grammy';
+import { parseConfig, EMULATOR_BOT_TOKEN, type Config } from '../../src/lib/server/config/config.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { rememberBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
+import { sessionTimeoutsFrom } from '../../src/lib/server/guests/session-clock.ts';
+import { createKiosk, type Kiosk } from '../../src/lib/server/kiosk/kiosk-keys.ts';
+import { startKioskSession, type KioskDeps } from '../../src/lib/server/kiosk/kiosk-session.service.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { createBot } from '../../src/worker/bot/index.ts';
+import type { BotContext } from '../../src/worker/bot/context.ts';
+import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
+import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';
+import { PROJECT_ROOT } from '../helpers/node-process.ts';
+import { createTestDb } from '../helpers/test-db.ts';
+
+/**
+ * A real guest world for integration tests: a migrated SQLite file, the Telegram emulator as a real
+ * HTTP server, and the production bot (createBot, every feature) long-polling it — with a FakeClock
+ * wherever a rule reads the time.
+ */
+export interface GuestWorld {
+	db: Db;
+	dbPath: string;
+	dir: string;
+	clock: FakeClock;
+	config: Config;
+	emulator: TelegramEmulator;
+	bot: Bot<BotContext>;
+	kiosk: Kiosk;
+	deps: KioskDeps;
+	close(): Promise<void>;
+}
+
+export async function startGuestWorld(dir: string, env: Record<string, string> = {}): Promise<GuestWorld> {
+	const { db, dbPath } = await createTestDb(dir);
+	const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
+	const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ...env }, PROJECT_ROOT);
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config });
+	await bot.init();
+	const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
+	await rememberBotUsername(db, clock, bot.botInfo.username);
+	const { kiosk } = await createKiosk(db, clock, 'test-kiosk');
+	const deps: KioskDeps = { db, clock, timeouts: sessionTimeoutsFrom(config), slots: config.WORKER_SLOTS };
+	return {
+		db, dbPath, dir, clock, config, emulator, bot, kiosk, deps,
+		close: async () => {
+			await bot.stop();
+			await polling.catch(() => undefined);
+			await emulator.close();
+			await db.$disconnect();
+		}
+	};
+}
+
+let nextUserId = 5_000_001;
+
+export interface Guest {
+	id: number;
+	send(text: string): Promise<number>;
+	press(messageId: number, data: string): Promise<number>;
+	messages(): Promise<ChatMessageView[]>;
+	/** Waits for a bot message after the `seen` first ones matching `test`. */
+	waitFor(test: (m: ChatMessageView) => boolean, timeoutMs?: number): Promise<ChatMessageView>;
+}
+
+export async function newGuest(world: GuestWorld, language = 'en', name = 'Aziza'): Promise<Guest> {
+	const user = await world.emulator.control.createUser({ id: nextUserId++, first_name: name, language_code: language });
+	const control = world.emulator.control;
+	return {
+		id: user.id,
+		send: async (text) => (await control.sendUserMessage({ user_id: user.id, text })).update_id ?? -1,
+		press: async (messageId, data) => (await control.pressButton({ user_id: user.id, message_id: messageId, callback_data: data })).update_id,
+		messages: () => control.chatMessages(user.id),
+		waitFor: (test, timeoutMs = 5_000) => control.waitForMessage(user.id, (m) => m.from_bot && test(m), { timeoutMs })
+	};
+}
+
+/** Start on the kiosk: a new idle session, as POST /api/kiosk/sessions makes it. */
+export async function startSession(world: GuestWorld): Promise<string> {
+	const started = await startKioskSession(world.deps, world.kiosk.id);
+	if (started.kind !== 'started') throw new Error(`kiosk could not start: ${started.kind}`);
+	return started.token;
+}
+
+export async function sessionRow(world: GuestWorld, token: string) {
+	return world.db.session.findUniqueOrThrow({ where: { sessionToken: token } });
+}
+
+/** Polls until `check` holds (the bot handles updates asynchronously). */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		if (check(value)) return value;
+		if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`);
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+}
+
+/** Walks a guest through /start, consent and an outfit; returns when the session is template_chosen. */
+export async function guestReachesOutfit(world: GuestWorld, guest: Guest, token: string, outfitId = 'wizard'): Promise<void> {
+	await guest.send(`/start ${token}`);
+	const prompt = await guest.waitFor((m) => m.buttons.flat().some((b) => b.callback_data?.startsWith('gc:')));
+	await guest.press(prompt.message_id, `gc:${token}`);
+	const catalogue = await guest.waitFor((m) => m.photo !== undefined && m.buttons.flat().some((b) => b.callback_data?.startsWith('go:')));
+	await guest.press(catalogue.message_id, `go:${outfitId}:${token}`);
+	await eventually(() => sessionRow(world, token), (s) => s.status === 'template_chosen');
+}
