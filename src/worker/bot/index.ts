@@ -2,6 +2,7 @@ import { Bot, BotError, GrammyError } from 'grammy';
 import { applyTelegramRetryPolicy } from '../../lib/server/telegram/retry-policy.ts';
 import type { BotContext, BotDeps } from './context.ts';
 import { localeFeature } from './features/locale.ts';
+import { guestForgetFeature } from './features/guest-forget.ts';
 import { maintenanceFeature } from './features/maintenance.ts';
 import { welcomeFeature } from './features/welcome.ts';
 import { guestStartFeature } from './features/guest-start.ts';
@@ -20,6 +21,7 @@ export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotCont
 	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
 	applyTelegramRetryPolicy(bot.api);
 	bot.use(localeFeature(deps));
+	bot.use(guestForgetFeature());
 	bot.use(maintenanceFeature());
 	bot.use(welcomeFeature());
 	bot.use(guestStartFeature());
