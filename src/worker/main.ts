@@ -12,6 +12,7 @@ import { acquireInstanceLock, InstanceLockError } from './instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
 import { scheduleGuestTasks } from './tasks/session-timeouts-schedule.ts';
 import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';
+import { createLeadsTaskDeps, scheduleLeadsTasks } from './tasks/leads-schedule.ts';
 
 /** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
 	const scheduler = new Scheduler(logger);
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, 0) });
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
+	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
 
 	const bot = createBot(config.telegram, { db, clock, logger, config });
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });

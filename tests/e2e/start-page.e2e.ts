@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 test('the start page links to every part of the product and shows live status', async ({ page }) => {
-	await page.goto('/');
+	await page.goto('/start');
 	await expect(page.getByRole('heading', { level: 1, name: 'Sticker kiosk' })).toBeVisible();
 	const nav = page.getByRole('navigation', { name: 'Parts of the product' });
 	await expect(nav.getByRole('link', { name: /Kiosk/ })).toHaveAttribute('href', '/kiosk');

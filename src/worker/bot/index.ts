@@ -9,6 +9,8 @@ import { guestStartFeature } from './features/guest-start.ts';
 import { consentFeature } from './features/consent.ts';
 import { outfitFeature } from './features/outfit.ts';
 import { cancelFeature } from './features/cancel.ts';
+import { leadsForgetFeature } from './features/leads-forget.ts';
+import { leadsStatusFeature } from './features/leads-status.ts';
 import { t } from './texts.ts';
 
 export interface CreateBotOptions {
@@ -28,6 +30,8 @@ export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotCont
 	bot.use(consentFeature());
 	bot.use(outfitFeature());
 	bot.use(cancelFeature());
+	bot.use(leadsStatusFeature());
+	bot.use(leadsForgetFeature());
 	bot.catch((error) => reportBotError(error, deps));
 	return bot;
 }

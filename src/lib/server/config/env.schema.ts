@@ -53,6 +53,7 @@ export const envSchema = z
 			z.string().regex(/^-?\d{1,20}$/, { message: 'must be a Telegram chat id (digits, may start with -)' }).optional()
 		),
 		LEADS_IP_SALT: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+		LEADS_GROUP_LOCALE: z.enum(['ru', 'uz', 'en'], { message: 'must be ru, uz or en' }).default('ru'),
 		IMAGE_PROVIDER: z.enum(['offline', 'gemini', 'openai'], { message: 'must be offline, gemini or openai' }).default('offline'),
 		GEMINI_API_KEY: optionalString,
 		GEMINI_BASE_URL: optionalString.pipe(url('e.g. http://127.0.0.1:8082').optional()),

@@ -1,0 +1,47 @@
+import type { Db, Tx } from '../db/client.ts';
+
+/**
+ * Cards that must be re-rendered in the sales group (lead_card_edits). Anyone may ask — the
+ * console in the web process, a button press, an erasure — inside the transaction that changed
+ * the lead, so the request is never lost; only the worker talks to Telegram and clears it.
+ */
+export async function requestCardEdit(tx: Db | Tx, leadId: number, now: Date): Promise<void> {
+	const requestedAt = now.toISOString();
+	await tx.leadCardEdit.upsert({
+		where: { leadId },
+		create: { leadId, requestedAt },
+		// A new change makes the row due at once, even while an older edit is claimed.
+		update: { requestedAt, nextAttemptAt: null, attempts: 0, lastError: null }
+	});
+}
+
+export interface ClaimedCardEdit {
+	leadId: number;
+	requestedAt: string;
+	attempts: number;
+}
+
+export async function claimCardEdit(db: Db, now: Date, leaseMs: number, leadId?: number): Promise<ClaimedCardEdit | null> {
+	const nowIso = now.toISOString();
+	return db.$transaction(async (tx) => {
+		const due = await tx.leadCardEdit.findFirst({
+			where: { ...(leadId === undefined ? {} : { leadId }), OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: nowIso } }] },
+			orderBy: { requestedAt: 'asc' }
+		});
+		if (!due) return null;
+		await tx.leadCardEdit.update({ where: { leadId: due.leadId }, data: { nextAttemptAt: new Date(now.getTime() + leaseMs).toISOString() } });
+		return { leadId: due.leadId, requestedAt: due.requestedAt, attempts: due.attempts };
+	});
+}
+
+/** Done — unless the lead changed again meanwhile (then the newer request stays). */
+export async function completeCardEdit(db: Db, claimed: ClaimedCardEdit): Promise<void> {
+	await db.leadCardEdit.deleteMany({ where: { leadId: claimed.leadId, requestedAt: claimed.requestedAt } });
+}
+
+export async function postponeCardEdit(db: Db, claimed: ClaimedCardEdit, retryAt: Date, error: string | null, failed: boolean): Promise<void> {
+	await db.leadCardEdit.updateMany({
+		where: { leadId: claimed.leadId, requestedAt: claimed.requestedAt },
+		data: { nextAttemptAt: retryAt.toISOString(), lastError: error?.slice(0, 300) ?? null, ...(failed ? { attempts: { increment: 1 } } : {}) }
+	});
+}

@@ -1,0 +1,64 @@
+import type { Db } from '../db/client.ts';
+import { DAY, type Clock } from '../time/clock.ts';
+import { requestCardEdit } from './lead-card-edits.repository.ts';
+
+/**
+ * Erasure of an organiser's personal data (seed 000 lead_erase / leads_to_erase): name,
+ * telegram, phone, comment and ip_hash become NULL in leads and in its lead_repeats; erased_at is
+ * set; the row, its status and its history stay so statistics do not change. The card in the
+ * sales group is re-rendered without the contact details (lead_card_edits).
+ *
+ * erased_at is written once, by the same transaction that clears the fields, and never moved:
+ * after a backup restore the lifecycle job re-applies every erasure by reading it.
+ */
+export const SPAM_RETENTION_MS = 30 * DAY;
+export const LEAD_RETENTION_MS = 365 * DAY;
+/** What the reply to /stickers_forget promises: daily backups rotate out after 14 days. */
+export const BACKUP_ROTATION_DAYS = 14;
+
+export type ErasureResult = { outcome: 'erased' | 'already_erased'; erasedAt: string } | { outcome: 'not_found' };
+
+export async function eraseLead(deps: { db: Db; clock: Clock }, leadId: number): Promise<ErasureResult> {
+	const now = deps.clock.now();
+	return deps.db.$transaction(async (tx) => {
+		const lead = await tx.lead.findUnique({ where: { id: leadId }, select: { erasedAt: true } });
+		if (!lead) return { outcome: 'not_found' };
+		const erasedAt = lead.erasedAt ?? now.toISOString();
+		// Cleared again even when already erased: cheap, and it repairs a row a restore brought back.
+		await tx.lead.update({
+			where: { id: leadId },
+			data: { name: null, telegram: null, phone: null, comment: null, ipHash: null, erasedAt }
+		});
+		await tx.leadRepeat.updateMany({ where: { leadId }, data: { telegram: null, phone: null, comment: null, ipHash: null } });
+		if (!lead.erasedAt) await requestCardEdit(tx, leadId, now);
+		return { outcome: lead.erasedAt ? 'already_erased' : 'erased', erasedAt };
+	});
+}
+
+/**
+ * Leads whose retention ran out: 30 days after the last status change for spam, 365 days for
+ * every other status, counted from status_at or, if the status never changed, from created_at.
+ */
+export async function findLeadsDueForErasure(db: Db, now: Date): Promise<number[]> {
+	const spamCut = new Date(now.getTime() - SPAM_RETENTION_MS).toISOString();
+	const otherCut = new Date(now.getTime() - LEAD_RETENTION_MS).toISOString();
+	const olderThan = (cut: string) => ({ OR: [{ statusAt: { lt: cut } }, { statusAt: null, createdAt: { lt: cut } }] });
+	const rows = await db.lead.findMany({
+		where: {
+			erasedAt: null,
+			OR: [
+				{ status: 'spam', ...olderThan(spamCut) },
+				{ status: { not: 'spam' }, ...olderThan(otherCut) }
+			]
+		},
+		select: { id: true },
+		orderBy: { id: 'asc' }
+	});
+	return rows.map((row) => row.id);
+}
+
+export async function eraseExpiredLeads(deps: { db: Db; clock: Clock }): Promise<number[]> {
+	const due = await findLeadsDueForErasure(deps.db, deps.clock.now());
+	for (const id of due) await eraseLead(deps, id);
+	return due;
+}

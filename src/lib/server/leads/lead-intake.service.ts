@@ -1,0 +1,69 @@
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../time/clock.ts';
+import { DAY, HOUR } from '../time/clock.ts';
+import {
+	countSubmissionsFromIpSince,
+	findLeadIdByRequestId,
+	findRecentLeadByContact,
+	insertLead,
+	insertRepeat,
+	type Lead,
+	type NewLead,
+	type NewRepeat
+} from './leads.repository.ts';
+
+/**
+ * Storing a landing submission. One BEGIN IMMEDIATE transaction decides everything, so a double
+ * click, a retry and two racing requests with the same request_id end with one row:
+ *   same request_id again      → already_received (the first row stands)
+ *   too many from this ip_hash → rate_limited
+ *   same @username or phone within 24 h of a lead → a lead_repeats row with only what differs
+ *   otherwise                  → a new lead (the worker's outbox posts its card)
+ */
+export const REPEAT_WINDOW_MS = DAY;
+export const RATE_LIMIT = { max: 5, windowMs: HOUR } as const;
+
+export type IntakeResult =
+	| { outcome: 'lead' | 'repeat' | 'already_received'; leadId: number }
+	| { outcome: 'rate_limited' };
+
+export type IncomingLead = Omit<NewLead, 'createdAt'>;
+
+export async function receiveLead(deps: { db: Db; clock: Clock }, incoming: IncomingLead): Promise<IntakeResult> {
+	const now = deps.clock.now();
+	return deps.db.$transaction(async (tx) => {
+		const existing = await findLeadIdByRequestId(tx, incoming.requestId);
+		if (existing !== null) return { outcome: 'already_received', leadId: existing };
+		const recent = await countSubmissionsFromIpSince(tx, incoming.ipHash, new Date(now.getTime() - RATE_LIMIT.windowMs).toISOString());
+		if (recent >= RATE_LIMIT.max) return { outcome: 'rate_limited' };
+		const original = await findRecentLeadByContact(tx, incoming, new Date(now.getTime() - REPEAT_WINDOW_MS).toISOString());
+		if (original) {
+			await insertRepeat(tx, describeRepeat(original, incoming, now.toISOString()));
+			return { outcome: 'repeat', leadId: original.id };
+		}
+		const lead = await insertLead(tx, { ...incoming, createdAt: now.toISOString() });
+		return { outcome: 'lead', leadId: lead.id };
+	});
+}
+
+/**
+ * A repeat keeps only the fields that differ from the lead (seed 000), plus the repeated
+ * submission's own locale, utm_source and ip_hash. The username compares case-insensitively.
+ */
+export function describeRepeat(lead: Lead, incoming: IncomingLead, at: string): NewRepeat {
+	const differs = (a: string | null | undefined, b: string | undefined) => b !== undefined && b !== (a ?? undefined);
+	const telegramDiffers = incoming.telegram !== undefined && incoming.telegram.toLowerCase() !== (lead.telegram ?? '').toLowerCase();
+	return {
+		leadId: lead.id,
+		requestId: incoming.requestId,
+		at,
+		telegram: telegramDiffers ? incoming.telegram : null,
+		phone: differs(lead.phone, incoming.phone) ? incoming.phone : null,
+		eventDate: differs(lead.eventDate, incoming.eventDate) ? incoming.eventDate : null,
+		guests: differs(lead.guests, incoming.guests) ? incoming.guests : null,
+		comment: differs(lead.comment, incoming.comment) ? incoming.comment : null,
+		locale: incoming.locale,
+		utmSource: incoming.utmSource ?? null,
+		ipHash: incoming.ipHash
+	};
+}

@@ -1,0 +1,93 @@
+import type { Db, Tx } from '../db/client.ts';
+import type { Lead, LeadRepeat } from '../db/generated/client.ts';
+
+/**
+ * The publication outbox (leads.published_at empty = still to post) and the repeat outbox
+ * (lead_repeats.notified_at empty). A row is claimed before its Telegram call by pushing its
+ * next_*_at one lease ahead: another pass (or a second worker) skips it, and if this process dies
+ * the row becomes due again when the lease runs out — nothing is lost.
+ */
+
+/** Claims the oldest lead due for publication; null when the outbox is empty. */
+export async function claimLeadToPublish(db: Db, now: Date, leaseMs: number): Promise<Lead | null> {
+	const nowIso = now.toISOString();
+	return db.$transaction(async (tx) => {
+		const due = await tx.lead.findFirst({
+			where: { publishedAt: null, OR: [{ nextPublishAt: null }, { nextPublishAt: { lte: nowIso } }] },
+			orderBy: { id: 'asc' }
+		});
+		if (!due) return null;
+		const nextPublishAt = new Date(now.getTime() + leaseMs).toISOString();
+		await tx.lead.update({ where: { id: due.id }, data: { nextPublishAt } });
+		return { ...due, nextPublishAt };
+	});
+}
+
+/**
+ * The card is in the group: record where, at once. Repeats that arrived before the card are
+ * shown on it, so they are marked absorbed instead of pinging separately.
+ */
+export async function recordLeadPublished(db: Db, now: Date, leadId: number, chatId: bigint, messageId: bigint): Promise<void> {
+	const at = now.toISOString();
+	await db.$transaction(async (tx) => {
+		await tx.lead.updateMany({
+			where: { id: leadId, publishedAt: null },
+			data: { publishedAt: at, chatId, messageId, nextPublishAt: null, publishError: null }
+		});
+		await tx.leadRepeat.updateMany({
+			where: { leadId, notifiedAt: null, at: { lte: at } },
+			data: { notifiedAt: at, notifyError: 'absorbed: the card was posted with this repeat on it' }
+		});
+	});
+}
+
+export async function recordLeadPublishFailure(db: Db, leadId: number, error: string, retryAt: Date): Promise<void> {
+	await db.lead.updateMany({
+		where: { id: leadId, publishedAt: null },
+		data: { publishAttempts: { increment: 1 }, nextPublishAt: retryAt.toISOString(), publishError: error.slice(0, 300) }
+	});
+}
+
+export type RepeatWithLead = LeadRepeat & { lead: Lead };
+
+/** Claims the oldest repeat whose lead's card exists (earlier ones are absorbed at publication). */
+export async function claimRepeatToNotify(db: Db, now: Date, leaseMs: number): Promise<RepeatWithLead | null> {
+	const nowIso = now.toISOString();
+	return db.$transaction(async (tx) => {
+		const due = await tx.leadRepeat.findFirst({
+			where: {
+				notifiedAt: null,
+				OR: [{ nextNotifyAt: null }, { nextNotifyAt: { lte: nowIso } }],
+				lead: { publishedAt: { not: null } }
+			},
+			orderBy: { id: 'asc' },
+			include: { lead: true }
+		});
+		if (!due) return null;
+		const nextNotifyAt = new Date(now.getTime() + leaseMs).toISOString();
+		await tx.leadRepeat.update({ where: { id: due.id }, data: { nextNotifyAt } });
+		return { ...due, nextNotifyAt };
+	});
+}
+
+export async function recordRepeatNotified(tx: Db | Tx, repeatId: number, now: Date, note: string | null = null): Promise<void> {
+	await tx.leadRepeat.updateMany({
+		where: { id: repeatId, notifiedAt: null },
+		data: { notifiedAt: now.toISOString(), nextNotifyAt: null, notifyError: note }
+	});
+}
+
+export async function recordRepeatFailure(db: Db, repeatId: number, error: string, retryAt: Date): Promise<void> {
+	await db.leadRepeat.updateMany({
+		where: { id: repeatId, notifiedAt: null },
+		data: { notifyAttempts: { increment: 1 }, nextNotifyAt: retryAt.toISOString(), notifyError: error.slice(0, 300) }
+	});
+}
+
+export async function countRepeats(tx: Db | Tx, leadId: number): Promise<{ count: number; lastAt: string | null }> {
+	const [count, last] = await Promise.all([
+		tx.leadRepeat.count({ where: { leadId } }),
+		tx.leadRepeat.findFirst({ where: { leadId }, orderBy: { at: 'desc' }, select: { at: true } })
+	]);
+	return { count, lastAt: last?.at ?? null };
+}

@@ -1,0 +1,42 @@
+import { Composer } from 'grammy';
+import { setLeadStatus } from '../../../lib/server/leads/lead-status.service.ts';
+import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
+import { refreshLeadCardNow } from '../../tasks/leads-cards.ts';
+import { ChatCooldown } from '../../tasks/leads-deps.ts';
+import type { BotContext } from '../context.ts';
+import { LEAD_CALLBACK_PATTERN, leadCallbackSchema } from './leads-card.ts';
+import { leadsTexts, statusLabel } from './leads-texts.ts';
+
+/**
+ * The status buttons on lead cards. Only ADMIN_TELEGRAM_IDS may press them; anyone else gets an
+ * alert and nothing is written. A change writes the lead, its history and a card edit request in
+ * one transaction, then the card is edited at once (or by the card-edit task if that fails).
+ */
+export function leadsStatusFeature(): Composer<BotContext> {
+	const composer = new Composer<BotContext>();
+	const cooldown = new ChatCooldown();
+	composer.callbackQuery(LEAD_CALLBACK_PATTERN, async (ctx) => {
+		const t = leadsTexts(ctx.locale);
+		const settings = readLeadsSettings(ctx.deps.config);
+		if (!isLeadAdmin(settings, ctx.from.id)) return void (await ctx.answerCallbackQuery({ text: t.notAllowed, show_alert: true }));
+		const parsed = leadCallbackSchema.safeParse(ctx.callbackQuery.data);
+		if (!parsed.success) return void (await ctx.answerCallbackQuery({ text: t.leadGone, show_alert: true }));
+		const { leadId, status } = parsed.data;
+		const change = await setLeadStatus(ctx.deps, leadId, status, { telegramUserId: BigInt(ctx.from.id), name: displayName(ctx.from) });
+		if (change.outcome === 'not_found') return void (await ctx.answerCallbackQuery({ text: t.leadGone, show_alert: true }));
+		const label = statusLabel(ctx.locale, status);
+		await ctx.answerCallbackQuery({ text: change.outcome === 'changed' ? `${t.statusSet}: ${label}` : `${t.statusAlready}: ${label}` });
+		if (change.outcome !== 'changed') return;
+		const deps = { ...ctx.deps, api: ctx.api, locale: settings.locale, cooldown };
+		await refreshLeadCardNow(deps, leadId).catch((error: unknown) =>
+			ctx.deps.logger.warn({ err: error, leadId }, 'card edit after a status change failed; the card-edit task retries')
+		);
+	});
+	return composer;
+}
+
+/** "First Last (@username)" — what the card and the history show as who set a status. */
+export function displayName(user: { first_name: string; last_name?: string; username?: string }): string {
+	const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
+	return user.username ? `${name} (@${user.username})` : name;
+}

@@ -1,0 +1,72 @@
+import { backoffDelayMs, describeFailure } from '../../lib/server/leads/backoff.ts';
+import { claimLeadToPublish, countRepeats, recordLeadPublished, recordLeadPublishFailure } from '../../lib/server/leads/lead-outbox.repository.ts';
+import type { Lead } from '../../lib/server/db/generated/client.ts';
+import { renderLeadCard } from '../bot/features/leads-card.ts';
+import { noteFloodControl, OUTBOX_LEASE_MS, type LeadsTaskDeps } from './leads-deps.ts';
+
+/**
+ * The publication outbox: every lead's card is posted to the sales group once.
+ *
+ *   claim (next_publish_at = now + lease) → sendMessage → record chat_id/message_id/published_at
+ *
+ * Failures count publish_attempts, keep publish_error and back off through next_publish_at; a
+ * lead is never given up on. The remaining duplicate window: Telegram accepted the message but we
+ * never recorded it — the process died (or the database refused the write for longer than our
+ * retries) between the answer and the UPDATE, a few milliseconds. After the lease the lead is
+ * posted again, so in that rare case a card appears twice rather than never. Everything else —
+ * restarts, 429s, 5xx, timeouts before Telegram answers — posts exactly once. See docs/leads.md.
+ */
+const CARDS_PER_PASS = 10;
+const RECORD_RETRIES = 5;
+
+export async function publishPendingLeads(deps: LeadsTaskDeps, shouldStop: () => boolean = () => false): Promise<number> {
+	const chatId = deps.chatId;
+	if (chatId === null) return 0;
+	let posted = 0;
+	for (let i = 0; i < CARDS_PER_PASS && !shouldStop(); i++) {
+		if (deps.cooldown.isCooling(chatId, deps.clock.now())) break;
+		const lead = await claimLeadToPublish(deps.db, deps.clock.now(), OUTBOX_LEASE_MS);
+		if (!lead) break;
+		if (!(await publishLead(deps, chatId, lead))) break;
+		posted++;
+	}
+	return posted;
+}
+
+async function publishLead(deps: LeadsTaskDeps, chatId: bigint, lead: Lead): Promise<boolean> {
+	const card = renderLeadCard(deps.locale, { lead, repeats: await countRepeats(deps.db, lead.id) });
+	let message;
+	try {
+		message = await deps.api.sendMessage(Number(chatId), card.text, { reply_markup: card.keyboard, link_preview_options: { is_disabled: true } });
+	} catch (error) {
+		await recordFailure(deps, chatId, lead, error);
+		return false;
+	}
+	await recordPosted(deps, lead.id, BigInt(message.chat.id), BigInt(message.message_id));
+	deps.logger.info({ leadId: lead.id, messageId: message.message_id }, 'lead card posted');
+	return true;
+}
+
+/** Right after the send, nothing else in between; retried because losing this write means a duplicate card later. */
+async function recordPosted(deps: LeadsTaskDeps, leadId: number, chatId: bigint, messageId: bigint): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			await recordLeadPublished(deps.db, deps.clock.now(), leadId, chatId, messageId);
+			return;
+		} catch (error) {
+			if (attempt >= RECORD_RETRIES) {
+				deps.logger.error({ err: error, leadId, messageId: Number(messageId) }, 'lead card posted but not recorded: it will be posted again after the lease');
+				throw error;
+			}
+			await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+		}
+	}
+}
+
+async function recordFailure(deps: LeadsTaskDeps, chatId: bigint, lead: Lead, error: unknown): Promise<void> {
+	const wait = noteFloodControl(deps, chatId, error);
+	const delay = backoffDelayMs(lead.publishAttempts + 1, wait, deps.random);
+	const retryAt = new Date(deps.clock.now().getTime() + delay);
+	await recordLeadPublishFailure(deps.db, lead.id, describeFailure(error), retryAt);
+	deps.logger.warn({ leadId: lead.id, attempts: lead.publishAttempts + 1, retryAt: retryAt.toISOString(), error: describeFailure(error) }, 'lead card not posted; will retry');
+}
