@@ -4,6 +4,12 @@ declare global {
 		interface Error {
 			message: string;
 		}
+		interface Locals {
+			/** The signed-in console operator, resolved from the session cookie in hooks.server.ts. */
+			operator: import('$lib/server/auth/roles').OperatorIdentity | null;
+			/** The client's address (operators are staff; audit_log stores it). */
+			clientIp: string | null;
+		}
 	}
 }
 

@@ -4,12 +4,14 @@ import { MigrationError } from '$lib/server/db/migrations/safe-migrate';
 import { appContext, startAppContext } from '$lib/server/web/app-context';
 import { applySecurityHeaders, isForeignMutation } from '$lib/server/web/security-headers';
 import { announceFirstKiosk } from '$lib/server/kiosk/first-kiosk';
+import { announceConsoleSetup, resolveOperatorSession } from '$lib/server/auth/request-session';
 
 /** Runs once before the server listens: configuration, safe migrations, database. */
 export const init: ServerInit = async () => {
 	try {
 		await startAppContext();
 		await announceFirstKiosk(appContext());
+		await announceConsoleSetup(appContext());
 	} catch (error) {
 		if (error instanceof ConfigError || error instanceof MigrationError) {
 			console.error(`web process refuses to start: ${error.message}`);
@@ -26,6 +28,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 			headers: { 'content-type': 'application/json' }
 		});
 	}
+	await resolveOperatorSession(event, appContext());
 	const response = await resolve(event);
 	applySecurityHeaders(response.headers, event.url.protocol === 'https:');
 	return response;

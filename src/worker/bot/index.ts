@@ -4,6 +4,7 @@ import type { BotContext, BotDeps } from './context.ts';
 import { localeFeature } from './features/locale.ts';
 import { guestForgetFeature } from './features/guest-forget.ts';
 import { maintenanceFeature } from './features/maintenance.ts';
+import { adminPauseFeature } from './features/admin-pause.ts';
 import { welcomeFeature } from './features/welcome.ts';
 import { guestStartFeature } from './features/guest-start.ts';
 import { consentFeature } from './features/consent.ts';
@@ -25,6 +26,7 @@ export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotCont
 	bot.use(localeFeature(deps));
 	bot.use(guestForgetFeature());
 	bot.use(maintenanceFeature());
+	bot.use(adminPauseFeature());
 	bot.use(welcomeFeature());
 	bot.use(guestStartFeature());
 	bot.use(consentFeature());

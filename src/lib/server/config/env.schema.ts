@@ -87,7 +87,9 @@ export const envSchema = z
 		OPENAI_PRICE_INPUT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(10),
 		OPENAI_PRICE_OUTPUT_IMAGE_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(40),
 		PROVIDER_RETRY_BASE_MS: intIn(0, 60_000, 2000),
-		RPD_WARN_THRESHOLD: intIn(1, 1_000_000, 500)
+		RPD_WARN_THRESHOLD: intIn(1, 1_000_000, 500),
+		// Operator console (docs/console.md): the image model's requests-per-day quota, 0 = not known.
+		IMAGE_RPD_QUOTA: intIn(0, 10_000_000, 0)
 	})
 	.superRefine((env, ctx) => {
 		const need = (key: keyof typeof env, when: string) =>

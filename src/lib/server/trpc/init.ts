@@ -1,6 +1,9 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { AppContext } from '../web/app-context.ts';
+import type { Actor } from '../audit/audit-log.ts';
+import { canAct, canManageOperators, type OperatorIdentity } from '../auth/roles.ts';
+import { ConsoleActionError } from '../console/console-error.ts';
 
 /**
  * tRPC plumbing: the request context, the error formatter and the procedure tiers. Routers per
@@ -8,10 +11,20 @@ import type { AppContext } from '../web/app-context.ts';
  */
 export interface TrpcContext extends AppContext {
 	request: Request;
+	/** The signed-in console operator (from event.locals, resolved in hooks.server.ts). */
+	operator?: OperatorIdentity | null;
+	/** The client's address, for audit_log. */
+	clientIp?: string | null;
 }
 
-export function createTrpcContext(app: AppContext, request: Request): TrpcContext {
-	return { ...app, request };
+/** What the route passes from event.locals (optional: callers without a request have none). */
+export interface TrpcLocals {
+	operator?: OperatorIdentity | null;
+	clientIp?: string | null;
+}
+
+export function createTrpcContext(app: AppContext, request: Request, locals: TrpcLocals = {}): TrpcContext {
+	return { ...app, request, operator: locals.operator ?? null, clientIp: locals.clientIp ?? null };
 }
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -26,3 +39,29 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 /** Anyone: the health summary, the landing form, kiosk reads guarded by their own capability. */
 export const publicProcedure = t.procedure;
+
+// ─── Console tiers ──────────────────────────────────────────────────────────────────────────────
+/**
+ * Signed in to the console, any role. Viewers are read-only: every mutation through this tier is
+ * refused for them here, so a router cannot forget it. Console domain errors (ConsoleActionError)
+ * reach the browser as BAD_REQUEST with their sentence. `ctx.actor` is what audit_log records.
+ */
+export const operatorProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+	const operator = ctx.operator;
+	if (!operator) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in to the console.' });
+	if (type === 'mutation' && !canAct(operator.role)) {
+		throw new TRPCError({ code: 'FORBIDDEN', message: 'Your role is viewer: you can look at everything but not change it.' });
+	}
+	const actor: Actor = { name: operator.username, ip: ctx.clientIp ?? null };
+	const result = await next({ ctx: { ...ctx, operator, actor } });
+	if (!result.ok && result.error.cause instanceof ConsoleActionError) {
+		throw new TRPCError({ code: 'BAD_REQUEST', message: result.error.cause.message, cause: result.error.cause });
+	}
+	return result;
+});
+
+/** The owner only: managing operators. */
+export const adminProcedure = operatorProcedure.use(({ ctx, next }) => {
+	if (!canManageOperators(ctx.operator.role)) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only the owner can do this.' });
+	return next();
+});

@@ -1,9 +1,26 @@
 import { createCallerFactory, router } from './init.ts';
 import { systemRouter } from './routers/system.router.ts';
+import { auditRouter } from './routers/audit.router.ts';
+import { authRouter } from './routers/auth.router.ts';
+import { consoleRouter } from './routers/console.router.ts';
+import { guestsRouter } from './routers/guests.router.ts';
+import { healthRouter } from './routers/health.router.ts';
+import { jobsRouter } from './routers/jobs.router.ts';
+import { operatorsRouter } from './routers/operators.router.ts';
+import { spendRouter } from './routers/spend.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
-	system: systemRouter
+	system: systemRouter,
+	// Operator console (docs/console.md)
+	auth: authRouter,
+	console: consoleRouter,
+	guests: guestsRouter,
+	jobs: jobsRouter,
+	spend: spendRouter,
+	audit: auditRouter,
+	operators: operatorsRouter,
+	health: healthRouter
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,12 +4,12 @@ import { appRouter } from '$lib/server/trpc/root';
 import { createTrpcContext } from '$lib/server/trpc/init';
 import { appContext } from '$lib/server/web/app-context';
 
-const handle: RequestHandler = ({ request }) =>
+const handle: RequestHandler = ({ request, locals }) =>
 	fetchRequestHandler({
 		endpoint: '/api/trpc',
 		req: request,
 		router: appRouter,
-		createContext: () => createTrpcContext(appContext(), request),
+		createContext: () => createTrpcContext(appContext(), request, locals),
 		onError: ({ error, path }) => {
 			if (error.code === 'INTERNAL_SERVER_ERROR') appContext().logger.error({ err: error.cause ?? error, path }, 'tRPC call failed');
 		}

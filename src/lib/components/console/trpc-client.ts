@@ -1,0 +1,43 @@
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import { getContext, setContext } from 'svelte';
+import type { AppRouter } from '$lib/server/trpc/root';
+
+/**
+ * The console's tRPC client in the browser: queries and mutations over HTTP (the browser adds the
+ * Origin header the server checks), live views over SSE (httpSubscriptionLink). Type-only import
+ * of the router: no server code reaches the browser.
+ */
+export function createConsoleClient() {
+	return createTRPCClient<AppRouter>({
+		links: [
+			splitLink({
+				condition: (op) => op.type === 'subscription',
+				true: httpSubscriptionLink({ url: '/api/trpc' }),
+				false: httpBatchLink({ url: '/api/trpc' })
+			})
+		]
+	});
+}
+
+export type ConsoleClient = ReturnType<typeof createConsoleClient>;
+
+const KEY = Symbol('console-client');
+
+export function provideConsoleClient(client: ConsoleClient): void {
+	setContext(KEY, client);
+}
+
+export function useConsoleClient(): ConsoleClient {
+	const client = getContext<ConsoleClient | undefined>(KEY);
+	if (!client) throw new Error('the console client is provided by the console layout');
+	return client;
+}
+
+/** A sentence for a failed call: the server's own message for refusals, a plain one otherwise. */
+export function describeCallError(error: unknown): string {
+	const data = (error as { data?: { code?: string } } | null)?.data;
+	const message = error instanceof Error ? error.message : '';
+	if (data?.code === 'UNAUTHORIZED') return 'Your session has ended. Please sign in again.';
+	if (data?.code === 'FORBIDDEN' || data?.code === 'BAD_REQUEST' || data?.code === 'NOT_FOUND') return message;
+	return 'The server could not be reached or had a problem. Please try again.';
+}

@@ -1,0 +1,51 @@
+import type { Db, Tx } from '../db/client.ts';
+import type { Clock } from '../time/clock.ts';
+
+/**
+ * audit_log: one row per console or admin action, written in the same transaction as the change
+ * it describes. actor = the operator's username (or `telegram:<id>` for a bot admin), ip = the
+ * operator's client address (staff, as the seed stores it).
+ */
+export const AUDIT_ACTIONS = [
+	'grant_extra_pack',
+	'reset_user',
+	'retry_job',
+	'set_balance_override',
+	'pause',
+	'resume',
+	'setup_owner',
+	'add_operator',
+	'remove_operator',
+	'sign_in',
+	'sign_out'
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who did it and from where; every console action receives this. */
+export interface Actor {
+	name: string;
+	ip: string | null;
+}
+
+export interface AuditEntryInput {
+	action: AuditAction;
+	telegramUserId?: bigint | null;
+	jobId?: number | null;
+	details?: unknown;
+}
+
+export async function recordAudit(db: Db | Tx, clock: Clock, actor: Actor, entry: AuditEntryInput): Promise<number> {
+	const row = await db.auditLog.create({
+		data: {
+			ts: clock.now().toISOString(),
+			actor: actor.name,
+			ip: actor.ip,
+			action: entry.action,
+			telegramUserId: entry.telegramUserId ?? null,
+			jobId: entry.jobId ?? null,
+			details: entry.details === undefined ? null : JSON.stringify(entry.details)
+		},
+		select: { id: true }
+	});
+	return row.id;
+}

@@ -1,0 +1,88 @@
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
+import { ConsoleActionError } from '../console/console-error.ts';
+import type { Db } from '../db/client.ts';
+import type { Clock } from '../time/clock.ts';
+import { describePasswordProblem, hashPassword } from './password.ts';
+import { isRole, type OperatorIdentity, type Role } from './roles.ts';
+
+/** The console's people: list, add with a role, remove (their sessions end with them). */
+export class OperatorError extends ConsoleActionError {
+	constructor(message: string) {
+		super(message);
+		this.name = 'OperatorError';
+	}
+}
+
+export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9_.-]{2,31}$/;
+
+export interface OperatorRow extends OperatorIdentity {
+	createdAt: string;
+	activeSessions: number;
+}
+
+export interface NewOperator {
+	username: string;
+	displayName?: string | null;
+	role: Role;
+	password: string;
+}
+
+/** Usernames are compared case-insensitively: stored and looked up in lower case. */
+export function normaliseUsername(raw: string): string {
+	return raw.trim().toLowerCase();
+}
+
+export function describeOperatorProblem(input: NewOperator): string | null {
+	if (!USERNAME_PATTERN.test(normaliseUsername(input.username)))
+		return 'The username needs 3–32 characters: letters, digits, dot, dash or underscore, starting with a letter or digit.';
+	return describePasswordProblem(input.password);
+}
+
+export async function countOperators(db: Db): Promise<number> {
+	return db.operator.count();
+}
+
+export async function listOperators(db: Db, clock: Clock): Promise<OperatorRow[]> {
+	const now = clock.now().toISOString();
+	const rows = await db.operator.findMany({
+		orderBy: { id: 'asc' },
+		include: { _count: { select: { sessions: { where: { expiresAt: { gt: now } } } } } }
+	});
+	return rows.map((row) => ({
+		id: row.id,
+		username: row.username,
+		displayName: row.displayName,
+		role: isRole(row.role) ? row.role : 'viewer',
+		createdAt: row.createdAt,
+		activeSessions: row._count.sessions
+	}));
+}
+
+export async function addOperator(db: Db, clock: Clock, actor: Actor, input: NewOperator): Promise<OperatorIdentity> {
+	const problem = describeOperatorProblem(input);
+	if (problem) throw new OperatorError(problem);
+	const username = normaliseUsername(input.username);
+	const passwordHash = await hashPassword(input.password);
+	return db.$transaction(async (tx) => {
+		if (await tx.operator.findUnique({ where: { username } })) throw new OperatorError(`An operator named “${username}” already exists.`);
+		const row = await tx.operator.create({
+			data: { username, displayName: input.displayName?.trim() || null, role: input.role, passwordHash, createdAt: clock.now().toISOString() }
+		});
+		await recordAudit(tx, clock, actor, { action: 'add_operator', details: { username, role: input.role } });
+		return { id: row.id, username, displayName: row.displayName, role: input.role };
+	});
+}
+
+/** Removes an operator and every session of theirs in one transaction. Never yourself, never the last owner. */
+export async function removeOperator(db: Db, clock: Clock, actor: Actor & { operatorId: number }, operatorId: number): Promise<{ sessionsEnded: number }> {
+	if (operatorId === actor.operatorId) throw new OperatorError('You cannot remove yourself. Ask another owner.');
+	return db.$transaction(async (tx) => {
+		const target = await tx.operator.findUnique({ where: { id: operatorId } });
+		if (!target) throw new OperatorError('That operator no longer exists.');
+		if (target.role === 'owner' && (await tx.operator.count({ where: { role: 'owner' } })) <= 1) throw new OperatorError('The last owner cannot be removed.');
+		const { count } = await tx.operatorSession.deleteMany({ where: { operatorId } });
+		await tx.operator.delete({ where: { id: operatorId } });
+		await recordAudit(tx, clock, actor, { action: 'remove_operator', details: { username: target.username, role: target.role, sessionsEnded: count } });
+		return { sessionsEnded: count };
+	});
+}

@@ -1,0 +1,113 @@
+import type { Db } from '../db/client.ts';
+import type { Logger } from '../log/logger.ts';
+
+/**
+ * Live console pages are pushed, not polled by browsers: one cheap query per second (per web
+ * process, only while someone watches) reads a change marker over the tables the console shows,
+ * and every watcher re-reads its snapshot when the marker moves. Changes made by the worker or by
+ * hand in the database file show up the same way as the console's own.
+ */
+const MARKER_SQL = `SELECT
+	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM jobs) || '|' ||
+	ifnull((SELECT group_concat(status || '=' || n) FROM (SELECT status, count(*) AS n FROM jobs GROUP BY status)), '') || '|' ||
+	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM sessions) || '|' ||
+	(SELECT count(*) || ':' || total(extra_packs_allowed) || ':' || count(consented_at) || ':' || count(pack_link) FROM users) || '|' ||
+	(SELECT ifnull(max(id), 0) FROM api_usage) || '|' ||
+	(SELECT ifnull(max(id), 0) FROM audit_log) || '|' ||
+	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM settings) || '|' ||
+	ifnull((SELECT group_concat(id || '@' || heartbeat_at || '#' || busy_slots) FROM worker_processes WHERE stopped_at IS NULL), '') || '|' ||
+	(SELECT count(*) FROM operators) || ':' || (SELECT count(*) FROM operator_sessions) AS marker`;
+
+export async function readChangeMarker(db: Db): Promise<string> {
+	const rows = await db.$queryRawUnsafe<{ marker: string }[]>(MARKER_SQL);
+	return rows[0]?.marker ?? '';
+}
+
+export class ChangeFeed {
+	#listeners = new Set<() => void>();
+	#timer: ReturnType<typeof setInterval> | undefined;
+	#last: string | undefined;
+	#reading = false;
+
+	constructor(
+		private readonly readMarker: () => Promise<string>,
+		private readonly intervalMs = 1000,
+		private readonly logger?: Logger
+	) {}
+
+	/** Calls `listener` after every change; returns the unsubscribe function. */
+	subscribe(listener: () => void): () => void {
+		this.#listeners.add(listener);
+		if (!this.#timer) this.#timer = setInterval(() => void this.#tick(), this.intervalMs);
+		return () => {
+			this.#listeners.delete(listener);
+			if (this.#listeners.size === 0 && this.#timer) {
+				clearInterval(this.#timer);
+				this.#timer = undefined;
+				this.#last = undefined;
+			}
+		};
+	}
+
+	async #tick(): Promise<void> {
+		if (this.#reading) return;
+		this.#reading = true;
+		try {
+			const marker = await this.readMarker();
+			if (marker === this.#last) return;
+			// The first reading notifies too: a change between a watcher's first snapshot and this
+			// tick would otherwise wait for the next one (watchers drop identical snapshots).
+			this.#last = marker;
+			for (const listener of this.#listeners) listener();
+		} catch (error) {
+			this.logger?.warn({ err: error }, 'console change marker could not be read');
+		} finally {
+			this.#reading = false;
+		}
+	}
+}
+
+const feeds = new WeakMap<Db, ChangeFeed>();
+
+/** One feed per database client, shared by every watcher in this process. */
+export function changeFeedFor(db: Db, logger?: Logger): ChangeFeed {
+	let feed = feeds.get(db);
+	if (!feed) feeds.set(db, (feed = new ChangeFeed(() => readChangeMarker(db), 1000, logger)));
+	return feed;
+}
+
+/** Yields once at once, then after each change, until `signal` aborts. */
+export async function* watchChanges(feed: ChangeFeed, signal: AbortSignal | undefined): AsyncGenerator<void> {
+	let pending = true;
+	let wake: (() => void) | undefined;
+	const poke = () => {
+		pending = true;
+		wake?.();
+	};
+	const unsubscribe = feed.subscribe(poke);
+	signal?.addEventListener('abort', poke, { once: true });
+	try {
+		while (!signal?.aborted) {
+			if (!pending) await new Promise<void>((resolve) => (wake = resolve));
+			wake = undefined;
+			if (signal?.aborted) return;
+			pending = false;
+			yield;
+		}
+	} finally {
+		unsubscribe();
+		signal?.removeEventListener('abort', poke);
+	}
+}
+
+/** A snapshot now and whenever it differs after a change: what every console page subscribes to. */
+export async function* watchSnapshots<T>(feed: ChangeFeed, signal: AbortSignal | undefined, read: () => Promise<T>): AsyncGenerator<T> {
+	let previous = '';
+	for await (const _ of watchChanges(feed, signal)) {
+		const snapshot = await read();
+		const serialised = JSON.stringify(snapshot);
+		if (serialised === previous) continue;
+		previous = serialised;
+		yield snapshot;
+	}
+}

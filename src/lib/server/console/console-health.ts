@@ -1,0 +1,98 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../db/client.ts';
+import { WORKER_STALE_AFTER_SECONDS } from '../health/health.service.ts';
+import { readSetting } from '../settings/settings.repository.ts';
+import type { Clock } from '../time/clock.ts';
+
+/**
+ * The Health page: storage, housekeeping and versions. Last sweep and last backup are settings
+ * the lifecycle tasks write (`last_sweep_at`, `last_backup`); until they do, the page says so.
+ */
+export interface ConsoleHealth {
+	at: string;
+	db: { path: string; bytes: number | null; walBytes: number | null; sqliteVersion: string | null; integrity: 'not checked here' };
+	disk: { freeBytes: number | null; totalBytes: number | null; dataDir: string };
+	lastSweep: unknown;
+	lastBackup: unknown;
+	resetBackups: { count: number; newest: string | null };
+	workers: { id: string; hostname: string; pid: number; version: string; slots: number; busySlots: number; startedAt: string; heartbeatAt: string; alive: boolean }[];
+	versions: { app: string; node: string };
+}
+
+export interface ConsoleHealthDeps {
+	db: Db;
+	clock: Clock;
+	dbPath: string;
+	dataDir: string;
+	version: string;
+}
+
+export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<ConsoleHealth> {
+	const now = deps.clock.now();
+	const [bytes, walBytes, disk, sqliteVersion, lastSweep, lastBackup, resetBackups, workerRows] = await Promise.all([
+		fileSize(deps.dbPath),
+		fileSize(`${deps.dbPath}-wal`),
+		diskSpace(deps.dataDir),
+		readSqliteVersion(deps.db),
+		readSetting(deps.db, 'last_sweep_at').then(parseMaybeJson),
+		readSetting(deps.db, 'last_backup').then(parseMaybeJson),
+		listBakFiles(deps.dbPath),
+		deps.db.workerProcess.findMany({ orderBy: { heartbeatAt: 'desc' }, take: 10 })
+	]);
+	return {
+		at: now.toISOString(),
+		db: { path: deps.dbPath, bytes, walBytes, sqliteVersion, integrity: 'not checked here' },
+		disk: { ...disk, dataDir: deps.dataDir },
+		lastSweep,
+		lastBackup,
+		resetBackups,
+		workers: workerRows.map((w) => ({
+			id: w.id,
+			hostname: w.hostname,
+			pid: w.pid,
+			version: w.version,
+			slots: w.slots,
+			busySlots: w.busySlots,
+			startedAt: w.startedAt,
+			heartbeatAt: w.heartbeatAt,
+			alive: w.stoppedAt === null && now.getTime() - Date.parse(w.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
+		})),
+		versions: { app: deps.version, node: process.version }
+	};
+}
+
+async function fileSize(file: string): Promise<number | null> {
+	return (await fsp.stat(file).catch(() => null))?.size ?? null;
+}
+
+async function diskSpace(dir: string): Promise<{ freeBytes: number | null; totalBytes: number | null }> {
+	try {
+		const stats = await fsp.statfs(dir);
+		return { freeBytes: stats.bavail * stats.bsize, totalBytes: stats.blocks * stats.bsize };
+	} catch {
+		return { freeBytes: null, totalBytes: null };
+	}
+}
+
+async function readSqliteVersion(db: Db): Promise<string | null> {
+	const rows = await db.$queryRawUnsafe<{ v: string }[]>('SELECT sqlite_version() AS v').catch(() => []);
+	return rows[0]?.v ?? null;
+}
+
+/** `app.db.bak-*` copies next to the database (migrations, resets). */
+async function listBakFiles(dbPath: string): Promise<{ count: number; newest: string | null }> {
+	const dir = path.dirname(dbPath);
+	const prefix = `${path.basename(dbPath)}.bak-`;
+	const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(prefix)).sort();
+	return { count: names.length, newest: names.at(-1) ?? null };
+}
+
+function parseMaybeJson(raw: string | null): unknown {
+	if (raw === null) return null;
+	try {
+		return JSON.parse(raw);
+	} catch {
+		return raw;
+	}
+}

@@ -1,0 +1,76 @@
+import type { Db } from '../db/client.ts';
+import { packLinkFor } from '../guests/reset-guest.ts';
+import { guestLabel } from './guest-label.ts';
+
+/** The Guests page: users LEFT JOIN jobs, searchable by Telegram id, name or @username. */
+export interface GuestJob {
+	jobId: number;
+	status: string;
+	createdAt: string;
+	packLink: string | null;
+}
+
+export interface GuestRow {
+	telegramUserId: string;
+	label: string;
+	firstName: string | null;
+	lastName: string | null;
+	username: string | null;
+	consentedAt: string | null;
+	createdAt: string;
+	extraPacksAllowed: number;
+	packLink: string | null;
+	packCompletedAt: string | null;
+	jobs: GuestJob[];
+}
+
+export interface GuestList {
+	search: string;
+	rows: GuestRow[];
+	total: number;
+	truncated: boolean;
+}
+
+const PAGE = 100;
+
+export async function listGuests(db: Db, rawSearch: string): Promise<GuestList> {
+	const search = rawSearch.trim();
+	const where = guestWhere(search);
+	const [users, total] = await Promise.all([
+		db.user.findMany({ where, orderBy: { createdAt: 'desc' }, take: PAGE + 1 }),
+		db.user.count({ where })
+	]);
+	const page = users.slice(0, PAGE);
+	const jobs = await db.job.findMany({
+		where: { telegramUserId: { in: page.map((u) => u.telegramUserId) } },
+		orderBy: { jobId: 'desc' },
+		select: { jobId: true, status: true, createdAt: true, packName: true, telegramUserId: true }
+	});
+	const rows = page.map((user) => ({
+		telegramUserId: user.telegramUserId.toString(),
+		label: guestLabel(user, user.telegramUserId),
+		firstName: user.firstName,
+		lastName: user.lastName,
+		username: user.username,
+		consentedAt: user.consentedAt,
+		createdAt: user.createdAt,
+		extraPacksAllowed: user.extraPacksAllowed,
+		packLink: user.packLink ?? (user.packName ? packLinkFor(user.packName) : null),
+		packCompletedAt: user.packCompletedAt,
+		jobs: jobs
+			.filter((job) => job.telegramUserId === user.telegramUserId)
+			.map((job) => ({ jobId: job.jobId, status: job.status, createdAt: job.createdAt, packLink: job.packName ? packLinkFor(job.packName) : null }))
+	}));
+	return { search, rows, total, truncated: users.length > PAGE };
+}
+
+/** Digits match the id exactly (or a name containing them); "@x" matches usernames; words match names. */
+function guestWhere(search: string) {
+	if (search === '') return {};
+	if (search.startsWith('@')) return { username: { contains: search.slice(1) } };
+	const text = [{ firstName: { contains: search } }, { lastName: { contains: search } }, { username: { contains: search } }];
+	if (/^\d{1,20}$/.test(search)) return { OR: [{ telegramUserId: BigInt(search) }, ...text] };
+	const words = search.split(/\s+/).filter(Boolean);
+	if (words.length > 1) return { AND: words.map((word) => ({ OR: [{ firstName: { contains: word } }, { lastName: { contains: word } }] })) };
+	return { OR: text };
+}

@@ -1,0 +1,218 @@
+import type { Db } from '../db/client.ts';
+import { packLinkFor } from '../guests/reset-guest.ts';
+import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
+import { guestLabel } from './guest-label.ts';
+
+/** The Job page: everything an operator needs to understand one pack, good or bad. */
+export interface JobEvent {
+	at: string;
+	what: string;
+}
+
+export interface StageTiming {
+	stage: string;
+	startedAt: string | null;
+	seconds: number | null;
+	calls: number;
+	failedCalls: number;
+	costUsd: number;
+}
+
+export interface UsageRow {
+	id: number;
+	ts: string;
+	stage: string | null;
+	kind: string;
+	provider: string;
+	model: string | null;
+	ok: boolean;
+	httpStatus: number | null;
+	error: string | null;
+	images: number;
+	promptTokens: number | null;
+	outputTokens: number | null;
+	imageTokens: number | null;
+	thoughtsTokens: number | null;
+	resolution: string | null;
+	costUsd: number;
+}
+
+export interface JobDetail {
+	job: {
+		jobId: number;
+		status: string;
+		guest: string;
+		telegramUserId: string;
+		sessionToken: string;
+		templateId: string;
+		providerUsed: string | null;
+		attempts: number;
+		error: string | null;
+		packName: string | null;
+		packLink: string | null;
+		renderMode: string | null;
+		artStyle: string | null;
+		hasAppearanceCard: boolean;
+		createdAt: string;
+		updatedAt: string;
+	};
+	progress: { stage: string; detail: string | null; stageStartedAt: string } | null;
+	history: JobEvent[];
+	stages: StageTiming[];
+	usage: UsageRow[];
+	totalCostUsd: number;
+	anchor: ArtefactFile | null;
+	sheets: ArtefactFile[];
+	diagnoses: { name: string; content: unknown }[];
+	consistency: unknown;
+	likeness: unknown;
+	stickers: ArtefactFile[];
+}
+
+export async function readJobDetail(db: Db, dataDir: string, jobId: number): Promise<JobDetail | null> {
+	const job = await db.job.findUnique({ where: { jobId } });
+	if (!job) return null;
+	const [user, usageRows, audit, progress, artefacts, stickers] = await Promise.all([
+		db.user.findUnique({ where: { telegramUserId: job.telegramUserId } }),
+		db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } }),
+		db.auditLog.findMany({ where: { jobId }, orderBy: { id: 'asc' }, take: 100 }),
+		readProgress(db, jobId),
+		listJobArtefacts(dataDir, jobId),
+		listStickers(dataDir, job.sessionToken)
+	]);
+	const usage = usageRows.map(toUsageRow);
+	const prefix = `job${jobId}_`;
+	const jsons = artefacts.filter((f) => f.kind === 'json');
+	const readNamed = async (suffix: string) => {
+		const file = jsons.find((f) => f.name === `${prefix}${suffix}.json`);
+		return file ? readJsonArtefact(dataDir, file.name) : null;
+	};
+	const others = jsons.filter((f) => !/_(consistency|likeness)\.json$/.test(f.name)).slice(0, 40);
+	return {
+		job: {
+			jobId: job.jobId,
+			status: job.status,
+			guest: guestLabel(user, job.telegramUserId),
+			telegramUserId: job.telegramUserId.toString(),
+			sessionToken: job.sessionToken,
+			templateId: job.templateId,
+			providerUsed: job.providerUsed,
+			attempts: job.attempts,
+			error: job.error,
+			packName: job.packName,
+			packLink: job.packName ? packLinkFor(job.packName) : null,
+			renderMode: job.renderMode,
+			artStyle: job.artStyle,
+			hasAppearanceCard: job.appearanceJson !== null,
+			createdAt: job.createdAt,
+			updatedAt: job.updatedAt
+		},
+		progress: progress && { stage: progress.stage, detail: progress.detail, stageStartedAt: progress.stageStartedAt },
+		history: buildHistory(job, audit, progress?.stageLog ?? [], usage),
+		stages: buildStageTimings(progress?.stageLog ?? [], usage),
+		usage,
+		totalCostUsd: usage.reduce((sum, row) => sum + row.costUsd, 0),
+		anchor: artefacts.find((f) => f.kind === 'image' && f.name === `${prefix}anchor.png`) ?? null,
+		sheets: artefacts.filter((f) => f.kind === 'image' && f.name !== `${prefix}anchor.png`),
+		diagnoses: await Promise.all(others.map(async (f) => ({ name: f.name, content: await readJsonArtefact(dataDir, f.name) }))),
+		consistency: await readNamed('consistency'),
+		likeness: await readNamed('likeness'),
+		stickers
+	};
+}
+
+function toUsageRow(row: Awaited<ReturnType<Db['apiUsage']['findMany']>>[number]): UsageRow {
+	return {
+		id: row.id,
+		ts: row.ts,
+		stage: row.stage,
+		kind: row.kind,
+		provider: row.provider,
+		model: row.model,
+		ok: row.ok === 1,
+		httpStatus: row.httpStatus,
+		error: row.error,
+		images: row.images,
+		promptTokens: row.promptTokens,
+		outputTokens: row.outputTokens,
+		imageTokens: row.imageTokens,
+		thoughtsTokens: row.thoughtsTokens,
+		resolution: row.resolution,
+		costUsd: row.estCostUsd
+	};
+}
+
+interface ProgressRow {
+	stage: string;
+	detail: string | null;
+	stageStartedAt: string;
+	stageLog: { stage: string; at: string }[];
+}
+
+/**
+ * job_progress belongs to the generation engine (its stage and stage_log); read with raw SQL and
+ * tolerate its absence or a different shape, so this page never breaks on the engine's changes.
+ */
+async function readProgress(db: Db, jobId: number): Promise<ProgressRow | null> {
+	try {
+		const rows = await db.$queryRawUnsafe<{ stage: string; detail: string | null; stage_started_at: string; stage_log: string | null }[]>(
+			'SELECT stage, detail, stage_started_at, stage_log FROM job_progress WHERE job_id = ?',
+			jobId
+		);
+		const row = rows[0];
+		if (!row) return null;
+		return { stage: row.stage, detail: row.detail, stageStartedAt: row.stage_started_at, stageLog: parseStageLog(row.stage_log) };
+	} catch {
+		return null;
+	}
+}
+
+function parseStageLog(raw: string | null): { stage: string; at: string }[] {
+	try {
+		const parsed: unknown = JSON.parse(raw ?? '[]');
+		if (!Array.isArray(parsed)) return [];
+		return parsed.filter((e): e is { stage: string; at: string } => typeof e?.stage === 'string' && typeof e?.at === 'string');
+	} catch {
+		return [];
+	}
+}
+
+function buildHistory(
+	job: { createdAt: string; packCreatedAt: string | null; linkSentAt: string | null; delayNoticeSentAt: string | null; status: string; updatedAt: string },
+	audit: { ts: string; actor: string; action: string }[],
+	stageLog: { stage: string; at: string }[],
+	usage: UsageRow[]
+): JobEvent[] {
+	const events: JobEvent[] = [{ at: job.createdAt, what: 'queued (created_at — deadlines count from here)' }];
+	for (const entry of stageLog) events.push({ at: entry.at, what: `stage: ${entry.stage}` });
+	if (job.delayNoticeSentAt) events.push({ at: job.delayNoticeSentAt, what: '“taking longer” notice sent to the guest' });
+	if (job.packCreatedAt) events.push({ at: job.packCreatedAt, what: 'sticker set created' });
+	if (job.linkSentAt) events.push({ at: job.linkSentAt, what: 'link sent to the guest' });
+	for (const entry of audit) events.push({ at: entry.ts, what: `${entry.action} by ${entry.actor}` });
+	const failures = usage.filter((u) => !u.ok);
+	for (const failure of failures.slice(-5)) events.push({ at: failure.ts, what: `provider call failed (${failure.stage ?? failure.kind}${failure.httpStatus ? `, HTTP ${failure.httpStatus}` : ''})` });
+	if (job.status === 'done' || job.status === 'failed') events.push({ at: job.updatedAt, what: `now ${job.status}` });
+	return events.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** Stage durations from the engine's stage log when present, else from the provider calls per stage. */
+function buildStageTimings(stageLog: { stage: string; at: string }[], usage: UsageRow[]): StageTiming[] {
+	const names = [...new Set([...stageLog.map((e) => e.stage), ...usage.map((u) => u.stage ?? u.kind)])];
+	return names.map((stage) => {
+		const index = stageLog.findIndex((e) => e.stage === stage);
+		const calls = usage.filter((u) => (u.stage ?? u.kind) === stage);
+		const startedAt: string | null = index >= 0 ? stageLog[index]!.at : (calls[0]?.ts ?? null);
+		let seconds: number | null = null;
+		const next = index >= 0 ? stageLog[index + 1] : undefined;
+		if (index >= 0 && next) seconds = (Date.parse(next.at) - Date.parse(stageLog[index]!.at)) / 1000;
+		else if (calls.length > 1) seconds = (Date.parse(calls.at(-1)!.ts) - Date.parse(calls[0]!.ts)) / 1000;
+		return {
+			stage,
+			startedAt,
+			seconds,
+			calls: calls.length,
+			failedCalls: calls.filter((c) => !c.ok).length,
+			costUsd: calls.reduce((sum, c) => sum + c.costUsd, 0)
+		};
+	});
+}

@@ -1,0 +1,133 @@
+import type { Db } from '../db/client.ts';
+import { WORKER_STALE_AFTER_SECONDS } from '../health/health.service.ts';
+import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
+import { QUOTA_TIME_ZONE, startOfDayIn, startOfUtcDay } from '../spend/quota-day.ts';
+import { HOUR, type Clock } from '../time/clock.ts';
+import { guestLabel } from './guest-label.ts';
+
+/** The Live page: what an operator glances at during an event. */
+export const JOB_STATUSES = ['queued', 'processing', 'delivering', 'done', 'failed'] as const;
+const ACTIVE = ['queued', 'processing', 'delivering'];
+const OPEN_SESSION_STATUSES = ['idle', 'linked', 'consented', 'template_chosen'];
+const RECENT_FINISHED = 15;
+const PACKS_PER_HOUR_WINDOW = 12;
+
+export interface LiveJob {
+	jobId: number;
+	status: string;
+	guest: string;
+	telegramUserId: string;
+	createdAt: string;
+	updatedAt: string;
+	attempts: number;
+	error: string | null;
+}
+
+export interface LiveWorker {
+	id: string;
+	hostname: string;
+	pid: number;
+	version: string;
+	slots: number;
+	busySlots: number;
+	heartbeatAt: string;
+	alive: boolean;
+}
+
+export interface LiveSnapshot {
+	at: string;
+	deadlineMinutes: number;
+	maintenance: Maintenance | null;
+	jobCounts: Record<string, number>;
+	activeJobs: LiveJob[];
+	recentJobs: LiveJob[];
+	workers: LiveWorker[];
+	openSessions: { status: string; count: number }[];
+	today: { packs: number; spendUsd: number; imageRequests: number; quotaDayStart: string; quota: number | null; warnAt: number | null };
+	packsPerHour: { hour: string; count: number }[];
+}
+
+export interface LiveSettings {
+	deadlineMinutes: number;
+	imageQuotaPerDay: number | null;
+	imageWarnAt: number | null;
+}
+
+export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSettings): Promise<LiveSnapshot> {
+	const now = clock.now();
+	const [maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour] = await Promise.all([
+		readMaintenance(db),
+		countJobsByStatus(db),
+		readJobs(db, { status: { in: ACTIVE } }, 'asc', 200),
+		readJobs(db, { status: { in: ['done', 'failed'] } }, 'desc', RECENT_FINISHED),
+		readWorkers(db, now),
+		countOpenSessions(db),
+		readToday(db, now, settings),
+		countPacksPerHour(db, now)
+	]);
+	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour };
+}
+
+async function countJobsByStatus(db: Db): Promise<Record<string, number>> {
+	const groups = await db.job.groupBy({ by: ['status'], _count: { _all: true } });
+	const counts: Record<string, number> = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0]));
+	for (const group of groups) counts[group.status] = group._count._all;
+	return counts;
+}
+
+async function readJobs(db: Db, where: { status: { in: string[] } }, order: 'asc' | 'desc', take: number): Promise<LiveJob[]> {
+	const jobs = await db.job.findMany({ where, orderBy: order === 'asc' ? { createdAt: 'asc' } : { updatedAt: 'desc' }, take });
+	const users = await db.user.findMany({ where: { telegramUserId: { in: jobs.map((j) => j.telegramUserId) } } });
+	const byId = new Map(users.map((u) => [u.telegramUserId, u]));
+	return jobs.map((job) => ({
+		jobId: job.jobId,
+		status: job.status,
+		guest: guestLabel(byId.get(job.telegramUserId), job.telegramUserId),
+		telegramUserId: job.telegramUserId.toString(),
+		createdAt: job.createdAt,
+		updatedAt: job.updatedAt,
+		attempts: job.attempts,
+		error: job.error
+	}));
+}
+
+async function readWorkers(db: Db, now: Date): Promise<LiveWorker[]> {
+	const rows = await db.workerProcess.findMany({ where: { stoppedAt: null }, orderBy: { heartbeatAt: 'desc' }, take: 10 });
+	return rows.map((row) => ({
+		id: row.id,
+		hostname: row.hostname,
+		pid: row.pid,
+		version: row.version,
+		slots: row.slots,
+		busySlots: row.busySlots,
+		heartbeatAt: row.heartbeatAt,
+		alive: now.getTime() - Date.parse(row.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
+	}));
+}
+
+async function countOpenSessions(db: Db): Promise<{ status: string; count: number }[]> {
+	const groups = await db.session.groupBy({ by: ['status'], where: { status: { in: OPEN_SESSION_STATUSES } }, _count: { _all: true } });
+	return OPEN_SESSION_STATUSES.map((status) => ({ status, count: groups.find((g) => g.status === status)?._count._all ?? 0 }));
+}
+
+async function readToday(db: Db, now: Date, settings: LiveSettings): Promise<LiveSnapshot['today']> {
+	const utcStart = startOfUtcDay(now).toISOString();
+	const quotaDayStart = startOfDayIn(now, QUOTA_TIME_ZONE).toISOString();
+	const [packs, spend, imageRequests] = await Promise.all([
+		db.job.count({ where: { status: 'done', linkSentAt: { gte: utcStart } } }),
+		db.apiUsage.aggregate({ where: { ts: { gte: utcStart } }, _sum: { estCostUsd: true } }),
+		db.apiUsage.count({ where: { kind: 'image', ts: { gte: quotaDayStart } } })
+	]);
+	return { packs, spendUsd: spend._sum.estCostUsd ?? 0, imageRequests, quotaDayStart, quota: settings.imageQuotaPerDay, warnAt: settings.imageWarnAt };
+}
+
+async function countPacksPerHour(db: Db, now: Date): Promise<{ hour: string; count: number }[]> {
+	const currentHour = Math.floor(now.getTime() / HOUR) * HOUR;
+	const from = new Date(currentHour - (PACKS_PER_HOUR_WINDOW - 1) * HOUR).toISOString();
+	const rows = await db.job.findMany({ where: { status: 'done', linkSentAt: { gte: from } }, select: { linkSentAt: true } });
+	const hours = Array.from({ length: PACKS_PER_HOUR_WINDOW }, (_, i) => currentHour - (PACKS_PER_HOUR_WINDOW - 1 - i) * HOUR);
+	return hours.map((start) => ({
+		hour: new Date(start).toISOString(),
+		count: rows.filter((r) => r.linkSentAt && Date.parse(r.linkSentAt) >= start && Date.parse(r.linkSentAt) < start + HOUR).length
+	}));
+}

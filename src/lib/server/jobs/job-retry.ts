@@ -1,0 +1,27 @@
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
+import { ConsoleActionError } from '../console/console-error.ts';
+import type { Db } from '../db/client.ts';
+import { transitionStatus } from '../db/transition.ts';
+import type { Clock } from '../time/clock.ts';
+
+/**
+ * retry_job: an operator puts a failed job back in the queue. created_at is rewritten (it is the
+ * base of every deadline, so the retry gets the full time again), attempts start from 0 and the
+ * last error is cleared. Only `failed` can be retried: the conditional update makes a retry that
+ * races the worker (or a second operator) lose cleanly.
+ */
+export async function retryJob(db: Db, clock: Clock, actor: Actor, jobId: number): Promise<void> {
+	await db.$transaction(async (tx) => {
+		const before = await tx.job.findUnique({ where: { jobId }, select: { error: true, attempts: true, telegramUserId: true, createdAt: true } });
+		if (!before) throw new ConsoleActionError(`Job ${jobId} does not exist (the guest may have been reset).`);
+		const now = clock.now().toISOString();
+		const result = await transitionStatus(tx.job, { jobId }, 'failed', 'queued', { createdAt: now, updatedAt: now, attempts: 0, error: null });
+		if (!result.won) throw new ConsoleActionError(`Job ${jobId} is ${result.current ?? 'gone'}, not failed, so there is nothing to retry.`);
+		await recordAudit(tx, clock, actor, {
+			action: 'retry_job',
+			jobId,
+			telegramUserId: before.telegramUserId,
+			details: { previousError: before.error, previousAttempts: before.attempts, previousCreatedAt: before.createdAt }
+		});
+	});
+}

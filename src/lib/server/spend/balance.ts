@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
+import { ConsoleActionError } from '../console/console-error.ts';
+import type { Db } from '../db/client.ts';
+import { readSetting } from '../settings/settings.repository.ts';
+import type { Clock } from '../time/clock.ts';
+
+/**
+ * The provider balance estimate: an operator types the real balance from the billing page
+ * (settings billing_balance_override = {value, set_at}); spend recorded since then is subtracted.
+ */
+export const BALANCE_KEY = 'billing_balance_override';
+const overrideSchema = z.object({ value: z.number(), set_at: z.string() });
+
+export interface BalanceEstimate {
+	override: { value: number; setAt: string } | null;
+	spentSinceUsd: number;
+	estimateUsd: number | null;
+}
+
+export async function readBalanceEstimate(db: Db): Promise<BalanceEstimate> {
+	const raw = await readSetting(db, BALANCE_KEY);
+	const parsed = raw === null ? null : overrideSchema.safeParse(parseJson(raw));
+	if (!parsed?.success) return { override: null, spentSinceUsd: 0, estimateUsd: null };
+	const { value, set_at: setAt } = parsed.data;
+	const spent = await db.apiUsage.aggregate({ where: { ts: { gte: setAt } }, _sum: { estCostUsd: true } });
+	const spentSinceUsd = spent._sum.estCostUsd ?? 0;
+	return { override: { value, setAt }, spentSinceUsd, estimateUsd: value - spentSinceUsd };
+}
+
+/** set_balance_override: written with the audit row in one transaction. */
+export async function setBalanceOverride(db: Db, clock: Clock, actor: Actor, valueUsd: number): Promise<void> {
+	if (!Number.isFinite(valueUsd) || valueUsd < 0 || valueUsd > 10_000_000) throw new ConsoleActionError('Enter the balance in USD, from 0 up to 10,000,000.');
+	const setAt = clock.now().toISOString();
+	const value = Math.round(valueUsd * 100) / 100;
+	await db.$transaction(async (tx) => {
+		const previous = await tx.setting.findUnique({ where: { key: BALANCE_KEY } });
+		const json = JSON.stringify({ value, set_at: setAt });
+		await tx.setting.upsert({ where: { key: BALANCE_KEY }, create: { key: BALANCE_KEY, value: json, updatedAt: setAt }, update: { value: json, updatedAt: setAt } });
+		await recordAudit(tx, clock, actor, { action: 'set_balance_override', details: { value, previous: previous ? parseJson(previous.value) : null } });
+	});
+}
+
+function parseJson(raw: string): unknown {
+	try {
+		return JSON.parse(raw);
+	} catch {
+		return null;
+	}
+}

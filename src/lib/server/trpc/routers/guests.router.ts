@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { listGuests } from '../../console/guests-list.ts';
+import { grantExtraPack } from '../../guests/extra-pack.ts';
+import { resetGuest } from '../../guests/reset-guest.ts';
+import { loadPseudonymKey } from '../../lifecycle/pseudonym.ts';
+import { operatorProcedure, router } from '../init.ts';
+
+const guestId = z.object({ telegramUserId: z.string().regex(/^\d{1,20}$/, 'a Telegram id is digits only').transform(BigInt) });
+const search = z.object({ search: z.string().max(100).default('') });
+
+export const guestsRouter = router({
+	list: operatorProcedure.input(search).query(({ ctx, input }) => listGuests(ctx.db, input.search)),
+
+	watch: operatorProcedure.input(search).subscription(async function* ({ ctx, input, signal }) {
+		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => listGuests(ctx.db, input.search));
+	}),
+
+	grantExtraPack: operatorProcedure.input(guestId).mutation(({ ctx, input }) => grantExtraPack(ctx.db, ctx.clock, ctx.actor, input.telegramUserId)),
+
+	reset: operatorProcedure.input(guestId).mutation(({ ctx, input }) =>
+		resetGuest(
+			{ db: ctx.db, clock: ctx.clock, dbPath: ctx.config.dbPath, dataDir: ctx.config.dataDir, pseudonymKey: loadPseudonymKey(ctx.config.dataDir), logger: ctx.logger },
+			ctx.actor,
+			input.telegramUserId
+		)
+	)
+});

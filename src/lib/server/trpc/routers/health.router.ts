@@ -1,0 +1,14 @@
+import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { readConsoleHealth } from '../../console/console-health.ts';
+import { operatorProcedure, router, type TrpcContext } from '../init.ts';
+
+const deps = (ctx: TrpcContext) => ({ db: ctx.db, clock: ctx.clock, dbPath: ctx.config.dbPath, dataDir: ctx.config.dataDir, version: ctx.version });
+
+/** The console's Health page (the public /health stays minimal). */
+export const healthRouter = router({
+	read: operatorProcedure.query(({ ctx }) => readConsoleHealth(deps(ctx))),
+
+	watch: operatorProcedure.subscription(async function* ({ ctx, signal }) {
+		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => readConsoleHealth(deps(ctx)));
+	})
+});

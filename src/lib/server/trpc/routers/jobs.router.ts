@@ -1,0 +1,26 @@
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { readJobDetail } from '../../console/job-detail.ts';
+import { retryJob } from '../../jobs/job-retry.ts';
+import { operatorProcedure, router } from '../init.ts';
+
+const jobId = z.object({ jobId: z.number().int().positive() });
+
+export const jobsRouter = router({
+	detail: operatorProcedure.input(jobId).query(async ({ ctx, input }) => {
+		const detail = await readJobDetail(ctx.db, ctx.config.dataDir, input.jobId);
+		if (!detail) throw new TRPCError({ code: 'NOT_FOUND', message: `Job ${input.jobId} does not exist (the guest may have been reset).` });
+		return detail;
+	}),
+
+	/** Yields null once the job is gone (reset), so the page can say so instead of going blank. */
+	watchDetail: operatorProcedure.input(jobId).subscription(async function* ({ ctx, input, signal }) {
+		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => readJobDetail(ctx.db, ctx.config.dataDir, input.jobId));
+	}),
+
+	retry: operatorProcedure.input(jobId).mutation(async ({ ctx, input }) => {
+		await retryJob(ctx.db, ctx.clock, ctx.actor, input.jobId);
+		return { jobId: input.jobId, status: 'queued' as const };
+	})
+});

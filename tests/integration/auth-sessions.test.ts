@@ -1,0 +1,104 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOperatorSession, invalidateOperatorSession, validateOperatorSession } from '../../src/lib/server/auth/operator-session.ts';
+import { removeOperator } from '../../src/lib/server/auth/operators.ts';
+import { hashSessionToken } from '../../src/lib/server/auth/session-token.ts';
+import { signIn } from '../../src/lib/server/auth/sign-in.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { DAY, FakeClock } from '../../src/lib/server/time/clock.ts';
+import { createTestDb } from '../helpers/test-db.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
+
+describe('console sessions (RELIABILITY R12)', () => {
+	const tempDir = useTempDir('auth-sessions-');
+	const open: Db[] = [];
+	afterEach(async () => {
+		for (const db of open.splice(0)) await db.$disconnect();
+	});
+	async function setUp() {
+		const { db, dbPath } = await createTestDb(tempDir());
+		open.push(db);
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		const owner = await insertOperator(db, clock, 'olga', 'owner');
+		return { db, dbPath, clock, owner, deps: { db, clock, ipSalt: 'test-salt-0123456789' } };
+	}
+
+	it('stores only the SHA-256 of a ≥128-bit token: neither the table nor the file holds the token', async () => {
+		const { db, dbPath, deps } = await setUp();
+		const result = await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: '10.0.0.1' });
+		if (!result.ok) throw new Error('sign-in failed');
+		const token = result.session.token;
+		expect(token).toMatch(/^[a-z2-7]{32}$/); // 20 random bytes = 160 bits in base32
+		const rows = await db.operatorSession.findMany();
+		expect(rows).toHaveLength(1);
+		expect(rows[0]!.id).toBe(hashSessionToken(token));
+		expect(rows[0]!.id).not.toContain(token);
+		await db.$disconnect();
+		for (const file of [dbPath, `${dbPath}-wal`]) {
+			if (existsSync(file)) expect(readFileSync(file).includes(Buffer.from(token))).toBe(false);
+		}
+	});
+
+	it('gives a new token at every sign-in', async () => {
+		const { deps } = await setUp();
+		const first = await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: '10.0.0.1' });
+		const second = await signIn(deps, { username: 'OLGA ', password: TEST_PASSWORD, ip: '10.0.0.1' });
+		expect(first.ok && second.ok).toBe(true);
+		if (first.ok && second.ok) expect(first.session.token).not.toBe(second.session.token);
+	});
+
+	it('refuses an expired cookie and deletes its row', async () => {
+		const { db, clock, owner } = await setUp();
+		const session = await createOperatorSession(db, clock, owner.id);
+		clock.advance(30 * DAY + 1000);
+		expect(await validateOperatorSession(db, clock, session.token)).toBeNull();
+		expect(await db.operatorSession.count()).toBe(0);
+	});
+
+	it('slides: untouched above 15 days left, pushed to 30 days when under 15', async () => {
+		const { db, clock, owner } = await setUp();
+		const session = await createOperatorSession(db, clock, owner.id);
+		clock.advance(14 * DAY);
+		const early = await validateOperatorSession(db, clock, session.token);
+		expect(early?.renewed).toBe(false);
+		clock.advance(2 * DAY);
+		const late = await validateOperatorSession(db, clock, session.token);
+		expect(late?.renewed).toBe(true);
+		expect(late?.expiresAt.toISOString()).toBe(new Date(clock.now().getTime() + 30 * DAY).toISOString());
+		clock.advance(29 * DAY); // 45 days after sign-in, still alive thanks to the renewal
+		expect(await validateOperatorSession(db, clock, session.token)).not.toBeNull();
+	});
+
+	it('refuses the cookie of a removed operator and of a signed-out session', async () => {
+		const { db, clock, owner } = await setUp();
+		const viewer = await insertOperator(db, clock, 'vera', 'viewer');
+		const viewerSession = await createOperatorSession(db, clock, viewer.id);
+		const ownerSession = await createOperatorSession(db, clock, owner.id);
+		expect(await validateOperatorSession(db, clock, viewerSession.token)).not.toBeNull();
+
+		const removed = await removeOperator(db, clock, { name: 'olga', ip: '10.0.0.1', operatorId: owner.id }, viewer.id);
+		expect(removed.sessionsEnded).toBe(1);
+		expect(await validateOperatorSession(db, clock, viewerSession.token)).toBeNull();
+
+		await invalidateOperatorSession(db, ownerSession.token);
+		expect(await validateOperatorSession(db, clock, ownerSession.token)).toBeNull();
+	});
+
+	it('keeps passwords as argon2id with at least 19 MiB and 2 passes', async () => {
+		const { db } = await setUp();
+		const row = await db.operator.findFirstOrThrow({ where: { username: 'olga' } });
+		const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(row.passwordHash);
+		expect(match).not.toBeNull();
+		expect(Number(match![1])).toBeGreaterThanOrEqual(19_456);
+		expect(Number(match![2])).toBeGreaterThanOrEqual(2);
+	});
+
+	it('refuses malformed and unknown tokens without touching other sessions', async () => {
+		const { db, clock, owner } = await setUp();
+		await createOperatorSession(db, clock, owner.id);
+		expect(await validateOperatorSession(db, clock, 'not a token')).toBeNull();
+		expect(await validateOperatorSession(db, clock, 'a'.repeat(32))).toBeNull();
+		expect(await db.operatorSession.count()).toBe(1);
+	});
+});

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACCOUNT_CLIENT_POLICY, CLIENT_POLICY, throttleDelayMs } from '../../src/lib/server/auth/login-throttle.ts';
+import { signIn, type SignInDeps } from '../../src/lib/server/auth/sign-in.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
+import { createTestDb } from '../helpers/test-db.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
+
+describe('sign-in throttling (RELIABILITY R13)', () => {
+	const tempDir = useTempDir('auth-throttle-');
+	const open: Db[] = [];
+	afterEach(async () => {
+		for (const db of open.splice(0)) await db.$disconnect();
+	});
+	async function setUp(): Promise<{ db: Db; clock: FakeClock; deps: SignInDeps }> {
+		const { db } = await createTestDb(tempDir());
+		open.push(db);
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		await insertOperator(db, clock, 'olga', 'owner');
+		return { db, clock, deps: { db, clock, ipSalt: 'test-salt-0123456789' } };
+	}
+	const attacker = '203.0.113.9';
+	const office = '198.51.100.20';
+
+	it('throttles a client after repeated failures, while the right password from another address still works', async () => {
+		const { deps } = await setUp();
+		for (let i = 0; i < ACCOUNT_CLIENT_POLICY.freeFailures + 1; i++) {
+			expect(await signIn(deps, { username: 'olga', password: `guess-${i}`, ip: attacker })).toEqual({ ok: false, reason: 'invalid' });
+		}
+		// Now blocked: even the right password from the attacker's address is not checked.
+		const blocked = await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: attacker });
+		expect(blocked).toMatchObject({ ok: false, reason: 'throttled' });
+		// The real person elsewhere is not locked out.
+		const real = await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: office });
+		expect(real.ok).toBe(true);
+	});
+
+	it('lets the client try again once the delay has passed, and the delay doubles', async () => {
+		const { deps, clock } = await setUp();
+		const fail = () => signIn(deps, { username: 'olga', password: 'wrong-password', ip: attacker });
+		for (let i = 0; i < ACCOUNT_CLIENT_POLICY.freeFailures + 1; i++) await fail();
+		const first = await fail();
+		expect(first).toMatchObject({ reason: 'throttled', retryAfterSeconds: throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY) / SECOND });
+		clock.advance(first.ok ? 0 : (first as { retryAfterSeconds: number }).retryAfterSeconds * SECOND);
+		expect(await fail()).toEqual({ ok: false, reason: 'invalid' }); // checked again, wrong again
+		const second = await fail();
+		expect(second).toMatchObject({ reason: 'throttled', retryAfterSeconds: throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 2, ACCOUNT_CLIENT_POLICY) / SECOND });
+		expect(throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 2, ACCOUNT_CLIENT_POLICY)).toBe(2 * throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY));
+		clock.advance(60 * SECOND);
+		expect((await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: attacker })).ok).toBe(true);
+	});
+
+	it('counts per address across usernames (credential stuffing), without touching other addresses', async () => {
+		const { deps } = await setUp();
+		for (let i = 0; i < CLIENT_POLICY.freeFailures + 1; i++) {
+			await signIn(deps, { username: `user${i}`, password: 'password123', ip: attacker });
+		}
+		expect(await signIn(deps, { username: 'someone-new', password: 'password123', ip: attacker })).toMatchObject({ reason: 'throttled' });
+		expect((await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: office })).ok).toBe(true);
+	});
+
+	it('answers an unknown account exactly like a wrong password, after comparable work', async () => {
+		const { deps } = await setUp();
+		const timed = async (username: string, ip: string) => {
+			const started = performance.now();
+			const result = await signIn(deps, { username, password: 'wrong-password', ip });
+			return { result, ms: performance.now() - started };
+		};
+		await timed('warm-up', '192.0.2.99'); // the dummy hash is made on first use
+		const known: number[] = [];
+		const unknown: number[] = [];
+		for (let i = 0; i < 3; i++) {
+			const k = await timed('olga', `192.0.2.${i}`);
+			const u = await timed('nobody-here', `192.0.2.${10 + i}`);
+			expect(k.result).toEqual({ ok: false, reason: 'invalid' });
+			expect(u.result).toEqual(k.result);
+			known.push(k.ms);
+			unknown.push(u.ms);
+		}
+		const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+		// Both run one argon2id verification; without the dummy hash the unknown path takes ~1 ms.
+		expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
+		expect(median(unknown)).toBeLessThan(median(known) * 2.5);
+	});
+
+	it('stores no client address in the throttle table', async () => {
+		const { db, deps } = await setUp();
+		await signIn(deps, { username: 'olga', password: 'wrong-password', ip: attacker });
+		const keys = (await db.loginThrottle.findMany()).map((row) => row.key);
+		expect(keys).toHaveLength(2);
+		for (const key of keys) expect(key).not.toContain(attacker);
+	});
+});

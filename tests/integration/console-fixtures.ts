@@ -1,0 +1,71 @@
+import { parseConfig } from '../../src/lib/server/config/config.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { hashPassword } from '../../src/lib/server/auth/password.ts';
+import type { OperatorIdentity, Role } from '../../src/lib/server/auth/roles.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { createTrpcContext } from '../../src/lib/server/trpc/init.ts';
+import { createCaller } from '../../src/lib/server/trpc/root.ts';
+import type { Clock } from '../../src/lib/server/time/clock.ts';
+import { PROJECT_ROOT } from '../helpers/node-process.ts';
+
+/** Shared set-up for the console's integration tests: operators, guests, jobs, spend, a tRPC caller. */
+
+let cachedHash: Promise<string> | undefined;
+/** One real argon2id hash reused across operators (hashing is slow on purpose). */
+export function testPasswordHash(): Promise<string> {
+	cachedHash ??= hashPassword('correct horse battery');
+	return cachedHash;
+}
+export const TEST_PASSWORD = 'correct horse battery';
+
+export async function insertOperator(db: Db, clock: Clock, username: string, role: Role): Promise<OperatorIdentity> {
+	const row = await db.operator.create({ data: { username, role, passwordHash: await testPasswordHash(), createdAt: clock.now().toISOString() } });
+	return { id: row.id, username, displayName: null, role };
+}
+
+export interface GuestSeed {
+	id: bigint;
+	firstName?: string;
+	username?: string;
+	packName?: string;
+	jobs?: { status: string; packName?: string; costs?: number[] }[];
+}
+
+/** A guest with a users row, one session per job, the jobs and their api_usage rows. */
+export async function insertGuest(db: Db, clock: Clock, seed: GuestSeed): Promise<number[]> {
+	const now = clock.now().toISOString();
+	await db.user.create({
+		data: {
+			telegramUserId: seed.id,
+			firstName: seed.firstName ?? 'Guest',
+			username: seed.username ?? null,
+			consentedAt: now,
+			packName: seed.packName ?? null,
+			packLink: seed.packName ? `https://t.me/addstickers/${seed.packName}` : null,
+			createdAt: now
+		}
+	});
+	const jobIds: number[] = [];
+	for (const [index, job] of (seed.jobs ?? []).entries()) {
+		const sessionToken = `tok${seed.id}x${index}`;
+		await db.session.create({ data: { sessionToken, telegramUserId: seed.id, status: 'photo_taken', templateId: 'suit', createdAt: now, updatedAt: now } });
+		const created = await db.job.create({
+			data: { telegramUserId: seed.id, sessionToken, photoPath: `sessions/${sessionToken}/selfie.jpg`, templateId: 'suit', status: job.status, packName: job.packName ?? null, createdAt: now, updatedAt: now }
+		});
+		jobIds.push(created.jobId);
+		for (const cost of job.costs ?? []) {
+			await db.apiUsage.create({ data: { jobId: created.jobId, ts: now, kind: 'image', provider: 'gemini', model: 'm', estCostUsd: cost, ok: 1, stage: 'sheet', images: 1 } });
+		}
+	}
+	return jobIds;
+}
+
+export function testConfig(dir: string) {
+	return parseConfig({ NODE_ENV: 'test', DB_PATH: `${dir}/app.db`, DATA_DIR: dir, LOG_LEVEL: 'silent' }, PROJECT_ROOT);
+}
+
+/** The real router, called as the browser would, with `operator` signed in (or nobody). */
+export function consoleCaller(db: Db, clock: Clock, dir: string, operator: OperatorIdentity | null, ip = '10.0.0.7') {
+	const app = { config: testConfig(dir), db, clock, logger: silentLogger, version: 'test' };
+	return createCaller(createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: ip }));
+}

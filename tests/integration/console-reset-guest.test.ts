@@ -1,0 +1,92 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetGuest } from '../../src/lib/server/guests/reset-guest.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { createTestDb } from '../helpers/test-db.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { insertGuest } from './console-fixtures.ts';
+
+describe('reset_user from the console', () => {
+	const tempDir = useTempDir('console-reset-');
+	const open: Db[] = [];
+	afterEach(async () => {
+		for (const db of open.splice(0)) await db.$disconnect();
+	});
+
+	async function setUp() {
+		const dir = tempDir();
+		const { db, dbPath } = await createTestDb(dir);
+		open.push(db);
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		const guest = 5550001n;
+		const jobIds = await insertGuest(db, clock, {
+			id: guest,
+			firstName: 'Anna',
+			packName: 'anna_5550001_2_by_sticker_kiosk_bot',
+			jobs: [
+				{ status: 'done', packName: 'anna_5550001_1_by_sticker_kiosk_bot', costs: [0.04, 0.13] },
+				{ status: 'done', packName: 'anna_5550001_2_by_sticker_kiosk_bot', costs: [0.2] }
+			]
+		});
+		await insertGuest(db, clock, { id: 7770001n, firstName: 'Other', jobs: [{ status: 'done', costs: [0.5] }] });
+		const deps = { db, clock, dbPath, dataDir: dir, pseudonymKey: Buffer.alloc(32, 7) };
+		return { dir, db, dbPath, clock, guest, jobIds, deps };
+	}
+
+	it('backs up first, deletes the guest’s rows in one go, keeps spend, and records the old pack links', async () => {
+		const { dir, db, clock, guest, jobIds, deps } = await setUp();
+		const stickerDir = path.join(dir, 'sessions', `tok${guest}x0`, 'stickers');
+		mkdirSync(stickerDir, { recursive: true });
+		writeFileSync(path.join(stickerDir, 'sticker_1.png'), 'png');
+
+		const details = await resetGuest(deps, { name: 'olga', ip: '10.0.0.7' }, guest);
+
+		// The backup exists, is named app.db.bak-<ts>-reset and still holds the guest.
+		expect(details.backup).toBe('app.db.bak-20260301-100000-reset');
+		const backupPath = path.join(dir, details.backup);
+		expect(existsSync(backupPath)).toBe(true);
+		const copy = new Database(backupPath, { readonly: true });
+		expect(copy.prepare('SELECT count(*) AS n FROM users WHERE telegram_user_id = ?').get(guest)).toEqual({ n: 1 });
+		expect(copy.prepare('SELECT count(*) AS n FROM jobs WHERE telegram_user_id = ?').get(guest)).toEqual({ n: 2 });
+		copy.close();
+
+		// Rows gone; the other guest untouched; spend kept.
+		expect(await db.user.count({ where: { telegramUserId: guest } })).toBe(0);
+		expect(await db.session.count({ where: { telegramUserId: guest } })).toBe(0);
+		expect(await db.job.count({ where: { telegramUserId: guest } })).toBe(0);
+		expect(await db.user.count({ where: { telegramUserId: 7770001n } })).toBe(1);
+		expect(await db.apiUsage.count({ where: { jobId: { in: jobIds } } })).toBe(3);
+		expect(await db.apiUsage.count()).toBe(4);
+		expect(existsSync(stickerDir)).toBe(false);
+
+		// The audit entry, in the shape generation reads.
+		const audit = await db.auditLog.findFirstOrThrow({ where: { action: 'reset_user' } });
+		expect(audit).toMatchObject({ actor: 'olga', ip: '10.0.0.7', telegramUserId: guest, ts: clock.now().toISOString() });
+		expect(JSON.parse(audit.details!)).toEqual({
+			deleted: { users: 1, sessions: 2, jobs: 2 },
+			backup: 'app.db.bak-20260301-100000-reset',
+			packLinks: ['https://t.me/addstickers/anna_5550001_2_by_sticker_kiosk_bot', 'https://t.me/addstickers/anna_5550001_1_by_sticker_kiosk_bot'],
+			packNames: ['anna_5550001_1_by_sticker_kiosk_bot', 'anna_5550001_2_by_sticker_kiosk_bot']
+		});
+		// The erasure ledger knows the guest only by pseudonym.
+		const erasure = await db.erasure.findFirstOrThrow();
+		expect(erasure.reason).toBe('reset_user');
+		expect(erasure.subject).not.toContain('5550001');
+	});
+
+	it('refuses while the guest’s pack is being made, and leaves everything in place', async () => {
+		const { db, deps } = await setUp();
+		await insertGuest(db, deps.clock, { id: 8880001n, jobs: [{ status: 'processing' }] });
+		await expect(resetGuest(deps, { name: 'olga', ip: null }, 8880001n)).rejects.toThrow(/being made right now/);
+		expect(await db.job.count({ where: { telegramUserId: 8880001n } })).toBe(1);
+		expect(await db.auditLog.count()).toBe(0);
+	});
+
+	it('says so when there is no such guest', async () => {
+		const { deps } = await setUp();
+		await expect(resetGuest(deps, { name: 'olga', ip: null }, 123n)).rejects.toThrow(/no guest 123/);
+	});
+});
