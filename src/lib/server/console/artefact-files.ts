@@ -28,7 +28,8 @@ export async function resolveArtefactFile(dataDir: string, relative: string): Pr
 	try {
 		const root = await fsp.realpath(dataDir);
 		const real = await fsp.realpath(path.join(root, ...relative.split('/')));
-		if (!real.startsWith(root + path.sep)) return null;
+		// The resolved file must itself be an allowed artefact: a symlink cannot lead to the database.
+		if (!real.startsWith(root + path.sep) || !isAllowedArtefactPath(path.relative(root, real).split(path.sep).join('/'))) return null;
 		return (await fsp.stat(real)).isFile() ? real : null;
 	} catch {
 		return null;

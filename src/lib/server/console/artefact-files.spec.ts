@@ -1,0 +1,31 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isAllowedArtefactPath, resolveArtefactFile } from './artefact-files.ts';
+
+describe('console file access', () => {
+	const root = mkdtempSync(path.join(tmpdir(), 'artefacts-'));
+	afterAll(() => rmSync(root, { recursive: true, force: true }));
+	mkdirSync(path.join(root, 'debug_sheets'));
+	mkdirSync(path.join(root, 'sessions', 'tok1', 'stickers'), { recursive: true });
+	writeFileSync(path.join(root, 'debug_sheets', 'job1_anchor.png'), 'png');
+	writeFileSync(path.join(root, 'sessions', 'tok1', 'stickers', 'sticker_1.png'), 'png');
+	writeFileSync(path.join(root, 'sessions', 'tok1', 'selfie_ab.jpg'), 'jpg');
+	writeFileSync(path.join(root, 'app.db'), 'db');
+	symlinkSync(path.join(root, 'app.db'), path.join(root, 'debug_sheets', 'job1_link.png'));
+
+	it('serves debug artefacts and stickers', async () => {
+		expect(await resolveArtefactFile(root, 'debug_sheets/job1_anchor.png')).toBe(path.join(root, 'debug_sheets', 'job1_anchor.png'));
+		expect(await resolveArtefactFile(root, 'sessions/tok1/stickers/sticker_1.png')).not.toBeNull();
+	});
+
+	it('refuses selfies, the database, traversal, odd types and symlinks out of the folders', async () => {
+		for (const bad of ['sessions/tok1/selfie_ab.jpg', 'app.db', '../app.db', 'debug_sheets/../app.db', 'debug_sheets/..', 'debug_sheets/x.db', 'debug_sheets/.hidden.png', 'sessions/tok1/stickers/../selfie_ab.jpg']) {
+			expect(await resolveArtefactFile(root, bad)).toBeNull();
+		}
+		expect(isAllowedArtefactPath('debug_sheets/job1_anchor.png')).toBe(true);
+		// The name looks like a sheet, but the link leads to the database.
+		expect(await resolveArtefactFile(root, 'debug_sheets/job1_link.png')).toBeNull();
+	});
+});

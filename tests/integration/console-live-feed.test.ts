@@ -1,0 +1,67 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChangeFeed, changeFeedFor, watchSnapshots } from '../../src/lib/server/console/change-feed.ts';
+import { readLiveSnapshot } from '../../src/lib/server/console/live.service.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
+import { createTestDb } from '../helpers/test-db.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { insertGuest } from './console-fixtures.ts';
+
+describe('live console data', () => {
+	const tempDir = useTempDir('console-live-');
+	const open: Db[] = [];
+	afterEach(async () => {
+		for (const db of open.splice(0)) await db.$disconnect();
+	});
+
+	it('pushes a new snapshot when another process changes a job row, and only then', async () => {
+		const { db, dbPath } = await createTestDb(tempDir());
+		open.push(db);
+		const [jobId] = await insertGuest(db, systemClock, { id: 3330001n, jobs: [{ status: 'failed' }] });
+		const settings = { deadlineMinutes: 20, imageQuotaPerDay: null, imageWarnAt: 500 };
+		const controller = new AbortController();
+		const stream = watchSnapshots(changeFeedFor(db), controller.signal, () => readLiveSnapshot(db, systemClock, settings));
+
+		const first = await stream.next();
+		expect(first.value?.jobCounts).toMatchObject({ failed: 1, done: 0 });
+
+		// Another connection (like the worker, or a person with the sqlite3 CLI) changes the job.
+		const other = new Database(dbPath);
+		other.prepare("UPDATE jobs SET status = 'done', link_sent_at = ? WHERE job_id = ?").run(new Date().toISOString(), jobId);
+		other.close();
+
+		const second = await stream.next();
+		expect(second.value?.jobCounts).toMatchObject({ failed: 0, done: 1 });
+		expect(second.value?.recentJobs[0]).toMatchObject({ jobId, status: 'done' });
+		controller.abort();
+		expect((await stream.next()).done).toBe(true);
+	}, 20_000);
+
+	it('stops polling when the last watcher leaves', async () => {
+		let reads = 0;
+		const feed = new ChangeFeed(async () => String(++reads), 10);
+		const stop = feed.subscribe(() => undefined);
+		await new Promise((resolve) => setTimeout(resolve, 60));
+		stop();
+		const after = reads;
+		await new Promise((resolve) => setTimeout(resolve, 60));
+		expect(after).toBeGreaterThan(0);
+		expect(reads).toBe(after);
+	});
+
+	it('counts deadlines, open sessions and today’s spend for the Live page', async () => {
+		const { db } = await createTestDb(tempDir());
+		open.push(db);
+		const clock = new FakeClock('2026-03-01T18:00:00.000Z');
+		await insertGuest(db, clock, { id: 3330002n, jobs: [{ status: 'queued', costs: [0.25] }, { status: 'done' }] });
+		await db.session.create({ data: { sessionToken: 'open1', status: 'linked', createdAt: clock.now().toISOString(), updatedAt: clock.now().toISOString() } });
+		await db.job.updateMany({ where: { status: 'done' }, data: { linkSentAt: clock.now().toISOString() } });
+		const live = await readLiveSnapshot(db, clock, { deadlineMinutes: 20, imageQuotaPerDay: 1000, imageWarnAt: 500 });
+		expect(live.jobCounts).toMatchObject({ queued: 1, done: 1 });
+		expect(live.activeJobs.map((j) => j.status)).toEqual(['queued']);
+		expect(live.openSessions.find((s) => s.status === 'linked')?.count).toBe(1);
+		expect(live.today).toMatchObject({ packs: 1, spendUsd: 0.25, imageRequests: 1, quota: 1000, quotaDayStart: '2026-03-01T08:00:00.000Z' });
+		expect(live.packsPerHour.at(-1)?.count).toBe(1);
+	});
+});
