@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { Api, type Bot } from 'grammy';
+import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { openDatabase } from '../../src/lib/server/db/client.ts';
+import { receiveLead, type IncomingLead } from '../../src/lib/server/leads/lead-intake.service.ts';
+import { EMULATOR_SALES_GROUP_ID } from '../../src/lib/server/leads/leads-config.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import type { BotContext } from '../../src/worker/bot/context.ts';
+import { createBot } from '../../src/worker/bot/index.ts';
+import { ChatCooldown, type LeadsTaskDeps } from '../../src/worker/tasks/leads-deps.ts';
+import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
+import { PROJECT_ROOT } from '../helpers/node-process.ts';
+import { createTestDb } from '../helpers/test-db.ts';
+
+/**
+ * The leads world for integration tests: a migrated SQLite file, the Telegram emulator as a real
+ * HTTP server with its "Sales" group, a FakeClock, and the leads tasks' deps. `restart()` drops
+ * the database client and the in-memory state (cooldowns) as a process restart would.
+ */
+export const GROUP = Number(EMULATOR_SALES_GROUP_ID);
+export const ADMIN = { id: 601_000_001, first_name: 'Malika', last_name: 'Karimova', username: 'malika_sales', language_code: 'ru' };
+export const STRANGER = { id: 601_000_002, first_name: 'Bob', username: 'bob_guest', language_code: 'en' };
+
+export interface LeadsWorld {
+	dir: string;
+	dbPath: string;
+	db: Db;
+	clock: FakeClock;
+	emulator: TelegramEmulator;
+	config: Config;
+	deps: LeadsTaskDeps;
+	restart(): Promise<void>;
+	close(): Promise<void>;
+}
+
+export async function startLeadsWorld(dir: string, start = '2026-06-01T06:00:00.000Z'): Promise<LeadsWorld> {
+	const { db, dbPath } = await createTestDb(dir);
+	const clock = new FakeClock(start);
+	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN, adminIds: [ADMIN.id] });
+	await emulator.control.createUser(ADMIN);
+	await emulator.control.createUser(STRANGER);
+	await emulator.control.addGroupMember(GROUP, STRANGER.id);
+	const config = parseConfig(
+		{ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ADMIN_TELEGRAM_IDS: String(ADMIN.id) },
+		PROJECT_ROOT
+	);
+	const world: LeadsWorld = {
+		dir, dbPath, db, clock, emulator, config,
+		deps: makeDeps(db, clock, emulator),
+		restart: async () => {
+			await world.db.$disconnect();
+			world.db = openDatabase(dbPath);
+			world.deps = makeDeps(world.db, clock, emulator);
+		},
+		close: async () => {
+			await emulator.close();
+			await world.db.$disconnect();
+		}
+	};
+	return world;
+}
+
+function makeDeps(db: Db, clock: FakeClock, emulator: TelegramEmulator): LeadsTaskDeps {
+	return {
+		db, clock, logger: silentLogger,
+		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url }),
+		chatId: EMULATOR_SALES_GROUP_ID, locale: 'ru', cooldown: new ChatCooldown(),
+		random: () => 0.5
+	};
+}
+
+let phoneSeq = 1000000;
+
+/** A landing submission as the form action passes it to the intake (fresh request_id and phone). */
+export function submission(overrides: Partial<IncomingLead> = {}): IncomingLead {
+	return {
+		requestId: randomUUID(),
+		name: 'Aziza',
+		telegram: `@aziza_${phoneSeq}`,
+		phone: `+99890${phoneSeq++}`,
+		eventDate: '15 June',
+		guests: '200',
+		comment: 'Wedding at Hyatt',
+		locale: 'ru',
+		utmSource: 'instagram',
+		ipHash: 'a'.repeat(32),
+		...overrides
+	};
+}
+
+export async function addLead(world: LeadsWorld, overrides: Partial<IncomingLead> = {}): Promise<number> {
+	const result = await receiveLead(world, submission({ ipHash: randomUUID().replace(/-/g, ''), ...overrides }));
+	if (result.outcome !== 'lead') throw new Error(`expected a new lead, got ${result.outcome}`);
+	return result.leadId;
+}
+
+export async function groupMessages(world: LeadsWorld) {
+	return (await world.emulator.control.chatMessages(GROUP)).filter((m) => m.from_bot);
+}
+
+export async function sendCount(world: LeadsWorld): Promise<number> {
+	return (await world.emulator.control.callCounts()).byChat[`sendMessage:${GROUP}`] ?? 0;
+}
+
+/** The production bot (every feature) polling the emulator, for button presses and commands. */
+export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext>; stop: () => Promise<void> }> {
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, { db: world.db, clock: world.clock, logger: silentLogger, config: world.config });
+	await bot.init();
+	const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
+	return { bot, stop: async () => { await bot.stop(); await polling.catch(() => undefined); } };
+}
+
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		if (check(value)) return value;
+		if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+}
