@@ -13,10 +13,15 @@ import { Scheduler } from './scheduler.ts';
 import { scheduleGuestTasks } from './tasks/session-timeouts-schedule.ts';
 import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';
 import { createLeadsTaskDeps, scheduleLeadsTasks } from './tasks/leads-schedule.ts';
+import type { JobLoop } from './queue/job-loop.ts';
+import { createJobLoop } from './queue/start-queue.ts';
+import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
 
 /** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
 const HEARTBEAT_EVERY_MS = 5_000;
+/** In-flight jobs get this long to finish on shutdown before they are released back to the queue. */
+const JOB_STOP_GRACE_MS = 15_000;
 
 // ─── Start: config → lock → database → registry → tasks → bot ──────────────────────────────────
 async function main(): Promise<void> {
@@ -29,8 +34,9 @@ async function main(): Promise<void> {
 	const workerId = `${hostname()}:${process.pid}:${Date.now()}`;
 	await registerWorker(db, clock, { id: workerId, pid: process.pid, hostname: hostname(), version, slots: config.WORKER_SLOTS });
 
+	let jobLoop: JobLoop | undefined;
 	const scheduler = new Scheduler(logger);
-	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, 0) });
+	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, jobLoop?.busySlots ?? 0) });
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
 
@@ -38,6 +44,9 @@ async function main(): Promise<void> {
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
 	const botRunner = new BotRunner(bot, logger);
 	botRunner.start();
+	jobLoop = await createJobLoop({ config, db, clock, logger, api: bot.api, workerId });
+	jobLoop.start();
+	scheduleGenerationTasks(scheduler, { config, db, clock, logger, api: bot.api });
 	logger.info({ pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
 
 	// ─── Stop: one path for SIGINT and SIGTERM, in reverse order of start ──────────────────────
@@ -50,6 +59,7 @@ async function main(): Promise<void> {
 			logger.error('shutdown took too long; exiting anyway');
 			process.exit(1);
 		}, SHUTDOWN_GRACE_MS);
+		await jobLoop?.stop(JOB_STOP_GRACE_MS);
 		await botRunner.stop();
 		await scheduler.stop();
 		await markWorkerStopped(db, clock, workerId).catch((error: unknown) => logger.error({ err: error }, 'could not mark the worker stopped'));

@@ -1,0 +1,90 @@
+import { readFile, rm } from 'node:fs/promises';
+import { GrammyError, InputFile, type Api } from 'grammy';
+import type { StickerSet } from 'grammy/types';
+import type { Locale } from '../../i18n/locale.ts';
+import type { Db } from '../db/client.ts';
+import type { Logger } from '../log/logger.ts';
+import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
+import type { Clock } from '../time/clock.ts';
+import { generationText } from '../jobs/generation.texts.ts';
+import type { JobStage } from '../jobs/job-progress.ts';
+import type { JobFiles } from '../jobs/pipeline/job-files.ts';
+import { choosePackName } from './pack-name.ts';
+import { sendLinkOnce } from './send-link.ts';
+
+/**
+ * delivering: create the set (all 12 in one createNewStickerSet) → pack_created_at → delete the
+ * selfie → readiness (getStickerSet until all 12 are visible) → the link exactly once → done.
+ * Each side effect is recorded before the next step, and on resume getStickerSet is asked before
+ * anything is created, so a crash at any point gives neither a second set nor a second link.
+ */
+export interface DeliveryDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	api: Api;
+	botUsername: string;
+	files: JobFiles;
+	locale: Locale;
+	signal: AbortSignal;
+	enterStage(stage: JobStage, detail?: string): Promise<void>;
+	crashPoint(step: string): void;
+	sleep(ms: number, signal: AbortSignal): Promise<void>;
+	readinessTimeoutMs?: number;
+}
+
+export async function deliverPack(deps: DeliveryDeps, jobId: number): Promise<void> {
+	const { db, clock } = deps;
+	await db.job.updateMany({ where: { jobId, status: 'processing' }, data: { status: 'delivering', updatedAt: clock.now().toISOString() } });
+	const job = await db.job.findUniqueOrThrow({ where: { jobId } });
+	await deps.enterStage('uploading');
+	const name = job.packName ?? (await recordPackName(deps, jobId, job.telegramUserId));
+	if (!job.packCreatedAt) {
+		await createSetUnlessExists(deps, job.telegramUserId, name);
+		await db.job.update({ where: { jobId }, data: { packCreatedAt: clock.now().toISOString(), updatedAt: clock.now().toISOString() } });
+		deps.crashPoint('after_set_created');
+	}
+	// The selfie leaves as soon as the set exists (PRODUCT.md I.4); the face crop follows the TTL.
+	await rm(job.photoPath, { force: true });
+	await waitUntilReady(deps, name);
+	deps.crashPoint('after_readiness');
+	await sendLinkOnce(deps, { jobId, userId: job.telegramUserId, name });
+}
+
+async function recordPackName(deps: DeliveryDeps, jobId: number, userId: bigint): Promise<string> {
+	const name = await choosePackName(deps.db, userId, deps.botUsername);
+	await deps.db.job.updateMany({ where: { jobId, packName: null }, data: { packName: name } });
+	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId }, select: { packName: true } });
+	return job.packName ?? name;
+}
+
+async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: string): Promise<void> {
+	if (await findSet(deps.api, name)) return;
+	const stickers = await Promise.all(
+		STICKER_VARIANTS.map(async (variant, i) => ({
+			sticker: new InputFile(await readFile(deps.files.sticker(i + 1)), `sticker_${i + 1}.png`),
+			format: 'static' as const,
+			emoji_list: [variant.emoji]
+		}))
+	);
+	await deps.api.createNewStickerSet(Number(userId), name, generationText(deps.locale, 'pack_title'), stickers);
+}
+
+export async function findSet(api: Api, name: string): Promise<StickerSet | null> {
+	try {
+		return await api.getStickerSet(name);
+	} catch (error) {
+		if (error instanceof GrammyError && /STICKERSET_INVALID|not found/i.test(error.description)) return null;
+		throw error;
+	}
+}
+
+async function waitUntilReady(deps: DeliveryDeps, name: string): Promise<void> {
+	const deadline = deps.clock.now().getTime() + (deps.readinessTimeoutMs ?? 60_000);
+	for (let wait = 250; ; wait = Math.min(wait * 2, 4000)) {
+		const set = await findSet(deps.api, name);
+		if (set && set.stickers.length >= STICKER_VARIANTS.length) return;
+		if (deps.clock.now().getTime() > deadline) throw new Error(`sticker set ${name} shows ${set?.stickers.length ?? 0} of ${STICKER_VARIANTS.length} stickers`);
+		await deps.sleep(wait, deps.signal);
+	}
+}

@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { AppearanceCard } from '../../providers/provider.ts';
+import { ProviderError } from '../../providers/provider.ts';
+import { callProvider } from './provider-call.ts';
+import { writeFileAtomic } from './job-files.ts';
+import type { PipelineContext } from './pipeline-context.ts';
+
+/**
+ * passport → anchor → anchor_verify. The appearance card is cached in jobs.appearance_json and the
+ * anchor on disk, so a retried job does not pay for either twice.
+ */
+export async function ensureAppearance(ctx: PipelineContext): Promise<AppearanceCard> {
+	const job = await ctx.db.job.findUniqueOrThrow({ where: { jobId: ctx.jobId }, select: { appearanceJson: true } });
+	const cached = parseCard(job.appearanceJson);
+	if (cached) return cached;
+	await ctx.enterStage('passport');
+	const card = await callProvider(ctx, 'passport', 'vision', () => ctx.provider.describeAppearance(ctx.brief));
+	await ctx.db.job.update({ where: { jobId: ctx.jobId }, data: { appearanceJson: JSON.stringify(card), updatedAt: ctx.clock.now().toISOString() } });
+	return card;
+}
+
+export async function ensureAnchor(ctx: PipelineContext, appearance: AppearanceCard): Promise<Buffer> {
+	if (existsSync(ctx.files.anchor)) return readFile(ctx.files.anchor);
+	let anchor: Buffer | undefined;
+	for (let attempt = 1; attempt <= 2; attempt++) {
+		await ctx.enterStage('anchor', attempt > 1 ? `try ${attempt}` : undefined);
+		const drawn = await callProvider(ctx, 'anchor', 'image', () => ctx.provider.drawAnchor(ctx.brief, appearance));
+		await ctx.enterStage('anchor_verify');
+		const review = await callProvider(ctx, 'anchor_verify', 'qa', () => ctx.provider.reviewAnchor(ctx.brief, appearance, drawn));
+		await writeFileAtomic(ctx.files.debug('likeness.json'), JSON.stringify({ jobId: ctx.jobId, attempt, ...review, at: ctx.clock.now().toISOString() }, null, 2));
+		anchor = drawn;
+		if (review.ok) break;
+		ctx.logger.warn({ jobId: ctx.jobId, review }, 'anchor failed its review; drawing it once more');
+	}
+	if (!anchor) throw new ProviderError('bad_output', 'no anchor drawn');
+	await writeFileAtomic(ctx.files.anchor, anchor);
+	await writeFileAtomic(ctx.files.debug('anchor.png'), anchor);
+	return anchor;
+}
+
+function parseCard(raw: string | null): AppearanceCard | null {
+	if (!raw) return null;
+	try {
+		const value = JSON.parse(raw) as AppearanceCard;
+		return typeof value.summary === 'string' ? value : null;
+	} catch {
+		return null;
+	}
+}

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Where a job's files live under DATA_DIR (seed 002's layout). */
+export interface JobFiles {
+	sessionDir: string;
+	faceCrop: string;
+	anchor: string;
+	stickersDir: string;
+	sticker(n: number): string;
+	debugDir: string;
+	debug(name: string): string;
+}
+
+export function jobFiles(dataDir: string, jobId: number, sessionToken: string): JobFiles {
+	const sessionDir = path.join(dataDir, 'sessions', sessionToken);
+	const stickersDir = path.join(sessionDir, 'stickers');
+	const debugDir = path.join(dataDir, 'debug_sheets');
+	return {
+		sessionDir,
+		faceCrop: path.join(sessionDir, 'face_crop.jpg'),
+		anchor: path.join(sessionDir, 'anchor.png'),
+		stickersDir,
+		sticker: (n) => path.join(stickersDir, `sticker_${n}.png`),
+		debugDir,
+		debug: (name) => path.join(debugDir, `job${jobId}_${name}`)
+	};
+}
+
+/** Writes to a temporary name and renames, so a crash never leaves half a file under the real name. */
+export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
+	await mkdir(path.dirname(file), { recursive: true });
+	const temp = `${file}.${process.pid}.tmp`;
+	await writeFile(temp, data);
+	const { rename } = await import('node:fs/promises');
+	await rename(temp, file);
+}
+
+export function allExist(files: string[]): boolean {
+	return files.every((f) => existsSync(f));
+}

@@ -1,0 +1,40 @@
+import type { Db } from '../../db/client.ts';
+import type { Logger } from '../../log/logger.ts';
+import type { ImageProvider, JobBrief } from '../../providers/provider.ts';
+import type { Prices } from '../../spend/usage-recorder.ts';
+import type { Clock } from '../../time/clock.ts';
+import type { JobStage } from '../job-progress.ts';
+import type { JobFiles } from './job-files.ts';
+
+/** Everything a pipeline stage may use; built once per claimed job. */
+export interface PipelineContext {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	provider: ImageProvider;
+	prices: Prices;
+	jobId: number;
+	brief: JobBrief;
+	files: JobFiles;
+	dataDir: string;
+	/** Aborted when the lease is lost, the job left its active state, or the worker shuts down. */
+	signal: AbortSignal;
+	/** Records the stage (job_progress) and shows it to the guest. */
+	enterStage(stage: JobStage, detail?: string): Promise<void>;
+	/** Test builds only: dies at a named step (see src/worker/queue/crash-points.ts). */
+	crashPoint(step: string): void;
+	/** Waits between in-stage retries; tests pass an instant one. */
+	sleep(ms: number, signal: AbortSignal): Promise<void>;
+	retryBaseMs: number;
+}
+
+export class JobAborted extends Error {
+	constructor(reason: string) {
+		super(reason);
+		this.name = 'JobAborted';
+	}
+}
+
+export function throwIfAborted(signal: AbortSignal): void {
+	if (signal.aborted) throw new JobAborted(String(signal.reason ?? 'aborted'));
+}

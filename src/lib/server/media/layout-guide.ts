@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { SHEET_BACKGROUND_HEX } from './sticker-sheet.ts';
+
+/**
+ * The layout guide sent with every sheet request: the flat sheet colour with the grid drawn in,
+ * one numbered cell per figure, so the model keeps figures apart and in the right count.
+ * Generated once per format as DATA_DIR/layout_guide_<cols>x<rows>_<aspect>.png (seed 002).
+ */
+export interface GuideFormat {
+	cols: number;
+	rows: number;
+	width: number;
+	height: number;
+}
+
+export function layoutGuideName(format: GuideFormat): string {
+	const g = gcd(format.width, format.height);
+	return `layout_guide_${format.cols}x${format.rows}_${format.width / g}-${format.height / g}.png`;
+}
+
+export async function ensureLayoutGuide(dataDir: string, format: GuideFormat): Promise<Buffer> {
+	const file = path.join(dataDir, layoutGuideName(format));
+	if (existsSync(file)) return readFile(file);
+	const png = await drawLayoutGuide(format);
+	await mkdir(dataDir, { recursive: true });
+	const temp = `${file}.${process.pid}.tmp`;
+	await writeFile(temp, png);
+	await rename(temp, file);
+	return png;
+}
+
+async function drawLayoutGuide({ cols, rows, width, height }: GuideFormat): Promise<Buffer> {
+	const cw = width / cols;
+	const ch = height / rows;
+	const cells: string[] = [];
+	for (let r = 0; r < rows; r++) {
+		for (let c = 0; c < cols; c++) {
+			const x = c * cw;
+			const y = r * ch;
+			cells.push(`<rect x="${x + cw * 0.07}" y="${y + ch * 0.07}" width="${cw * 0.86}" height="${ch * 0.86}" fill="none" stroke="#ffffff" stroke-opacity="0.55" stroke-width="4" stroke-dasharray="18 12" rx="24"/>`);
+			cells.push(`<text x="${x + cw / 2}" y="${y + ch / 2}" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(ch * 0.18)}" fill="#ffffff" fill-opacity="0.45" text-anchor="middle" dominant-baseline="middle">${r * cols + c + 1}</text>`);
+		}
+	}
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${SHEET_BACKGROUND_HEX}"/>${cells.join('')}</svg>`;
+	return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+function gcd(a: number, b: number): number {
+	return b === 0 ? a : gcd(b, a % b);
+}

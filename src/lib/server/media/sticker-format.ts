@@ -1,0 +1,82 @@
+import sharp, { type Region, type Sharp } from 'sharp';
+
+/**
+ * Telegram's static sticker format: PNG (or WEBP), one side exactly 512 px, the other ≤ 512,
+ * at most 512 KB, transparent background; a white stroke is what sticker packs are expected to have.
+ */
+export const STICKER_SIDE = 512;
+export const STICKER_MAX_BYTES = 512 * 1024;
+/** White outline width, in pixels of the finished 512-px sticker. */
+const OUTLINE_PX = 9;
+const MARGIN = OUTLINE_PX + 2;
+
+/**
+ * Raw RGBA figure (tightly cropped) → finished sticker PNG with a white outline. Three sharp passes
+ * (fit, grow the silhouette, encode); the layering and the crop are plain loops over raw bytes,
+ * which measured 4× faster than sharp's composite + trim for 512-px images.
+ */
+export async function finishSticker(rgba: Buffer, width: number, height: number): Promise<{ data: Buffer; width: number; height: number }> {
+	// Fit first, leaving room for the outline, so the outline has the same width on every sticker.
+	const inner = STICKER_SIDE - 2 * MARGIN;
+	const fitted = await sharp(rgba, { raw: { width, height, channels: 4 } })
+		.resize({ width: inner, height: inner, fit: 'inside' })
+		.extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: { r: 0, g: 0, b: 0, alpha: 0 } })
+		.raw()
+		.toBuffer({ resolveWithObject: true });
+	const w = fitted.info.width;
+	const h = fitted.info.height;
+	// Grow the silhouette by ~OUTLINE_PX: a Gaussian of σ = width/1.9 falls to 3 % at that distance
+	// from an edge. Separable blur is ~8× faster than a 19×19 morphological dilation.
+	const outline = await sharp(fitted.data, { raw: { width: w, height: h, channels: 4 } })
+		.extractChannel(3)
+		.blur(OUTLINE_PX / 1.9)
+		.threshold(8)
+		.blur(0.8)
+		.raw()
+		.toBuffer();
+	const layered = layerOverWhite(fitted.data, outline);
+	const box = opaqueBox(layered, w, h);
+	return encodeWithinLimit(sharp(layered, { raw: { width: w, height: h, channels: 4 } }).extract(box));
+}
+
+/** Figure "over" a white layer whose alpha is the grown silhouette (Porter-Duff, straight alpha). */
+function layerOverWhite(figure: Buffer, outline: Buffer): Buffer {
+	const out = Buffer.alloc(figure.length);
+	for (let p = 0, i = 0; p < outline.length; p++, i += 4) {
+		const fa = (figure[i + 3] ?? 0) / 255;
+		const wa = (outline[p] ?? 0) / 255;
+		const a = fa + wa * (1 - fa);
+		if (a <= 0) continue;
+		const mix = (c: number) => Math.round((c * fa + 255 * wa * (1 - fa)) / a);
+		out[i] = mix(figure[i] ?? 0);
+		out[i + 1] = mix(figure[i + 1] ?? 0);
+		out[i + 2] = mix(figure[i + 2] ?? 0);
+		out[i + 3] = Math.round(a * 255);
+	}
+	return out;
+}
+
+/** Smallest box holding every visible pixel (the transparent margin is cropped away). */
+function opaqueBox(rgba: Buffer, width: number, height: number): Region {
+	let minX = width, minY = height, maxX = -1, maxY = -1;
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			if ((rgba[(y * width + x) * 4 + 3] ?? 0) < 2) continue;
+			if (x < minX) minX = x;
+			if (x > maxX) maxX = x;
+			if (y < minY) minY = y;
+			if (y > maxY) maxY = y;
+		}
+	}
+	if (maxX < 0) return { left: 0, top: 0, width, height };
+	return { left: minX, top: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+}
+
+/** Longest side exactly 512; lossless first (zlib level 6: level 9 costs 8× the time for ~5 % smaller files), palette PNG if over 512 KB. */
+async function encodeWithinLimit(image: Sharp): Promise<{ data: Buffer; width: number; height: number }> {
+	const resized = image.resize({ width: STICKER_SIDE, height: STICKER_SIDE, fit: 'inside' });
+	let out = await resized.clone().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
+	if (out.data.length > STICKER_MAX_BYTES) out = await resized.clone().png({ palette: true, colours: 256, compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
+	if (out.data.length > STICKER_MAX_BYTES) throw new Error(`sticker is ${out.data.length} bytes even as a palette PNG`);
+	return { data: out.data, width: out.info.width, height: out.info.height };
+}

@@ -1,0 +1,37 @@
+import { SHEET_BACKGROUND_HEX } from '../../media/sticker-sheet.ts';
+import { STYLE_RECIPES } from '../../media/sticker-style.ts';
+import type { AppearanceCard, JobBrief, SheetRequest } from '../provider.ts';
+import type { StickerVariant } from '../../media/sticker-variants.ts';
+
+/** The words sent to Gemini. Image models give no transparency: always ask for a flat known colour. */
+export const PASSPORT_PROMPT =
+	'Describe the one person in this photo for an illustrator, as JSON with keys summary, hair, face, accessories. Only what is visible; no names, no guesses about identity.';
+
+export function anchorPrompt(brief: JobBrief, card: AppearanceCard): string {
+	return [
+		`Draw one full-body character of the person in the reference photo, ${brief.outfitPrompt}.`,
+		`Style: ${STYLE_RECIPES[brief.artStyle].prompt}. Keep the face recognisable: ${card.summary}.`,
+		`Plain flat ${SHEET_BACKGROUND_HEX} background, no text, no shadow on the background.`
+	].join(' ');
+}
+
+export const REVIEW_PROMPT =
+	'First image: the reference photo. Second: a drawing of that person. Answer as JSON {"ok": boolean, "likeness": number 0..1, "notes": string[]} — ok when it clearly shows the same single person in one full figure.';
+
+export function sheetPrompt(request: SheetRequest): string {
+	const cells = request.variants.map((v, i) => `${i + 1}: ${describeVariant(v, request.brief.locale)}`).join('; ');
+	return [
+		`A sticker sheet of the same character as the anchor image: ${request.cols} columns × ${request.rows} rows, exactly ${request.variants.length} separate figures, one per cell of the layout guide, none touching another or the edge.`,
+		`Style: ${STYLE_RECIPES[request.brief.artStyle].prompt}, ${request.brief.outfitPrompt}. Each figure with its caption under it.`,
+		`Cells: ${cells}.`,
+		`Flat solid ${SHEET_BACKGROUND_HEX} background everywhere between figures; no grid lines, no numbers, no checkerboard.`
+	].join(' ');
+}
+
+export function figurePrompt(variant: StickerVariant, brief: JobBrief): string {
+	return `One sticker figure of the same character as the anchor image: ${describeVariant(variant, brief.locale)}. Style: ${STYLE_RECIPES[brief.artStyle].prompt}. Flat solid ${SHEET_BACKGROUND_HEX} background, figure fully inside the frame.`;
+}
+
+function describeVariant(v: StickerVariant, locale: JobBrief['locale']): string {
+	return `${v.pose}, caption "${v.caption[locale]}" ${v.emoji}`;
+}

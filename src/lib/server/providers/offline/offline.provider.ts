@@ -1,0 +1,79 @@
+import sharp, { type Region, type Sharp } from 'sharp';
+import { getFaceDetector, type FaceBox } from '../../media/face-detector.ts';
+import { drawFigure } from '../../media/sticker-art.ts';
+import { composeSheet, SHEET_BACKGROUND } from '../../media/sticker-sheet.ts';
+import { paletteForOutfit } from '../../media/sticker-style.ts';
+import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
+import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, ImageProvider, JobBrief, ProviderResult, SheetRequest } from '../provider.ts';
+import { ProviderError } from '../provider.ts';
+
+/**
+ * The embedded default: no key, no network, deterministic. Finds the guest's face with the offline
+ * face model and draws stylised badge stickers of the real photo (media/sticker-art.ts). Sheets are
+ * drawn on the same flat background an image model is asked for, so they go through the same cutter
+ * and quality gate as paid providers' sheets.
+ */
+export const OFFLINE_MODEL = 'offline-sharp-1';
+const CELL = 512;
+
+export function createOfflineProvider(): ImageProvider {
+	return {
+		name: 'offline',
+		describeAppearance,
+		drawAnchor,
+		reviewAnchor,
+		drawSheet,
+		drawFigure: drawOneFigure
+	};
+}
+
+const usage = (kind: CallUsage['kind'], images: number, resolution?: string): CallUsage => ({ kind, model: OFFLINE_MODEL, images, resolution, promptTokens: 0, outputTokens: 0 });
+
+async function describeAppearance(brief: JobBrief): Promise<ProviderResult<AppearanceCard>> {
+	const detector = await getFaceDetector();
+	const faces = await detector.findFaces(brief.selfie);
+	const face = faces.sort((a, b) => b.width * b.height - a.width * a.height)[0];
+	if (!face) throw new ProviderError('bad_output', 'no face found in the photo', usage('vision', 0));
+	const hair = await sharp(brief.selfie).extract(hairRegion(face)).stats().catch(() => null);
+	const colour = hair ? `hair colour around rgb(${hair.dominant.r}, ${hair.dominant.g}, ${hair.dominant.b})` : 'hair not measured';
+	const summary = `one person; ${colour}; ${faces.length} face(s) in the photo`;
+	return { value: { summary, faceBox: face }, usage: usage('vision', 0) };
+}
+
+async function drawAnchor(brief: JobBrief, appearance: AppearanceCard): Promise<ProviderResult<Buffer>> {
+	const figure = await draw(brief, appearance, 0, 768);
+	const anchor = await sharp(figure).flatten({ background: '#ffffff' }).png().toBuffer();
+	return { value: anchor, usage: usage('image', 1, '768x768') };
+}
+
+/** Offline likeness is the photo itself; the check that matters is that the anchor shows exactly one face. */
+async function reviewAnchor(_brief: JobBrief, _appearance: AppearanceCard, anchor: Buffer): Promise<ProviderResult<AnchorReview>> {
+	const faces = await (await getFaceDetector()).findFaces(anchor);
+	const ok = faces.length === 1;
+	return { value: { ok, likeness: ok ? 1 : 0, notes: [`${faces.length} face(s) on the anchor`] }, usage: usage('qa', 0) };
+}
+
+async function drawSheet(request: SheetRequest): Promise<ProviderResult<Buffer>> {
+	const figures: Buffer[] = [];
+	for (let i = 0; i < request.variants.length; i++) figures.push(await draw(request.brief, request.appearance, request.firstIndex + i, CELL));
+	const layout = { cols: request.cols, rows: request.rows, width: CELL * request.cols, height: CELL * request.rows };
+	const sheet = await composeSheet(figures, layout, SHEET_BACKGROUND);
+	return { value: sheet, usage: usage('image', 1, `${layout.width}x${layout.height}`) };
+}
+
+async function drawOneFigure(request: FigureRequest): Promise<ProviderResult<Buffer>> {
+	const figure = await draw(request.brief, request.appearance, request.index, CELL);
+	const sheet = await composeSheet([figure], { cols: 1, rows: 1, width: CELL + 64, height: CELL + 64 }, SHEET_BACKGROUND);
+	return { value: sheet, usage: usage('image', 1, `${CELL + 64}x${CELL + 64}`) };
+}
+
+async function draw(brief: JobBrief, appearance: AppearanceCard, index: number, size: number): Promise<Buffer> {
+	const variant = STICKER_VARIANTS[index % STICKER_VARIANTS.length]!;
+	const face = appearance.faceBox ?? (await describeAppearance(brief)).value.faceBox!;
+	return drawFigure({ selfie: brief.selfie, face, variant, index, style: brief.artStyle, palette: paletteForOutfit(brief.outfitId), locale: brief.locale, size });
+}
+
+function hairRegion(face: FaceBox): Region {
+	const height = Math.max(4, Math.round(face.height * 0.18));
+	return { left: Math.max(0, Math.round(face.x + face.width * 0.2)), top: Math.max(0, Math.round(face.y - height * 0.5)), width: Math.max(4, Math.round(face.width * 0.6)), height };
+}

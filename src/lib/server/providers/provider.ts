@@ -1,0 +1,112 @@
+import type { Locale } from '../../i18n/locale.ts';
+import type { ArtStyle } from '../media/sticker-style.ts';
+import type { StickerVariant } from '../media/sticker-variants.ts';
+
+/**
+ * One interface for every image provider (offline, gemini, openai). Each method is one provider
+ * call; it returns what it made plus the call's usage, so the pipeline records one api_usage row
+ * per call. Failures are ProviderError with a class that decides what the queue does.
+ */
+export type ProviderName = 'offline' | 'gemini' | 'openai';
+export type UsageKind = 'image' | 'vision' | 'qa';
+
+export interface CallUsage {
+	kind: UsageKind;
+	model: string;
+	promptTokens?: number;
+	outputTokens?: number;
+	imageTokens?: number;
+	thoughtsTokens?: number;
+	images: number;
+	resolution?: string;
+	httpStatus?: number;
+	/** Per-image price where the provider bills per image rather than per token (OpenAI). */
+	imageCostUsd?: number;
+}
+
+export interface ProviderResult<T> {
+	value: T;
+	usage: CallUsage;
+}
+
+/** The appearance card ("passport"): what the guest looks like, in words, cached in jobs.appearance_json. */
+export interface AppearanceCard {
+	summary: string;
+	hair?: string;
+	face?: string;
+	accessories?: string;
+	/** Face box in the selfie, when the provider found it locally (offline). */
+	faceBox?: { x: number; y: number; width: number; height: number; score: number };
+}
+
+export interface AnchorReview {
+	ok: boolean;
+	likeness: number;
+	notes: string[];
+}
+
+export interface JobBrief {
+	jobId: number;
+	selfie: Buffer;
+	faceCrop: Buffer;
+	outfitId: string;
+	outfitPrompt: string;
+	artStyle: ArtStyle;
+	locale: Locale;
+}
+
+export interface SheetRequest {
+	brief: JobBrief;
+	appearance: AppearanceCard;
+	anchor: Buffer;
+	layoutGuide: Buffer;
+	variants: StickerVariant[];
+	firstIndex: number;
+	cols: number;
+	rows: number;
+	/** Attempt number (1-based): providers vary their seed with it so a retry draws differently. */
+	attempt: number;
+}
+
+export interface FigureRequest {
+	brief: JobBrief;
+	appearance: AppearanceCard;
+	anchor: Buffer;
+	variant: StickerVariant;
+	index: number;
+	attempt: number;
+}
+
+export interface ImageProvider {
+	readonly name: ProviderName;
+	describeAppearance(brief: JobBrief): Promise<ProviderResult<AppearanceCard>>;
+	drawAnchor(brief: JobBrief, appearance: AppearanceCard): Promise<ProviderResult<Buffer>>;
+	reviewAnchor(brief: JobBrief, appearance: AppearanceCard, anchor: Buffer): Promise<ProviderResult<AnchorReview>>;
+	/** A sheet of cols×rows figures on the flat sheet background (see media/sticker-sheet.ts). */
+	drawSheet(request: SheetRequest): Promise<ProviderResult<Buffer>>;
+	/** One figure on the flat background, to replace a bad one. */
+	drawFigure(request: FigureRequest): Promise<ProviderResult<Buffer>>;
+}
+
+/**
+ * What went wrong, in the queue's terms:
+ * - rate_minute: per-minute quota (429) — retried with backoff inside the stage, then the job backs off;
+ * - rate_day: per-day quota — the queue pauses until midnight Pacific, operators are told;
+ * - billing: no funds — maintenance (source auto), operators are told;
+ * - server: 5xx, timeouts, network — retried, then the job backs off;
+ * - bad_output: the provider answered but with nothing usable — counts as a job attempt.
+ */
+export type ProviderFailure = 'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output';
+
+export class ProviderError extends Error {
+	constructor(
+		readonly failure: ProviderFailure,
+		message: string,
+		readonly usage: Partial<CallUsage> = {},
+		/** Seconds the provider asked us to wait (RetryInfo / Retry-After), if it said. */
+		readonly retryAfterSeconds?: number
+	) {
+		super(message);
+		this.name = 'ProviderError';
+	}
+}

@@ -1,0 +1,21 @@
+/**
+ * Crash injection for the crash-safety tests (RELIABILITY R3): with NODE_ENV=test and
+ * CRASH_AT=<step>, the worker process kills itself with SIGKILL the first time it reaches that step
+ * — a precise point that polling from outside could not hit (e.g. between the link edit and its
+ * commit). CRASH_MARKER names a file created just before dying, so the restarted worker does not
+ * crash at the same step again. Outside test builds this is a no-op.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+
+export const CRASH_STEPS = ['after_claim', 'after_provider_call', 'after_set_created', 'after_readiness', 'before_link_commit'] as const;
+
+export function createCrashPoint(env: NodeJS.ProcessEnv = process.env): (step: string) => void {
+	const target = env.NODE_ENV === 'test' ? env.CRASH_AT : undefined;
+	const marker = env.CRASH_MARKER;
+	if (!target || !marker) return () => undefined;
+	return (step) => {
+		if (step !== target || existsSync(marker)) return;
+		writeFileSync(marker, step);
+		process.kill(process.pid, 'SIGKILL');
+	};
+}

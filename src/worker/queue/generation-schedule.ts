@@ -1,0 +1,29 @@
+import type { Api } from 'grammy';
+import type { Config } from '../../lib/server/config/config.ts';
+import type { Db } from '../../lib/server/db/client.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
+import type { Scheduler } from '../scheduler.ts';
+import { enforceJobDeadlines } from '../tasks/deadlines.ts';
+import { warnAdminsAboutDailyRequests } from '../tasks/rpd-warning.ts';
+
+/** The generation queue's periodic tasks: deadlines every 5 s, the daily request counter every minute. */
+export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: Api }): void {
+	const { config, db, clock, logger, api } = deps;
+	scheduler.add({
+		name: 'job-deadlines',
+		everyMs: 5_000,
+		runAtStart: true,
+		run: async () => {
+			const { noticed, failed } = await enforceJobDeadlines({ db, clock, logger, api, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * 60_000, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * 60_000 });
+			if (noticed.length || failed.length) logger.info({ noticed, failed }, 'job deadlines applied');
+		}
+	});
+	scheduler.add({
+		name: 'rpd-warning',
+		everyMs: 60_000,
+		run: async () => {
+			await warnAdminsAboutDailyRequests({ db, clock, logger, api, threshold: config.RPD_WARN_THRESHOLD, adminIds: config.ADMIN_TELEGRAM_IDS });
+		}
+	});
+}

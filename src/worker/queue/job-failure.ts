@@ -1,0 +1,69 @@
+import { computeBackoffMs } from '../../lib/server/jobs/backoff.ts';
+import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
+import { alertAdmins, sendGuestNotice } from '../../lib/server/jobs/guest-notices.ts';
+import { recordStage } from '../../lib/server/jobs/job-progress.ts';
+import { failJob, requeueJob } from '../../lib/server/jobs/job-queue.repository.ts';
+import { nextPacificMidnight } from '../../lib/server/jobs/quota-day.ts';
+import { ProviderError } from '../../lib/server/providers/provider.ts';
+import { startMaintenance } from '../../lib/server/settings/maintenance.ts';
+import { pauseForQuotaDay } from './provider-pause.ts';
+import type { QueueDeps } from './queue-deps.ts';
+
+/**
+ * What a failed attempt leads to (RELIABILITY R4, PRODUCT.md B):
+ * - aborted (shutdown): back to the queue, attempt refunded; lease lost / job ended elsewhere: nothing;
+ * - day quota: queue paused until midnight Pacific, operators told once, job requeued (refunded);
+ * - no funds: maintenance {source:'auto'}, operators told, job requeued (refunded);
+ * - a missing selfie: failed at once (nothing to retry with);
+ * - anything else: requeued with capped exponential backoff + jitter, or — at max attempts —
+ *   failed with the last error (≤ 1000 chars) and the guest told kindly.
+ */
+export interface FailedAttempt {
+	jobId: number;
+	attempts: number;
+	error: unknown;
+	signal: AbortSignal;
+}
+
+export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt): Promise<void> {
+	const { db, clock, logger } = deps;
+	const message = describe(attempt.error);
+	const notices = { db, api: deps.api, logger };
+	if (attempt.signal.aborted) {
+		if (String(attempt.signal.reason).includes('shutting down')) {
+			await requeueJob(db, clock, attempt.jobId, { error: 'worker stopped during the job', notBefore: null, refundAttempt: true });
+		}
+		logger.info({ jobId: attempt.jobId, reason: String(attempt.signal.reason) }, 'job stopped');
+		return;
+	}
+	if (attempt.error instanceof ProviderError && attempt.error.failure === 'rate_day') {
+		const until = nextPacificMidnight(clock.now());
+		if (await pauseForQuotaDay(db, clock, until, message)) await alertAdmins(notices, deps.settings.adminIds, ADMIN_ALERTS.quotaDay(until.toISOString(), message));
+		await requeueJob(db, clock, attempt.jobId, { error: `daily quota exhausted: ${message}`, notBefore: until, refundAttempt: true });
+		return;
+	}
+	if (attempt.error instanceof ProviderError && attempt.error.failure === 'billing') {
+		await startMaintenance(db, clock, 'auto', `image provider billing: ${message}`);
+		await alertAdmins(notices, deps.settings.adminIds, ADMIN_ALERTS.billing(message));
+		await requeueJob(db, clock, attempt.jobId, { error: `provider billing: ${message}`, notBefore: null, refundAttempt: true });
+		return;
+	}
+	const permanent = (attempt.error as NodeJS.ErrnoException)?.code === 'ENOENT';
+	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
+		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
+		if (await failJob(db, clock, attempt.jobId, message)) {
+			await recordStage(db, clock, attempt.jobId, 'failed', message.slice(0, 300));
+			const job = await db.job.findUnique({ where: { jobId: attempt.jobId }, select: { telegramUserId: true } });
+			if (job) await sendGuestNotice(notices, job.telegramUserId, 'failed').catch((error: unknown) => logger.warn({ err: error }, 'could not tell the guest'));
+		}
+		return;
+	}
+	const delay = computeBackoffMs(attempt.attempts, { baseMs: deps.settings.backoffBaseMs, capMs: deps.settings.backoffCapMs });
+	logger.warn({ jobId: attempt.jobId, attempts: attempt.attempts, retryInMs: delay, err: attempt.error }, 'job attempt failed; will retry');
+	await requeueJob(db, clock, attempt.jobId, { error: message, notBefore: new Date(clock.now().getTime() + delay), refundAttempt: false });
+}
+
+function describe(error: unknown): string {
+	const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+	return text.slice(0, 1000);
+}

@@ -1,0 +1,88 @@
+import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job-queue.repository.ts';
+import { readQueuePause } from './provider-pause.ts';
+import type { QueueDeps } from './queue-deps.ts';
+import { runClaimedJob } from './run-job.ts';
+
+/**
+ * The claim loop (graphile-worker's shape: claim → run → complete/fail → loop). Every pollMs it
+ * asks a cheap indexed question ("any job queued?") and, with a free slot and no pause, claims the
+ * oldest. Abandoned jobs (expired leases) are requeued at start and every half lease.
+ */
+export class JobLoop {
+	readonly #deps: QueueDeps;
+	readonly #running = new Set<Promise<void>>();
+	readonly #shutdown = new AbortController();
+	#timer: NodeJS.Timeout | undefined;
+	#ticking = false;
+	#lastSweep = 0;
+	#stopped = false;
+
+	constructor(deps: QueueDeps) {
+		this.#deps = deps;
+	}
+
+	get busySlots(): number {
+		return this.#running.size;
+	}
+
+	start(): void {
+		this.#schedule(0);
+	}
+
+	/** Stops claiming; waits up to graceMs for running jobs, then aborts them (they requeue themselves). */
+	async stop(graceMs: number): Promise<void> {
+		this.#stopped = true;
+		clearTimeout(this.#timer);
+		const all = Promise.all(this.#running);
+		const timedOut = await Promise.race([all.then(() => false), delay(graceMs).then(() => true)]);
+		if (timedOut) {
+			this.#shutdown.abort('worker shutting down');
+			await all;
+		}
+	}
+
+	/** One pass: sweep abandoned jobs when due, then fill free slots. Exposed for tests. */
+	async tick(): Promise<void> {
+		if (this.#ticking || this.#stopped) return;
+		this.#ticking = true;
+		try {
+			await this.#sweepWhenDue();
+			while (!this.#stopped && this.#running.size < this.#deps.settings.slots) {
+				if (!(await hasQueuedJob(this.#deps.db))) break;
+				if (await readQueuePause(this.#deps.db, this.#deps.clock)) break;
+				const claimed = await claimNextJob(this.#deps.db, this.#deps.clock, this.#deps.workerId, this.#deps.settings.leaseMs);
+				if (!claimed) break;
+				this.#deps.logger.info({ jobId: claimed.jobId, attempts: claimed.attempts }, 'job claimed');
+				const run = runClaimedJob(this.#deps, claimed.jobId, claimed.attempts, this.#shutdown.signal).finally(() => {
+					this.#running.delete(run);
+					this.#schedule(0);
+				});
+				this.#running.add(run);
+			}
+		} catch (error) {
+			this.#deps.logger.error({ err: error }, 'job loop pass failed; will retry');
+		} finally {
+			this.#ticking = false;
+		}
+	}
+
+	async #sweepWhenDue(): Promise<void> {
+		const now = Date.now();
+		if (now - this.#lastSweep < this.#deps.settings.leaseMs / 2) return;
+		this.#lastSweep = now;
+		const requeued = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock);
+		if (requeued.length > 0) this.#deps.logger.warn({ jobIds: requeued }, 'requeued jobs whose worker stopped (lease expired)');
+	}
+
+	#schedule(ms: number): void {
+		if (this.#stopped) return;
+		clearTimeout(this.#timer);
+		this.#timer = setTimeout(() => {
+			void this.tick().finally(() => this.#schedule(this.#deps.settings.pollMs));
+		}, ms);
+	}
+}
+
+function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,50 @@
+import type { Api } from 'grammy';
+import type { Db } from '../../lib/server/db/client.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import type { ImageProvider } from '../../lib/server/providers/provider.ts';
+import type { Prices } from '../../lib/server/spend/usage-recorder.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
+
+/** What the job loop needs; tests build it with a FakeClock, the emulator's Api and any provider. */
+export interface QueueSettings {
+	slots: number;
+	maxAttempts: number;
+	leaseMs: number;
+	pollMs: number;
+	backoffBaseMs: number;
+	backoffCapMs: number;
+	retryBaseMs: number;
+	dataDir: string;
+	artStyle: string;
+	adminIds: readonly bigint[];
+}
+
+export interface QueueDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	api: Api;
+	provider: ImageProvider;
+	prices: Prices;
+	settings: QueueSettings;
+	workerId: string;
+	botUsername: () => Promise<string>;
+	crashPoint: (step: string) => void;
+	sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A sleep that ends early (rejecting) when the job is aborted. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal.aborted) return reject(signal.reason);
+		const timer = setTimeout(() => {
+			signal.removeEventListener('abort', onAbort);
+			resolve();
+		}, ms);
+		const onAbort = () => {
+			clearTimeout(timer);
+			reject(signal.reason);
+		};
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+}

@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import { deliverPack } from '../../lib/server/delivery/deliver-pack.ts';
+import { readGuestLocale, showStageToGuest } from '../../lib/server/jobs/guest-notices.ts';
+import { recordStage, type JobStage } from '../../lib/server/jobs/job-progress.ts';
+import { releaseLease, renewLease } from '../../lib/server/jobs/job-queue.repository.ts';
+import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
+import type { PipelineContext } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
+import { drawStickers } from '../../lib/server/jobs/pipeline/run-pipeline.ts';
+import { pickArtStyle } from '../../lib/server/media/sticker-style.ts';
+import type { JobBrief } from '../../lib/server/providers/provider.ts';
+import { handleJobFailure } from './job-failure.ts';
+import type { QueueDeps } from './queue-deps.ts';
+
+/**
+ * One claimed job in one slot: heartbeat the lease, draw, deliver; on any error hand over to
+ * handleJobFailure. The lease is always released at the end (graphile-worker: every job released).
+ */
+export async function runClaimedJob(deps: QueueDeps, jobId: number, attempts: number, shutdown: AbortSignal): Promise<void> {
+	const controller = new AbortController();
+	const onShutdown = () => controller.abort('worker shutting down');
+	shutdown.addEventListener('abort', onShutdown, { once: true });
+	const heartbeat = startLeaseHeartbeat(deps, jobId, controller);
+	try {
+		deps.crashPoint('after_claim');
+		const ctx = await buildContext(deps, jobId, controller.signal);
+		await drawStickers(ctx);
+		await deps.db.job.update({ where: { jobId }, data: { providerUsed: deps.provider.name } });
+		await deliverPack({ ...ctx, api: deps.api, botUsername: await deps.botUsername(), locale: ctx.brief.locale, sleep: deps.sleep }, jobId);
+	} catch (error) {
+		await handleJobFailure(deps, { jobId, attempts, error, signal: controller.signal });
+	} finally {
+		clearInterval(heartbeat);
+		shutdown.removeEventListener('abort', onShutdown);
+		await releaseLease(deps.db, jobId, deps.workerId).catch((error: unknown) => deps.logger.error({ err: error, jobId }, 'could not release the lease'));
+	}
+}
+
+/** Renews the lease every third of its length; aborts the job when the lease or the job is gone. */
+function startLeaseHeartbeat(deps: QueueDeps, jobId: number, controller: AbortController): NodeJS.Timeout {
+	const timer = setInterval(() => {
+		renewLease(deps.db, deps.clock, jobId, deps.workerId, deps.settings.leaseMs)
+			.then((held) => {
+				if (!held) controller.abort('lease lost or job no longer active');
+			})
+			.catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'lease renewal failed; will retry'));
+	}, Math.max(200, Math.floor(deps.settings.leaseMs / 3)));
+	timer.unref();
+	return timer;
+}
+
+async function buildContext(deps: QueueDeps, jobId: number, signal: AbortSignal): Promise<PipelineContext> {
+	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId } });
+	const files = jobFiles(deps.settings.dataDir, jobId, job.sessionToken);
+	const locale = await readGuestLocale(deps.db, job.telegramUserId);
+	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
+	if (!job.artStyle || !job.renderMode) await deps.db.job.update({ where: { jobId }, data: { artStyle, renderMode: job.renderMode ?? 'figure' } });
+	const progress = await deps.db.jobProgress.findUnique({ where: { jobId }, select: { stickersReadyAt: true } });
+	// After the set exists the selfie is gone; the drawing half is skipped then, so empty buffers do.
+	const ready = Boolean(progress?.stickersReadyAt);
+	const brief: JobBrief = {
+		jobId,
+		selfie: ready ? Buffer.alloc(0) : await readFile(job.photoPath),
+		faceCrop: ready ? Buffer.alloc(0) : await readFile(files.faceCrop).catch(() => Buffer.alloc(0)),
+		outfitId: job.templateId,
+		outfitPrompt: `wearing the "${job.templateId}" outfit`,
+		artStyle,
+		locale
+	};
+	const notices = { db: deps.db, api: deps.api, logger: deps.logger };
+	return {
+		db: deps.db,
+		clock: deps.clock,
+		logger: deps.logger,
+		provider: deps.provider,
+		prices: deps.prices,
+		jobId,
+		brief,
+		files,
+		dataDir: deps.settings.dataDir,
+		signal,
+		enterStage: async (stage: JobStage, detail?: string) => {
+			await recordStage(deps.db, deps.clock, jobId, stage, detail ?? null);
+			await showStageToGuest(notices, jobId, job.telegramUserId, stage);
+		},
+		crashPoint: deps.crashPoint,
+		sleep: deps.sleep,
+		retryBaseMs: deps.settings.retryBaseMs
+	};
+}

@@ -1,0 +1,35 @@
+import type { Api } from 'grammy';
+import type { Db } from '../../lib/server/db/client.ts';
+import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
+import { alertAdmins } from '../../lib/server/jobs/guest-notices.ts';
+import { pacificDayStart, pacificQuotaDay } from '../../lib/server/jobs/quota-day.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import { countImageRequestsSince } from '../../lib/server/spend/usage-recorder.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
+
+/**
+ * The daily image-request counter: once today's image requests to paid providers (quota day =
+ * Pacific time) pass RPD_WARN_THRESHOLD, admins get one warning. `settings.rpd_warned:<date>` is
+ * created first with a unique key, so two passes (or two processes) can never both warn.
+ */
+export interface RpdDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	api: Api;
+	threshold: number;
+	adminIds: readonly bigint[];
+}
+
+export async function warnAdminsAboutDailyRequests(deps: RpdDeps): Promise<boolean> {
+	const now = deps.clock.now();
+	const day = pacificQuotaDay(now);
+	const key = `rpd_warned:${day}`;
+	if (await deps.db.setting.findUnique({ where: { key } })) return false;
+	const count = await countImageRequestsSince(deps.db, pacificDayStart(now).toISOString());
+	if (count < deps.threshold) return false;
+	const { count: created } = await deps.db.setting.createMany({ data: [{ key, value: String(count), updatedAt: now.toISOString() }] }).catch(() => ({ count: 0 }));
+	if (created === 0) return false;
+	await alertAdmins({ db: deps.db, api: deps.api, logger: deps.logger }, deps.adminIds, ADMIN_ALERTS.rpd(day, count, deps.threshold));
+	return true;
+}
