@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { InlineKeyboard, type Bot } from 'grammy';
+import type { TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
+import { botFor, startEmulator, startPolling } from '../../tools/telegram-emulator/test-support.ts';
+
+// A person in a browser plays a guest who scanned the kiosk's QR code: the emulator's page opens
+// from the deep link, starts a real grammY bot, and presses the button in its reply.
+
+let emulator: TelegramEmulator;
+let bot: Bot;
+let polling: { stop: () => Promise<void> };
+
+test.beforeAll(async () => {
+	emulator = await startEmulator();
+	bot = botFor(emulator);
+	bot.command('start', (ctx) =>
+		ctx.reply(`Welcome! Your kiosk code is ${ctx.match}`, {
+			reply_markup: new InlineKeyboard().text('Make my stickers', 'make')
+		})
+	);
+	bot.callbackQuery('make', async (ctx) => {
+		await ctx.answerCallbackQuery({ text: 'Started' });
+		await ctx.editMessageText('Your stickers are on the way');
+	});
+	bot.callbackQuery('take', async (ctx) => {
+		await ctx.answerCallbackQuery();
+		await ctx.editMessageText(`Lead taken by ${ctx.from.first_name}`);
+	});
+	polling = await startPolling(bot);
+});
+
+test.afterAll(async () => {
+	await polling.stop();
+	await emulator.close();
+});
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+// The page must run without script errors on a phone-sized screen.
+let pageErrors: string[] = [];
+test.beforeEach(({ page }) => {
+	pageErrors = [];
+	page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+test.afterEach(() => {
+	expect(pageErrors).toEqual([]);
+});
+
+test('a guest starts the bot from a deep link and presses its button', async ({ page }) => {
+	await page.goto(`${emulator.url}/?start=abc123`);
+	await expect(page.getByText('abc123', { exact: true })).toBeVisible();
+
+	await page.getByRole('button', { name: 'Start', exact: true }).click();
+	await expect(page.getByText('Welcome! Your kiosk code is abc123')).toBeVisible();
+	await expect(page).toHaveURL(`${emulator.url}/`);
+
+	await page.getByRole('button', { name: 'Make my stickers' }).click();
+	await expect(page.getByText('Your stickers are on the way')).toBeVisible();
+	await expect(page.getByRole('status')).toHaveText('Started');
+	await expect(page.getByRole('button', { name: 'Make my stickers' })).toHaveCount(0);
+});
+
+test('a sales group member takes a lead card', async ({ page }) => {
+	const { sales_group } = await emulator.control.config();
+	await bot.api.sendMessage(sales_group.id, 'New lead: <b>Cafe Tashkent</b>', {
+		parse_mode: 'HTML',
+		reply_markup: new InlineKeyboard().text('Take', 'take')
+	});
+	await page.goto(`${emulator.url}/`);
+	await page.getByRole('tab', { name: 'Sales group' }).click();
+	await expect(page.getByText('Cafe Tashkent')).toBeVisible();
+
+	await page.getByRole('button', { name: 'Take', exact: true }).click();
+	await expect(page.getByText(/^Lead taken by Manager \d{4}$/)).toBeVisible();
+});
+
+test('a typed message reaches the bot and shows in the chat', async ({ page }) => {
+	await page.goto(`${emulator.url}/start/typed`);
+	await page.getByRole('button', { name: 'Start', exact: true }).click();
+	await expect(page.getByText('Welcome! Your kiosk code is typed')).toBeVisible();
+	await page.getByLabel('Message to the bot').fill('<b>not markup</b>');
+	await page.getByLabel('Message to the bot').press('Enter');
+	await expect(page.getByText('<b>not markup</b>')).toBeVisible();
+});

@@ -1,0 +1,157 @@
+import type { Update, User } from 'grammy/types';
+import type { ButtonPressResult, UserMessageResult } from './control-actions.ts';
+import type { CountersSnapshot } from './counters.ts';
+import type { FaultInput, FaultView } from './faults.ts';
+import type { CallbackQueryView, ChatMessageView, StickerSetView } from './views.ts';
+
+// A typed client of the control API for tests (and scripts): act as users, read chats, arm
+// faults. Wire names are Telegram-style snake_case, like the Bot API it sits beside.
+
+export interface UserInput {
+	id?: number;
+	first_name: string;
+	last_name?: string;
+	username?: string;
+	language_code?: string;
+}
+
+export interface SendUserMessageInput {
+	text: string;
+	/** A known user... */
+	user_id?: number;
+	/** ...or one to create/update (without id: a new user). */
+	user?: UserInput;
+	/** Defaults to the user's private chat with the bot; a group id writes in the group. */
+	chat_id?: number;
+	reply_to_message_id?: number;
+	bot?: string;
+}
+
+export interface PressButtonInput {
+	user_id: number;
+	message_id: number;
+	callback_data: string;
+	/** Defaults to the user's private chat. */
+	chat_id?: number;
+	bot?: string;
+}
+
+export interface EmulatorConfigView {
+	bot: { username: string; id: number | null; bound: boolean };
+	sales_group: { id: number; title: string };
+	group_privacy: boolean;
+}
+
+export interface ChatSummary {
+	chat: { id: number; type: string };
+	started: boolean;
+	blocked: boolean;
+	message_count: number;
+	last_message: ChatMessageView | null;
+}
+
+export interface WaitOptions {
+	timeoutMs?: number;
+	intervalMs?: number;
+	bot?: string;
+}
+
+export class ControlClientError extends Error {
+	constructor(
+		readonly status: number,
+		readonly body: unknown
+	) {
+		super(`emulator control API answered ${status}: ${JSON.stringify(body)}`);
+	}
+}
+
+const enc = encodeURIComponent;
+const botQuery = (bot?: string) => (bot ? `?bot=${enc(bot)}` : '');
+
+export class ControlClient {
+	readonly baseUrl: string;
+
+	constructor(baseUrl: string) {
+		this.baseUrl = baseUrl.replace(/\/$/, '');
+	}
+
+	private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.baseUrl}/_emulator/${path}`, {
+			method,
+			headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body)
+		});
+		const parsed = (await response.json()) as unknown;
+		if (!response.ok) throw new ControlClientError(response.status, parsed);
+		return parsed as T;
+	}
+
+	// ── Acting as people ──
+
+	config = () => this.call<EmulatorConfigView>('GET', 'config');
+	createUser = (input: UserInput) => this.call<User>('POST', 'users', input);
+	users = () => this.call<User[]>('GET', 'users');
+	setBlocked = (userId: number, blocked: boolean, bot?: string) =>
+		this.call<{ user_id: number; blocked: boolean }>('POST', `users/${userId}/block`, { blocked, bot });
+	sendUserMessage = (input: SendUserMessageInput) => this.call<UserMessageResult>('POST', 'messages', input);
+	pressButton = (input: PressButtonInput) => this.call<ButtonPressResult>('POST', 'callbacks', input);
+	addGroupMember = (groupId: number, userId: number, admin = false) =>
+		this.call<unknown>('POST', `groups/${groupId}/members`, { user_id: userId, admin });
+
+	// ── Reading what happened ──
+
+	callbackQuery = (id: string) => this.call<CallbackQueryView>('GET', `callbacks/${enc(id)}`);
+	chatMessages = (chatId: number, bot?: string) =>
+		this.call<ChatMessageView[]>('GET', `chats/${chatId}/messages${botQuery(bot)}`);
+	listChats = (bot?: string) => this.call<ChatSummary[]>('GET', `chats${botQuery(bot)}`);
+	callCounts = () => this.call<CountersSnapshot>('GET', 'counters');
+	updates = (bot?: string) =>
+		this.call<{ pending: unknown[]; history: Update[] }>('GET', `updates${botQuery(bot)}`);
+
+	/** Polls the chat until a message satisfies `predicate`; rejects after `timeoutMs`. */
+	waitForMessage = async (
+		chatId: number,
+		predicate: (message: ChatMessageView) => boolean,
+		options: WaitOptions = {}
+	): Promise<ChatMessageView> => {
+		const timeoutMs = options.timeoutMs ?? 5_000;
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const found = (await this.chatMessages(chatId, options.bot)).find(predicate);
+			if (found) return found;
+			if (Date.now() > deadline) throw new Error(`no matching message in chat ${chatId} within ${timeoutMs} ms`);
+			await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
+		}
+	};
+
+	getStickerSet = async (name: string): Promise<StickerSetView | null> => {
+		try {
+			return await this.call<StickerSetView>('GET', `sticker-sets/${enc(name)}`);
+		} catch (error) {
+			if (error instanceof ControlClientError && error.status === 404) return null;
+			throw error;
+		}
+	};
+
+	/** Bytes behind a view's relative file URL (`/_emulator/files/...`). */
+	fileBytes = async (url: string): Promise<Buffer> => {
+		const response = await fetch(new URL(url, `${this.baseUrl}/`));
+		if (!response.ok) throw new ControlClientError(response.status, await response.text());
+		return Buffer.from(await response.arrayBuffer());
+	};
+
+	// ── Breaking and resetting ──
+
+	injectFault = (fault: FaultInput) => this.call<FaultView>('POST', 'faults', fault);
+	faults = () => this.call<FaultView[]>('GET', 'faults');
+	clearFaults = () => this.call<unknown>('DELETE', 'faults');
+	resetCounts = () => this.call<unknown>('DELETE', 'counters');
+	replayUpdate = (updateId: number, bot?: string) =>
+		this.call<{ update_id: number; update: Update }>('POST', `updates/${updateId}/replay`, { bot });
+	reset = () => this.call<unknown>('POST', 'reset', {});
+}
+
+/** Methods are bound (arrow properties), so they can be passed around on their own. */
+export function createControlClient(baseUrl: string): ControlClient {
+	return new ControlClient(baseUrl);
+}

@@ -1,0 +1,53 @@
+// Every Bot API call the emulator received, faulted ones included, so a test can assert
+// "the retry came ≥ 2 s later" or "exactly one sendMessage reached chat 42".
+
+export interface CallRecord {
+	method: string;
+	chat_id?: number;
+	/** Arrival time, ms since the epoch (the emulator's clock). */
+	at: number;
+	/** HTTP-level outcome: the status sent, or 'dropped' when a fault cut the connection. */
+	outcome: number | 'dropped' | 'pending';
+}
+
+export interface CountersSnapshot {
+	/** method → calls */
+	methods: Record<string, number>;
+	/** `${method}:${chat_id}` → calls */
+	byChat: Record<string, number>;
+	calls: CallRecord[];
+}
+
+const CALL_LOG_LIMIT = 5_000;
+
+export class CallCounters {
+	private methods: Record<string, number> = {};
+	private byChat: Record<string, number> = {};
+	private calls: CallRecord[] = [];
+
+	record(method: string, chatId: number | undefined, at: number): CallRecord {
+		this.methods[method] = (this.methods[method] ?? 0) + 1;
+		if (chatId !== undefined) {
+			const key = `${method}:${chatId}`;
+			this.byChat[key] = (this.byChat[key] ?? 0) + 1;
+		}
+		const call: CallRecord = { method, chat_id: chatId, at, outcome: 'pending' };
+		this.calls.push(call);
+		if (this.calls.length > CALL_LOG_LIMIT) this.calls.splice(0, this.calls.length - CALL_LOG_LIMIT);
+		return call;
+	}
+
+	snapshot(): CountersSnapshot {
+		return {
+			methods: { ...this.methods },
+			byChat: { ...this.byChat },
+			calls: this.calls.map((call) => ({ ...call }))
+		};
+	}
+
+	reset(): void {
+		this.methods = {};
+		this.byChat = {};
+		this.calls = [];
+	}
+}

@@ -1,0 +1,81 @@
+// Errors in Telegram's own words. Descriptions are the ones real bots see, so product code that
+// matches on them (e.g. "message is not modified") behaves the same against the emulator.
+
+export class BotApiError extends Error {
+	constructor(
+		readonly errorCode: number,
+		readonly description: string,
+		readonly parameters?: { retry_after?: number; migrate_to_chat_id?: number }
+	) {
+		super(description);
+	}
+}
+
+export function badRequest(detail: string): BotApiError {
+	return new BotApiError(400, `Bad Request: ${detail}`);
+}
+
+export function forbidden(detail: string): BotApiError {
+	return new BotApiError(403, `Forbidden: ${detail}`);
+}
+
+export function tooManyRequests(retryAfter: number): BotApiError {
+	return new BotApiError(429, `Too Many Requests: retry after ${retryAfter}`, {
+		retry_after: retryAfter
+	});
+}
+
+export const TELEGRAM_ERRORS = {
+	notFound: () => new BotApiError(404, 'Not Found'),
+	unauthorized: () => new BotApiError(401, 'Unauthorized'),
+	chatNotFound: () => badRequest('chat not found'),
+	userNotFound: () => badRequest('user not found'),
+	cantInitiate: () => forbidden("bot can't initiate conversation with a user"),
+	blocked: () => forbidden('bot was blocked by the user'),
+	textEmpty: () => badRequest('message text is empty'),
+	textTooLong: () => badRequest('message is too long'),
+	captionTooLong: () => badRequest('message caption is too long'),
+	notModified: () =>
+		badRequest(
+			'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message'
+		),
+	messageToEditNotFound: () => badRequest('message to edit not found'),
+	messageToDeleteNotFound: () => badRequest('message to delete not found'),
+	messageCantBeEdited: () => badRequest("message can't be edited"),
+	noTextToEdit: () => badRequest('there is no text in the message to edit'),
+	replyNotFound: () => badRequest('message to be replied not found'),
+	buttonDataInvalid: () => badRequest('BUTTON_DATA_INVALID'),
+	queryTooOld: () =>
+		badRequest('query is too old and response timeout expired or query ID is invalid'),
+	wrongFileId: () => badRequest('wrong file identifier/HTTP URL specified'),
+	invalidFileId: () => badRequest('invalid file_id'),
+	fileTooBig: () => badRequest('file is too big'),
+	imageProcessFailed: () => badRequest('IMAGE_PROCESS_FAILED'),
+	photoDimensions: () => badRequest('PHOTO_INVALID_DIMENSIONS'),
+	stickerSetInvalid: () => badRequest('STICKERSET_INVALID'),
+	stickerSetNameInvalid: () => badRequest('sticker set name invalid'),
+	stickerSetNameOccupied: () => badRequest('sticker set name is already occupied'),
+	// What Telegram answers when a recently deleted set's name is reused (tdlib/telegram-bot-api#144).
+	stickerSetRecentlyDeleted: () =>
+		new BotApiError(500, 'Internal Server Error: created sticker set not found'),
+	stickerSetTitleInvalid: () => badRequest('sticker set title invalid'),
+	stickerDimensions: () => badRequest('STICKER_PNG_DIMENSIONS'),
+	stickerNotPng: () => badRequest('STICKER_PNG_NOPNG'),
+	stickerEmojiInvalid: () => badRequest('invalid sticker emojis'),
+	stickersTooMuch: () => badRequest('STICKERS_TOO_MUCH'),
+	stickerNotInSet: () => badRequest('STICKER_INVALID'),
+	conflictPolling: () =>
+		new BotApiError(
+			409,
+			'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running'
+		),
+	conflictWebhook: () =>
+		new BotApiError(
+			409,
+			"Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
+		)
+} as const;
+
+export function isBotApiError(error: unknown): error is BotApiError {
+	return error instanceof BotApiError;
+}
