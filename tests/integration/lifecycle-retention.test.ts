@@ -36,9 +36,15 @@ describe('guest rows: GUEST_RETENTION_DAYS after the last activity', () => {
 			data: { ts: daysAgo(95), actor: 'ops', action: 'grant_extra_pack', telegramUserId: 5550001n, details: '{"user":5550001,"packs":["https://t.me/addstickers/u5550001_1_by_sticker_kiosk_bot"],"jobs":15550001}' }
 		});
 
+		// Rows other features keep per job name the guest too (chat ids): they go with the job.
+		await db.jobMessage.create({ data: { jobId: old.jobId!, kind: 'generating', chatId: 5550001n, messageId: 7n, sentAt: daysAgo(91) } });
+		await db.jobProgress.create({ data: { jobId: old.jobId!, stage: 'done', stageStartedAt: daysAgo(91), updatedAt: daysAgo(91), linkChatId: 5550001n } });
+
 		expect(await eraseInactiveGuests(deps)).toBe(1);
 
 		expect(await db.user.findMany({ select: { telegramUserId: true } })).toEqual([{ telegramUserId: 5550002n }]);
+		expect(await db.jobMessage.count()).toBe(0);
+		expect(await db.jobProgress.count()).toBe(0);
 		expect(await db.session.count({ where: { telegramUserId: 5550001n } })).toBe(0);
 		expect(await db.job.count({ where: { telegramUserId: 5550001n } })).toBe(0);
 		expect(await db.apiUsage.count()).toBe(2); // spend stays

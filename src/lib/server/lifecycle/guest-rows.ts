@@ -41,8 +41,11 @@ export async function hasActiveJob(sql: SqlRunner, telegramUserId: bigint): Prom
 	return rows.length > 0;
 }
 
+/** Rows other features keep per job (bot messages, live progress with the guest's chat id, leases). */
+const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases'] as const;
+
 /**
- * Deletes everything that names the guest: their jobs (and the bot messages kept per job), their
+ * Deletes everything that names the guest: their jobs (and the rows kept per job), their
  * sessions (and which kiosk started them), their language, their users row. api_usage stays: spend
  * must survive (seed 000) and it names no guest.
  */
@@ -50,8 +53,9 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
 	const id = telegramUserId;
 	const deleted: Record<string, number> = {};
 	const inList = (n: number) => Array.from({ length: n }, () => '?').join(',');
-	if (footprint.jobIds.length > 0 && (await tableExists(sql, 'job_messages'))) {
-		deleted.job_messages = await sql.run(`DELETE FROM job_messages WHERE job_id IN (${inList(footprint.jobIds.length)})`, footprint.jobIds);
+	for (const table of PER_JOB_TABLES) {
+		if (footprint.jobIds.length === 0 || !(await tableExists(sql, table))) continue;
+		deleted[table] = await sql.run(`DELETE FROM ${table} WHERE job_id IN (${inList(footprint.jobIds.length)})`, footprint.jobIds);
 	}
 	if (footprint.sessionTokens.length > 0 && (await tableExists(sql, 'kiosk_sessions'))) {
 		deleted.kiosk_sessions = await sql.run(`DELETE FROM kiosk_sessions WHERE session_token IN (${inList(footprint.sessionTokens.length)})`, footprint.sessionTokens);
