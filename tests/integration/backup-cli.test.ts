@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { readLastBackup } from '../../src/lib/server/backup/backup-status.ts';
+import { readSetting } from '../../src/lib/server/settings/settings.repository.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, HOUR } from '../../src/lib/server/time/clock.ts';
 import { runBackupIfDue } from '../../src/worker/tasks/backup.task.ts';
@@ -72,6 +74,27 @@ describe('the worker’s daily backup task', () => {
 		clock.advance(HOUR);
 		expect(await runBackupIfDue(deps)).toBe('taken');
 		expect(readdirSync(deps.backupDir)).toHaveLength(2);
+		await db.$disconnect();
+	});
+
+	it('a backup that cannot be written fails cleanly: no partial file, earlier backups kept, failure recorded', async () => {
+		const dataDir = tempDir();
+		const { db, dbPath } = await createTestDb(dataDir);
+		const clock = new FakeClock('2027-02-01T10:00:00.000Z');
+		const deps = { db, clock, logger: silentLogger, dbPath, backupDir: path.join(dataDir, 'backups') };
+		expect(await runBackupIfDue(deps)).toBe('taken');
+		const before = readdirSync(deps.backupDir);
+		clock.advance(24 * HOUR);
+		// Even root cannot create files in an immutable directory: the stand-in for a full disk.
+		execFileSync('chattr', ['+i', deps.backupDir]);
+		try {
+			await expect(runBackupIfDue(deps)).rejects.toThrow();
+		} finally {
+			execFileSync('chattr', ['-i', deps.backupDir]);
+		}
+		expect(readdirSync(deps.backupDir)).toEqual(before);
+		expect(JSON.parse((await readSetting(db, 'last_backup_failure'))!)).toMatchObject({ at: '2027-02-02T10:00:00.000Z' });
+		expect((await readLastBackup(db))?.at).toBe('2027-02-01T10:00:00.000Z');
 		await db.$disconnect();
 	});
 });

@@ -95,6 +95,7 @@ describe('restore', () => {
 		const { db, dbPath } = await createTestDb(dataDir);
 		const clock = new FakeClock(T0);
 		const key = loadPseudonymKey(dataDir);
+		await db.auditLog.create({ data: { ts: T0, actor: 'ops', action: 'reset_user', telegramUserId: 6001n, details: '{"packNames":["p6001_1_by_sticker_kiosk_bot"]}' } });
 		for (let i = 1; i <= 5; i++) await insertGuest(db, { id: BigInt(7000 + i), at: T0, packName: `u${7000 + i}_1_by_sticker_kiosk_bot` });
 		for (let i = 1; i <= 3; i++) await insertLead(db, i, T0);
 		const backup = await createBackup({ dbPath, backupDir: path.join(dataDir, 'backups'), clock, logger: silentLogger });
@@ -131,6 +132,9 @@ describe('restore', () => {
 		await db.session.deleteMany({ where: { telegramUserId: 7002n } });
 		await db.user.delete({ where: { telegramUserId: 7002n } });
 		await db.auditLog.create({ data: { ts: clock.now().toISOString(), actor: 'ops', action: 'reset_user', telegramUserId: 7002n, details: '{"packLinks":["u7002_1_by_sticker_kiosk_bot"]}' } });
+		// The retention pass, after the backup, pseudonymises the audit entries of a guest reset long ago.
+		await db.$executeRawUnsafe(`UPDATE audit_log SET telegram_user_id = NULL, details = '{}' WHERE telegram_user_id = 6001`);
+		await db.erasure.create({ data: { kind: 'guest', subject: pseudonymForGuest(key, 6001n), reason: 'retention', erasedAt: clock.now().toISOString() } });
 		// The leads feature's erasure: contacts NULL, erased_at set.
 		await db.lead.update({ where: { id: 2 }, data: { name: null, telegram: null, phone: null, comment: null, ipHash: null, erasedAt: clock.now().toISOString() } });
 		await db.leadRepeat.updateMany({ where: { leadId: 2 }, data: { phone: null, comment: null } });
@@ -138,7 +142,7 @@ describe('restore', () => {
 
 		clock.advance(HOUR);
 		const result = await restoreBackup({ backupFile: backup.file, dbPath, dataDir, clock, pseudonymKey: key });
-		expect(result.reapplied).toEqual({ guests: 2, leads: 1 });
+		expect(result.reapplied).toEqual({ guests: 3, leads: 1 });
 
 		const live = new Database(dbPath, { readonly: true });
 		const one = (sql: string) => live.prepare(sql).pluck().get();
@@ -147,8 +151,10 @@ describe('restore', () => {
 		expect(one(`SELECT count(*) FROM sessions WHERE telegram_user_id IN (7001, 7002)`)).toBe(0);
 		expect(live.prepare(`SELECT subject, reason FROM erasures ORDER BY id`).all()).toEqual([
 			{ subject: pseudonymForGuest(key, 7001n), reason: 'forget' },
+			{ subject: pseudonymForGuest(key, 6001n), reason: 'retention' },
 			{ subject: pseudonymForGuest(key, 7002n), reason: 'reset_user' }
 		]);
+		expect(one(`SELECT count(*) FROM audit_log WHERE telegram_user_id IS NOT NULL OR details LIKE '%6001%' OR details LIKE '%7002%'`)).toBe(0);
 		expect(live.prepare(`SELECT name, telegram, phone, comment, ip_hash, erased_at IS NOT NULL AS erased FROM leads WHERE id = 2`).get()).toEqual({
 			name: null, telegram: null, phone: null, comment: null, ip_hash: null, erased: 1
 		});

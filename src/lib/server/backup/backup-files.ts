@@ -23,7 +23,7 @@ export function resolveBackupDir(config: { BACKUP_DIR?: string; dataDir: string;
 /** Creates the directory if needed and makes it owner-only (700) either way. */
 export function prepareBackupDir(dir: string): void {
 	mkdirSync(dir, { recursive: true, mode: 0o700 });
-	chmodSync(dir, 0o700);
+	if ((statSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
 }
 
 export function backupTimeFromName(name: string): string | null {

@@ -98,7 +98,10 @@ export async function applyErasures(conn: Database.Database, erasures: ErasuresT
 }
 
 async function replayGuestErasures(sql: SqlRunner, erasures: GuestErasureToReplay[], key: Buffer): Promise<number> {
-	const idBySubject = new Map((await listGuestIds(sql)).map((id) => [pseudonymForGuest(key, id), id]));
+	// Audit entries count too: a guest reset before the backup may be named only there.
+	const auditIds = await sql.all<{ u: unknown }>(`SELECT DISTINCT telegram_user_id AS u FROM audit_log WHERE telegram_user_id IS NOT NULL`);
+	const ids = [...(await listGuestIds(sql)), ...auditIds.map((r) => BigInt(String(r.u)))];
+	const idBySubject = new Map(ids.map((id) => [pseudonymForGuest(key, id), id]));
 	const hasLedger = await tableExists(sql, 'erasures');
 	let erased = 0;
 	for (const erasure of erasures) {
