@@ -42,6 +42,12 @@ describe('reset_user from the console', () => {
 		mkdirSync(stickerDir, { recursive: true });
 		writeFileSync(path.join(stickerDir, 'sticker_1.png'), 'png');
 
+		const now = clock.now().toISOString();
+		await db.$executeRawUnsafe(
+			"INSERT INTO job_progress (job_id, stage, stage_started_at, updated_at, link_chat_id) VALUES (?, 'done', ?, ?, ?)",
+			jobIds[0], now, now, guest
+		);
+
 		const details = await resetGuest(deps, { name: 'olga', ip: '10.0.0.7' }, guest);
 
 		// The backup exists, is named app.db.bak-<ts>-reset and still holds the guest.
@@ -61,6 +67,7 @@ describe('reset_user from the console', () => {
 		expect(await db.apiUsage.count({ where: { jobId: { in: jobIds } } })).toBe(3);
 		expect(await db.apiUsage.count()).toBe(4);
 		expect(existsSync(stickerDir)).toBe(false);
+		expect(await db.$queryRawUnsafe('SELECT job_id FROM job_progress')).toEqual([]);
 
 		// The audit entry, in the shape generation reads.
 		const audit = await db.auditLog.findFirstOrThrow({ where: { action: 'reset_user' } });
