@@ -56,7 +56,7 @@ export function kioskJson(body: unknown, status = 200): Response {
 
 /** Per-kiosk limits (in memory: one web process on one machine — see rate-limit.ts). */
 export const startLimiter = new TokenBuckets(10, 1 / 6);
-export const uploadLimiter = new TokenBuckets(5, 1 / 10);
+export const uploadLimiter = new TokenBuckets(10, 1 / 6);
 export const pinLimiter = new TokenBuckets(5, 1 / 30);
 
 export function rateLimited(limiter: TokenBuckets, kiosk: Kiosk): Response | null {

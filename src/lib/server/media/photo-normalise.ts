@@ -49,7 +49,9 @@ const decodeOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' 
 export async function normalisePhoto(bytes: Buffer): Promise<NormalisedPhoto> {
 	const format = sniffPhotoFormat(bytes);
 	if (!format) throw new PhotoRejected('not_an_image', 'content is not a JPEG, PNG or WebP image');
-	const meta = await sharp(bytes, decodeOptions).metadata().catch(() => {
+	// The header alone (metadata decodes no pixels), so an oversized image is named as such; the
+	// decode below is what the pixel limit protects.
+	const meta = await sharp(bytes, { limitInputPixels: false }).metadata().catch(() => {
 		throw new PhotoRejected('damaged', 'image header cannot be read');
 	});
 	if (meta.format !== format) throw new PhotoRejected('unsupported', `content says ${format}, decoder says ${meta.format}`);

@@ -1,0 +1,195 @@
+import type { KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
+import type { Locale } from '$lib/i18n/locale';
+import { kioskApi, uploadPhoto } from './kiosk-api';
+
+export type Screen = 'loading' | 'key' | 'start' | 'paused' | 'qr' | 'telegram' | 'camera' | 'uploading' | 'queued' | 'closed';
+
+const QUEUED_SCREEN_MS = 15_000;
+const CLOSED_SCREEN_MS = 8_000;
+const BOT_RETRY_MS = 2_000;
+
+/**
+ * The kiosk's state: which screen shows, driven by the server's live session view (SSE). The
+ * browser never decides a timeout; it only shows the server's deadlines and follows its pushes.
+ */
+export class KioskFlow {
+	screen = $state<Screen>('loading');
+	locale = $state<Locale>('ru');
+	session = $state<StartedSession | null>(null);
+	view = $state<KioskSessionView | null>(null);
+	paused = $state(false);
+	staffPin = $state(false);
+	problem = $state<string | null>(null);
+	uploadProgress = $state(0);
+	reconnecting = $state(false);
+	now = $state(Date.now());
+	#clockOffsetMs = 0;
+	#sessionEvents: EventSource | null = null;
+	#kioskEvents: EventSource | null = null;
+	#returnTimer: ReturnType<typeof setTimeout> | undefined;
+	#returnAt = $state<number | null>(null);
+
+	constructor(locale: Locale) {
+		this.locale = locale;
+	}
+
+	/** Seconds until a server-side deadline, by the server's clock. */
+	secondsUntil(iso: string | null): number | null {
+		if (!iso) return null;
+		return Math.max(0, Math.ceil((Date.parse(iso) - (this.now + this.#clockOffsetMs)) / 1000));
+	}
+
+	get returnInSeconds(): number | null {
+		return this.#returnAt === null ? null : Math.max(0, Math.ceil((this.#returnAt - this.now) / 1000));
+	}
+
+	tick(): void {
+		this.now = Date.now();
+	}
+
+	async init(): Promise<void> {
+		const hello = await kioskApi.hello();
+		if (!hello.ok) {
+			this.screen = hello.status === 401 ? 'key' : 'start';
+			if (hello.status !== 401) this.problem = hello.error;
+			return;
+		}
+		this.paused = hello.data.paused;
+		this.staffPin = hello.data.staffPin;
+		this.#followKiosk();
+		this.backToStart();
+	}
+
+	async saveKey(key: string): Promise<void> {
+		const saved = await kioskApi.saveKey(key);
+		if (!saved.ok) {
+			this.problem = saved.error;
+			return;
+		}
+		this.problem = null;
+		await this.init();
+	}
+
+	async start(): Promise<void> {
+		this.problem = null;
+		const started = await kioskApi.start();
+		if (!started.ok) {
+			if (started.error === 'paused') this.paused = true;
+			this.problem = started.error;
+			if (started.error === 'bot_not_ready') setTimeout(() => this.screen === 'start' && void this.start(), BOT_RETRY_MS);
+			if (started.error === 'paused') this.screen = 'paused';
+			return;
+		}
+		this.session = started.data;
+		this.#applyView(started.data.view);
+		this.#followSession(started.data.token);
+	}
+
+	/** The camera could not start: the session closes as camera_error and the guest is told. */
+	async cameraFailed(): Promise<void> {
+		if (!this.session) return;
+		await kioskApi.close(this.session.token, 'camera_error');
+		const view = await kioskApi.session(this.session.token);
+		if (view.ok) this.#applyView(view.data);
+	}
+
+	async upload(photo: Blob): Promise<void> {
+		if (!this.session) return;
+		this.screen = 'uploading';
+		this.uploadProgress = 0;
+		this.problem = null;
+		const result = await uploadPhoto(this.session.token, photo, (fraction) => (this.uploadProgress = fraction));
+		if (result.ok || result.error === 'already_taken') {
+			this.uploadProgress = 1;
+			const view = await kioskApi.session(this.session.token);
+			if (view.ok) this.#applyView(view.data);
+			return;
+		}
+		this.problem = result.error;
+		if (result.error === 'session_closed') {
+			const view = await kioskApi.session(this.session.token);
+			if (view.ok) this.#applyView(view.data);
+			return;
+		}
+		this.screen = 'camera';
+	}
+
+	async staffReset(pin: string): Promise<boolean> {
+		const result = await kioskApi.staffReset(pin);
+		if (!result.ok) {
+			this.problem = result.error;
+			return false;
+		}
+		this.problem = null;
+		this.backToStart();
+		return true;
+	}
+
+	backToStart(): void {
+		this.#sessionEvents?.close();
+		this.#sessionEvents = null;
+		clearTimeout(this.#returnTimer);
+		this.#returnAt = null;
+		this.session = null;
+		this.view = null;
+		this.screen = this.paused ? 'paused' : 'start';
+	}
+
+	dispose(): void {
+		this.#sessionEvents?.close();
+		this.#kioskEvents?.close();
+		clearTimeout(this.#returnTimer);
+	}
+
+	#followSession(token: string): void {
+		this.#sessionEvents?.close();
+		const events = new EventSource(`/api/kiosk/sessions/${token}/events`);
+		events.addEventListener('session', (event) => {
+			this.reconnecting = false;
+			this.#applyView(JSON.parse((event as MessageEvent<string>).data) as KioskSessionView);
+		});
+		events.onerror = () => (this.reconnecting = true);
+		this.#sessionEvents = events;
+	}
+
+	#followKiosk(): void {
+		this.#kioskEvents?.close();
+		const events = new EventSource('/api/kiosk/events');
+		events.addEventListener('kiosk', (event) => {
+			this.paused = (JSON.parse((event as MessageEvent<string>).data) as { paused: boolean }).paused;
+			if (this.screen === 'start' && this.paused) this.screen = 'paused';
+			else if (this.screen === 'paused' && !this.paused) this.screen = 'start';
+		});
+		this.#kioskEvents = events;
+	}
+
+	#applyView(view: KioskSessionView): void {
+		if (this.session && view.token !== this.session.token) return;
+		this.#clockOffsetMs = Date.parse(view.serverNow) - Date.now();
+		this.view = view;
+		this.screen = this.#screenFor(view);
+		if (this.screen === 'queued' || this.screen === 'closed') this.#returnLater(this.screen === 'queued' ? QUEUED_SCREEN_MS : CLOSED_SCREEN_MS);
+	}
+
+	#screenFor(view: KioskSessionView): Screen {
+		switch (view.status) {
+			case 'idle':
+				return 'qr';
+			case 'linked':
+			case 'consented':
+				return 'telegram';
+			case 'template_chosen':
+				return this.screen === 'uploading' ? 'uploading' : 'camera';
+			case 'photo_taken':
+				return 'queued';
+			default:
+				return 'closed';
+		}
+	}
+
+	#returnLater(ms: number): void {
+		if (this.#returnAt !== null) return;
+		this.#returnAt = Date.now() + ms;
+		this.#returnTimer = setTimeout(() => this.backToStart(), ms);
+	}
+}

@@ -1,0 +1,144 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { expect, test, type Page } from '@playwright/test';
+import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
+import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
+
+/**
+ * The guest flow as people live it: Chromium with a fake camera on /kiosk, the emulated guest in
+ * Telegram (the emulator started by the product), the real worker and web processes.
+ */
+const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
+const DB_PATH = path.join(DATA_DIR, 'app.db');
+const control = createControlClient(`http://127.0.0.1:${E2E_EMULATOR_PORT}`);
+let nextUser = 7_100_001 + Math.floor(Math.random() * 1000) * 10;
+
+function registerKiosk(): string {
+	const name = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', name, '--json'], {
+		env: { ...process.env, DB_PATH, DATA_DIR, LOG_LEVEL: 'warn', TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: '' }
+	});
+	return (JSON.parse(out.toString()) as { key: string }).key;
+}
+
+function db() {
+	return new Database(DB_PATH, { fileMustExist: true, timeout: 5000 });
+}
+
+async function openKiosk(page: Page): Promise<void> {
+	await page.goto('/kiosk');
+	await page.getByLabel('Kiosk key').fill(registerKiosk());
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
+}
+
+async function startAndReadToken(page: Page): Promise<string> {
+	await page.getByRole('button', { name: 'Start', exact: true }).click();
+	await expect(page.getByRole('heading', { name: 'Scan with your phone' })).toBeVisible({ timeout: 20_000 });
+	const link = await page.getByTestId('deep-link').getAttribute('href');
+	const token = /\?start=([A-Za-z0-9_-]+)$/.exec(link ?? '')?.[1];
+	expect(link).toMatch(/^https:\/\/t\.me\/\w+\?start=/);
+	expect(token).toBeTruthy();
+	await expect(page.getByRole('link', { name: /emulator/ })).toHaveAttribute('href', `http://localhost:${E2E_EMULATOR_PORT}/?start=${token}`);
+	return token!;
+}
+
+async function guestChoosesOutfit(userId: number, token: string): Promise<void> {
+	await control.sendUserMessage({ user: { id: userId, first_name: 'Kamola', language_code: 'en' }, text: `/start ${token}` });
+	const prompt = await control.waitForMessage(userId, (m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`), { timeoutMs: 15_000 });
+	await control.pressButton({ user_id: userId, message_id: prompt.message_id, callback_data: `gc:${token}` });
+	const catalogue = await control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, { timeoutMs: 15_000 });
+	await control.pressButton({ user_id: userId, message_id: catalogue.message_id, callback_data: `go:astronaut:${token}` });
+}
+
+test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Generating…", back to Start', async ({ page }) => {
+	test.setTimeout(120_000);
+	await openKiosk(page);
+	const token = await startAndReadToken(page);
+	await expect(page.getByText(/Code valid for \d+ s/)).toBeVisible();
+
+	const userId = nextUser++;
+	await guestChoosesOutfit(userId, token);
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByText('Your outfit: 🚀 Astronaut')).toBeVisible();
+
+	await page.getByRole('button', { name: 'Take photo' }).click();
+	await page.getByRole('button', { name: 'Retake' }).click();
+	await page.getByRole('button', { name: 'Take photo' }).click();
+	// Hold the queue while we look at the stored selfie: the generation worker does not claim during a pause.
+	db().prepare(`INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?)`).run(JSON.stringify({ source: 'admin', reason: 'e2e hold', at: new Date().toISOString() }), new Date().toISOString());
+	const upload = page.waitForResponse((r) => r.url().endsWith(`/sessions/${token}/photo`));
+	await page.getByRole('button', { name: 'Use this photo' }).click();
+	const response = await upload;
+	try {
+		expect(response.status()).toBe(201);
+		await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible();
+		const job = db().prepare(`SELECT status, attempts, photo_path, template_id, telegram_user_id FROM jobs WHERE session_token = ?`).get(token) as Record<string, unknown>;
+		expect(job).toMatchObject({ status: 'queued', attempts: 0, template_id: 'astronaut' });
+		expect(Number(job.telegram_user_id)).toBe(userId);
+		expect(String(job.photo_path)).toMatch(new RegExp(`sessions/${token}/selfie_[0-9a-f]+\\.jpg$`));
+		expect(existsSync(String(job.photo_path))).toBe(true);
+		const meta = await sharp(String(job.photo_path)).metadata();
+		expect([meta.format, meta.exif, meta.icc, meta.xmp]).toEqual(['jpeg', undefined, undefined, undefined]);
+		expect(existsSync(path.join(DATA_DIR, 'sessions', token, 'face_crop.jpg'))).toBe(true);
+	} finally {
+		db().prepare(`DELETE FROM settings WHERE key = 'maintenance'`).run();
+	}
+
+	await expect(page.getByTestId('queue-position')).toContainText(/#\d+ in the queue|Drawing now/);
+
+	await control.waitForMessage(userId, (m) => m.from_bot && /Generating your stickers/.test(m.text ?? ''), { timeoutMs: 10_000 });
+	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 25_000 });
+});
+
+test('a reload with a session open closes it as kiosk_reset; a camera failure closes it as camera_error', async ({ page }) => {
+	await openKiosk(page);
+	const first = await startAndReadToken(page);
+	await page.reload();
+	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
+	const closed = db().prepare(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`).get(first);
+	expect(closed).toEqual({ status: 'expired', closed_reason: 'kiosk_reset' });
+	const userId = nextUser++;
+	await control.sendUserMessage({ user: { id: userId, first_name: 'Late', language_code: 'en' }, text: `/start ${first}` });
+	await control.waitForMessage(userId, (m) => m.from_bot && /kiosk was restarted/.test(m.text ?? ''), { timeoutMs: 10_000 });
+
+	const second = await startAndReadToken(page);
+	const answer = await page.evaluate(async (t) => (await fetch(`/api/kiosk/sessions/${t}/close`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'camera_error' }) })).status, second);
+	expect(answer).toBe(200);
+	await expect(page.getByTestId('closed-reason')).toHaveText('The camera is not working. Please call the staff.');
+	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 15_000 });
+});
+
+test('the upload endpoint refuses what is not a usable photo with the right status, and keeps nothing', async ({ page, baseURL }) => {
+	test.setTimeout(90_000);
+	await openKiosk(page);
+	const token = await startAndReadToken(page);
+	const post = (body: Buffer) => page.request.post(`/api/kiosk/sessions/${token}/photo`, { headers: { origin: baseURL!, 'content-type': 'image/jpeg' }, data: body });
+	const early = await post(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer());
+	expect([early.status(), (await early.json()).error]).toEqual([409, 'not_ready']);
+
+	await guestChoosesOutfit(nextUser++, token);
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	const jpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c96' } }).jpeg().toBuffer();
+	const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: "#000" } }).png({ compressionLevel: 9 }).toBuffer();
+	const cases: [string, Buffer, number, string][] = [
+		['16 MB', Buffer.concat([jpeg, Buffer.alloc(16 * 1024 * 1024)]), 413, 'too_large'],
+		['text named .jpg', Buffer.from('hello, I am not a photo\n'.repeat(50)), 415, 'not_an_image'],
+		['SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'), 415, 'not_an_image'],
+		['truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 422, 'damaged_image'],
+		['14000×14000 PNG', bomb, 422, 'too_many_pixels']
+	];
+	for (const [label, body, status, error] of cases) {
+		const answer = await post(body);
+		expect([label, answer.status(), (await answer.json()).error]).toEqual([label, status, error]);
+	}
+	expect(existsSync(path.join(DATA_DIR, 'sessions', token))).toBe(false);
+	const good = await post(jpeg);
+	expect(good.status()).toBe(201);
+	const again = await post(jpeg);
+	expect([again.status(), (await again.json()).error]).toEqual([409, 'already_taken']);
+	expect(db().prepare(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`).get(token)).toEqual({ n: 1 });
+});
