@@ -21,7 +21,7 @@ import {
  *   otherwise                  → a new lead (the worker's outbox posts its card)
  */
 export const REPEAT_WINDOW_MS = DAY;
-export const RATE_LIMIT = { max: 5, windowMs: HOUR } as const;
+export const RATE_LIMIT = { max: 8, windowMs: HOUR } as const;
 
 export type IntakeResult =
 	| { outcome: 'lead' | 'repeat' | 'already_received'; leadId: number }

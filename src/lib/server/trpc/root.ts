@@ -8,6 +8,7 @@ import { healthRouter } from './routers/health.router.ts';
 import { jobsRouter } from './routers/jobs.router.ts';
 import { operatorsRouter } from './routers/operators.router.ts';
 import { spendRouter } from './routers/spend.router.ts';
+import { leadsRouter } from './routers/leads.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
@@ -20,7 +21,9 @@ export const appRouter = router({
 	spend: spendRouter,
 	audit: auditRouter,
 	operators: operatorsRouter,
-	health: healthRouter
+	health: healthRouter,
+	// Leads (docs/leads.md)
+	leads: leadsRouter
 });
 
 export type AppRouter = typeof appRouter;
