@@ -38,7 +38,7 @@ export async function insertGuest(db: Db, guest: GuestFixture): Promise<{ token:
 }
 
 /** A file with the given modification time (the sweep judges age by mtime). */
-export function writeFileAt(file: string, mtime: Date, content = 'x'): string {
+export function writeFileAt(file: string, mtime: Date, content: string | Buffer = 'x'): string {
 	mkdirSync(path.dirname(file), { recursive: true });
 	writeFileSync(file, content);
 	utimesSync(file, mtime, mtime);
