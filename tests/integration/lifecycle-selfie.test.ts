@@ -44,7 +44,7 @@ describe('the selfie leaves when the set exists; the rest of the session folder 
 		const faceCrop = writeFileAt(files.faceCrop, new Date(start));
 		const png = await sharp({ create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 128, b: 255, alpha: 1 } } }).png().toBuffer();
 		for (let n = 1; n <= STICKER_VARIANTS.length; n++) writeFileAt(files.sticker(n), new Date(start), png);
-		await recordStage(db, clock, jobId!, 'drawing'); // the pipeline's progress row exists by delivery
+		await recordStage(db, clock, jobId!, 'qa'); // the pipeline's progress row exists by delivery
 
 		await deliverPack(
 			{
