@@ -46,7 +46,7 @@ export async function createGenerationWorld(dir: string, emulatorOptions: { port
 	applyTelegramRetryPolicy(api);
 	const guest = await emulator.control.createUser({ first_name: 'Dana', username: 'dana_guest', language_code: 'en' });
 	await emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
-	const env = { NODE_ENV: 'test', DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url, LOG_LEVEL: 'silent', JOB_LEASE_SECONDS: '3', JOB_POLL_MS: '100', JOB_BACKOFF_BASE_SECONDS: '0', PROVIDER_RETRY_BASE_MS: '20' };
+	const env = { NODE_ENV: 'test', DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url, LOG_LEVEL: 'silent', JOB_LEASE_SECONDS: '5', JOB_POLL_MS: '100', JOB_BACKOFF_BASE_SECONDS: '0', PROVIDER_RETRY_BASE_MS: '20' };
 	const now = new Date().toISOString();
 	await db.user.create({ data: { telegramUserId: BigInt(guest.id), firstName: 'Dana', username: 'dana_guest', consentedAt: now, createdAt: now } });
 	let sessions = 0;

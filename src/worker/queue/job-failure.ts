@@ -4,6 +4,7 @@ import { alertAdmins, sendGuestNotice } from '../../lib/server/jobs/guest-notice
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
 import { failJob, requeueJob } from '../../lib/server/jobs/job-queue.repository.ts';
 import { nextPacificMidnight } from '../../lib/server/jobs/quota-day.ts';
+import { JobAborted } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
 import { ProviderError } from '../../lib/server/providers/provider.ts';
 import { startMaintenance } from '../../lib/server/settings/maintenance.ts';
 import { pauseForQuotaDay } from './provider-pause.ts';
@@ -29,7 +30,7 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	const { db, clock, logger } = deps;
 	const message = describe(attempt.error);
 	const notices = { db, api: deps.api, logger };
-	if (attempt.signal.aborted) {
+	if (attempt.signal.aborted || attempt.error instanceof JobAborted) {
 		if (String(attempt.signal.reason).includes('shutting down')) {
 			await requeueJob(db, clock, attempt.jobId, { error: 'worker stopped during the job', notBefore: null, refundAttempt: true });
 		}

@@ -25,7 +25,8 @@ export async function runClaimedJob(deps: QueueDeps, jobId: number, attempts: nu
 		const ctx = await buildContext(deps, jobId, controller.signal);
 		await drawStickers(ctx);
 		await deps.db.job.update({ where: { jobId }, data: { providerUsed: deps.provider.name } });
-		await deliverPack({ ...ctx, api: deps.api, botUsername: await deps.botUsername(), locale: ctx.brief.locale, sleep: deps.sleep }, jobId);
+		const holdsLease = () => renewLease(deps.db, deps.clock, jobId, deps.workerId, deps.settings.leaseMs);
+		await deliverPack({ ...ctx, api: deps.api, botUsername: await deps.botUsername(), locale: ctx.brief.locale, sleep: deps.sleep, holdsLease }, jobId);
 	} catch (error) {
 		await handleJobFailure(deps, { jobId, attempts, error, signal: controller.signal });
 	} finally {

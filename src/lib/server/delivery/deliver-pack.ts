@@ -9,6 +9,7 @@ import type { Clock } from '../time/clock.ts';
 import { generationText } from '../jobs/generation.texts.ts';
 import type { JobStage } from '../jobs/job-progress.ts';
 import type { JobFiles } from '../jobs/pipeline/job-files.ts';
+import { JobAborted } from '../jobs/pipeline/pipeline-context.ts';
 import { choosePackName } from './pack-name.ts';
 import { sendLinkOnce } from './send-link.ts';
 
@@ -30,6 +31,8 @@ export interface DeliveryDeps {
 	enterStage(stage: JobStage, detail?: string): Promise<void>;
 	crashPoint(step: string): void;
 	sleep(ms: number, signal: AbortSignal): Promise<void>;
+	/** Renews and confirms this slot's lease right before an outside side effect. */
+	holdsLease(): Promise<boolean>;
 	readinessTimeoutMs?: number;
 }
 
@@ -60,6 +63,8 @@ async function recordPackName(deps: DeliveryDeps, jobId: number, userId: bigint)
 
 async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: string): Promise<void> {
 	if (await findSet(deps.api, name)) return;
+	// A slot whose lease ran out (its job was requeued and claimed again) must not create a second set.
+	if (deps.signal.aborted || !(await deps.holdsLease())) throw new JobAborted('lease lost before creating the sticker set');
 	const stickers = await Promise.all(
 		STICKER_VARIANTS.map(async (variant, i) => ({
 			sticker: new InputFile(await readFile(deps.files.sticker(i + 1)), `sticker_${i + 1}.png`),

@@ -7,14 +7,16 @@ import { ProviderError, type CallUsage } from '../provider.ts';
  * Prepaid credit or billing problems (429/402/403 whose text speaks of billing, prepayment, credits
  * or funds) → maintenance. 5xx, timeouts and network errors pass.
  */
-const BILLING = /billing|prepay|credits? (are |is )?(depleted|exhausted)|insufficient funds|payment required|no funds/i;
+// Not plain "billing": every quota 429 says "please check your plan and billing details".
+const BILLING = /prepay|credits? (are |is )?(depleted|exhausted)|insufficient funds|payment required|no funds|billing account|billing (is )?(disabled|not enabled)/i;
 
 export function classifyGeminiError(error: unknown, usage: Partial<CallUsage>): ProviderError {
 	if (error instanceof ApiError) {
 		const status = error.status;
 		const text = error.message ?? '';
 		const withStatus = { ...usage, httpStatus: status };
-		if (BILLING.test(text) && (status === 429 || status === 402 || status === 403)) return new ProviderError('billing', trim(text), withStatus);
+		const quotaFailure = /QuotaFailure|quotaId/.test(text);
+		if (!quotaFailure && BILLING.test(text) && (status === 429 || status === 402 || status === 403)) return new ProviderError('billing', trim(text), withStatus);
 		if (status === 429) {
 			const perDay = /PerDay|per_day|requests_per_day/i.test(text);
 			return new ProviderError(perDay ? 'rate_day' : 'rate_minute', trim(text), withStatus, retryDelaySeconds(text));

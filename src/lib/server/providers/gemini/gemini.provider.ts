@@ -7,8 +7,8 @@ import { anchorPrompt, figurePrompt, PASSPORT_PROMPT, REVIEW_PROMPT, sheetPrompt
 /**
  * Gemini through @google/genai. httpOptions.baseUrl points it at Google or at tools/fake-gemini.
  * The SDK's own retries are off (attempts: 1): the pipeline retries, so every try is one
- * api_usage row. Reference images: the selfie (and face crop) for the anchor, anchor + face crop +
- * layout guide for sheets — 2–3 references keep a face consistent (PRODUCT.md H).
+ * api_usage row. Reference images: face crop + selfie for the anchor, anchor + layout guide +
+ * selfie for sheets — 2–3 references keep a face consistent (PRODUCT.md H).
  */
 export interface GeminiOptions {
 	apiKey: string;
@@ -47,13 +47,13 @@ export function createGeminiProvider(options: GeminiOptions): ImageProvider {
 			const { response, usage } = await call('vision', options.visionModel, [{ text: PASSPORT_PROMPT }, png(brief.faceCrop.length ? brief.faceCrop : brief.selfie, 'image/jpeg')], true);
 			return { value: parseJson<AppearanceCard>(response, usage, (v) => typeof v.summary === 'string'), usage };
 		},
-		drawAnchor: (brief, card) => image(options.imageModel, [{ text: anchorPrompt(brief, card) }, png(brief.selfie, 'image/jpeg'), ...(brief.faceCrop.length ? [png(brief.faceCrop, 'image/jpeg')] : [])], '1K'),
+		drawAnchor: (brief, card) => image(options.imageModel, [{ text: anchorPrompt(brief, card) }, ...(brief.faceCrop.length ? [png(brief.faceCrop, 'image/jpeg')] : []), png(brief.selfie, 'image/jpeg')], '1K'),
 		async reviewAnchor(brief: JobBrief, _card: AppearanceCard, anchor: Buffer): Promise<ProviderResult<AnchorReview>> {
 			const { response, usage } = await call('qa', options.visionModel, [{ text: REVIEW_PROMPT }, png(brief.selfie, 'image/jpeg'), png(anchor)], true);
 			return { value: parseJson<AnchorReview>(response, usage, (v) => typeof v.ok === 'boolean'), usage };
 		},
-		drawSheet: (request: SheetRequest) => image(options.imageModel, [{ text: sheetPrompt(request) }, png(request.anchor), png(request.layoutGuide), ...(request.brief.faceCrop.length ? [png(request.brief.faceCrop, 'image/jpeg')] : [])], '2K'),
-		drawFigure: (request: FigureRequest) => image(options.imageModel, [{ text: figurePrompt(request.variant, request.brief) }, png(request.anchor)], '1K')
+		drawSheet: (request: SheetRequest) => image(options.imageModel, [{ text: sheetPrompt(request) }, png(request.anchor), png(request.layoutGuide), png(request.brief.selfie, 'image/jpeg')], '2K'),
+		drawFigure: (request: FigureRequest) => image(options.imageModel, [{ text: figurePrompt(request.variant, request.brief) }, png(request.anchor), png(request.brief.selfie, 'image/jpeg')], '1K')
 	};
 }
 

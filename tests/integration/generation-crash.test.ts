@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CRASH_STEPS } from '../../src/worker/queue/crash-points.ts';
+import { startTs } from '../helpers/node-process.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+
+/**
+ * RELIABILITY R3: the real worker process is killed with SIGKILL at each step of a job and started
+ * again. How the kill is placed: CRASH_AT=<step> (read only when NODE_ENV=test) makes the worker
+ * SIGKILL itself the first time it reaches that step — polling the database from outside could not
+ * hit the narrow ones (between the link edit and its commit). The restarted worker requeues the job
+ * after its lease expires and finishes it. The emulator (in this process, so it outlives the
+ * worker) counts what reached Telegram: exactly one sticker set and exactly one link message.
+ */
+describe('a worker killed at any step of a job', () => {
+	const tempDir = useTempDir('gen-crash-');
+	let world: GenerationWorld | undefined;
+	const children: ReturnType<typeof startTs>[] = [];
+	afterEach(async () => {
+		for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
+		await world?.close();
+	});
+
+	for (const step of CRASH_STEPS) {
+		it(`${step}: restarts, finishes, one set and one link`, async () => {
+			world = await createGenerationWorld(tempDir());
+			const jobId = await world.queueJob();
+			const marker = path.join(world.dir, 'crashed');
+			const env = { ...world.env, LOG_LEVEL: 'warn', CRASH_AT: step, CRASH_MARKER: marker, JOB_LEASE_SECONDS: '4' };
+			const first = startTs('src/worker/main.ts', { env });
+			children.push(first);
+			const died = await first.finished;
+			expect(died.signal, died.stdout.slice(-2000) + died.stderr.slice(-2000)).toBe('SIGKILL');
+			expect(existsSync(marker)).toBe(true);
+
+			const second = startTs('src/worker/main.ts', { env });
+			children.push(second);
+			const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
+			expect(status, (await world.db.job.findUnique({ where: { jobId } }))?.error ?? '').toBe('done');
+
+			const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+			const counts = await world.emulator.control.callCounts();
+			expect(counts.methods.createNewStickerSet ?? 0).toBe(1);
+			expect((await world.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
+			const messages = await world.emulator.control.chatMessages(world.guestId);
+			expect(messages.filter((m) => m.text?.includes('https://t.me/addstickers/'))).toHaveLength(1);
+			expect(job.linkSentAt).not.toBeNull();
+			expect(existsSync(job.photoPath)).toBe(false);
+			second.kill('SIGTERM');
+			await second.finished;
+		}, 150_000);
+	}
+});

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { endMaintenance, readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
+import { readSetting } from '../../src/lib/server/settings/settings.repository.ts';
+import { createLogger } from '../../src/lib/server/log/logger.ts';
+import { nextPacificMidnight } from '../../src/lib/server/jobs/quota-day.ts';
+import { systemClock } from '../../src/lib/server/time/clock.ts';
+import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
+import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
+import { createFakeGemini, type FakeGemini } from '../../tools/fake-gemini/server.ts';
+import type { FaultInput } from '../../tools/fake-gemini/faults.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+
+/** The gemini provider (real @google/genai client) against tools/fake-gemini, with each fault. */
+describe('generation through the gemini provider and the fake Gemini server', () => {
+	const tempDir = useTempDir('gen-gemini-');
+	let world: GenerationWorld | undefined;
+	let gemini: FakeGemini | undefined;
+	let loop: JobLoop | undefined;
+	let adminId = 0;
+	afterEach(async () => {
+		await loop?.stop(1000);
+		loop = undefined;
+		await world?.close();
+		await gemini?.close();
+	});
+
+	async function start(faults: FaultInput[] = [], extraEnv: Record<string, string> = {}): Promise<number> {
+		world = await createGenerationWorld(tempDir());
+		gemini = await createFakeGemini({ apiKey: 'test-key' });
+		for (const fault of faults) gemini.control.inject(fault);
+		const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
+		adminId = admin.id;
+		await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
+		const jobId = await world.queueJob();
+		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: gemini.url, ADMIN_TELEGRAM_IDS: String(admin.id), ...extraEnv });
+		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+		loop.start();
+		return jobId;
+	}
+
+	const usage = (jobId: number) => world!.db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } });
+	const adminMessages = async () => (await world!.emulator.control.chatMessages(adminId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+
+	it('delivers a 12-sticker set; every call is an api_usage row with tokens and cost', async () => {
+		const jobId = await start();
+		const status = await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000);
+		expect(status, (await world!.db.job.findUniqueOrThrow({ where: { jobId } })).error ?? '').toBe('done');
+		const job = await world!.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
+		expect(job.providerUsed).toBe('gemini');
+		const rows = await usage(jobId);
+		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'sheet']);
+		expect(rows.every((r) => r.ok === 1 && r.provider === 'gemini' && r.httpStatus === 200)).toBe(true);
+		const sheet = rows.find((r) => r.stage === 'sheet')!;
+		expect(sheet).toMatchObject({ kind: 'image', model: 'gemini-3.1-flash-image', imageTokens: 1290, images: 1 });
+		expect(sheet.estCostUsd).toBeCloseTo((sheet.promptTokens! * 0.5 + 1290 * 60) / 1e6, 6);
+		expect(rows.find((r) => r.stage === 'passport')).toMatchObject({ kind: 'vision', model: 'gemini-3-flash', thoughtsTokens: 24 });
+		expect(gemini!.calls).toHaveLength(5);
+	}, 120_000);
+
+	it('per-minute 429 and 503: retried with backoff, recorded (ok=0, cost 0), job done', async () => {
+		const jobId = await start([{ kind: 'quota_minute', times: 2, match: 'image' }, { kind: 'server', times: 1, match: 'json' }]);
+		expect(await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
+		const failed = (await usage(jobId)).filter((r) => r.ok === 0);
+		expect(failed.map((r) => r.httpStatus).sort()).toEqual([429, 429, 503]);
+		expect(failed.every((r) => r.estCostUsd === 0 && r.error)).toBe(true);
+		expect((await world!.db.job.findUniqueOrThrow({ where: { jobId } })).attempts).toBe(1);
+	}, 120_000);
+
+	it('per-day 429: the queue pauses until midnight Pacific, admins are told, the attempt is not used up', async () => {
+		const jobId = await start([{ kind: 'quota_day', times: 1, match: 'image' }]);
+		await waitFor(async () => (await readSetting(world!.db, 'provider_pause')) !== null);
+		const pause = JSON.parse((await readSetting(world!.db, 'provider_pause'))!) as { until: string };
+		expect(pause.until).toBe(nextPacificMidnight(new Date()).toISOString());
+		await waitFor(async () => (await world!.db.job.findUniqueOrThrow({ where: { jobId } })).status === 'queued');
+		const job = await world!.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(job.attempts).toBe(0);
+		expect(job.error).toMatch(/^requeue: daily quota/);
+		await waitFor(async () => (await adminMessages()).some((t) => t.includes('daily quota')));
+		await new Promise((resolve) => setTimeout(resolve, 800));
+		expect((await world!.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('queued');
+	}, 120_000);
+
+	it('billing: maintenance {source: auto}, the queue pauses, and resumes when an operator ends it', async () => {
+		const jobId = await start([{ kind: 'billing', times: 1, match: 'image' }]);
+		await waitFor(async () => (await readMaintenance(world!.db)) !== null);
+		expect((await readMaintenance(world!.db))?.source).toBe('auto');
+		await waitFor(async () => (await world!.db.job.findUniqueOrThrow({ where: { jobId } })).status === 'queued');
+		await waitFor(async () => (await adminMessages()).some((t) => t.includes('billing')));
+		const callsWhilePaused = gemini!.calls.length;
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		expect(gemini!.calls.length).toBe(callsWhilePaused);
+		expect((await world!.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('queued');
+		await endMaintenance(world!.db);
+		expect(await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
+	}, 120_000);
+
+	it('a slow reply past GEMINI_TIMEOUT_SECONDS is aborted, recorded as a timeout and retried', async () => {
+		const jobId = await start([{ kind: 'slow', times: 1, match: 'json', delayMs: 6500 }], { GEMINI_TIMEOUT_SECONDS: '5' });
+		expect(await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
+		const first = (await usage(jobId))[0]!;
+		expect(first).toMatchObject({ ok: 0, stage: 'passport' });
+		expect(first.error).toMatch(/timeout|abort/i);
+	}, 120_000);
+
+	it('a sheet with the wrong figure count is rejected by the cutter and drawn again', async () => {
+		const jobId = await start([{ kind: 'wrong_count', times: 1, match: 'sheet' }]);
+		expect(await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
+		expect((await usage(jobId)).filter((r) => r.stage === 'sheet')).toHaveLength(3);
+		const { readFileSync } = await import('node:fs');
+		const diagnosis = JSON.parse(readFileSync(`${world!.dataDir}/debug_sheets/job${jobId}_sheet1_try1.json`, 'utf8')) as { ok: boolean; found: number; expected: number };
+		expect(diagnosis).toMatchObject({ ok: false, found: 5, expected: 6 });
+	}, 120_000);
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error('condition not reached in time');
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}

@@ -1,0 +1,48 @@
+/**
+ * Faults the fake Gemini server can inject, each answering like the real API would
+ * (google.rpc.Status JSON bodies). `times` counts requests it applies to; `match` limits it to
+ * image or JSON (vision) requests.
+ */
+export type FaultKind = 'quota_minute' | 'quota_day' | 'billing' | 'server' | 'slow' | 'wrong_count';
+
+export interface FaultInput {
+	kind: FaultKind;
+	times?: number;
+	match?: 'image' | 'json' | 'sheet' | 'any';
+	/** For `slow`: how long to wait before answering normally. */
+	delayMs?: number;
+}
+
+export interface ArmedFault extends Required<Omit<FaultInput, 'delayMs'>> {
+	delayMs: number;
+	used: number;
+}
+
+export function errorBody(kind: FaultKind, model: string): { status: number; body: unknown } | null {
+	const quota = (quotaId: string, metric: string) => ({
+		status: 429,
+		body: {
+			error: {
+				code: 429,
+				message: `You exceeded your current quota, please check your plan and billing details. Quota exceeded for metric: ${metric}, limit: 10, model: ${model}`,
+				status: 'RESOURCE_EXHAUSTED',
+				details: [
+					{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: metric, quotaId, quotaDimensions: { model, location: 'global' } }] },
+					{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }
+				]
+			}
+		}
+	});
+	switch (kind) {
+		case 'quota_minute':
+			return quota('GenerateRequestsPerMinutePerProjectPerModel', 'generativelanguage.googleapis.com/generate_content_requests_per_minute');
+		case 'quota_day':
+			return quota('GenerateRequestsPerDayPerProjectPerModel', 'generativelanguage.googleapis.com/generate_content_requests_per_day');
+		case 'billing':
+			return { status: 429, body: { error: { code: 429, message: 'Your prepayment credits are depleted. Please go to AI Studio at https://ai.studio/projects to manage your project and billing.', status: 'RESOURCE_EXHAUSTED' } } };
+		case 'server':
+			return { status: 503, body: { error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } } };
+		default:
+			return null;
+	}
+}

@@ -1,0 +1,8 @@
+import { createFakeGemini } from './server.ts';
+
+// npx tsx tools/fake-gemini/main.ts — a standalone fake Gemini on FAKE_GEMINI_PORT (default 8082).
+const gemini = await createFakeGemini({ port: Number(process.env.FAKE_GEMINI_PORT ?? 8082), apiKey: process.env.GEMINI_API_KEY });
+console.log(`fake Gemini listening on ${gemini.url} (GEMINI_BASE_URL=${gemini.url})`);
+const stop = () => void gemini.close().then(() => process.exit(0));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
