@@ -16,6 +16,7 @@ import { createLeadsTaskDeps, scheduleLeadsTasks } from './tasks/leads-schedule.
 import type { JobLoop } from './queue/job-loop.ts';
 import { createJobLoop } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
+import { cleanConsoleAuthRows } from '../lib/server/auth/auth-housekeeping.ts';
 
 /** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
 	const scheduler = new Scheduler(logger);
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, jobLoop?.busySlots ?? 0) });
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
+	scheduler.add({ name: 'console-auth-cleanup', everyMs: 60 * 60_000, runAtStart: true, run: () => cleanConsoleAuthRows(db, clock, logger) });
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
 
 	const bot = createBot(config.telegram, { db, clock, logger, config });

@@ -2,6 +2,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOperatorSession, invalidateOperatorSession, validateOperatorSession } from '../../src/lib/server/auth/operator-session.ts';
 import { removeOperator } from '../../src/lib/server/auth/operators.ts';
+import { cleanConsoleAuthRows } from '../../src/lib/server/auth/auth-housekeeping.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { hashSessionToken } from '../../src/lib/server/auth/session-token.ts';
 import { signIn } from '../../src/lib/server/auth/sign-in.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
@@ -100,5 +102,18 @@ describe('console sessions (RELIABILITY R12)', () => {
 		expect(await validateOperatorSession(db, clock, 'not a token')).toBeNull();
 		expect(await validateOperatorSession(db, clock, 'a'.repeat(32))).toBeNull();
 		expect(await db.operatorSession.count()).toBe(1);
+	});
+
+	it('hourly housekeeping removes expired sessions and throttle rows quiet for a day, nothing else', async () => {
+		const { db, clock, owner, deps } = await setUp();
+		const old = await createOperatorSession(db, clock, owner.id);
+		await signIn(deps, { username: 'olga', password: 'wrong-password', ip: '10.0.0.9' });
+		clock.advance(20 * DAY);
+		const fresh = await createOperatorSession(db, clock, owner.id);
+		clock.advance(11 * DAY);
+		await cleanConsoleAuthRows(db, clock, silentLogger);
+		expect((await db.operatorSession.findMany()).map((s) => s.id)).toEqual([hashSessionToken(fresh.token)]);
+		expect(await validateOperatorSession(db, clock, old.token)).toBeNull();
+		expect(await db.loginThrottle.count()).toBe(0);
 	});
 });

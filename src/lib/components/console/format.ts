@@ -2,7 +2,8 @@
 
 export function formatUsd(value: number | null | undefined): string {
 	if (value === null || value === undefined) return '—';
-	return `$${value.toFixed(value !== 0 && Math.abs(value) < 1 ? 4 : 2)}`;
+	// Single provider calls cost fractions of a cent: show those to 4 places, everything else to 2.
+	return `$${value.toFixed(value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}`;
 }
 
 /** "45 s", "12 min", "3 h 5 min", "2 d 4 h". */
