@@ -109,7 +109,7 @@ header_is() { grep -qi "^$1: $2\$" <<<"$headers" || { echo "expected '$1: $2' in
 check "site header: HSTS one year with subdomains" header_is Strict-Transport-Security 'max-age=31536000; includeSubDomains'
 check "site header: nosniff" header_is X-Content-Type-Options nosniff
 check "site header: frame DENY" header_is X-Frame-Options DENY
-check "site header: no-referrer" header_is Referrer-Policy no-referrer
+check "site header: same-origin referrer policy" header_is Referrer-Policy same-origin
 check "site header: camera for own origin only" header_is Permissions-Policy 'camera=(self), microphone=(), geolocation=()'
 check "site header: COOP same-origin" header_is Cross-Origin-Opener-Policy same-origin
 check "site answer: gzip for a text page" header_is Content-Encoding gzip

@@ -6,7 +6,9 @@
 export function applySecurityHeaders(headers: Headers, secure: boolean): void {
 	headers.set('X-Content-Type-Options', 'nosniff');
 	headers.set('X-Frame-Options', 'DENY');
-	headers.set('Referrer-Policy', 'no-referrer');
+	// same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on our own form posts,
+	// which SvelteKit's CSRF check must refuse. Other sites still get no referrer.
+	headers.set('Referrer-Policy', 'same-origin');
 	headers.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=()');
 	headers.set('Cross-Origin-Opener-Policy', 'same-origin');
 	if (secure) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
