@@ -39,17 +39,40 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ...env }, PROJECT_ROOT);
 	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config });
 	await bot.init();
-	const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
+	const polling = pollUpdates(bot);
 	await rememberBotUsername(db, clock, bot.botInfo.username);
 	const { kiosk } = await createKiosk(db, clock, 'test-kiosk');
 	const deps: KioskDeps = { db, clock, timeouts: sessionTimeoutsFrom(config), slots: config.WORKER_SLOTS };
 	return {
 		db, dbPath, dir, clock, config, emulator, bot, kiosk, deps,
 		close: async () => {
-			await bot.stop();
-			await polling.catch(() => undefined);
+			await polling.stop();
 			await emulator.close();
 			await db.$disconnect();
+		}
+	};
+}
+
+/**
+ * getUpdates → handleUpdate in a plain loop (what bot.start() does, minus grammY's retry sleeps,
+ * which surface as unhandled "Aborted delay" errors when a test stops the bot mid-retry).
+ */
+function pollUpdates(bot: Bot<BotContext>): { stop(): Promise<void> } {
+	let stopping = false;
+	const loop = (async () => {
+		let offset = 0;
+		while (!stopping) {
+			const updates = await bot.api.getUpdates({ offset, timeout: 1, allowed_updates: ['message', 'callback_query'] }).catch(() => []);
+			for (const update of updates) {
+				offset = update.update_id + 1;
+				await bot.handleUpdate(update);
+			}
+		}
+	})();
+	return {
+		stop: async () => {
+			stopping = true;
+			await loop;
 		}
 	};
 }

@@ -6,9 +6,10 @@ export async function selfieJpeg(width = 1280, height = 960, withGps = false): P
 <circle cx="${width / 2}" cy="${height * 0.35}" r="${Math.min(width, height) / 5}" fill="#f3c7a1"/></svg>`;
 	let image = sharp(Buffer.from(svg)).jpeg({ quality: 85 });
 	if (withGps) {
-		image = image.withExif({
-			IFD0: { Make: 'TestPhone', Model: 'GPS-1', Orientation: '6' },
-			IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '41/1 18/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '69/1 16/1 0/1' }
+		// As a phone writes it: rotated 90° (orientation 6), camera make, GPS position.
+		image = image.withMetadata({ orientation: 6 }).withExifMerge({
+			IFD0: { Make: 'TestPhone', Model: 'GPS-1' },
+			IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '41/1 18/1 3230/100', GPSLongitudeRef: 'E', GPSLongitude: '69/1 16/1 4366/100' }
 		});
 	}
 	return image.toBuffer();

@@ -36,7 +36,7 @@ export function sessionDeadline(session: { status: string; updatedAt: string }, 
 	return new Date(new Date(session.updatedAt).getTime() + allowedStillMs(session.status, timeouts));
 }
 
-/** The oldest `updated_at` a session in `status` may have at `now` and still be open (ISO text). */
+/** A session in `status` whose `updated_at` is at or before this moment (ISO text) has timed out at `now`. */
 export function stillOpenSince(status: SessionStatus, now: Date, timeouts: SessionTimeouts): string {
 	const limit = isOpenStatus(status) ? allowedStillMs(status, timeouts) : 0;
 	return new Date(now.getTime() - limit).toISOString();

@@ -25,7 +25,8 @@ export async function insertIdleSession(tx: Tx, sessionToken: string, now: strin
 
 /**
  * Moves a session on only if it is still in `from` — and, with `stillOpenSince`, only if it has
- * not sat still past its deadline (so a guest's late tap cannot beat the clock).
+ * reached its deadline (so a guest's late tap cannot beat the clock): updated_at must be after
+ * `stillOpenSince`, the same boundary the timeout sweep closes at.
  */
 export function advanceSession(
 	db: Db | Tx,
@@ -35,7 +36,7 @@ export function advanceSession(
 	data: Record<string, unknown>,
 	stillOpenSince?: string
 ): Promise<TransitionResult<SessionStatus>> {
-	const where = stillOpenSince ? { sessionToken, updatedAt: { gte: stillOpenSince } } : { sessionToken };
+	const where = stillOpenSince ? { sessionToken, updatedAt: { gt: stillOpenSince } } : { sessionToken };
 	return transitionStatus(db.session, where, from, to, data);
 }
 
@@ -53,7 +54,7 @@ export function closeSession(
 /** Closes a session the clock ran out on, unless something moved it on in the meantime. */
 export async function closeOverdueSession(db: Db | Tx, session: { sessionToken: string; status: OpenStatus }, reason: ClosedReason, deadlineBefore: string, now: string): Promise<boolean> {
 	const { count } = await db.session.updateMany({
-		where: { sessionToken: session.sessionToken, status: session.status, updatedAt: { lt: deadlineBefore } },
+		where: { sessionToken: session.sessionToken, status: session.status, updatedAt: { lte: deadlineBefore } },
 		data: { status: 'expired', closedReason: reason, updatedAt: now }
 	});
 	return count > 0;
@@ -64,10 +65,10 @@ export function closeWithNotice(tx: Tx, sessionToken: string, telegramUserId: bi
 	return transitionStatus(tx.session, { sessionToken }, 'idle', 'expired', { telegramUserId, notice, updatedAt: now });
 }
 
-/** Open sessions whose last step is older than `before` (candidates for a timeout). */
+/** Open sessions whose last step is at or before `before` (their deadline has come). */
 export function listStillSessions(db: Db, status: OpenStatus | readonly OpenStatus[], before: string, limit = 200): Promise<SessionRow[]> {
 	const statuses = typeof status === 'string' ? [status] : [...status];
-	return db.session.findMany({ where: { status: { in: statuses }, updatedAt: { lt: before } }, take: limit, orderBy: { updatedAt: 'asc' } });
+	return db.session.findMany({ where: { status: { in: statuses }, updatedAt: { lte: before } }, take: limit, orderBy: { updatedAt: 'asc' } });
 }
 
 export function listOpenSessionsOfGuest(db: Db | Tx, telegramUserId: bigint): Promise<SessionRow[]> {
