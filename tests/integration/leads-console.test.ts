@@ -40,6 +40,12 @@ describe('the console leads router', () => {
 		await applyPendingCardEdits(world.deps);
 		expect((await groupMessages(world))[0]?.text).not.toContain('@aziza_events');
 		await expect(api.leads.detail({ id: 999 })).rejects.toThrow('There is no lead #999.');
+		const audit = await world.db.auditLog.findMany({ where: { action: { in: ['lead_status', 'lead_erase'] } }, orderBy: { id: 'asc' } });
+		expect(audit.map((row) => [row.actor, row.action, JSON.parse(row.details ?? '{}')])).toEqual([
+			['anna', 'lead_status', { leadId: id, status: 'contacted', outcome: 'changed' }],
+			['anna', 'lead_status', { leadId: id, status: 'contacted', outcome: 'unchanged' }],
+			['anna', 'lead_erase', { leadId: id, outcome: 'erased' }]
+		]);
 	});
 
 	it('is closed to visitors who are not signed in, and viewers cannot change anything', async () => {

@@ -17,7 +17,9 @@ export const AUDIT_ACTIONS = [
 	'add_operator',
 	'remove_operator',
 	'sign_in',
-	'sign_out'
+	'sign_out',
+	'lead_status',
+	'lead_erase'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { LEAD_STATUSES } from '../../../schemas/lead-status.ts';
 import { watchSnapshots } from '../../console/change-feed.ts';
+import { recordAudit } from '../../audit/audit-log.ts';
 import { eraseLead } from '../../leads/lead-erasure.service.ts';
 import { CONSOLE_ACTOR_ID, setLeadStatus } from '../../leads/lead-status.service.ts';
 import { leadsChangeFeed, listLeads, readLeadDetail } from '../../leads/leads-console.service.ts';
@@ -38,6 +39,7 @@ export const leadsRouter = router({
 	setStatus: operatorProcedure.input(leadId.extend({ status: z.enum(LEAD_STATUSES) })).mutation(async ({ ctx, input }) => {
 		const change = await setLeadStatus(ctx, input.id, input.status, { telegramUserId: CONSOLE_ACTOR_ID, name: `console: ${ctx.operator.username}` });
 		if (change.outcome === 'not_found') throw new TRPCError({ code: 'NOT_FOUND', message: `There is no lead #${input.id}.` });
+		await recordAudit(ctx.db, ctx.clock, ctx.actor, { action: 'lead_status', details: { leadId: input.id, status: input.status, outcome: change.outcome } });
 		ctx.logger.info({ leadId: input.id, status: input.status, outcome: change.outcome, by: ctx.operator.username }, 'lead status set in the console');
 		return { outcome: change.outcome };
 	}),
@@ -45,6 +47,7 @@ export const leadsRouter = router({
 	erase: operatorProcedure.input(leadId).mutation(async ({ ctx, input }) => {
 		const result = await eraseLead(ctx, input.id);
 		if (result.outcome === 'not_found') throw new TRPCError({ code: 'NOT_FOUND', message: `There is no lead #${input.id}.` });
+		await recordAudit(ctx.db, ctx.clock, ctx.actor, { action: 'lead_erase', details: { leadId: input.id, outcome: result.outcome } });
 		ctx.logger.info({ leadId: input.id, outcome: result.outcome, by: ctx.operator.username }, 'lead erased in the console');
 		return result;
 	})
