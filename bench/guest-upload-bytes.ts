@@ -14,7 +14,7 @@ async function cameraFrame(width: number, height: number): Promise<Buffer> {
 <rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width / 2}" cy="${height * 0.4}" r="${height * 0.22}" fill="#eabf98"/><rect x="${width * 0.3}" y="${height * 0.65}" width="${width * 0.4}" height="${height * 0.35}" rx="40" fill="#2d3e50"/></svg>`;
 	const base = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
 	return sharp(base.data, { raw: base.info })
-		.composite([{ input: { create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 0, sigma: 10 } } }, blend: 'overlay' }])
+		.composite([{ input: { create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 0, sigma: 10 } } }, blend: 'overlay' }])
 		.jpeg({ quality: 92 })
 		.toBuffer();
 }

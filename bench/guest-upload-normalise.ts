@@ -15,7 +15,7 @@ async function makePhoto(): Promise<Buffer> {
 	const base = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
 	// Sensor-like noise so the JPEG is as heavy as a phone's (~3–5 MB), not a flat drawing.
 	const noisy = await sharp(base.data, { raw: base.info })
-		.composite([{ input: { create: { width: 4000, height: 3000, channels: 3, noise: { type: 'gaussian', mean: 0, sigma: 12 } } }, blend: 'overlay' }])
+		.composite([{ input: { create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 0, sigma: 12 } } }, blend: 'overlay' }])
 		.jpeg({ quality: 92 })
 		.withMetadata({ orientation: 6 })
 		.toBuffer();
