@@ -27,7 +27,7 @@ export async function cutPortrait(selfie: Buffer, face: FaceBox, recipe: StyleRe
 	const imgW = meta.width ?? 1;
 	const imgH = meta.height ?? 1;
 	const cx = face.x + face.width / 2;
-	const regionW = Math.min(imgW, (face.width * 2.7) / zoom);
+	const regionW = Math.min(imgW, (face.width * 2.4) / zoom);
 	const regionH = Math.min(imgH, regionW * 1.12);
 	const left = clamp(Math.round(cx - regionW / 2), 0, imgW - Math.round(regionW));
 	const top = clamp(Math.round(face.y - face.height * (0.55 / zoom)), 0, imgH - Math.round(regionH));

@@ -25,7 +25,7 @@ export interface FigureInput {
 export async function drawFigure(input: FigureInput): Promise<Buffer> {
 	const { size, variant, palette } = input;
 	const recipe = STYLE_RECIPES[input.style];
-	const portraitWidth = Math.round(size * 0.62);
+	const portraitWidth = Math.round(size * 0.64);
 	const portrait = await cutPortrait(input.selfie, input.face, recipe, variant.zoom, portraitWidth);
 	const oriented = await sharp(portrait.png)
 		.flop(variant.mirror)

@@ -45,6 +45,7 @@ export interface CutResult {
 /** Alpha ramps from 0 to 1 between these colour distances from the background. */
 const EDGE_LOW = 40;
 const EDGE_HIGH = 120;
+const IN_FLIGHT = 2;
 
 export async function cutSheet(sheet: Buffer | string, options: CutOptions): Promise<CutResult> {
 	const started = performance.now();
@@ -63,47 +64,74 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 		diagnosis.ms = Math.round(performance.now() - started);
 		return { stickers: [], diagnosis };
 	}
-	const stickers: Buffer[] = [];
+	// The JS matte of figure n+1 runs while sharp (in its own threads) finishes figure n; at most
+	// IN_FLIGHT figures are held at once, so memory stays flat.
+	const pending: Promise<Buffer>[] = [];
 	for (const [i, blob] of figures.entries()) {
+		if (i >= IN_FLIGHT) await pending[i - IN_FLIGHT];
 		const rgba = extractFigure(rgb, width, height, background, mask, blob);
-		const png = await finishSticker(rgba.data, rgba.width, rgba.height);
-		stickers.push(png.data);
-		reports[i]!.output = { width: png.width, height: png.height, bytes: png.data.length };
+		pending.push(
+			finishSticker(rgba.data, rgba.width, rgba.height).then((png) => {
+				reports[i]!.output = { width: png.width, height: png.height, bytes: png.data.length };
+				return png.data;
+			})
+		);
 	}
+	const stickers = await Promise.all(pending);
 	diagnosis.ms = Math.round(performance.now() - started);
 	return { stickers, diagnosis };
 }
 
-/** RGBA of one figure: soft alpha from colour distance, limited to the figure's own blob. */
+/** Alpha by squared colour distance from the background: a smoothstep from EDGE_LOW to EDGE_HIGH, as a table. */
+const ALPHA_BY_DISTANCE2 = buildAlphaTable();
+
+function buildAlphaTable(): Uint8Array {
+	const table = new Uint8Array(3 * 255 * 255 + 1);
+	for (let d2 = 0; d2 < table.length; d2++) {
+		const t = Math.min(1, Math.max(0, (Math.sqrt(d2) - EDGE_LOW) / (EDGE_HIGH - EDGE_LOW)));
+		table[d2] = Math.round(t * t * (3 - 2 * t) * 255);
+	}
+	return table;
+}
+
+/**
+ * RGBA of one figure: soft alpha from colour distance, limited to the figure's own blob; edge
+ * pixels are a mix of figure and background, so the background share is taken back out.
+ */
 function extractFigure(rgb: Buffer, width: number, height: number, bg: Rgb, mask: CoarseMask, blob: Blob): { data: Buffer; width: number; height: number } {
 	const x0 = blob.x;
 	const y0 = blob.y;
 	const w = Math.min(blob.width, width - x0);
 	const h = Math.min(blob.height, height - y0);
 	const out = Buffer.alloc(w * h * 4);
+	const labels = mask.labels;
 	for (let y = 0; y < h; y++) {
-		const labelRow = Math.floor((y0 + y) / BLOCK) * mask.cols;
-		for (let x = 0; x < w; x++) {
-			const o = (y * w + x) * 4;
-			if (mask.labels[labelRow + Math.floor((x0 + x) / BLOCK)] !== blob.label) continue;
-			const i = ((y0 + y) * width + x0 + x) * 3;
-			writeUnmixed(out, o, rgb[i] ?? 0, rgb[i + 1] ?? 0, rgb[i + 2] ?? 0, bg);
+		const labelRow = ((y0 + y) >> 2) * mask.cols;
+		let i = ((y0 + y) * width + x0) * 3;
+		let o = y * w * 4;
+		for (let x = 0; x < w; x++, i += 3, o += 4) {
+			if (labels[labelRow + ((x0 + x) >> 2)] !== blob.label) continue;
+			const r = rgb[i]!, g = rgb[i + 1]!, b = rgb[i + 2]!;
+			const alpha = ALPHA_BY_DISTANCE2[(r - bg.r) * (r - bg.r) + (g - bg.g) * (g - bg.g) + (b - bg.b) * (b - bg.b)]!;
+			if (alpha === 0) continue;
+			out[o + 3] = alpha;
+			if (alpha === 255) {
+				out[o] = r;
+				out[o + 1] = g;
+				out[o + 2] = b;
+				continue;
+			}
+			const k = 255 - alpha;
+			out[o] = clamp255(((r * 255 - k * bg.r) / alpha) | 0);
+			out[o + 1] = clamp255(((g * 255 - k * bg.g) / alpha) | 0);
+			out[o + 2] = clamp255(((b * 255 - k * bg.b) / alpha) | 0);
 		}
 	}
 	return { data: out, width: w, height: h };
 }
 
-/** Edge pixels are a mix of figure and background: take the background share back out. */
-function writeUnmixed(out: Buffer, o: number, r: number, g: number, b: number, bg: Rgb): void {
-	const distance = Math.sqrt((r - bg.r) ** 2 + (g - bg.g) ** 2 + (b - bg.b) ** 2);
-	const t = Math.min(1, Math.max(0, (distance - EDGE_LOW) / (EDGE_HIGH - EDGE_LOW)));
-	const alpha = t * t * (3 - 2 * t);
-	if (alpha <= 0) return;
-	const un = (c: number, k: number) => Math.max(0, Math.min(255, Math.round((c - (1 - alpha) * k) / alpha)));
-	out[o] = un(r, bg.r);
-	out[o + 1] = un(g, bg.g);
-	out[o + 2] = un(b, bg.b);
-	out[o + 3] = Math.round(alpha * 255);
+function clamp255(v: number): number {
+	return v < 0 ? 0 : v > 255 ? 255 : v;
 }
 
 /** Reading order: rows top to bottom (figures whose centres share a band), then left to right. */

@@ -42,14 +42,18 @@ export async function finishSticker(rgba: Buffer, width: number, height: number)
 
 function alphaBand(rgba: Buffer): Buffer {
 	const alpha = Buffer.alloc(rgba.length / 4);
-	for (let p = 0; p < alpha.length; p++) alpha[p] = rgba[p * 4 + 3] ?? 0;
+	for (let p = 0; p < alpha.length; p++) alpha[p] = rgba[p * 4 + 3]!;
 	return alpha;
 }
 
 /** A steep ramp instead of a hard threshold: the outline's edge stays anti-aliased. */
 function rampAbove(values: Buffer, threshold: number): Buffer {
 	const out = Buffer.alloc(values.length);
-	for (let i = 0; i < values.length; i++) out[i] = Math.max(0, Math.min(255, ((values[i] ?? 0) - threshold / 2) * 32));
+	const base = threshold / 2;
+	for (let i = 0; i < values.length; i++) {
+		const v = (values[i]! - base) * 32;
+		out[i] = v < 0 ? 0 : v > 255 ? 255 : v;
+	}
 	return out;
 }
 
@@ -57,15 +61,22 @@ function rampAbove(values: Buffer, threshold: number): Buffer {
 function layerOverWhite(figure: Buffer, outline: Buffer): Buffer {
 	const out = Buffer.alloc(figure.length);
 	for (let p = 0, i = 0; p < outline.length; p++, i += 4) {
-		const fa = (figure[i + 3] ?? 0) / 255;
-		const wa = (outline[p] ?? 0) / 255;
-		const a = fa + wa * (1 - fa);
-		if (a <= 0) continue;
-		const mix = (c: number) => Math.round((c * fa + 255 * wa * (1 - fa)) / a);
-		out[i] = mix(figure[i] ?? 0);
-		out[i + 1] = mix(figure[i + 1] ?? 0);
-		out[i + 2] = mix(figure[i + 2] ?? 0);
-		out[i + 3] = Math.round(a * 255);
+		const fa = figure[i + 3]!;
+		const wa = outline[p]!;
+		if (fa === 255 || wa === 0) {
+			out[i] = figure[i]!;
+			out[i + 1] = figure[i + 1]!;
+			out[i + 2] = figure[i + 2]!;
+			out[i + 3] = fa;
+			continue;
+		}
+		// In 0..255 units: a = fa + wa·(1 − fa); colour = (c·fa + 255·wa·(1 − fa)) / a.
+		const white = (wa * (255 - fa)) / 255;
+		const a = fa + white;
+		out[i] = ((figure[i]! * fa + 255 * white) / a) | 0;
+		out[i + 1] = ((figure[i + 1]! * fa + 255 * white) / a) | 0;
+		out[i + 2] = ((figure[i + 2]! * fa + 255 * white) / a) | 0;
+		out[i + 3] = a | 0;
 	}
 	return out;
 }
@@ -74,12 +85,13 @@ function layerOverWhite(figure: Buffer, outline: Buffer): Buffer {
 function opaqueBox(rgba: Buffer, width: number, height: number): Region {
 	let minX = width, minY = height, maxX = -1, maxY = -1;
 	for (let y = 0; y < height; y++) {
-		for (let x = 0; x < width; x++) {
-			if ((rgba[(y * width + x) * 4 + 3] ?? 0) < 2) continue;
+		let row = (y * width) * 4 + 3;
+		for (let x = 0; x < width; x++, row += 4) {
+			if (rgba[row]! < 2) continue;
 			if (x < minX) minX = x;
 			if (x > maxX) maxX = x;
 			if (y < minY) minY = y;
-			if (y > maxY) maxY = y;
+			maxY = y;
 		}
 	}
 	if (maxX < 0) return { left: 0, top: 0, width, height };

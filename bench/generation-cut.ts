@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+/**
+ * Peak RSS and time of cutting two packs in parallel (2 × 2 sheets of 2048 px, 12 stickers each),
+ * against the floor: a bare sharp script doing decode → extract → resize → encode of the same 24
+ * regions, also two packs in parallel. Each side runs in its own Node process so its peak RSS is
+ * its own. Targets: peak RSS ≤ 300 MB; time within 2× of the floor. (The old system: 1.42 GB.)
+ *
+ *   node --import tsx bench/generation-cut.ts
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const workDir = path.join(here, '..', '.tmp', 'bench-cut');
+const mode = process.argv[2];
+
+if (mode === 'cut' || mode === 'floor') await runChild(mode);
+else await runParent();
+
+async function runParent(): Promise<void> {
+	const sheets = await prepareSheets();
+	const run = (m: string) => {
+		const out = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), m, ...sheets], { encoding: 'utf8' });
+		if (out.status !== 0) throw new Error(`${m} failed: ${out.stderr}`);
+		return JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '{}') as { ms: number; peakRssMb: number; stickers: number };
+	};
+	const floor = run('floor');
+	const cut = run('cut');
+	console.log(`sheets: ${sheets.length} of 2048×1365 (two packs, cut two at a time)`);
+	console.log(`floor (decode→extract→resize→encode): ${floor.ms} ms, peak RSS ${floor.peakRssMb} MB, ${floor.stickers} images`);
+	console.log(`our cutter (find, matte, outline, fit):  ${cut.ms} ms, peak RSS ${cut.peakRssMb} MB, ${cut.stickers} stickers`);
+	console.log(`time ratio ${(cut.ms / floor.ms).toFixed(2)}× (target ≤ 2×), peak RSS ratio ${(cut.peakRssMb / floor.peakRssMb).toFixed(2)}×, peak ${cut.peakRssMb} MB (target ≤ 300 MB)`);
+}
+
+async function prepareSheets(): Promise<string[]> {
+	const { makeSelfie } = await import('../tests/integration/generation-selfie.ts');
+	const { getFaceDetector } = await import('../src/lib/server/media/face-detector.ts');
+	const { drawFigure } = await import('../src/lib/server/media/sticker-art.ts');
+	const { composeSheet } = await import('../src/lib/server/media/sticker-sheet.ts');
+	const { paletteForOutfit } = await import('../src/lib/server/media/sticker-style.ts');
+	const { STICKER_VARIANTS } = await import('../src/lib/server/media/sticker-variants.ts');
+	mkdirSync(workDir, { recursive: true });
+	const selfie = await makeSelfie();
+	const face = (await (await getFaceDetector()).findFaces(selfie))[0]!;
+	const files: string[] = [];
+	for (let sheet = 0; sheet < 4; sheet++) {
+		const figures = [];
+		for (let i = 0; i < 6; i++) {
+			const index = (sheet % 2) * 6 + i;
+			figures.push(await drawFigure({ selfie, face, variant: STICKER_VARIANTS[index]!, index, style: sheet < 2 ? 'cartoon' : 'pop', palette: paletteForOutfit(`outfit${sheet}`), locale: 'en', size: 640 }));
+		}
+		const file = path.join(workDir, `sheet${sheet}.png`);
+		writeFileSync(file, await composeSheet(figures, { cols: 3, rows: 2, width: 2048, height: 1365 }));
+		files.push(file);
+	}
+	return files;
+}
+
+async function runChild(which: 'cut' | 'floor'): Promise<void> {
+	const sheets = process.argv.slice(3);
+	sharp.cache(false);
+	const started = performance.now();
+	const perPack = [sheets.slice(0, 2), sheets.slice(2, 4)];
+	const counts = await Promise.all(
+		perPack.map(async (pack) => {
+			let n = 0;
+			for (const file of pack) n += which === 'cut' ? await cutOne(file) : await floorOne(file);
+			return n;
+		})
+	);
+	const stickers = counts.reduce((a, b) => a + b, 0);
+	const ms = Math.round(performance.now() - started);
+	console.log(JSON.stringify({ ms, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), stickers }));
+}
+
+async function cutOne(file: string): Promise<number> {
+	const { cutSheet } = await import('../src/lib/server/media/sticker-cutter.ts');
+	const result = await cutSheet(readFileSync(file), { expected: 6 });
+	if (!result.diagnosis.ok) throw new Error(result.diagnosis.reason);
+	return result.stickers.length;
+}
+
+/** The least any cutter must do: decode the sheet, cut six cells, resize each to 512, encode PNG. */
+async function floorOne(file: string): Promise<number> {
+	const input = readFileSync(file);
+	const { width = 0, height = 0 } = await sharp(input).metadata();
+	const cw = Math.floor(width / 3);
+	const ch = Math.floor(height / 2);
+	const decoded = await sharp(input).raw().toBuffer({ resolveWithObject: true });
+	for (let i = 0; i < 6; i++) {
+		await sharp(decoded.data, { raw: decoded.info })
+			.extract({ left: (i % 3) * cw, top: Math.floor(i / 3) * ch, width: cw, height: ch })
+			.resize(512, 512, { fit: 'inside' })
+			.png({ compressionLevel: 6 })
+			.toBuffer();
+	}
+	return 6;
+}
