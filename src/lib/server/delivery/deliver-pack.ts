@@ -10,6 +10,8 @@ import { generationText } from '../jobs/generation.texts.ts';
 import type { JobStage } from '../jobs/job-progress.ts';
 import type { JobFiles } from '../jobs/pipeline/job-files.ts';
 import { JobAborted } from '../jobs/pipeline/pipeline-context.ts';
+import { isPackNameRetired } from '../lifecycle/retired-pack-names.ts';
+import { loadPseudonymKey } from '../lifecycle/pseudonym.ts';
 import { choosePackName } from './pack-name.ts';
 import { sendLinkOnce } from './send-link.ts';
 
@@ -26,6 +28,8 @@ export interface DeliveryDeps {
 	api: Api;
 	botUsername: string;
 	files: JobFiles;
+	/** DATA_DIR, where the pseudonym key of the erasure ledger lives. */
+	dataDir: string;
 	locale: Locale;
 	signal: AbortSignal;
 	enterStage(stage: JobStage, detail?: string): Promise<void>;
@@ -55,7 +59,8 @@ export async function deliverPack(deps: DeliveryDeps, jobId: number): Promise<vo
 }
 
 async function recordPackName(deps: DeliveryDeps, jobId: number, userId: bigint): Promise<string> {
-	const name = await choosePackName(deps.db, userId, deps.botUsername);
+	const retired = (candidate: string) => isPackNameRetired(deps.db, loadPseudonymKey(deps.dataDir), userId, candidate);
+	const name = await choosePackName(deps.db, userId, deps.botUsername, retired);
 	await deps.db.job.updateMany({ where: { jobId, packName: null }, data: { packName: name } });
 	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId }, select: { packName: true } });
 	return job.packName ?? name;

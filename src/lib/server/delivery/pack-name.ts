@@ -20,10 +20,20 @@ export function packNumberOf(name: string, userId: bigint): number | null {
 	return match ? Number(match[1]) : null;
 }
 
-export async function choosePackName(db: Db, userId: bigint, botUsername: string): Promise<string> {
+/**
+ * `isRetired` answers for names that survive only as fingerprints in the erasure ledger (a guest
+ * erased by /forget or retention who came back): such numbers are skipped too.
+ */
+export async function choosePackName(
+	db: Db,
+	userId: bigint,
+	botUsername: string,
+	isRetired: (name: string) => Promise<boolean> = async () => false
+): Promise<string> {
 	const used = await listUsedPackNames(db, userId);
-	const highest = used.reduce((max, name) => Math.max(max, packNumberOf(name, userId) ?? 0), 0);
-	return formatPackName(userId, highest + 1, botUsername);
+	let n = used.reduce((max, name) => Math.max(max, packNumberOf(name, userId) ?? 0), 0) + 1;
+	while (await isRetired(formatPackName(userId, n, botUsername))) n++;
+	return formatPackName(userId, n, botUsername);
 }
 
 export async function listUsedPackNames(db: Db, userId: bigint): Promise<string[]> {

@@ -44,36 +44,68 @@ export function getFaceDetector(): Promise<FaceDetector> {
 	return shared;
 }
 
+async function loadHuman(): Promise<HumanInstance> {
+	const module = require(path.join(HUMAN_DIR, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
+	const human = new module.Human({
+		backend: 'wasm',
+		wasmPath: WASM_DIR,
+		modelBasePath: MODELS_URL,
+		warmup: 'none',
+		debug: false,
+		face: {
+			enabled: true,
+			detector: { maxDetected: 10, rotation: false, minConfidence: 0.35, return: false },
+			mesh: { enabled: true },
+			iris: { enabled: false },
+			description: { enabled: false },
+			emotion: { enabled: false },
+			antispoof: { enabled: false },
+			liveness: { enabled: false }
+		},
+		body: { enabled: false },
+		hand: { enabled: false },
+		object: { enabled: false },
+		gesture: { enabled: false },
+		segmentation: { enabled: false }
+	});
+	human.tf.io.registerLoadRouter(loadModelFromDisk);
+	await human.load();
+	return human;
+}
+
+type ProcessEvent = 'uncaughtException' | 'unhandledRejection';
+const WATCHED_EVENTS: ProcessEvent[] = ['uncaughtException', 'unhandledRejection'];
+
+function listenersOf(event: ProcessEvent): Function[] {
+	// Node's typings overload listeners() per event name; both of ours return plain functions.
+	return event === 'uncaughtException' ? process.listeners('uncaughtException') : process.listeners('unhandledRejection');
+}
+
+function processHandlers(): Map<ProcessEvent, Function[]> {
+	return new Map(WATCHED_EVENTS.map((event) => [event, listenersOf(event)]));
+}
+
+/**
+ * The tfjs wasm backend (emscripten) installs process-wide handlers that rethrow every uncaught
+ * error and print the whole wasm module source with it, flooding the worker's log. The worker has
+ * its own error handling, so the handlers the library added are taken off again.
+ */
+function removeHandlersAddedSince(before: Map<ProcessEvent, Function[]>): void {
+	for (const event of WATCHED_EVENTS) {
+		for (const listener of listenersOf(event)) {
+			if (!before.get(event)?.includes(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+		}
+	}
+}
+
 export class FaceDetector {
 	#queue: Promise<unknown> = Promise.resolve();
 	private constructor(private readonly human: HumanInstance) {}
 
 	static async load(): Promise<FaceDetector> {
-		const module = require(path.join(HUMAN_DIR, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
-		const human = new module.Human({
-			backend: 'wasm',
-			wasmPath: WASM_DIR,
-			modelBasePath: MODELS_URL,
-			warmup: 'none',
-			debug: false,
-			face: {
-				enabled: true,
-				detector: { maxDetected: 10, rotation: false, minConfidence: 0.35, return: false },
-				mesh: { enabled: true },
-				iris: { enabled: false },
-				description: { enabled: false },
-				emotion: { enabled: false },
-				antispoof: { enabled: false },
-				liveness: { enabled: false }
-			},
-			body: { enabled: false },
-			hand: { enabled: false },
-			object: { enabled: false },
-			gesture: { enabled: false },
-			segmentation: { enabled: false }
-		});
-		human.tf.io.registerLoadRouter(loadModelFromDisk);
-		await human.load();
+		const before = processHandlers();
+		const human = await loadHuman();
+		removeHandlersAddedSince(before);
 		return new FaceDetector(human);
 	}
 
