@@ -8,7 +8,7 @@ import { systemClock } from '../lib/server/time/clock.ts';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from '../lib/server/workers/worker-registry.ts';
 import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
-import { acquireInstanceLock, InstanceLockError } from './instance-lock.ts';
+import { acquireInstanceLock, InstanceLockError } from '../lib/server/system/instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
 import { scheduleGuestTasks } from './tasks/session-timeouts-schedule.ts';
 import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';

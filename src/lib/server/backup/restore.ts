@@ -1,10 +1,11 @@
-import { chownSync, copyFileSync, createReadStream, createWriteStream, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chownSync, copyFileSync, createReadStream, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { countRows, integrityCheck } from '../db/migrations/schema-shape.ts';
 import { backupDatabase, backupPathFor, backupStamp } from '../db/sqlite-file.ts';
+import { instanceLockPath, liveLockHolder } from '../system/instance-lock.ts';
 import type { Clock } from '../time/clock.ts';
 import { backupTimeFromName } from './backup-files.ts';
 import { LAST_RESTORE_KEY } from './backup-status.ts';
@@ -65,22 +66,11 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
 }
 
 function assertNoWorker(dataDir: string, force: boolean): void {
-	const lock = path.join(dataDir, 'main.lock');
-	if (!existsSync(lock)) return;
-	const pid = Number.parseInt(readFileSync(lock, 'utf8').trim(), 10);
-	if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || force) return;
+	const pid = liveLockHolder(dataDir);
+	if (pid === null || force) return;
 	throw new RestoreError(
-		`the worker (pid ${pid}) holds ${lock}: stop the web and worker services first (systemctl stop sticker-bot sticker-api), or pass --force`
+		`the worker (pid ${pid}) holds ${instanceLockPath(dataDir)}: stop the web and worker services first (systemctl stop sticker-bot sticker-api), or pass --force`
 	);
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
 }
 
 async function unpack(source: string, target: string): Promise<void> {

@@ -15,9 +15,19 @@ export interface InstanceLock {
 	release(): void;
 }
 
+export function instanceLockPath(dataDir: string): string {
+	return path.join(dataDir, 'main.lock');
+}
+
+/** The pid of a live worker holding the lock of `dataDir`, or null (no lock, or a stale one). */
+export function liveLockHolder(dataDir: string): number | null {
+	const holder = readHolder(instanceLockPath(dataDir));
+	return holder !== null && isAlive(holder) ? holder : null;
+}
+
 export function acquireInstanceLock(dataDir: string, pid = process.pid): InstanceLock {
 	mkdirSync(dataDir, { recursive: true });
-	const lockPath = path.join(dataDir, 'main.lock');
+	const lockPath = instanceLockPath(dataDir);
 	const pidPath = path.join(dataDir, 'main.pid');
 	if (!tryCreateLock(lockPath, pid)) {
 		const holder = readHolder(lockPath);
