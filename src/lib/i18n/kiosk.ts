@@ -1,4 +1,5 @@
 import type { Locale } from './locale.ts';
+import { fillTemplate } from './fill-template.ts';
 
 /** Everything the kiosk screen says, per language. Keys name the moment, not the wording. */
 const en = {
@@ -205,7 +206,7 @@ const dictionaries: Record<Locale, Record<KioskTextKey, string>> = { en, ru, uz 
 
 export function kioskText(locale: Locale, key: KioskTextKey, vars: Record<string, string | number> = {}): string {
 	const template = dictionaries[locale]?.[key] ?? en[key];
-	return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+	return fillTemplate(template, vars);
 }
 
 /** Maps an API error code to its sentence; unknown codes get the general one. */

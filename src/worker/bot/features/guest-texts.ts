@@ -1,5 +1,6 @@
 import type { Locale } from '../../../lib/i18n/locale.ts';
 import type { ClosedReason } from '../../../lib/schemas/kiosk.ts';
+import { fillTemplate } from '../../../lib/i18n/fill-template.ts';
 
 /** What the bot says to guests in the kiosk flow, per language. `{name}` marks are filled in. */
 const texts = {
@@ -102,7 +103,7 @@ export type GuestTextKey = keyof (typeof texts)['en'];
 
 export function guestText(locale: Locale, key: GuestTextKey, vars: Record<string, string | number> = {}): string {
 	const template: string = texts[locale]?.[key] ?? texts.en[key];
-	return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+	return fillTemplate(template, vars);
 }
 
 export function closedText(locale: Locale, reason: ClosedReason | null): string {

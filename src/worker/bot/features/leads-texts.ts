@@ -1,5 +1,6 @@
 import type { Locale } from '../../../lib/i18n/locale.ts';
 import type { LeadStatus } from '../../../lib/schemas/lead-status.ts';
+import { fillTemplate } from '../../../lib/i18n/fill-template.ts';
 
 /** What the bot says in the sales group and to lead admins (LEADS_GROUP_LOCALE picks the language). */
 const texts = {
@@ -129,7 +130,5 @@ export function statusLabel(locale: Locale, status: LeadStatus | string): string
 	return (texts[locale].status as Record<string, string>)[status] ?? status;
 }
 
-/** Fills {name} placeholders. */
-export function fill(template: string, values: Record<string, string | number>): string {
-	return template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? `{${key}}`));
-}
+/** Fills {name} placeholders (the shared rule: a missing value stays visible). */
+export const fill = fillTemplate;
