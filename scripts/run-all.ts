@@ -83,9 +83,10 @@ function main(): void {
 function printWelcome(config: Config): void {
 	const lines = [
 		`Sticker kiosk is starting at ${config.publicBaseUrl}`,
-		`  kiosk:    ${config.publicBaseUrl}/kiosk`,
-		`  console:  ${config.publicBaseUrl}/console`,
-		`  landing:  ${config.publicBaseUrl}/en`,
+		`  start:    ${config.publicBaseUrl}/start (links to everything, live status)`,
+		`  kiosk:    ${config.publicBaseUrl}/kiosk (first run: enter the kiosk key printed below)`,
+		`  console:  ${config.publicBaseUrl}/console (first run: open the setup link printed below)`,
+		`  landing:  ${config.publicBaseUrl}/`,
 		config.telegram.mode === 'emulator'
 			? `  telegram: emulator at http://localhost:${config.EMULATOR_PORT}/ (no TELEGRAM_BOT_TOKEN set)`
 			: `  telegram: ${config.telegram.apiRoot}`,
