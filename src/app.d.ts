@@ -9,6 +9,8 @@ declare global {
 			operator: import('$lib/server/auth/roles').OperatorIdentity | null;
 			/** The client's address (operators are staff; audit_log stores it). */
 			clientIp: string | null;
+			/** Set by handleError when the database stayed locked past busy_timeout (answered 503). */
+			databaseBusy?: boolean;
 		}
 	}
 }

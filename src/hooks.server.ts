@@ -1,8 +1,10 @@
 import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
 import { ConfigError } from '$lib/server/config/config';
+import { DATABASE_BUSY_MESSAGE, isDatabaseBusy } from '$lib/server/db/busy';
 import { MigrationError } from '$lib/server/db/migrations/safe-migrate';
 import { appContext, startAppContext } from '$lib/server/web/app-context';
 import { applySecurityHeaders, isForeignMutation } from '$lib/server/web/security-headers';
+import { asUnavailable, unavailableResponse } from '$lib/server/web/unavailable';
 import { announceFirstKiosk } from '$lib/server/kiosk/first-kiosk';
 import { announceConsoleSetup, resolveOperatorSession } from '$lib/server/auth/request-session';
 
@@ -28,14 +30,27 @@ export const handle: Handle = async ({ event, resolve }) => {
 			headers: { 'content-type': 'application/json' }
 		});
 	}
-	await resolveOperatorSession(event, appContext());
-	const response = await resolve(event);
+	let response: Response;
+	try {
+		await resolveOperatorSession(event, appContext());
+		response = await resolve(event);
+		if (event.locals.databaseBusy) response = asUnavailable(response);
+	} catch (error) {
+		if (!isDatabaseBusy(error)) throw error;
+		response = unavailableResponse();
+	}
 	applySecurityHeaders(response.headers, event.url.protocol === 'https:');
 	return response;
 };
 
 /** Unexpected errors are logged with their stack; people only ever see a sentence. */
 export const handleError: HandleServerError = ({ error, event, status }) => {
+	if (isDatabaseBusy(error)) {
+		// Not a bug: another writer held the lock past busy_timeout. handle() turns this into a 503.
+		event.locals.databaseBusy = true;
+		appContext().logger.warn({ path: event.url.pathname }, 'database busy past busy_timeout; answered 503');
+		return { message: DATABASE_BUSY_MESSAGE };
+	}
 	if (status !== 404) appContext().logger.error({ err: error, path: event.url.pathname }, 'request failed');
 	return { message: status === 404 ? 'Page not found.' : 'Something went wrong on our side. Please try again.' };
 };

@@ -4,6 +4,7 @@ import type { AppContext } from '../web/app-context.ts';
 import type { Actor } from '../audit/audit-log.ts';
 import { canAct, canManageOperators, type OperatorIdentity } from '../auth/roles.ts';
 import { ConsoleActionError } from '../console/console-error.ts';
+import { DATABASE_BUSY_MESSAGE, isDatabaseBusy } from '../db/busy.ts';
 
 /**
  * tRPC plumbing: the request context, the error formatter and the procedure tiers. Routers per
@@ -38,7 +39,14 @@ const t = initTRPC.context<TrpcContext>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 /** Anyone: the health summary, the landing form, kiosk reads guarded by their own capability. */
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+	const result = await next();
+	// A lock held past busy_timeout: the transaction rolled back; answer 503 (+ Retry-After in the route).
+	if (!result.ok && isDatabaseBusy(result.error.cause ?? result.error)) {
+		throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: DATABASE_BUSY_MESSAGE, cause: result.error });
+	}
+	return result;
+});
 
 // ─── Console tiers ──────────────────────────────────────────────────────────────────────────────
 /**
@@ -46,7 +54,7 @@ export const publicProcedure = t.procedure;
  * refused for them here, so a router cannot forget it. Console domain errors (ConsoleActionError)
  * reach the browser as BAD_REQUEST with their sentence. `ctx.actor` is what audit_log records.
  */
-export const operatorProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+export const operatorProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
 	const operator = ctx.operator;
 	if (!operator) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in to the console.' });
 	if (type === 'mutation' && !canAct(operator.role)) {
