@@ -50,13 +50,40 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
 		expect(job.providerUsed).toBe('gemini');
 		const rows = await usage(jobId);
-		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'sheet']);
+		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'sheet', 'qa_pack']);
 		expect(rows.every((r) => r.ok === 1 && r.provider === 'gemini' && r.httpStatus === 200)).toBe(true);
 		const sheet = rows.find((r) => r.stage === 'sheet')!;
 		expect(sheet).toMatchObject({ kind: 'image', model: 'gemini-3.1-flash-image', imageTokens: 1290, images: 1 });
 		expect(sheet.estCostUsd).toBeCloseTo((sheet.promptTokens! * 0.5 + 1290 * 60) / 1e6, 6);
 		expect(rows.find((r) => r.stage === 'passport')).toMatchObject({ kind: 'vision', model: 'gemini-3-flash', thoughtsTokens: 24 });
-		expect(gemini!.calls).toHaveLength(5);
+		const review = rows.find((r) => r.stage === 'qa_pack')!;
+		expect(review).toMatchObject({ kind: 'qa', model: 'gemini-3-flash', images: 0 });
+		expect(review.estCostUsd).toBeGreaterThan(0);
+		expect(gemini!.calls).toHaveLength(6);
+	}, 120_000);
+
+	it('qa_pack: a sticker the review rejects is drawn again once (qa_regen, same attempt), verdicts in job<N>_likeness.json', async () => {
+		const jobId = await start([{ kind: 'qa_reject', stickers: [3] }]);
+		const status = await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000);
+		expect(status, (await world!.db.job.findUniqueOrThrow({ where: { jobId } })).error ?? '').toBe('done');
+		expect((await world!.db.job.findUniqueOrThrow({ where: { jobId } })).attempts).toBe(1);
+		const rows = await usage(jobId);
+		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'sheet', 'qa_pack', 'qa_regen']);
+		const [review, regen] = rows.slice(-2);
+		expect(review).toMatchObject({ kind: 'qa', ok: 1, provider: 'gemini', model: 'gemini-3-flash' });
+		expect(review!.estCostUsd).toBeCloseTo((review!.promptTokens! * 0.5 + 60 * 3 + 24 * 3) / 1e6, 5);
+		expect(regen).toMatchObject({ kind: 'image', ok: 1, images: 1, imageTokens: 1290 });
+		expect(regen!.estCostUsd).toBeGreaterThan(0);
+		const { existsSync, readFileSync } = await import('node:fs');
+		const likeness = JSON.parse(readFileSync(`${world!.dataDir}/debug_sheets/job${jobId}_likeness.json`, 'utf8')) as LikenessFile;
+		expect(likeness.ok).toBe(true);
+		expect(likeness.pack.stickers).toHaveLength(12);
+		expect(likeness.pack.stickers.filter((s) => !s.ok).map((s) => [s.n, s.regenerated])).toEqual([[3, true]]);
+		expect(likeness.pack.stickers.filter((s) => s.regenerated)).toHaveLength(1);
+		expect(likeness.pack.stickers[0]!.likeness).toBeGreaterThan(0.7);
+		expect(existsSync(`${world!.dataDir}/debug_sheets/job${jobId}_regen3.png`)).toBe(true);
+		const job = await world!.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
 	}, 120_000);
 
 	it('per-minute 429 and 503: retried with backoff, recorded (ok=0, cost 0), job done', async () => {
@@ -113,6 +140,11 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect(diagnosis).toMatchObject({ ok: false, found: 5, expected: 6 });
 	}, 120_000);
 });
+
+interface LikenessFile {
+	ok: boolean;
+	pack: { stickers: { n: number; ok: boolean; likeness: number; regenerated: boolean }[] };
+}
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;

@@ -47,9 +47,12 @@ describe('generation with the offline provider and the Telegram emulator', () =>
 		const user = await world.db.user.findUniqueOrThrow({ where: { telegramUserId: BigInt(world.guestId) } });
 		expect(user.packLink).toBe(`https://t.me/addstickers/${job.packName}`);
 		expect(user.packCompletedAt).not.toBeNull();
-		const stages = (await world.db.apiUsage.findMany({ where: { jobId } })).map((u) => u.stage);
-		expect(new Set(stages)).toEqual(new Set(['passport', 'anchor', 'anchor_verify', 'sheet']));
+		const rows = await world.db.apiUsage.findMany({ where: { jobId } });
+		const stages = rows.map((u) => u.stage);
+		expect(new Set(stages)).toEqual(new Set(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_pack']));
 		expect(stages.filter((s) => s === 'sheet')).toHaveLength(2);
+		// The local verdict is recorded like a paid review, so spend and stage tables are uniform.
+		expect(rows.filter((u) => u.stage === 'qa_pack')).toEqual([expect.objectContaining({ kind: 'qa', provider: 'offline', estCostUsd: 0, ok: 1 })]);
 		const progress = await world.db.jobProgress.findUniqueOrThrow({ where: { jobId } });
 		expect(progress.stage).toBe('done');
 		const counts = await world.emulator.control.callCounts();

@@ -1,20 +1,24 @@
 /**
  * Faults the fake Gemini server can inject, each answering like the real API would
  * (google.rpc.Status JSON bodies). `times` counts requests it applies to; `match` limits it to
- * image or JSON (vision) requests.
+ * image or JSON (vision) requests, `qa` to the pack review (qa_pack). `qa_reject` is not an error
+ * but a verdict: the pack review answers ok=false, low likeness, for the `stickers` it names.
  */
-export type FaultKind = 'quota_minute' | 'quota_day' | 'billing' | 'server' | 'slow' | 'wrong_count';
+export type FaultKind = 'quota_minute' | 'quota_day' | 'billing' | 'server' | 'slow' | 'wrong_count' | 'qa_reject';
 
 export interface FaultInput {
 	kind: FaultKind;
 	times?: number;
-	match?: 'image' | 'json' | 'sheet' | 'any';
+	match?: 'image' | 'json' | 'sheet' | 'qa' | 'any';
 	/** For `slow`: how long to wait before answering normally. */
 	delayMs?: number;
+	/** For `qa_reject`: the sticker numbers (1-based) the review rejects. */
+	stickers?: number[];
 }
 
-export interface ArmedFault extends Required<Omit<FaultInput, 'delayMs'>> {
+export interface ArmedFault extends Required<Omit<FaultInput, 'delayMs' | 'stickers'>> {
 	delayMs: number;
+	stickers: number[];
 	used: number;
 }
 

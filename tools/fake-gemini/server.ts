@@ -2,13 +2,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { drawFromPrompt } from './draw.ts';
 import { errorBody, type ArmedFault, type FaultInput } from './faults.ts';
+import { packVerdict } from './verdicts.ts';
 
 /**
  * A fake of Gemini's generateContent endpoint: `POST /v1beta/models/<model>:generateContent` with
  * `x-goog-api-key`, answering candidates[0].content.parts[i].inlineData PNGs (real sticker sheets
  * drawn on a flat background) or JSON text for vision requests, with usageMetadata token counts.
  * Faults are armed through `/_control/faults` (or `control.inject`): 429 per-minute and per-day
- * quota, billing (prepaid credits depleted), 503, slow replies, sheets with a figure missing.
+ * quota, billing (prepaid credits depleted), 503, slow replies, sheets with a figure missing, and
+ * pack reviews (qa_pack contact sheets) that reject named stickers.
  */
 export interface FakeGeminiCall {
 	model: string;
@@ -31,7 +33,7 @@ export async function createFakeGemini(options: { port?: number; apiKey?: string
 	const faults: ArmedFault[] = [];
 	const calls: FakeGeminiCall[] = [];
 	const inject = (input: FaultInput): ArmedFault => {
-		const fault: ArmedFault = { kind: input.kind, times: input.times ?? 1, match: input.match ?? 'any', delayMs: input.delayMs ?? 0, used: 0 };
+		const fault: ArmedFault = { kind: input.kind, times: input.times ?? 1, match: input.match ?? 'any', delayMs: input.delayMs ?? 0, stickers: input.stickers ?? [], used: 0 };
 		faults.push(fault);
 		return fault;
 	};
@@ -59,7 +61,9 @@ export async function createFakeGemini(options: { port?: number; apiKey?: string
 		const parts = request.contents.flatMap((c) => c.parts);
 		const prompt = parts.map((p) => p.text ?? '').join(' ');
 		const isSheet = kind === 'image' && / columns × \d+ rows/.test(prompt);
-		const fault = faults.find((f) => f.used < f.times && (f.match === 'any' || f.match === kind || (f.match === 'sheet' && isSheet)));
+		const isPackReview = kind === 'json' && /contact sheet/.test(prompt);
+		const applies = (f: ArmedFault) => (f.kind === 'qa_reject' ? isPackReview : f.match === 'any' || f.match === kind || (f.match === 'sheet' && isSheet) || (f.match === 'qa' && isPackReview));
+		const fault = faults.find((f) => f.used < f.times && applies(f));
 		if (fault) fault.used++;
 		const call: FakeGeminiCall = { model, kind, status: 200, fault: fault?.kind, at: Date.now() };
 		calls.push(call);
@@ -71,7 +75,9 @@ export async function createFakeGemini(options: { port?: number; apiKey?: string
 		if (kind === 'json') {
 			const text = /^Describe/.test(prompt)
 				? JSON.stringify({ summary: 'one smiling adult with short dark hair and light stubble', hair: 'short, dark', face: 'oval, light stubble', accessories: 'none' })
-				: JSON.stringify({ ok: true, likeness: 0.86, notes: ['same person, one full figure'] });
+				: isPackReview
+					? packVerdict(prompt, fault?.kind === 'qa_reject' ? fault.stickers : [])
+					: JSON.stringify({ ok: true, likeness: 0.86, notes: ['same person, one full figure'] });
 			return send(res, 200, candidate([{ text }], { promptTokenCount: promptTokens, candidatesTokenCount: 60, thoughtsTokenCount: 24, totalTokenCount: promptTokens + 84 }));
 		}
 		const photos = images.filter(isJpeg);

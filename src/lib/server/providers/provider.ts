@@ -1,4 +1,5 @@
 import type { Locale } from '../../i18n/locale.ts';
+import type { StickerVerdict } from '../media/sticker-qa.ts';
 import type { ArtStyle } from '../media/sticker-style.ts';
 import type { StickerVariant } from '../media/sticker-variants.ts';
 
@@ -77,6 +78,26 @@ export interface FigureRequest {
 	attempt: number;
 }
 
+/** The finished pack, for the provider's own review (qa_pack) before delivery. */
+export interface PackReviewRequest {
+	brief: JobBrief;
+	anchor: Buffer;
+	/** Sticker PNGs in pack order: sticker n is stickers[n - 1]. */
+	stickers: Buffer[];
+	/** The local gate's verdicts (face count, blank, head cut), same order; offline answers from these. */
+	local: StickerVerdict[];
+}
+
+/** One sticker's verdict from qa_pack: ok only when it looks like the anchor, shows one person and is not cropped. */
+export interface StickerReview {
+	n: number;
+	ok: boolean;
+	likeness: number;
+	onePerson: boolean;
+	cropped: boolean;
+	notes: string[];
+}
+
 export interface ImageProvider {
 	readonly name: ProviderName;
 	describeAppearance(brief: JobBrief): Promise<ProviderResult<AppearanceCard>>;
@@ -86,6 +107,8 @@ export interface ImageProvider {
 	drawSheet(request: SheetRequest): Promise<ProviderResult<Buffer>>;
 	/** One figure on the flat background, to replace a bad one. */
 	drawFigure(request: FigureRequest): Promise<ProviderResult<Buffer>>;
+	/** One review of the whole pack (qa_pack): a verdict per sticker, in pack order. */
+	reviewPack(request: PackReviewRequest): Promise<ProviderResult<StickerReview[]>>;
 }
 
 /**

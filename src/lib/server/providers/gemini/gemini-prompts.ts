@@ -18,6 +18,15 @@ export function anchorPrompt(brief: JobBrief, card: AppearanceCard): string {
 export const REVIEW_PROMPT =
 	'First image: the reference photo. Second: a drawing of that person. Answer as JSON {"ok": boolean, "likeness": number 0..1, "notes": string[]} — ok when it clearly shows the same single person in one full figure.';
 
+/** qa_pack: the anchor, then the numbered contact sheet; the model names each sticker by its number. */
+export function packReviewPrompt(count: number): string {
+	return [
+		`First image: the anchor drawing of a person. Second: a contact sheet of ${count} numbered stickers (1–${count}, left to right, top to bottom) meant to show that same person.`,
+		'For every sticker judge: likeness to the anchor (0..1), exactly one person shown, the figure or head cropped by the sticker edge.',
+		`Answer as JSON {"stickers": [{"n": number, "ok": boolean, "likeness": number, "onePerson": boolean, "cropped": boolean, "notes": string[]}]} with all ${count} stickers; ok only when it is clearly the same person, alone and not cropped.`
+	].join(' ');
+}
+
 export function sheetPrompt(request: SheetRequest): string {
 	const cells = request.variants.map((v, i) => `${i + 1}: ${describeVariant(v, request.brief.locale)}`).join('; ');
 	return [

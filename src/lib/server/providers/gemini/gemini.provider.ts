@@ -1,8 +1,10 @@
 import { GoogleGenAI, type GenerateContentResponse, type Part } from '@google/genai';
-import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, ImageProvider, JobBrief, ProviderResult, SheetRequest, UsageKind } from '../provider.ts';
+import { composeContactSheet } from '../../media/sticker-contact.ts';
+import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, ImageProvider, JobBrief, PackReviewRequest, ProviderResult, SheetRequest, StickerReview, UsageKind } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
 import { classifyGeminiError } from './gemini-errors.ts';
-import { anchorPrompt, figurePrompt, PASSPORT_PROMPT, REVIEW_PROMPT, sheetPrompt } from './gemini-prompts.ts';
+import { anchorPrompt, figurePrompt, packReviewPrompt, PASSPORT_PROMPT, REVIEW_PROMPT, sheetPrompt } from './gemini-prompts.ts';
+import { readPackVerdicts } from './gemini-verdicts.ts';
 
 /**
  * Gemini through @google/genai. httpOptions.baseUrl points it at Google or at tools/fake-gemini.
@@ -53,7 +55,13 @@ export function createGeminiProvider(options: GeminiOptions): ImageProvider {
 			return { value: parseJson<AnchorReview>(response, usage, (v) => typeof v.ok === 'boolean'), usage };
 		},
 		drawSheet: (request: SheetRequest) => image(options.imageModel, [{ text: sheetPrompt(request) }, png(request.anchor), png(request.layoutGuide), png(request.brief.selfie, 'image/jpeg')], '2K'),
-		drawFigure: (request: FigureRequest) => image(options.imageModel, [{ text: figurePrompt(request.variant, request.brief) }, png(request.anchor), png(request.brief.selfie, 'image/jpeg')], '1K')
+		drawFigure: (request: FigureRequest) => image(options.imageModel, [{ text: figurePrompt(request.variant, request.brief) }, png(request.anchor), png(request.brief.selfie, 'image/jpeg')], '1K'),
+		async reviewPack(request: PackReviewRequest): Promise<ProviderResult<StickerReview[]>> {
+			const sheet = await composeContactSheet(request.stickers);
+			const { response, usage } = await call('qa', options.visionModel, [{ text: packReviewPrompt(request.stickers.length) }, png(request.anchor), png(sheet, 'image/jpeg')], true);
+			const answer = parseJson<{ stickers: unknown }>(response, usage, (v) => Array.isArray(v.stickers));
+			return { value: readPackVerdicts(answer.stickers as unknown[], request.stickers.length), usage };
+		}
 	};
 }
 

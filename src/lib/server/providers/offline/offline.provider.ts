@@ -1,10 +1,11 @@
 import sharp, { type Region, type Sharp } from 'sharp';
 import { getFaceDetector, type FaceBox } from '../../media/face-detector.ts';
 import { drawFigure } from '../../media/sticker-art.ts';
+import { reviewFromLocal } from '../../media/sticker-contact.ts';
 import { composeSheet, SHEET_BACKGROUND } from '../../media/sticker-sheet.ts';
 import { paletteForOutfit } from '../../media/sticker-style.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
-import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, ImageProvider, JobBrief, ProviderResult, SheetRequest } from '../provider.ts';
+import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, ImageProvider, JobBrief, PackReviewRequest, ProviderResult, SheetRequest, StickerReview } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
 
 /**
@@ -23,7 +24,8 @@ export function createOfflineProvider(): ImageProvider {
 		drawAnchor,
 		reviewAnchor,
 		drawSheet,
-		drawFigure: drawOneFigure
+		drawFigure: drawOneFigure,
+		reviewPack
 	};
 }
 
@@ -51,6 +53,14 @@ async function reviewAnchor(_brief: JobBrief, _appearance: AppearanceCard, ancho
 	const faces = await (await getFaceDetector()).findFaces(anchor);
 	const ok = faces.length === 1;
 	return { value: { ok, likeness: ok ? 1 : 0, notes: [`${faces.length} face(s) on the anchor`] }, usage: usage('qa', 0) };
+}
+
+/**
+ * Offline has no vision model: its pack review is the local gate's verdicts, still returned as one
+ * qa_pack call (cost 0) so spend and stage tables look the same whatever provider ran.
+ */
+async function reviewPack(request: PackReviewRequest): Promise<ProviderResult<StickerReview[]>> {
+	return { value: request.local.map((verdict, i) => reviewFromLocal(i + 1, verdict)), usage: usage('qa', 0) };
 }
 
 async function drawSheet(request: SheetRequest): Promise<ProviderResult<Buffer>> {

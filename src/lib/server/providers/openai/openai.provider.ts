@@ -5,7 +5,7 @@ import { anchorPrompt, figurePrompt, sheetPrompt } from '../gemini/gemini-prompt
 
 /**
  * OpenAI's images API (POST {base}/images/edits, multipart, b64_json) as the optional second image
- * provider. It has no vision step of ours: the appearance card and the anchor review are done
+ * provider. It has no vision step of ours: the appearance card and the anchor and pack reviews are done
  * locally (the offline face model), so only drawing is paid for.
  */
 export interface OpenAiOptions {
@@ -43,6 +43,7 @@ export function createOpenAiProvider(options: OpenAiOptions): ImageProvider {
 		name: 'openai',
 		describeAppearance: (brief) => local.describeAppearance(brief),
 		reviewAnchor: (brief, card, anchor) => local.reviewAnchor(brief, card, anchor),
+		reviewPack: (request) => local.reviewPack(request),
 		drawAnchor: (brief, card) => edit(anchorPrompt(brief, card), [brief.selfie], '1024x1024'),
 		drawSheet: (request: SheetRequest) => edit(sheetPrompt(request), [request.anchor, request.layoutGuide], '1536x1024'),
 		drawFigure: (request: FigureRequest) => edit(figurePrompt(request.variant, request.brief), [request.anchor], '1024x1024')

@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { StickerVerdict } from '../../media/sticker-qa.ts';
+import type { StickerReview } from '../../providers/provider.ts';
+import { writeFileAtomic } from './job-files.ts';
+import type { PipelineContext } from './pipeline-context.ts';
+import { callProvider } from './provider-call.ts';
+
+/**
+ * qa_pack: one provider review of all 12 stickers against the anchor (likeness, one person, not
+ * cropped). One call per pack, not per sticker, keeps the check's cost to a single vision request.
+ */
+export async function reviewPack(ctx: PipelineContext, anchor: Buffer, stickers: Buffer[], local: StickerVerdict[]): Promise<StickerReview[]> {
+	const reviews = await callProvider(ctx, 'qa_pack', 'qa', () => ctx.provider.reviewPack({ brief: ctx.brief, anchor, stickers, local }));
+	// A verdict list of the wrong length must not shift verdicts onto the wrong stickers.
+	return stickers.map((_, i) => reviews.find((r) => r.n === i + 1) ?? { n: i + 1, ok: true, likeness: 0, onePerson: true, cropped: false, notes: ['no verdict from the review'] });
+}
+
+/**
+ * job<N>_likeness.json for the console: the anchor review (written by anchor_verify) stays at the
+ * top level, the pack's verdicts go under `pack`, with which stickers were drawn again.
+ */
+export async function writeLikeness(ctx: PipelineContext, reviews: StickerReview[], regenerated: Set<number>): Promise<void> {
+	const file = ctx.files.debug('likeness.json');
+	const existing = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>) : { jobId: ctx.jobId };
+	const pack = { at: ctx.clock.now().toISOString(), provider: ctx.provider.name, stickers: reviews.map((r) => ({ ...r, regenerated: regenerated.has(r.n) })) };
+	await writeFileAtomic(file, JSON.stringify({ ...existing, pack }, null, 2));
+}
