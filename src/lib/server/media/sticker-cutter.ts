@@ -105,14 +105,18 @@ function extractFigure(rgb: Buffer, width: number, height: number, bg: Rgb, mask
 	const h = Math.min(blob.height, height - y0);
 	const out = Buffer.alloc(w * h * 4);
 	const labels = mask.labels;
+	const label = blob.label;
+	// Locals, not bg.r etc.: this loop runs over every pixel of every figure.
+	const br = bg.r, bgG = bg.g, bb = bg.b;
 	for (let y = 0; y < h; y++) {
 		const labelRow = ((y0 + y) >> 2) * mask.cols;
 		let i = ((y0 + y) * width + x0) * 3;
 		let o = y * w * 4;
 		for (let x = 0; x < w; x++, i += 3, o += 4) {
-			if (labels[labelRow + ((x0 + x) >> 2)] !== blob.label) continue;
+			if (labels[labelRow + ((x0 + x) >> 2)] !== label) continue;
 			const r = rgb[i]!, g = rgb[i + 1]!, b = rgb[i + 2]!;
-			const alpha = ALPHA_BY_DISTANCE2[(r - bg.r) * (r - bg.r) + (g - bg.g) * (g - bg.g) + (b - bg.b) * (b - bg.b)]!;
+			const dr = r - br, dg = g - bgG, db = b - bb;
+			const alpha = ALPHA_BY_DISTANCE2[dr * dr + dg * dg + db * db]!;
 			if (alpha === 0) continue;
 			out[o + 3] = alpha;
 			if (alpha === 255) {
@@ -122,9 +126,9 @@ function extractFigure(rgb: Buffer, width: number, height: number, bg: Rgb, mask
 				continue;
 			}
 			const k = 255 - alpha;
-			out[o] = clamp255(((r * 255 - k * bg.r) / alpha) | 0);
-			out[o + 1] = clamp255(((g * 255 - k * bg.g) / alpha) | 0);
-			out[o + 2] = clamp255(((b * 255 - k * bg.b) / alpha) | 0);
+			out[o] = clamp255(((r * 255 - k * br) / alpha) | 0);
+			out[o + 1] = clamp255(((g * 255 - k * bgG) / alpha) | 0);
+			out[o + 2] = clamp255(((b * 255 - k * bb) / alpha) | 0);
 		}
 	}
 	return { data: out, width: w, height: h };
