@@ -2,6 +2,7 @@ import type { Db } from '../db/client.ts';
 import { packLinkFor } from '../guests/reset-guest.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
+import type { ApiUsageView } from '../../schemas/api-usage-view.ts';
 
 /** The Job page: everything an operator needs to understand one pack, good or bad. */
 export interface JobEvent {
@@ -18,24 +19,8 @@ export interface StageTiming {
 	costUsd: number;
 }
 
-export interface UsageRow {
-	id: number;
-	ts: string;
-	stage: string | null;
-	kind: string;
-	provider: string;
-	model: string | null;
-	ok: boolean;
-	httpStatus: number | null;
-	error: string | null;
-	images: number;
-	promptTokens: number | null;
-	outputTokens: number | null;
-	imageTokens: number | null;
-	thoughtsTokens: number | null;
-	resolution: string | null;
-	costUsd: number;
-}
+/** Kept under its old name for the console's server code. */
+export type UsageRow = ApiUsageView;
 
 export interface JobDetail {
 	job: {
