@@ -1,12 +1,34 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
+import { jobFiles } from '../../src/lib/server/jobs/pipeline/job-files.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+
+/**
+ * What a failure message needs to tell a job that did not end `done` apart (it is only printed when
+ * the assertion fails): status, attempts, last error, stage, every provider call in order, and the
+ * local quality gate's rejected stickers (face count, coverage) when the gate ran.
+ */
+async function describeJob(world: GenerationWorld, jobId: number): Promise<string> {
+	const job = await world.db.job.findUnique({ where: { jobId }, select: { status: true, attempts: true, error: true } });
+	const progress = await world.db.jobProgress.findUnique({ where: { jobId }, select: { stage: true, detail: true } });
+	const usage = await world.db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } });
+	const calls = usage.map((u) => `${u.stage}:${u.kind}:${u.ok ? 'ok' : `FAILED(${u.error ?? ''})`}`);
+	const gateFile = jobFiles(world.dataDir, jobId, '').debug('consistency.json');
+	const gate = existsSync(gateFile) ? (JSON.parse(readFileSync(gateFile, 'utf8')) as { stickers: { n: number; ok: boolean; faces: number; coverage: number; reasons: string[] }[] }).stickers : [];
+	const rejected = gate.filter((v) => !v.ok).map((v) => `#${v.n} faces=${v.faces} coverage=${v.coverage} ${v.reasons.join(', ')}`);
+	return [
+		`job ${jobId}: status=${job?.status} attempts=${job?.attempts} error=${job?.error ?? '-'}`,
+		`stage=${progress?.stage ?? '-'} ${progress?.detail ?? ''}`,
+		`api_usage (${usage.length}): ${calls.join(' | ')}`,
+		`local gate rejected: ${rejected.length ? rejected.join(' | ') : gate.length ? 'none' : 'gate did not run'}`
+	].join('\n');
+}
 
 describe('generation with the offline provider and the Telegram emulator', () => {
 	const tempDir = useTempDir('gen-offline-');
@@ -23,9 +45,12 @@ describe('generation with the offline provider and the Telegram emulator', () =>
 		const config = world.config();
 		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'test-worker' });
 		loop.start();
-		const final = await waitForJobStatus(world.db, jobId, ["done", "failed"], 90_000);
-		if (final !== "done") console.log((await world.db.job.findUnique({ where: { jobId } }))?.error, JSON.stringify(await world.db.apiUsage.findMany({ where: { jobId } })));
-		expect(final).toBe("done");
+		const current = world;
+		const final = await waitForJobStatus(current.db, jobId, ['done', 'failed'], 90_000).catch(async (error: Error) => {
+			throw new Error(`${error.message}\n${await describeJob(current, jobId)}`); // a timeout says where the job stood
+		});
+		const diagnostic = await describeJob(current, jobId);
+		expect(final, diagnostic).toBe('done');
 
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(job.appearanceJson).toBeNull();
@@ -49,8 +74,8 @@ describe('generation with the offline provider and the Telegram emulator', () =>
 		expect(user.packCompletedAt).not.toBeNull();
 		const rows = await world.db.apiUsage.findMany({ where: { jobId } });
 		const stages = rows.map((u) => u.stage);
-		expect(new Set(stages)).toEqual(new Set(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_pack']));
-		expect(stages.filter((s) => s === 'sheet')).toHaveLength(2);
+		expect(new Set(stages), diagnostic).toEqual(new Set(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'qa_pack']));
+		expect(stages.filter((s) => s === 'sheet'), diagnostic).toHaveLength(2);
 		// The local verdict is recorded like a paid review, so spend and stage tables are uniform.
 		expect(rows.filter((u) => u.stage === 'qa_pack')).toEqual([expect.objectContaining({ kind: 'qa', provider: 'offline', estCostUsd: 0, ok: 1 })]);
 		const progress = await world.db.jobProgress.findUniqueOrThrow({ where: { jobId } });
