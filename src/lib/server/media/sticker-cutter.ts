@@ -1,13 +1,15 @@
 import sharp from 'sharp';
-import { BLOCK, estimateBackground, findBlobs, type Blob, type CoarseMask, type Rgb } from './sticker-mask.ts';
-import { finishSticker } from './sticker-format.ts';
+import { averageCells, BLOCK, estimateBackground, findBlobs, type Blob, type Box, type CoarseMask, type Rgb } from './sticker-mask.ts';
+import { FIGURE_SIDE, finishSticker, STICKER_MARGIN } from './sticker-format.ts';
+import { matteFigure } from './sticker-matte.ts';
 
 /**
  * Cuts a generated sheet into Telegram-ready stickers. Image models draw on a flat colour (they
  * give no real transparency), so: estimate that colour from the border, find each figure, build a
  * soft alpha from the colour distance (with the background colour un-mixed from edge pixels), add a
- * white outline and fit Telegram's static format. Works on one raw RGB buffer per sheet and one
- * small region per figure; nothing larger is ever held.
+ * white outline and fit Telegram's static format. The sheet is decoded once to raw RGB; sharp
+ * shrinks it for blob finding and resizes each figure's region to sticker size, so the JS loops
+ * only ever walk sticker-sized pixels.
  */
 export interface CutOptions {
 	expected: number;
@@ -42,17 +44,17 @@ export interface CutResult {
 	diagnosis: CutDiagnosis;
 }
 
-/** Alpha ramps from 0 to 1 between these colour distances from the background. */
-const EDGE_LOW = 40;
-const EDGE_HIGH = 120;
-const IN_FLIGHT = 2;
+/** Cells of room kept around a figure's core cells: its anti-aliased or feathered edge. */
+const EDGE_CELLS = 2;
+const IN_FLIGHT = 3;
 
 export async function cutSheet(sheet: Buffer | string, options: CutOptions): Promise<CutResult> {
 	const started = performance.now();
 	const { data: rgb, info } = await sharp(sheet).removeAlpha().raw().toBuffer({ resolveWithObject: true });
 	const { width, height } = info;
 	const background = estimateBackground(rgb, width, height);
-	const mask = findBlobs(rgb, width, height, background, options.joinRadius ?? 3);
+	const cells = await averageCells(rgb, width, height);
+	const mask = findBlobs(cells.data, cells.cols, cells.rows, background, options.joinRadius ?? 3);
 	const minArea = width * height * (options.minAreaShare ?? 0.006);
 	const figures = orderForReading(mask.blobs.filter((b) => b.area >= minArea), options.expected);
 	const rejects = mask.blobs.filter((b) => b.area < minArea).map((b) => ({ box: boxOf(b), area: b.area, reason: 'speck' }));
@@ -64,78 +66,50 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 		diagnosis.ms = Math.round(performance.now() - started);
 		return { stickers: [], diagnosis };
 	}
-	// The JS matte of figure n+1 runs while sharp (in its own threads) finishes figure n; at most
-	// IN_FLIGHT figures are held at once, so memory stays flat.
-	const pending: Promise<Buffer>[] = [];
-	for (const [i, blob] of figures.entries()) {
-		if (i >= IN_FLIGHT) await pending[i - IN_FLIGHT];
-		const rgba = extractFigure(rgb, width, height, background, mask, blob);
-		pending.push(
-			finishSticker(rgba.data, rgba.width, rgba.height).then((png) => {
-				reports[i]!.output = { width: png.width, height: png.height, bytes: png.data.length };
-				return png.data;
-			})
-		);
+	// Each figure is a chain of sharp passes (in libvips threads) and short JS loops; a few run
+	// at once so the JS of one overlaps sharp's work on another, while memory stays flat.
+	const source = { rgb, width, height, background, mask };
+	const stickers: Buffer[] = [];
+	for (let first = 0; first < figures.length; first += IN_FLIGHT) {
+		const batch = figures.slice(first, first + IN_FLIGHT).map(async (blob, k) => {
+			const png = await cutFigure(source, blob);
+			reports[first + k]!.output = { width: png.width, height: png.height, bytes: png.data.length };
+			return png.data;
+		});
+		stickers.push(...(await Promise.all(batch)));
 	}
-	const stickers = await Promise.all(pending);
 	diagnosis.ms = Math.round(performance.now() - started);
 	return { stickers, diagnosis };
 }
 
-/** Alpha by squared colour distance from the background: a smoothstep from EDGE_LOW to EDGE_HIGH, as a table. */
-const ALPHA_BY_DISTANCE2 = buildAlphaTable();
-
-function buildAlphaTable(): Uint8Array {
-	const table = new Uint8Array(3 * 255 * 255 + 1);
-	for (let d2 = 0; d2 < table.length; d2++) {
-		const t = Math.min(1, Math.max(0, (Math.sqrt(d2) - EDGE_LOW) / (EDGE_HIGH - EDGE_LOW)));
-		table[d2] = Math.round(t * t * (3 - 2 * t) * 255);
-	}
-	return table;
+interface SheetSource {
+	rgb: Buffer;
+	width: number;
+	height: number;
+	background: Rgb;
+	mask: CoarseMask;
 }
 
-/**
- * RGBA of one figure: soft alpha from colour distance, limited to the figure's own blob; edge
- * pixels are a mix of figure and background, so the background share is taken back out.
- */
-function extractFigure(rgb: Buffer, width: number, height: number, bg: Rgb, mask: CoarseMask, blob: Blob): { data: Buffer; width: number; height: number } {
-	const x0 = blob.x;
-	const y0 = blob.y;
-	const w = Math.min(blob.width, width - x0);
-	const h = Math.min(blob.height, height - y0);
-	const out = Buffer.alloc(w * h * 4);
-	const labels = mask.labels;
-	const label = blob.label;
-	// Locals, not bg.r etc.: this loop runs over every pixel of every figure.
-	const br = bg.r, bgG = bg.g, bb = bg.b;
-	for (let y = 0; y < h; y++) {
-		const labelRow = ((y0 + y) >> 2) * mask.cols;
-		let i = ((y0 + y) * width + x0) * 3;
-		let o = y * w * 4;
-		for (let x = 0; x < w; x++, i += 3, o += 4) {
-			if (labels[labelRow + ((x0 + x) >> 2)] !== label) continue;
-			const r = rgb[i]!, g = rgb[i + 1]!, b = rgb[i + 2]!;
-			const dr = r - br, dg = g - bgG, db = b - bb;
-			const alpha = ALPHA_BY_DISTANCE2[dr * dr + dg * dg + db * db]!;
-			if (alpha === 0) continue;
-			out[o + 3] = alpha;
-			if (alpha === 255) {
-				out[o] = r;
-				out[o + 1] = g;
-				out[o + 2] = b;
-				continue;
-			}
-			const k = 255 - alpha;
-			out[o] = clamp255(((r * 255 - k * br) / alpha) | 0);
-			out[o + 1] = clamp255(((g * 255 - k * bgG) / alpha) | 0);
-			out[o + 2] = clamp255(((b * 255 - k * bb) / alpha) | 0);
-		}
-	}
-	return { data: out, width: w, height: h };
+/** One figure: its region resized to sticker size by sharp, matted there, outlined and encoded. */
+async function cutFigure(sheet: SheetSource, blob: Blob): Promise<{ data: Buffer; width: number; height: number }> {
+	const region = regionOf(blob, sheet.width, sheet.height);
+	const { data, info } = await sharp(sheet.rgb, { raw: { width: sheet.width, height: sheet.height, channels: 3 } })
+		.extract({ left: region.x, top: region.y, width: region.width, height: region.height })
+		.resize({ width: FIGURE_SIDE, height: FIGURE_SIDE, fit: 'inside' })
+		.raw()
+		.toBuffer({ resolveWithObject: true });
+	const matte = matteFigure({ rgb: data, width: info.width, height: info.height, region, mask: sheet.mask, label: blob.label, background: sheet.background }, STICKER_MARGIN);
+	return finishSticker(matte);
 }
 
-function clamp255(v: number): number {
-	return v < 0 ? 0 : v > 255 ? 255 : v;
+/** The figure's core cells plus room for its soft edge, inside its blob's box and the sheet. */
+function regionOf(blob: Blob, width: number, height: number): Box {
+	const room = EDGE_CELLS * BLOCK;
+	const x0 = Math.max(blob.x, blob.core.x - room, 0);
+	const y0 = Math.max(blob.y, blob.core.y - room, 0);
+	const x1 = Math.min(blob.x + blob.width, blob.core.x + blob.core.width + room, width);
+	const y1 = Math.min(blob.y + blob.height, blob.core.y + blob.core.height + room, height);
+	return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
 /** Reading order: rows top to bottom (figures whose centres share a band), then left to right. */

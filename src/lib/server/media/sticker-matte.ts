@@ -1,0 +1,101 @@
+import type { Box, CoarseMask, Rgb } from './sticker-mask.ts';
+import { BLOCK } from './sticker-mask.ts';
+
+/**
+ * The soft alpha of one figure, computed on its region already resized to sticker size (so the
+ * loop walks ~0.25 Mpx, not the full-resolution region): alpha from the colour distance to the
+ * background, limited to the figure's own blob, with the background colour un-mixed from edge pixels
+ * (they are a blend of figure and background, by anti-aliasing and by the resize).
+ */
+export interface MatteInput {
+	/** RGB of `region` of the sheet, resized to width × height. */
+	rgb: Buffer;
+	width: number;
+	height: number;
+	region: Box;
+	mask: CoarseMask;
+	label: number;
+	background: Rgb;
+}
+
+/** RGBA on a transparent canvas `margin` px larger on every side, and its alpha as one band. */
+export interface Matte {
+	rgba: Buffer;
+	alpha: Buffer;
+	width: number;
+	height: number;
+}
+
+/** Alpha ramps from 0 to 1 between these colour distances from the background. */
+const EDGE_LOW = 40;
+const EDGE_HIGH = 120;
+
+/** Alpha by squared colour distance from the background: a smoothstep from EDGE_LOW to EDGE_HIGH, as a table. */
+const ALPHA_BY_DISTANCE2 = buildAlphaTable();
+
+function buildAlphaTable(): Uint8Array {
+	const table = new Uint8Array(3 * 255 * 255 + 1);
+	for (let d2 = 0; d2 < table.length; d2++) {
+		const t = Math.min(1, Math.max(0, (Math.sqrt(d2) - EDGE_LOW) / (EDGE_HIGH - EDGE_LOW)));
+		table[d2] = Math.round(t * t * (3 - 2 * t) * 255);
+	}
+	return table;
+}
+
+/** Alpha of one sheet colour, for tests and diagnostics. */
+export function alphaOf(r: number, g: number, b: number, bg: Rgb): number {
+	return ALPHA_BY_DISTANCE2[(r - bg.r) ** 2 + (g - bg.g) ** 2 + (b - bg.b) ** 2]!;
+}
+
+export function matteFigure(input: MatteInput, margin: number): Matte {
+	const { rgb, width: w, height: h, mask, label } = input;
+	const outW = w + 2 * margin;
+	const rgba = Buffer.alloc(outW * (h + 2 * margin) * 4);
+	const alpha = Buffer.alloc(outW * (h + 2 * margin));
+	const columnCells = cellsAlong(input.region.x, input.region.width, w, mask.cols);
+	const rowCells = cellsAlong(input.region.y, input.region.height, h, mask.rows);
+	const labels = mask.labels;
+	const cols = mask.cols;
+	// Locals, not background.r etc.: this loop runs over every pixel of every figure.
+	const br = input.background.r, bgG = input.background.g, bb = input.background.b;
+	for (let y = 0; y < h; y++) {
+		const labelRow = rowCells[y]! * cols;
+		let i = y * w * 3;
+		let p = (y + margin) * outW + margin;
+		for (let x = 0; x < w; x++, i += 3, p++) {
+			if (labels[labelRow + columnCells[x]!] !== label) continue;
+			const r = rgb[i]!, g = rgb[i + 1]!, b = rgb[i + 2]!;
+			const dr = r - br, dg = g - bgG, db = b - bb;
+			const a = ALPHA_BY_DISTANCE2[dr * dr + dg * dg + db * db]!;
+			if (a === 0) continue;
+			alpha[p] = a;
+			const o = p * 4;
+			rgba[o] = r;
+			rgba[o + 1] = g;
+			rgba[o + 2] = b;
+			rgba[o + 3] = a;
+			if (a !== 255) unmix(rgba, o, a, br, bgG, bb);
+		}
+	}
+	return { rgba, alpha, width: outW, height: h + 2 * margin };
+}
+
+/** The coarse cell (< count) under each of `size` output pixels spread over `length` sheet pixels from `start`. */
+function cellsAlong(start: number, length: number, size: number, count: number): Int32Array {
+	const cells = new Int32Array(size);
+	const step = length / size;
+	for (let i = 0; i < size; i++) cells[i] = Math.min(count - 1, Math.floor((start + (i + 0.5) * step) / BLOCK));
+	return cells;
+}
+
+/** An edge pixel is c = a·figure + (1 − a)·background: solve for the figure's colour, in place. */
+function unmix(rgba: Buffer, o: number, a: number, br: number, bg: number, bb: number): void {
+	const k = 255 - a;
+	rgba[o] = clamp255(((rgba[o]! * 255 - k * br) / a) | 0);
+	rgba[o + 1] = clamp255(((rgba[o + 1]! * 255 - k * bg) / a) | 0);
+	rgba[o + 2] = clamp255(((rgba[o + 2]! * 255 - k * bb) / a) | 0);
+}
+
+function clamp255(v: number): number {
+	return v < 0 ? 0 : v > 255 ? 255 : v;
+}
