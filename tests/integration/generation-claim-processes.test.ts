@@ -51,7 +51,7 @@ function startClaimer(dbPath: string, goFile: string, options: Record<string, un
 async function raceClaimers(dir: string, round: string, dbPath: string, optionsList: Record<string, unknown>[]): Promise<Claimer[]> {
 	const goFile = path.join(dir, `go-${round}`);
 	const claimers = optionsList.map((options) => startClaimer(dbPath, goFile, options));
-	await Promise.all(claimers.map((c) => waitForOutput(c, (text) => text.includes('"ready"'))));
+	await Promise.all(claimers.map((c) => waitForOutput(c, (text) => text.includes('"ready"'), 60_000)));
 	writeFileSync(goFile, 'go');
 	return claimers;
 }
