@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endMaintenance, readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { readSetting } from '../../src/lib/server/settings/settings.repository.ts';
@@ -39,6 +40,11 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		return jobId;
 	}
 
+	const finalStatus = async (jobId: number) => {
+		const status = await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000);
+		return status === 'done' ? status : `${status}: ${(await world!.db.job.findUniqueOrThrow({ where: { jobId } })).error ?? ''}`;
+	};
+	const readDebugJson = <T>(jobId: number, name: string): T => JSON.parse(readFileSync(`${world!.dataDir}/debug_sheets/job${jobId}_${name}`, 'utf8')) as T;
 	const usage = (jobId: number) => world!.db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } });
 	const adminMessages = async () => (await world!.emulator.control.chatMessages(adminId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
 
@@ -50,7 +56,7 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
 		expect(job.providerUsed).toBe('gemini');
 		const rows = await usage(jobId);
-		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'sheet', 'qa_pack']);
+		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'qa_pack']);
 		expect(rows.every((r) => r.ok === 1 && r.provider === 'gemini' && r.httpStatus === 200)).toBe(true);
 		const sheet = rows.find((r) => r.stage === 'sheet')!;
 		expect(sheet).toMatchObject({ kind: 'image', model: 'gemini-3.1-flash-image', imageTokens: 1290, images: 1 });
@@ -59,7 +65,9 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		const review = rows.find((r) => r.stage === 'qa_pack')!;
 		expect(review).toMatchObject({ kind: 'qa', model: 'gemini-3-flash', images: 0 });
 		expect(review.estCostUsd).toBeGreaterThan(0);
-		expect(gemini!.calls).toHaveLength(6);
+		expect(rows.filter((r) => r.stage === 'qa_sheet').every((r) => r.kind === 'qa' && r.estCostUsd! > 0)).toBe(true);
+		expect(gemini!.calls).toHaveLength(8);
+		expect(job.renderMode).toBe('figure');
 	}, 120_000);
 
 	it('qa_pack: a sticker the review rejects is drawn again once (qa_regen, same attempt), verdicts in job<N>_likeness.json', async () => {
@@ -68,7 +76,7 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect(status, (await world!.db.job.findUniqueOrThrow({ where: { jobId } })).error ?? '').toBe('done');
 		expect((await world!.db.job.findUniqueOrThrow({ where: { jobId } })).attempts).toBe(1);
 		const rows = await usage(jobId);
-		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'sheet', 'qa_pack', 'qa_regen']);
+		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'qa_pack', 'qa_regen']);
 		const [review, regen] = rows.slice(-2);
 		expect(review).toMatchObject({ kind: 'qa', ok: 1, provider: 'gemini', model: 'gemini-3-flash' });
 		expect(review!.estCostUsd).toBeCloseTo((review!.promptTokens! * 0.5 + 60 * 3 + 24 * 3) / 1e6, 5);
@@ -83,6 +91,54 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect(likeness.pack.stickers[0]!.likeness).toBeGreaterThan(0.7);
 		expect(existsSync(`${world!.dataDir}/debug_sheets/job${jobId}_regen3.png`)).toBe(true);
 		const job = await world!.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
+	}, 120_000);
+
+	it('qa_sheet: a figure the sheet review rejects is redrawn on its own (regen), the review is kept with the cut diagnosis', async () => {
+		const jobId = await start([{ kind: 'sheet_reject', stickers: [3] }]);
+		expect(await finalStatus(jobId)).toBe('done');
+		expect((await usage(jobId)).map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'regen', 'sheet', 'qa_sheet', 'qa_pack']);
+		const diagnosis = readDebugJson<{ review: { n: number; ok: boolean }[] }>(jobId, 'sheet1_try1.json');
+		expect(diagnosis.review.filter((r) => !r.ok).map((r) => r.n)).toEqual([3]);
+		const job = await world!.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(job).toMatchObject({ attempts: 1, renderMode: 'figure' });
+		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
+	}, 120_000);
+
+	it('qa_sheet: a sheet with more than half its figures rejected is drawn again as a whole', async () => {
+		const jobId = await start([{ kind: 'sheet_reject', stickers: [7, 8, 9, 10] }]);
+		expect(await finalStatus(jobId)).toBe('done');
+		expect((await usage(jobId)).map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'qa_pack']);
+		expect(readDebugJson<{ review: { ok: boolean }[] }>(jobId, 'sheet2_try1.json').review.filter((r) => !r.ok)).toHaveLength(4);
+		expect(readDebugJson<{ review: { ok: boolean }[] }>(jobId, 'sheet2_try2.json').review.every((r) => r.ok)).toBe(true);
+	}, 120_000);
+
+	it('composite_fallback: a redrawn figure whose face the pack review still rejects gets the guest’s head (heads)', async () => {
+		const jobId = await start([{ kind: 'sheet_reject', stickers: [3] }, { kind: 'qa_reject', stickers: [3] }]);
+		expect(await finalStatus(jobId)).toBe('done');
+		const rows = await usage(jobId);
+		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'regen', 'sheet', 'qa_sheet', 'qa_pack', 'heads']);
+		expect(rows.at(-1)).toMatchObject({ kind: 'image', ok: 1, images: 1, imageTokens: 1290 });
+		const job = await world!.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(job).toMatchObject({ attempts: 1, renderMode: 'composite_fallback' });
+		const heads = readDebugJson<{ stickers: Record<string, { placed: boolean }> }>(jobId, 'heads.json');
+		expect(Object.entries(heads.stickers).map(([n, v]) => [n, v.placed])).toEqual([['3', true]]);
+		const consistency = readDebugJson<{ renderMode: string; stickers: { n: number; ok: boolean; head?: boolean }[] }>(jobId, 'consistency.json');
+		expect(consistency.renderMode).toBe('composite_fallback');
+		expect(consistency.stickers.filter((s) => s.head).map((s) => [s.n, s.ok])).toEqual([[3, true]]);
+		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
+	}, 120_000);
+
+	it('RENDER_MODE=composite: one heads call, the guest’s head on all 12 stickers', async () => {
+		const jobId = await start([], { RENDER_MODE: 'composite' });
+		expect(await finalStatus(jobId)).toBe('done');
+		const rows = await usage(jobId);
+		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'heads', 'qa_pack']);
+		expect(rows.find((r) => r.stage === 'heads')!.estCostUsd).toBeGreaterThan(0);
+		const job = await world!.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(job.renderMode).toBe('composite');
+		const heads = readDebugJson<{ stickers: Record<string, { placed: boolean }> }>(jobId, 'heads.json');
+		expect(Object.values(heads.stickers).filter((v) => v.placed)).toHaveLength(12);
 		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
 	}, 120_000);
 

@@ -1,10 +1,11 @@
 /**
  * Faults the fake Gemini server can inject, each answering like the real API would
  * (google.rpc.Status JSON bodies). `times` counts requests it applies to; `match` limits it to
- * image or JSON (vision) requests, `qa` to the pack review (qa_pack). `qa_reject` is not an error
- * but a verdict: the pack review answers ok=false, low likeness, for the `stickers` it names.
+ * image or JSON (vision) requests, `qa` to the pack review (qa_pack). `qa_reject` and `sheet_reject`
+ * are not errors but verdicts: the pack review (qa_pack) or a sheet review (qa_sheet) answers
+ * ok=false, low likeness, for the `stickers` (pack numbers) it names.
  */
-export type FaultKind = 'quota_minute' | 'quota_day' | 'billing' | 'server' | 'slow' | 'wrong_count' | 'qa_reject';
+export type FaultKind = 'quota_minute' | 'quota_day' | 'billing' | 'server' | 'slow' | 'wrong_count' | 'qa_reject' | 'sheet_reject';
 
 export interface FaultInput {
 	kind: FaultKind;
@@ -12,7 +13,7 @@ export interface FaultInput {
 	match?: 'image' | 'json' | 'sheet' | 'qa' | 'any';
 	/** For `slow`: how long to wait before answering normally. */
 	delayMs?: number;
-	/** For `qa_reject`: the sticker numbers (1-based) the review rejects. */
+	/** For `qa_reject` / `sheet_reject`: the sticker numbers (1-based, in the pack) the review rejects. */
 	stickers?: number[];
 }
 

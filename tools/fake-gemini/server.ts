@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { drawFromPrompt } from './draw.ts';
 import { errorBody, type ArmedFault, type FaultInput } from './faults.ts';
-import { packVerdict } from './verdicts.ts';
+import { packVerdict, packVerdictNames } from './verdicts.ts';
 
 /**
  * A fake of Gemini's generateContent endpoint: `POST /v1beta/models/<model>:generateContent` with
@@ -10,7 +10,7 @@ import { packVerdict } from './verdicts.ts';
  * drawn on a flat background) or JSON text for vision requests, with usageMetadata token counts.
  * Faults are armed through `/_control/faults` (or `control.inject`): 429 per-minute and per-day
  * quota, billing (prepaid credits depleted), 503, slow replies, sheets with a figure missing, and
- * pack reviews (qa_pack contact sheets) that reject named stickers.
+ * sheet and pack reviews (qa_sheet / qa_pack contact sheets) that reject named stickers.
  */
 export interface FakeGeminiCall {
 	model: string;
@@ -61,8 +61,14 @@ export async function createFakeGemini(options: { port?: number; apiKey?: string
 		const parts = request.contents.flatMap((c) => c.parts);
 		const prompt = parts.map((p) => p.text ?? '').join(' ');
 		const isSheet = kind === 'image' && / columns × \d+ rows/.test(prompt);
-		const isPackReview = kind === 'json' && /contact sheet/.test(prompt);
-		const applies = (f: ArmedFault) => (f.kind === 'qa_reject' ? isPackReview : f.match === 'any' || f.match === kind || (f.match === 'sheet' && isSheet) || (f.match === 'qa' && isPackReview));
+		const isReview = kind === 'json' && /contact sheet/.test(prompt);
+		const isSheetReview = isReview && /one sheet of the pack/.test(prompt);
+		const isPackReview = isReview && !isSheetReview;
+		const applies = (f: ArmedFault) => {
+			if (f.kind === 'qa_reject') return isPackReview;
+			if (f.kind === 'sheet_reject') return isSheetReview && packVerdictNames(prompt, f.stickers);
+			return f.match === 'any' || f.match === kind || (f.match === 'sheet' && isSheet) || (f.match === 'qa' && isPackReview);
+		};
 		const fault = faults.find((f) => f.used < f.times && applies(f));
 		if (fault) fault.used++;
 		const call: FakeGeminiCall = { model, kind, status: 200, fault: fault?.kind, at: Date.now() };
@@ -75,8 +81,8 @@ export async function createFakeGemini(options: { port?: number; apiKey?: string
 		if (kind === 'json') {
 			const text = /^Describe/.test(prompt)
 				? JSON.stringify({ summary: 'one smiling adult with short dark hair and light stubble', hair: 'short, dark', face: 'oval, light stubble', accessories: 'none' })
-				: isPackReview
-					? packVerdict(prompt, fault?.kind === 'qa_reject' ? fault.stickers : [])
+				: isReview
+					? packVerdict(prompt, fault?.kind === 'qa_reject' || fault?.kind === 'sheet_reject' ? fault.stickers : [])
 					: JSON.stringify({ ok: true, likeness: 0.86, notes: ['same person, one full figure'] });
 			return send(res, 200, candidate([{ text }], { promptTokenCount: promptTokens, candidatesTokenCount: 60, thoughtsTokenCount: 24, totalTokenCount: promptTokens + 84 }));
 		}

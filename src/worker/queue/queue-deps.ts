@@ -1,5 +1,6 @@
 import type { Api } from 'grammy';
 import type { Db } from '../../lib/server/db/client.ts';
+import type { RenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { ImageProvider } from '../../lib/server/providers/provider.ts';
 import type { Prices } from '../../lib/server/spend/usage-recorder.ts';
@@ -16,6 +17,8 @@ export interface QueueSettings {
 	retryBaseMs: number;
 	dataDir: string;
 	artStyle: string;
+	/** RENDER_MODE: how jobs without their own render_mode are drawn. */
+	renderMode: RenderMode;
 	adminIds: readonly bigint[];
 }
 

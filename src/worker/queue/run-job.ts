@@ -5,6 +5,7 @@ import { recordStage, type JobStage } from '../../lib/server/jobs/job-progress.t
 import { releaseLease, renewLease } from '../../lib/server/jobs/job-queue.repository.ts';
 import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
 import type { PipelineContext } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
+import { pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import { drawStickers } from '../../lib/server/jobs/pipeline/run-pipeline.ts';
 import { pickArtStyle } from '../../lib/server/media/sticker-style.ts';
 import type { JobBrief } from '../../lib/server/providers/provider.ts';
@@ -54,7 +55,8 @@ async function buildContext(deps: QueueDeps, jobId: number, signal: AbortSignal)
 	const files = jobFiles(deps.settings.dataDir, jobId, job.sessionToken);
 	const locale = await readGuestLocale(deps.db, job.telegramUserId);
 	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
-	if (!job.artStyle || !job.renderMode) await deps.db.job.update({ where: { jobId }, data: { artStyle, renderMode: job.renderMode ?? 'figure' } });
+	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
+	if (job.artStyle !== artStyle || job.renderMode !== renderMode) await deps.db.job.update({ where: { jobId }, data: { artStyle, renderMode } });
 	const progress = await deps.db.jobProgress.findUnique({ where: { jobId }, select: { stickersReadyAt: true } });
 	// After the set exists the selfie is gone; the drawing half is skipped then, so empty buffers do.
 	const ready = Boolean(progress?.stickersReadyAt);
@@ -77,6 +79,7 @@ async function buildContext(deps: QueueDeps, jobId: number, signal: AbortSignal)
 		jobId,
 		brief,
 		files,
+		renderMode,
 		dataDir: deps.settings.dataDir,
 		signal,
 		enterStage: async (stage: JobStage, detail?: string) => {

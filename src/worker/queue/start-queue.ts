@@ -30,6 +30,7 @@ export async function createJobLoop(input: { config: Config; db: Db; clock: Cloc
 			retryBaseMs: config.PROVIDER_RETRY_BASE_MS,
 			dataDir: config.dataDir,
 			artStyle: config.ART_STYLE,
+			renderMode: config.RENDER_MODE,
 			adminIds: config.ADMIN_TELEGRAM_IDS
 		},
 		botUsername: async () => (username ??= (await input.api.getMe()).username),

@@ -76,6 +76,7 @@ export const envSchema = z
 		JOB_DELAY_NOTICE_MINUTES: intIn(1, 120, 5),
 		JOB_HARD_DEADLINE_MINUTES: intIn(2, 240, 20),
 		ART_STYLE: z.enum(['cartoon', 'comic', 'pop', 'pastel'], { message: 'must be cartoon, comic, pop or pastel' }).default('cartoon'),
+		RENDER_MODE: z.enum(['figure', 'composite'], { message: 'must be figure or composite' }).default('figure'),
 		GEMINI_IMAGE_MODEL: z.string().min(1).default('gemini-3.1-flash-image'),
 		GEMINI_VISION_MODEL: z.string().min(1).default('gemini-3-flash'),
 		GEMINI_TIMEOUT_SECONDS: intIn(5, 600, 120),

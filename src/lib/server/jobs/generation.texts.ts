@@ -6,6 +6,7 @@ const TEXTS = {
 	stage_anchor: { en: '✏️ Sketching your character…', ru: '✏️ Рисуем вашего персонажа…', uz: '✏️ Personajingizni chizyapmiz…' },
 	stage_sheet: { en: '🖌 Drawing your 12 stickers…', ru: '🖌 Рисуем 12 стикеров…', uz: '🖌 12 ta stikerni chizyapmiz…' },
 	stage_cut: { en: '✂️ Cutting out the stickers…', ru: '✂️ Вырезаем стикеры…', uz: '✂️ Stikerlarni qirqyapmiz…' },
+	stage_heads: { en: '🙂 Putting your face on every sticker…', ru: '🙂 Переносим ваше лицо на каждый стикер…', uz: '🙂 Yuzingizni har bir stikerga qo‘yyapmiz…' },
 	stage_qa: { en: '🔍 Checking every sticker…', ru: '🔍 Проверяем каждый стикер…', uz: '🔍 Har bir stikerni tekshiryapmiz…' },
 	stage_uploading: { en: '📦 Uploading your pack to Telegram…', ru: '📦 Загружаем набор в Telegram…', uz: '📦 To‘plamni Telegramga yuklayapmiz…' },
 	stage_done: { en: '✅ Your stickers are ready!', ru: '✅ Ваши стикеры готовы!', uz: '✅ Stikerlaringiz tayyor!' },

@@ -22,6 +22,7 @@ const STAGE_TEXTS: Partial<Record<string, GenerationText>> = {
 	sheet: 'stage_sheet',
 	cut: 'stage_cut',
 	regen: 'stage_sheet',
+	heads: 'stage_heads',
 	qa: 'stage_qa',
 	uploading: 'stage_uploading',
 	done: 'stage_done'

@@ -3,10 +3,10 @@ import type { Clock } from '../time/clock.ts';
 
 /**
  * The live stage of a job (job_progress), readable by the kiosk, the bot and the console.
- * Stages, in order: queued → passport → anchor → anchor_verify → sheet → cut → regen → qa →
+ * Stages, in order: queued → passport → anchor → anchor_verify → sheet → cut → regen → heads → qa →
  * delivering → uploading → ready → done | failed. stage_log keeps [{stage, at}] for stage timings.
  */
-export type JobStage = 'queued' | 'passport' | 'anchor' | 'anchor_verify' | 'sheet' | 'cut' | 'regen' | 'qa' | 'delivering' | 'uploading' | 'ready' | 'done' | 'failed';
+export type JobStage = 'queued' | 'passport' | 'anchor' | 'anchor_verify' | 'sheet' | 'cut' | 'regen' | 'heads' | 'qa' | 'delivering' | 'uploading' | 'ready' | 'done' | 'failed';
 
 export interface JobProgressView {
 	stage: JobStage;

@@ -88,7 +88,23 @@ export interface PackReviewRequest {
 	local: StickerVerdict[];
 }
 
-/** One sticker's verdict from qa_pack: ok only when it looks like the anchor, shows one person and is not cropped. */
+/**
+ * One sheet's figures, just cut, for the provider's review (qa_sheet): likeness to the anchor, one
+ * person, not cropped. `numbers` are the stickers' numbers in the pack; verdicts name them.
+ */
+export interface SheetReviewRequest extends PackReviewRequest {
+	sheet: number;
+	numbers: number[];
+}
+
+/** The guest's head alone in the job's art style (stage `heads`), pasted onto figures in composite mode. */
+export interface HeadRequest {
+	brief: JobBrief;
+	appearance: AppearanceCard;
+	anchor: Buffer;
+}
+
+/** One sticker's verdict from qa_sheet or qa_pack: ok only when it looks like the anchor, shows one person and is not cropped. */
 export interface StickerReview {
 	n: number;
 	ok: boolean;
@@ -107,8 +123,12 @@ export interface ImageProvider {
 	drawSheet(request: SheetRequest): Promise<ProviderResult<Buffer>>;
 	/** One figure on the flat background, to replace a bad one. */
 	drawFigure(request: FigureRequest): Promise<ProviderResult<Buffer>>;
+	/** One review of a sheet's cut figures (qa_sheet): a verdict per figure, named by pack number. */
+	reviewSheet(request: SheetReviewRequest): Promise<ProviderResult<StickerReview[]>>;
 	/** One review of the whole pack (qa_pack): a verdict per sticker, in pack order. */
 	reviewPack(request: PackReviewRequest): Promise<ProviderResult<StickerReview[]>>;
+	/** The guest's head (face and hair) alone, facing the viewer, for composite stickers. */
+	drawHead(request: HeadRequest): Promise<ProviderResult<Buffer>>;
 }
 
 /**

@@ -7,6 +7,8 @@ export interface JobFiles {
 	sessionDir: string;
 	faceCrop: string;
 	anchor: string;
+	/** The guest's head drawn for composite stickers (stage `heads`). */
+	head: string;
 	stickersDir: string;
 	sticker(n: number): string;
 	debugDir: string;
@@ -21,6 +23,7 @@ export function jobFiles(dataDir: string, jobId: number, sessionToken: string): 
 		sessionDir,
 		faceCrop: path.join(sessionDir, 'face_crop.jpg'),
 		anchor: path.join(sessionDir, 'anchor.png'),
+		head: path.join(sessionDir, 'head.png'),
 		stickersDir,
 		sticker: (n) => path.join(stickersDir, `sticker_${n}.png`),
 		debugDir,

@@ -12,8 +12,15 @@ import { callProvider } from './provider-call.ts';
  */
 export async function reviewPack(ctx: PipelineContext, anchor: Buffer, stickers: Buffer[], local: StickerVerdict[]): Promise<StickerReview[]> {
 	const reviews = await callProvider(ctx, 'qa_pack', 'qa', () => ctx.provider.reviewPack({ brief: ctx.brief, anchor, stickers, local }));
-	// A verdict list of the wrong length must not shift verdicts onto the wrong stickers.
-	return stickers.map((_, i) => reviews.find((r) => r.n === i + 1) ?? { n: i + 1, ok: true, likeness: 0, onePerson: true, cropped: false, notes: ['no verdict from the review'] });
+	return verdictsInOrder(reviews, stickers.map((_, i) => i + 1));
+}
+
+/**
+ * A review's verdicts in the order of `numbers`, matched by number: a list of the wrong length must
+ * not shift verdicts onto the wrong stickers, and a sticker without one is kept (no evidence).
+ */
+export function verdictsInOrder(reviews: StickerReview[], numbers: number[]): StickerReview[] {
+	return numbers.map((n) => reviews.find((r) => r.n === n) ?? { n, ok: true, likeness: 0, onePerson: true, cropped: false, notes: ['no verdict from the review'] });
 }
 
 /**

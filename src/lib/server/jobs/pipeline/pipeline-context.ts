@@ -5,6 +5,7 @@ import type { Prices } from '../../spend/usage-recorder.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { JobStage } from '../job-progress.ts';
 import type { JobFiles } from './job-files.ts';
+import type { RenderMode } from './pack-state.ts';
 
 /** Everything a pipeline stage may use; built once per claimed job. */
 export interface PipelineContext {
@@ -16,6 +17,8 @@ export interface PipelineContext {
 	jobId: number;
 	brief: JobBrief;
 	files: JobFiles;
+	/** jobs.render_mode when the run started (composite_fallback is decided during the run). */
+	renderMode: RenderMode;
 	dataDir: string;
 	/** Aborted when the lease is lost, the job left its active state, or the worker shuts down. */
 	signal: AbortSignal;

@@ -1,60 +1,68 @@
-import { getFaceDetector } from '../../media/face-detector.ts';
-import { cutSheet } from '../../media/sticker-cutter.ts';
-import { inspectSticker, type StickerVerdict } from '../../media/sticker-qa.ts';
+import type { StickerVerdict } from '../../media/sticker-qa.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard, StickerReview } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
+import { withGuestHead } from './heads-stage.ts';
 import { writeFileAtomic } from './job-files.ts';
 import { reviewPack, writeLikeness } from './pack-review.ts';
+import { localVerdict, needsRedraw, type PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
-import { callProvider } from './provider-call.ts';
 import { readSticker } from './sheet-stage.ts';
+import { redrawSticker } from './sticker-redraw.ts';
 
 /**
- * qa → regen. Two checks on every sticker: the local gate (exactly one face with the offline face
- * model, not blank, head not cut by the edge) and the provider's pack review (qa_pack: likeness to
- * the anchor, one person, not cropped). A sticker failing either is drawn again once within the
- * same attempt — api stage `regen` for a local failure, `qa_regen` for a review rejection. The
- * redrawn sticker passes the local gate only: a second review would double the check's cost for
- * one sticker. A sticker still failing makes the attempt fail. Verdicts go to
+ * qa_pack → qa_regen / heads, the last check before delivery. Every sticker passes the local gate
+ * (exactly one face with the offline face model, not blank, head not cut by the edge) and the
+ * provider's pack review (likeness to the anchor, one person, not cropped, consistent with the
+ * pack). A failing sticker not redrawn yet is drawn again once within the same attempt — `regen`
+ * for a local failure, `qa_regen` for a review rejection; the redraw passes the local gate only (a
+ * second review would double the check's cost for one sticker). A figure already redrawn whose
+ * face the review still rejects gets the guest's head (`heads`, the job becomes
+ * composite_fallback). Anything still failing makes the attempt fail. Verdicts go to
  * job<N>_consistency.json (local) and job<N>_likeness.json (review).
  */
-type GateVerdict = StickerVerdict & { n: number; regenerated: boolean };
+type GateVerdict = StickerVerdict & { n: number; regenerated: boolean; head?: boolean };
+type GateInput = { appearance: AppearanceCard; anchor: Buffer };
 
-export async function passQualityGate(ctx: PipelineContext, appearance: AppearanceCard, anchor: Buffer): Promise<void> {
+export async function passQualityGate(ctx: PipelineContext, state: PackState, input: GateInput): Promise<void> {
 	await ctx.enterStage('qa');
-	const detector = await getFaceDetector();
 	const numbers = STICKER_VARIANTS.map((_, i) => i + 1);
 	const stickers = await Promise.all(numbers.map((n) => readSticker(ctx, n)));
 	const local: StickerVerdict[] = [];
-	for (const png of stickers) local.push(await inspectSticker(png, detector));
-	const reviews = await reviewPack(ctx, anchor, stickers, local);
+	for (const [i, png] of stickers.entries()) local.push(await localVerdict(state, i + 1, png));
+	const reviews = await reviewPack(ctx, input.anchor, stickers, local);
 	const verdicts: GateVerdict[] = [];
-	for (const n of numbers) verdicts.push(await settleSticker(ctx, appearance, anchor, n, local[n - 1]!, reviews[n - 1]!));
-	const regenerated = new Set(verdicts.filter((v) => v.regenerated).map((v) => v.n));
-	await writeLikeness(ctx, reviews, regenerated);
-	await writeFileAtomic(ctx.files.debug('consistency.json'), JSON.stringify({ jobId: ctx.jobId, at: ctx.clock.now().toISOString(), stickers: verdicts }, null, 2));
+	for (const n of numbers) verdicts.push(await settleSticker(ctx, state, { ...input, n, png: stickers[n - 1]!, local: local[n - 1]!, review: reviews[n - 1]! }));
+	await writeLikeness(ctx, reviews, new Set(verdicts.filter((v) => v.regenerated).map((v) => v.n)));
+	await writeFileAtomic(ctx.files.debug('consistency.json'), JSON.stringify({ jobId: ctx.jobId, at: ctx.clock.now().toISOString(), renderMode: state.renderMode, stickers: verdicts }, null, 2));
 	const bad = verdicts.filter((v) => !v.ok);
 	if (bad.length > 0) throw new ProviderError('bad_output', `quality gate: ${bad.map((v) => `sticker ${v.n} (${v.reasons.join(', ')})`).join('; ')}`);
 }
 
-/** Keeps a sticker both checks accept; draws any other one again, once. */
-async function settleSticker(ctx: PipelineContext, appearance: AppearanceCard, anchor: Buffer, n: number, local: StickerVerdict, review: StickerReview): Promise<GateVerdict> {
-	if (local.ok && review.ok) return { n, ...local, regenerated: false };
-	const stage = local.ok ? 'qa_regen' : 'regen';
+type StickerInput = GateInput & { n: number; png: Buffer; local: StickerVerdict; review: StickerReview };
+
+/** Keeps a sticker both checks accept; redraws it once; then, for a face the review rejects, the head. */
+async function settleSticker(ctx: PipelineContext, state: PackState, input: StickerInput): Promise<GateVerdict> {
+	const { n, local, review } = input;
+	if (!needsRedraw(state, local, review)) return { n, ...local, regenerated: false };
 	const why = local.ok ? ['review: ' + (review.notes.join('; ') || 'rejected')] : local.reasons;
+	const faceOnly = local.ok && review.onePerson && !review.cropped;
+	if (state.redrawn.has(n) && faceOnly) return { n, ...(await fallBackToHead(ctx, state, input)), regenerated: true, head: true };
+	if (state.redrawn.has(n)) return { n, ...local, regenerated: true };
 	await ctx.enterStage('regen', `sticker ${n}: ${why.join(', ')}`);
-	return { n, ...(await regenerateSticker(ctx, appearance, anchor, n, stage)), regenerated: true };
+	return { n, ...(await redrawSticker(ctx, state, { ...input, stage: local.ok ? 'qa_regen' : 'regen' })), regenerated: true };
 }
 
-async function regenerateSticker(ctx: PipelineContext, appearance: AppearanceCard, anchor: Buffer, n: number, stage: string): Promise<StickerVerdict> {
-	const variant = STICKER_VARIANTS[n - 1]!;
-	const image = await callProvider(ctx, stage, 'image', () => ctx.provider.drawFigure({ brief: ctx.brief, appearance, anchor, variant, index: n - 1, attempt: 2 }));
-	await writeFileAtomic(ctx.files.debug(`regen${n}.png`), image);
-	const { stickers, diagnosis } = await cutSheet(image, { expected: 1 });
-	const png = stickers[0];
-	if (!diagnosis.ok || !png) return { ok: false, faces: 0, coverage: 0, reasons: [`regen cut: ${diagnosis.reason ?? 'nothing cut'}`], meanColour: { r: 0, g: 0, b: 0 } };
-	const verdict = await inspectSticker(png, await getFaceDetector());
-	if (verdict.ok) await writeFileAtomic(ctx.files.sticker(n), png);
+/** composite_fallback: the figure stays, the guest's head replaces the face the review rejected twice. */
+async function fallBackToHead(ctx: PipelineContext, state: PackState, input: StickerInput): Promise<StickerVerdict> {
+	if (state.renderMode === 'figure') {
+		state.renderMode = 'composite_fallback';
+		await ctx.db.job.update({ where: { jobId: ctx.jobId }, data: { renderMode: state.renderMode, updatedAt: ctx.clock.now().toISOString() } });
+		ctx.logger.warn({ jobId: ctx.jobId, n: input.n }, 'a figure failed review after its redraw; pasting the guest’s head (composite_fallback)');
+	}
+	const png = await withGuestHead(ctx, state, input);
+	state.verdicts.delete(input.n);
+	const verdict = await localVerdict(state, input.n, png);
+	if (verdict.ok) await writeFileAtomic(ctx.files.sticker(input.n), png);
 	return verdict;
 }

@@ -5,46 +5,59 @@ import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
 import { allExist, writeFileAtomic } from './job-files.ts';
+import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 import { callProvider } from './provider-call.ts';
+import { reviewCutSheet, type SheetReview } from './sheet-review.ts';
+import { redrawSticker } from './sticker-redraw.ts';
 
 /**
- * sheet → cut: two 3×2 sheets make the 12 stickers. Every attempt is kept under debug_sheets/
- * (job<N>_sheet<K>_try<M>.png + .json cut diagnosis); a sheet whose figure count is wrong is
- * rejected and drawn again, up to SHEET_TRIES times.
+ * sheet → cut → qa_sheet: two 3×2 sheets make the 12 stickers. Every attempt is kept under
+ * debug_sheets/ (job<N>_sheet<K>_try<M>.png + .json with the cut diagnosis and the review). A sheet
+ * is drawn again, up to SHEET_TRIES times, when the cutter finds the wrong number of figures or
+ * when the review rejects more than half of them (one new sheet costs less than four single
+ * figures); otherwise its few rejected figures are redrawn one by one (`regen`).
  */
 export const SHEET_FORMAT = { cols: 3, rows: 2, width: 1536, height: 1024 } as const;
 const PER_SHEET = SHEET_FORMAT.cols * SHEET_FORMAT.rows;
 export const SHEET_COUNT = Math.ceil(STICKER_VARIANTS.length / PER_SHEET);
 const SHEET_TRIES = 3;
 
-export async function ensureSheets(ctx: PipelineContext, appearance: AppearanceCard, anchor: Buffer): Promise<void> {
+type DrawInput = { appearance: AppearanceCard; anchor: Buffer };
+
+export async function ensureSheets(ctx: PipelineContext, state: PackState, input: DrawInput): Promise<void> {
 	const guide = await ensureLayoutGuide(ctx.dataDir, SHEET_FORMAT);
 	for (let sheet = 1; sheet <= SHEET_COUNT; sheet++) {
 		const first = (sheet - 1) * PER_SHEET;
 		const numbers = STICKER_VARIANTS.slice(first, first + PER_SHEET).map((_, i) => first + i + 1);
 		if (allExist(numbers.map((n) => ctx.files.sticker(n)))) continue;
-		await drawAndCutSheet(ctx, appearance, anchor, guide, sheet, first, numbers);
+		const review = await drawAcceptedSheet(ctx, state, { ...input, guide, sheet, numbers });
+		for (const n of review.rejected) await redrawSticker(ctx, state, { ...input, n, stage: 'regen' });
 	}
 }
 
-async function drawAndCutSheet(ctx: PipelineContext, appearance: AppearanceCard, anchor: Buffer, guide: Buffer, sheet: number, first: number, numbers: number[]): Promise<void> {
+async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: DrawInput & { guide: Buffer; sheet: number; numbers: number[] }): Promise<SheetReview> {
+	const { sheet, numbers } = input;
+	const first = numbers[0]! - 1;
 	const variants = STICKER_VARIANTS.slice(first, first + numbers.length);
 	for (let attempt = 1; attempt <= SHEET_TRIES; attempt++) {
 		await ctx.enterStage('sheet', `sheet ${sheet} of ${SHEET_COUNT}`);
 		const image = await callProvider(ctx, 'sheet', 'image', () =>
-			ctx.provider.drawSheet({ brief: ctx.brief, appearance, anchor, layoutGuide: guide, variants, firstIndex: first, cols: SHEET_FORMAT.cols, rows: SHEET_FORMAT.rows, attempt })
+			ctx.provider.drawSheet({ brief: ctx.brief, appearance: input.appearance, anchor: input.anchor, layoutGuide: input.guide, variants, firstIndex: first, cols: SHEET_FORMAT.cols, rows: SHEET_FORMAT.rows, attempt })
 		);
 		const base = ctx.files.debug(`sheet${sheet}_try${attempt}`);
 		await writeFileAtomic(`${base}.png`, image);
 		await ctx.enterStage('cut', `sheet ${sheet} of ${SHEET_COUNT}`);
 		const { stickers, diagnosis } = await cutSheet(image, { expected: variants.length });
-		await writeFileAtomic(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ...diagnosis }, null, 2));
-		if (diagnosis.ok) {
+		const review = diagnosis.ok ? await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers, stickers }) : null;
+		await writeFileAtomic(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ...diagnosis, ...(review ? { review: review.verdicts } : {}) }, null, 2));
+		if (review && review.rejected.length <= numbers.length / 2) {
 			for (const [i, png] of stickers.entries()) await writeFileAtomic(ctx.files.sticker(numbers[i]!), png);
-			return;
+			for (const [n, verdict] of review.local) state.verdicts.set(n, verdict);
+			return review;
 		}
-		ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason: diagnosis.reason }, 'sheet rejected by the cutter');
+		const reason = review ? `the review rejected ${review.rejected.length} of ${numbers.length} figures` : diagnosis.reason;
+		ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet rejected; drawing it again');
 	}
 	throw new ProviderError('bad_output', `sheet ${sheet}: no usable sheet after ${SHEET_TRIES} tries`);
 }

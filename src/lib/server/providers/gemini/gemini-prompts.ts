@@ -18,12 +18,34 @@ export function anchorPrompt(brief: JobBrief, card: AppearanceCard): string {
 export const REVIEW_PROMPT =
 	'First image: the reference photo. Second: a drawing of that person. Answer as JSON {"ok": boolean, "likeness": number 0..1, "notes": string[]} — ok when it clearly shows the same single person in one full figure.';
 
-/** qa_pack: the anchor, then the numbered contact sheet; the model names each sticker by its number. */
+const VERDICT_SHAPE = '{"stickers": [{"n": number, "ok": boolean, "likeness": number, "onePerson": boolean, "cropped": boolean, "notes": string[]}]}';
+
+/** qa_pack: the anchor, then the numbered contact sheet of the whole pack; the model names each sticker by its number. */
 export function packReviewPrompt(count: number): string {
 	return [
-		`First image: the anchor drawing of a person. Second: a contact sheet of ${count} numbered stickers (1–${count}, left to right, top to bottom) meant to show that same person.`,
+		`First image: the anchor drawing of a person. Second: a contact sheet of ${count} numbered stickers (1–${count}, left to right, top to bottom) meant to show that same person — the whole pack.`,
+		'For every sticker judge: likeness to the anchor (0..1), exactly one person shown, the figure or head cropped by the sticker edge, and whether it matches the rest of the pack (same character, outfit and style).',
+		`Answer as JSON ${VERDICT_SHAPE} with all ${count} stickers; ok only when it is clearly the same person, alone, not cropped and consistent with the pack.`
+	].join(' ');
+}
+
+/** qa_sheet: the same question for the figures of one sheet, labelled with their pack numbers. */
+export function sheetReviewPrompt(numbers: number[]): string {
+	const first = numbers[0] ?? 1;
+	const last = numbers.at(-1) ?? first;
+	return [
+		`First image: the anchor drawing of a person. Second: a contact sheet of ${numbers.length} numbered stickers (${first}–${last}, left to right, top to bottom), one sheet of the pack, meant to show that same person.`,
 		'For every sticker judge: likeness to the anchor (0..1), exactly one person shown, the figure or head cropped by the sticker edge.',
-		`Answer as JSON {"stickers": [{"n": number, "ok": boolean, "likeness": number, "onePerson": boolean, "cropped": boolean, "notes": string[]}]} with all ${count} stickers; ok only when it is clearly the same person, alone and not cropped.`
+		`Answer as JSON ${VERDICT_SHAPE} with stickers ${first}–${last}; ok only when it is clearly the same person, alone and not cropped.`
+	].join(' ');
+}
+
+/** heads: the guest's head alone, for pasting onto generated figures (composite stickers). */
+export function headPrompt(brief: JobBrief, card: AppearanceCard): string {
+	return [
+		'Draw only the head and hair of the person in the reference photo, facing the viewer, no neck below the chin, no text.',
+		`Style: ${STYLE_RECIPES[brief.artStyle].prompt}, matching the anchor character. Keep the face recognisable: ${card.summary}.`,
+		`Plain flat ${SHEET_BACKGROUND_HEX} background.`
 	].join(' ');
 }
 

@@ -1,16 +1,16 @@
 import type { StickerReview } from '../provider.ts';
 
 /**
- * The qa_pack answer as verdicts, one per sticker in pack order. A model may skip a sticker or
+ * A qa_sheet / qa_pack answer as verdicts, one per sticker in the order of `numbers`. A model may skip a sticker or
  * give a field in the wrong type; a sticker it said nothing usable about is kept (ok) with a note,
  * because rejecting it would pay for a redraw on no evidence.
  */
-export function readPackVerdicts(raw: unknown[], count: number): StickerReview[] {
+export function readPackVerdicts(raw: unknown[], count: number, numbers: number[] = Array.from({ length: count }, (_, i) => i + 1)): StickerReview[] {
 	const byNumber = new Map<number, Record<string, unknown>>();
 	for (const entry of raw) {
 		if (entry && typeof entry === 'object' && typeof (entry as { n?: unknown }).n === 'number') byNumber.set((entry as { n: number }).n, entry as Record<string, unknown>);
 	}
-	return Array.from({ length: count }, (_, i) => toReview(i + 1, byNumber.get(i + 1)));
+	return numbers.map((n) => toReview(n, byNumber.get(n)));
 }
 
 function toReview(n: number, entry: Record<string, unknown> | undefined): StickerReview {

@@ -1,9 +1,9 @@
 import { GoogleGenAI, type GenerateContentResponse, type Part } from '@google/genai';
 import { composeContactSheet } from '../../media/sticker-contact.ts';
-import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, ImageProvider, JobBrief, PackReviewRequest, ProviderResult, SheetRequest, StickerReview, UsageKind } from '../provider.ts';
+import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, HeadRequest, ImageProvider, JobBrief, PackReviewRequest, ProviderResult, SheetRequest, SheetReviewRequest, StickerReview, UsageKind } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
 import { classifyGeminiError } from './gemini-errors.ts';
-import { anchorPrompt, figurePrompt, packReviewPrompt, PASSPORT_PROMPT, REVIEW_PROMPT, sheetPrompt } from './gemini-prompts.ts';
+import { anchorPrompt, figurePrompt, headPrompt, packReviewPrompt, PASSPORT_PROMPT, REVIEW_PROMPT, sheetPrompt, sheetReviewPrompt } from './gemini-prompts.ts';
 import { readPackVerdicts } from './gemini-verdicts.ts';
 
 /**
@@ -43,6 +43,13 @@ export function createGeminiProvider(options: GeminiOptions): ImageProvider {
 		if (!data) throw new ProviderError('bad_output', 'the model answered without an image', { ...usage, images: 0 });
 		return { value: Buffer.from(data, 'base64'), usage: { ...usage, images: 1, resolution } };
 	};
+	/** qa_sheet and qa_pack: the anchor and a numbered contact sheet in one vision request. */
+	const review = async (prompt: string, request: PackReviewRequest, numbers: number[]): Promise<ProviderResult<StickerReview[]>> => {
+		const sheet = await composeContactSheet(request.stickers, numbers);
+		const { response, usage } = await call('qa', options.visionModel, [{ text: prompt }, png(request.anchor), png(sheet, 'image/jpeg')], true);
+		const answer = parseJson<{ stickers: unknown }>(response, usage, (v) => Array.isArray(v.stickers));
+		return { value: readPackVerdicts(answer.stickers as unknown[], numbers.length, numbers), usage };
+	};
 	return {
 		name: 'gemini',
 		async describeAppearance(brief: JobBrief): Promise<ProviderResult<AppearanceCard>> {
@@ -56,12 +63,10 @@ export function createGeminiProvider(options: GeminiOptions): ImageProvider {
 		},
 		drawSheet: (request: SheetRequest) => image(options.imageModel, [{ text: sheetPrompt(request) }, png(request.anchor), png(request.layoutGuide), png(request.brief.selfie, 'image/jpeg')], '2K'),
 		drawFigure: (request: FigureRequest) => image(options.imageModel, [{ text: figurePrompt(request.variant, request.brief) }, png(request.anchor), png(request.brief.selfie, 'image/jpeg')], '1K'),
-		async reviewPack(request: PackReviewRequest): Promise<ProviderResult<StickerReview[]>> {
-			const sheet = await composeContactSheet(request.stickers);
-			const { response, usage } = await call('qa', options.visionModel, [{ text: packReviewPrompt(request.stickers.length) }, png(request.anchor), png(sheet, 'image/jpeg')], true);
-			const answer = parseJson<{ stickers: unknown }>(response, usage, (v) => Array.isArray(v.stickers));
-			return { value: readPackVerdicts(answer.stickers as unknown[], request.stickers.length), usage };
-		}
+		reviewSheet: (request: SheetReviewRequest) => review(sheetReviewPrompt(request.numbers), request, request.numbers),
+		reviewPack: (request: PackReviewRequest) => review(packReviewPrompt(request.stickers.length), request, request.stickers.map((_, i) => i + 1)),
+		drawHead: (request: HeadRequest) =>
+			image(options.imageModel, [{ text: headPrompt(request.brief, request.appearance) }, ...(request.brief.faceCrop.length ? [png(request.brief.faceCrop, 'image/jpeg')] : [png(request.brief.selfie, 'image/jpeg')]), png(request.anchor)], '1K')
 	};
 }
 

@@ -3,9 +3,10 @@ import { getFaceDetector, type FaceBox } from '../../media/face-detector.ts';
 import { drawFigure } from '../../media/sticker-art.ts';
 import { reviewFromLocal } from '../../media/sticker-contact.ts';
 import { composeSheet, SHEET_BACKGROUND } from '../../media/sticker-sheet.ts';
-import { paletteForOutfit } from '../../media/sticker-style.ts';
+import { cutPortrait } from '../../media/matte.ts';
+import { paletteForOutfit, STYLE_RECIPES } from '../../media/sticker-style.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
-import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, ImageProvider, JobBrief, PackReviewRequest, ProviderResult, SheetRequest, StickerReview } from '../provider.ts';
+import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, HeadRequest, ImageProvider, JobBrief, PackReviewRequest, ProviderResult, SheetRequest, SheetReviewRequest, StickerReview } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
 
 /**
@@ -16,6 +17,8 @@ import { ProviderError } from '../provider.ts';
  */
 export const OFFLINE_MODEL = 'offline-sharp-1';
 const CELL = 512;
+/** Tighter than the stickers' portraits: the head and hair, little shoulder. */
+const HEAD_ZOOM = 1.25;
 
 export function createOfflineProvider(): ImageProvider {
 	return {
@@ -25,7 +28,9 @@ export function createOfflineProvider(): ImageProvider {
 		reviewAnchor,
 		drawSheet,
 		drawFigure: drawOneFigure,
-		reviewPack
+		reviewSheet,
+		reviewPack,
+		drawHead
 	};
 }
 
@@ -61,6 +66,18 @@ async function reviewAnchor(_brief: JobBrief, _appearance: AppearanceCard, ancho
  */
 async function reviewPack(request: PackReviewRequest): Promise<ProviderResult<StickerReview[]>> {
 	return { value: request.local.map((verdict, i) => reviewFromLocal(i + 1, verdict)), usage: usage('qa', 0) };
+}
+
+/** qa_sheet offline: the local gate's verdicts under the stickers' pack numbers (cost 0). */
+async function reviewSheet(request: SheetReviewRequest): Promise<ProviderResult<StickerReview[]>> {
+	return { value: request.local.map((verdict, i) => reviewFromLocal(request.numbers[i] ?? i + 1, verdict)), usage: usage('qa', 0) };
+}
+
+/** The guest's own head from the selfie, in the job's art style: offline composites are the real face. */
+async function drawHead(request: HeadRequest): Promise<ProviderResult<Buffer>> {
+	const face = request.appearance.faceBox ?? (await describeAppearance(request.brief)).value.faceBox!;
+	const portrait = await cutPortrait(request.brief.selfie, face, STYLE_RECIPES[request.brief.artStyle], HEAD_ZOOM, CELL);
+	return { value: portrait.png, usage: usage('image', 1, `${portrait.width}x${portrait.height}`) };
 }
 
 async function drawSheet(request: SheetRequest): Promise<ProviderResult<Buffer>> {

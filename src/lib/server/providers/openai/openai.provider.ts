@@ -1,11 +1,11 @@
 import { createOfflineProvider } from '../offline/offline.provider.ts';
 import type { CallUsage, FigureRequest, ImageProvider, ProviderResult, SheetRequest } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
-import { anchorPrompt, figurePrompt, sheetPrompt } from '../gemini/gemini-prompts.ts';
+import { anchorPrompt, figurePrompt, headPrompt, sheetPrompt } from '../gemini/gemini-prompts.ts';
 
 /**
  * OpenAI's images API (POST {base}/images/edits, multipart, b64_json) as the optional second image
- * provider. It has no vision step of ours: the appearance card and the anchor and pack reviews are done
+ * provider. It has no vision step of ours: the appearance card and the anchor, sheet and pack reviews are done
  * locally (the offline face model), so only drawing is paid for.
  */
 export interface OpenAiOptions {
@@ -43,10 +43,12 @@ export function createOpenAiProvider(options: OpenAiOptions): ImageProvider {
 		name: 'openai',
 		describeAppearance: (brief) => local.describeAppearance(brief),
 		reviewAnchor: (brief, card, anchor) => local.reviewAnchor(brief, card, anchor),
+		reviewSheet: (request) => local.reviewSheet(request),
 		reviewPack: (request) => local.reviewPack(request),
 		drawAnchor: (brief, card) => edit(anchorPrompt(brief, card), [brief.selfie], '1024x1024'),
 		drawSheet: (request: SheetRequest) => edit(sheetPrompt(request), [request.anchor, request.layoutGuide], '1536x1024'),
-		drawFigure: (request: FigureRequest) => edit(figurePrompt(request.variant, request.brief), [request.anchor], '1024x1024')
+		drawFigure: (request: FigureRequest) => edit(figurePrompt(request.variant, request.brief), [request.anchor], '1024x1024'),
+		drawHead: (request) => edit(headPrompt(request.brief, request.appearance), [request.brief.faceCrop.length ? request.brief.faceCrop : request.brief.selfie, request.anchor], '1024x1024')
 	};
 }
 
