@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CRASH_STEPS } from '../../src/worker/queue/crash-points.ts';
+import { COMPOSITE_CRASH_STEP, CRASH_STEPS } from '../../src/worker/queue/crash-points.ts';
 import { startTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
@@ -52,4 +52,29 @@ describe('a worker killed at any step of a job', () => {
 			await second.finished;
 		}, 150_000);
 	}
+
+	it(`${COMPOSITE_CRASH_STEP} (RENDER_MODE=composite): resumes the heads, draws the head once, one set and one link`, async () => {
+		world = await createGenerationWorld(tempDir());
+		const jobId = await world.queueJob();
+		const marker = path.join(world.dir, 'crashed');
+		const env = { ...world.env, LOG_LEVEL: 'warn', RENDER_MODE: 'composite', CRASH_AT: COMPOSITE_CRASH_STEP, CRASH_MARKER: marker, JOB_LEASE_SECONDS: '4' };
+		const first = startTs('src/worker/main.ts', { env });
+		children.push(first);
+		expect((await first.finished).signal).toBe('SIGKILL');
+		const second = startTs('src/worker/main.ts', { env });
+		children.push(second);
+		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
+		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(status, job.error ?? '').toBe('done');
+		expect(job.renderMode).toBe('composite');
+		// The head drawn before the crash was kept (head.png): the restarted worker did not pay for it again.
+		expect(await world.db.apiUsage.count({ where: { jobId, stage: 'heads' } })).toBe(1);
+		const log = JSON.parse(readFileSync(path.join(world.dataDir, 'debug_sheets', `job${jobId}_heads.json`), 'utf8')) as { stickers: Record<string, { placed: boolean }> };
+		expect(Object.values(log.stickers).filter((s) => s.placed)).toHaveLength(12);
+		expect((await world.emulator.control.callCounts()).methods.createNewStickerSet).toBe(1);
+		const messages = await world.emulator.control.chatMessages(world.guestId);
+		expect(messages.filter((m) => m.text?.includes('https://t.me/addstickers/'))).toHaveLength(1);
+		second.kill('SIGTERM');
+		await second.finished;
+	}, 150_000);
 });

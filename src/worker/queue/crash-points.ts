@@ -8,6 +8,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 
 export const CRASH_STEPS = ['after_claim', 'after_provider_call', 'after_set_created', 'after_readiness', 'before_link_commit'] as const;
+/** Composite mode only (RENDER_MODE=composite): after the first sticker got the guest's head. */
+export const COMPOSITE_CRASH_STEP = 'after_head_pasted';
 
 export function createCrashPoint(env: NodeJS.ProcessEnv = process.env): (step: string) => void {
 	const target = env.NODE_ENV === 'test' ? env.CRASH_AT : undefined;

@@ -33,6 +33,7 @@ export async function compositeAll(ctx: PipelineContext, state: PackState, input
 		const png = await withGuestHead(ctx, state, { ...input, n, png: await readFile(ctx.files.sticker(n)) });
 		await writeFileAtomic(ctx.files.sticker(n), png);
 		state.verdicts.delete(n);
+		ctx.crashPoint('after_head_pasted');
 	}
 }
 
