@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { averageCells, BLOCK, estimateBackground, findBlobs, type Blob, type Box, type CoarseMask, type Rgb } from './sticker-mask.ts';
-import { FIGURE_SIDE, finishSticker, STICKER_MARGIN } from './sticker-format.ts';
+import { FIGURE_SIDE, finishSticker, STICKER_MARGIN, type FinishedSticker } from './sticker-format.ts';
 import { matteFigure } from './sticker-matte.ts';
 
 /**
@@ -90,15 +90,18 @@ interface SheetSource {
 	mask: CoarseMask;
 }
 
-/** One figure: its region resized to sticker size by sharp, matted there, outlined and encoded. */
-async function cutFigure(sheet: SheetSource, blob: Blob): Promise<{ data: Buffer; width: number; height: number }> {
+/** One figure: its region resized by sharp so its core spans FIGURE_SIDE, matted there, outlined and encoded. */
+async function cutFigure(sheet: SheetSource, blob: Blob): Promise<FinishedSticker> {
 	const region = regionOf(blob, sheet.width, sheet.height);
-	const { data, info } = await sharp(sheet.rgb, { raw: { width: sheet.width, height: sheet.height, channels: 3 } })
+	const scale = FIGURE_SIDE / Math.max(blob.core.width, blob.core.height);
+	const width = Math.max(1, Math.round(region.width * scale));
+	const height = Math.max(1, Math.round(region.height * scale));
+	const rgb = await sharp(sheet.rgb, { raw: { width: sheet.width, height: sheet.height, channels: 3 } })
 		.extract({ left: region.x, top: region.y, width: region.width, height: region.height })
-		.resize({ width: FIGURE_SIDE, height: FIGURE_SIDE, fit: 'inside' })
+		.resize({ width, height, fit: 'fill' })
 		.raw()
-		.toBuffer({ resolveWithObject: true });
-	const matte = matteFigure({ rgb: data, width: info.width, height: info.height, region, mask: sheet.mask, label: blob.label, background: sheet.background }, STICKER_MARGIN);
+		.toBuffer();
+	const matte = matteFigure({ rgb, width, height, region, mask: sheet.mask, label: blob.label, background: sheet.background }, STICKER_MARGIN);
 	return finishSticker(matte);
 }
 

@@ -8,10 +8,17 @@ export const STICKER_SIDE = 512;
 export const STICKER_MAX_BYTES = 512 * 1024;
 /** White outline width, in pixels of the finished 512-px sticker. */
 const OUTLINE_PX = 9;
-/** Transparent room around a fitted figure for its outline. */
-export const STICKER_MARGIN = OUTLINE_PX + 2;
-/** The side a figure is fitted into before its outline is added. */
-export const FIGURE_SIDE = STICKER_SIDE - 2 * STICKER_MARGIN;
+/** How far the outline's visible edge reaches past the figure's: the blur below is ≥ 1.6 % out to 2.15σ ≈ 10.2 px. */
+const OUTLINE_REACH = 11;
+/** Transparent room around a matted figure's region for its outline. */
+export const STICKER_MARGIN = OUTLINE_REACH;
+/**
+ * The side a figure's core (its cells that are clearly figure) is fitted into. Figure and outline
+ * then come out ~15 px larger (the outline's reach less the core's rounding to whole cells; measured
+ * on the bench sheets), just under 512, and are padded to it, never resampled; a figure whose soft
+ * edge reaches further comes out over 512 and is scaled down to it.
+ */
+export const FIGURE_SIDE = STICKER_SIDE - 2 * OUTLINE_PX;
 
 /** A matted figure at sticker scale on a transparent canvas STICKER_MARGIN px larger on every side. */
 export interface FittedFigure {
@@ -22,12 +29,18 @@ export interface FittedFigure {
 	height: number;
 }
 
+export interface FinishedSticker {
+	data: Buffer;
+	width: number;
+	height: number;
+}
+
 /**
- * Fitted figure → finished sticker PNG with a white outline. Two sharp passes (grow the silhouette,
- * encode); the layering and the crop are plain loops over raw bytes, which measured 4× faster than
- * sharp's composite + trim for 512-px images.
+ * Fitted figure → finished sticker PNG with a white outline. Two sharp passes (grow the silhouette;
+ * crop, pad and encode); the layering and the crop box are one plain loop over raw bytes, which
+ * measured 4× faster than sharp's composite + trim for 512-px images.
  */
-export async function finishSticker(figure: FittedFigure): Promise<{ data: Buffer; width: number; height: number }> {
+export async function finishSticker(figure: FittedFigure): Promise<FinishedSticker> {
 	const { width: w, height: h } = figure;
 	// Grow the silhouette by ~OUTLINE_PX: a Gaussian of σ = width/1.9 falls to 3 % at that distance
 	// from an edge. Separable blur is ~8× faster than a 19×19 morphological dilation.
@@ -40,7 +53,22 @@ export async function finishSticker(figure: FittedFigure): Promise<{ data: Buffe
 		.raw()
 		.toBuffer();
 	const box = layerOverWhite(figure.rgba, outline, w);
-	return encodeWithinLimit(() => sharp(figure.rgba, { raw: { width: w, height: h, channels: 4 } }).extract(box));
+	return encodeWithinLimit(() => toStickerSide(sharp(figure.rgba, { raw: { width: w, height: h, channels: 4 } }).extract(box), box));
+}
+
+/**
+ * Longest side exactly 512: the visible box is padded with transparent pixels, centred (cheap, and
+ * sharp as drawn); only a box that came out over 512 is resampled (an RGBA resize measured as
+ * costly as the PNG encode itself).
+ */
+function toStickerSide(image: Sharp, box: Region): Sharp {
+	const long = Math.max(box.width, box.height);
+	if (long > STICKER_SIDE) return image.resize({ width: STICKER_SIDE, height: STICKER_SIDE, fit: 'inside' });
+	const pad = STICKER_SIDE - long;
+	if (pad === 0) return image;
+	const before = pad >> 1;
+	const sides = box.width === long ? { left: before, right: pad - before, top: 0, bottom: 0 } : { top: before, bottom: pad - before, left: 0, right: 0 };
+	return image.extend({ ...sides, background: { r: 0, g: 0, b: 0, alpha: 0 } });
 }
 
 /**
@@ -82,13 +110,12 @@ function blendOverWhite(rgba: Buffer, i: number, fa: number, wa: number): void {
 	rgba[i + 3] = sum | 0;
 }
 
-/** Longest side exactly 512; lossless first (zlib level 6: level 9 costs 8× the time for ~5 % smaller files), palette PNG if over 512 KB. */
+/** Lossless first (zlib level 6: level 9 costs 8× the time for ~5 % smaller files), palette PNG if over 512 KB. */
 // A pipeline factory rather than sharp's clone(): clone() structured-clones the options, raw input
 // buffer included, which measured as a tenth of the cutter's main-thread time.
-async function encodeWithinLimit(image: () => Sharp): Promise<{ data: Buffer; width: number; height: number }> {
-	const resized = () => image().resize({ width: STICKER_SIDE, height: STICKER_SIDE, fit: 'inside' });
-	let out = await resized().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
-	if (out.data.length > STICKER_MAX_BYTES) out = await resized().png({ palette: true, colours: 256, compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
+async function encodeWithinLimit(image: () => Sharp): Promise<FinishedSticker> {
+	let out = await image().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
+	if (out.data.length > STICKER_MAX_BYTES) out = await image().png({ palette: true, colours: 256, compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
 	if (out.data.length > STICKER_MAX_BYTES) throw new Error(`sticker is ${out.data.length} bytes even as a palette PNG`);
 	return { data: out.data, width: out.info.width, height: out.info.height };
 }
