@@ -66,18 +66,20 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 		diagnosis.ms = Math.round(performance.now() - started);
 		return { stickers: [], diagnosis };
 	}
-	// Each figure is a chain of sharp passes (in libvips threads) and short JS loops; a few run
-	// at once so the JS of one overlaps sharp's work on another, while memory stays flat.
+	// Each figure is a chain of sharp passes (in libvips threads) and short JS loops; IN_FLIGHT
+	// figures are kept going at once (a new one starts as soon as one is done), so the JS of one
+	// overlaps sharp's work on others while memory stays flat.
 	const source = { rgb, width, height, background, mask };
-	const stickers: Buffer[] = [];
-	for (let first = 0; first < figures.length; first += IN_FLIGHT) {
-		const batch = figures.slice(first, first + IN_FLIGHT).map(async (blob, k) => {
-			const png = await cutFigure(source, blob);
-			reports[first + k]!.output = { width: png.width, height: png.height, bytes: png.data.length };
-			return png.data;
-		});
-		stickers.push(...(await Promise.all(batch)));
-	}
+	const stickers: Buffer[] = new Array(figures.length);
+	let next = 0;
+	const lane = async () => {
+		for (let i = next++; i < figures.length; i = next++) {
+			const png = await cutFigure(source, figures[i]!);
+			reports[i]!.output = { width: png.width, height: png.height, bytes: png.data.length };
+			stickers[i] = png.data;
+		}
+	};
+	await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
 	diagnosis.ms = Math.round(performance.now() - started);
 	return { stickers, diagnosis };
 }
