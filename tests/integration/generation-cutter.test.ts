@@ -70,3 +70,94 @@ describe('the sticker cutter', () => {
 		expect(diagnosis.rejects.map((r) => r.reason)).toContain('speck');
 	});
 });
+
+/**
+ * Cut quality against what the sticker should be: a sheet of flat discs of one known colour on a
+ * known sheet colour, so every sticker pixel has a right answer — the disc's colour inside, white
+ * or a mix of white and the disc colour at the edge (the sheet colour un-mixed from it), transparent
+ * outside. The cutter before the sticker-size matte left up to ~50 % sheet colour in its edge pixels.
+ */
+describe('the sticker cutter, pixel by pixel', () => {
+	const cases = [
+		{ name: 'magenta discs on the default green', disc: { r: 200, g: 40, b: 160 }, sheet: SHEET_BACKGROUND },
+		{ name: 'orange discs on a blue sheet', disc: { r: 240, g: 150, b: 30 }, sheet: { r: 30, g: 90, b: 200 } },
+	];
+	for (const { name, disc, sheet } of cases) {
+		it(`cuts ${name} cleanly`, async () => {
+			const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><circle cx="200" cy="200" r="150" fill="rgb(${disc.r},${disc.g},${disc.b})"/></svg>`;
+			const figure = await sharp(Buffer.from(svg)).png().toBuffer();
+			const png = await composeSheet(Array.from({ length: 6 }, () => figure), { cols: 3, rows: 2, width: 2048, height: 1365 }, sheet);
+			const { stickers, diagnosis } = await cutSheet(png, { expected: 6 });
+			expect(diagnosis).toMatchObject({ ok: true, found: 6, background: sheet });
+			for (const sticker of stickers) expectCleanDisc(await sharp(sticker).raw().toBuffer({ resolveWithObject: true }), sticker.length, disc, sheet);
+		});
+	}
+});
+
+type Colour = { r: number; g: number; b: number };
+
+function expectCleanDisc({ data, info }: { data: Buffer; info: sharp.OutputInfo }, bytes: number, disc: Colour, sheet: Colour): void {
+	const { width, height } = info;
+	expect(info.channels).toBe(4);
+	expect(Math.max(width, height)).toBe(512);
+	expect(bytes).toBeLessThanOrEqual(512 * 1024);
+	const at = (x: number, y: number) => (Math.round(y) * width + Math.round(x)) * 4;
+	// Where the disc is: its opaque pixels of its own colour.
+	let n = 0, sx = 0, sy = 0;
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			const i = at(x, y);
+			if (data[i + 3] === 255 && distanceTo(data, i, disc) < 12) (n++, (sx += x), (sy += y));
+		}
+	}
+	const cx = sx / n, cy = sy / n, radius = Math.sqrt(n / Math.PI);
+	expect(radius).toBeGreaterThan(200); // the disc fills the sticker (less its outline), not a corner of it
+	let outlineGaps = 0, strayAlpha = 0, holes = 0, tinted = 0, worstTint = 0;
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			const i = at(x, y);
+			const r = Math.hypot(x - cx, y - cy);
+			// Deep inside: opaque and exactly the disc's colour.
+			if (r < radius - 3 && (data[i + 3] !== 255 || distanceTo(data, i, disc) > 6)) holes++;
+			// No visible pixel keeps much of the sheet colour (a green rim inside the outline).
+			if (data[i + 3]! >= 128) {
+				const tint = sheetShare(data, i, disc, sheet);
+				worstTint = Math.max(worstTint, tint);
+				if (tint > 0.1) tinted++;
+			}
+			// Far outside the outline nothing is left of the sheet.
+			if (r > radius + 18 && data[i + 3] !== 0) strayAlpha++;
+		}
+	}
+	// The white outline: on every ray from the centre, 3-6 px past the disc's edge is opaque white.
+	for (let a = 0; a < 360; a += 5) {
+		for (const d of [3, 6]) {
+			const x = cx + Math.cos((a * Math.PI) / 180) * (radius + d);
+			const y = cy + Math.sin((a * Math.PI) / 180) * (radius + d);
+			if (x < 0 || y < 0 || x > width - 1 || y > height - 1) continue;
+			const i = at(x, y);
+			if (data[i + 3]! < 230 || data[i]! < 235 || data[i + 1]! < 235 || data[i + 2]! < 235) outlineGaps++;
+		}
+	}
+	expect({ holes, strayAlpha, outlineGaps }).toEqual({ holes: 0, strayAlpha: 0, outlineGaps: 0 });
+	expect(worstTint).toBeLessThan(0.3);
+	expect(tinted).toBeLessThan((2 * Math.PI * radius) / 4); // a slight tint on at most a quarter of the edge
+	expect(data[3]).toBe(0);
+}
+
+function distanceTo(data: Buffer, i: number, c: Colour): number {
+	return Math.hypot(data[i]! - c.r, data[i + 1]! - c.g, data[i + 2]! - c.b);
+}
+
+/**
+ * How much of the sheet colour a pixel holds: its colour written as disc + s·(sheet − disc) +
+ * t·(white − disc) (least squares; white is the outline it may be blended with), s.
+ */
+function sheetShare(data: Buffer, i: number, disc: Colour, sheet: Colour): number {
+	const u = [sheet.r - disc.r, sheet.g - disc.g, sheet.b - disc.b];
+	const v = [255 - disc.r, 255 - disc.g, 255 - disc.b];
+	const p = [data[i]! - disc.r, data[i + 1]! - disc.g, data[i + 2]! - disc.b];
+	const dot = (a: number[], b: number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+	const uu = dot(u, u), vv = dot(v, v), uv = dot(u, v);
+	return (dot(p, u) * vv - dot(p, v) * uv) / (uu * vv - uv * uv);
+}

@@ -1,5 +1,6 @@
 import type { Box, CoarseMask, Rgb } from './sticker-mask.ts';
 import { BLOCK } from './sticker-mask.ts';
+import { refineEdges } from './sticker-edge.ts';
 
 /**
  * The soft alpha of one figure, computed on its region already resized to sticker size (so the
@@ -63,6 +64,7 @@ export function matteFigure(input: MatteInput, margin: number): Matte {
 	};
 	const rowCells = cellsAlong(input.region.y, input.region.height, h, mask.rows);
 	for (let y = 0; y < h; y++) matteRow(job, y * w * 3, (y + margin) * outW + margin, rowCells[y]! * mask.cols);
+	refineEdges({ rgb: input.rgb, width: w, height: h, rgba: job.rgba, alpha: job.alpha, canvasWidth: outW, margin, background: input.background });
 	return { rgba: job.rgba, alpha: job.alpha, width: outW, height: outH };
 }
 
