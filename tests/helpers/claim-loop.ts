@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openDatabase } from '../../src/lib/server/db/client.ts';
-import { claimNextJob, renewLease, requeueAbandonedJobs } from '../../src/lib/server/jobs/job-queue.repository.ts';
+import { claimNextJob, renewLease, requeueAbandonedJobs, type ClaimedJob } from '../../src/lib/server/jobs/job-queue.repository.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 
 /**
@@ -35,8 +35,8 @@ async function waitForGo(): Promise<void> {
 	while (!existsSync(goFile!)) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
-async function claimUntilEmpty(clock: FakeClock): Promise<number[]> {
-	const claimed: number[] = [];
+async function claimUntilEmpty(clock: FakeClock): Promise<ClaimedJob[]> {
+	const claimed: ClaimedJob[] = [];
 	for (;;) {
 		if (options.holdAfter !== undefined && claimed.length >= options.holdAfter) {
 			print({ holding: claimed.length });
@@ -44,15 +44,15 @@ async function claimUntilEmpty(clock: FakeClock): Promise<number[]> {
 		}
 		const job = await claimNextJob(db, clock, options.workerId, options.leaseMs);
 		if (!job) return claimed;
-		claimed.push(job.jobId);
+		claimed.push(job);
 		print({ claimed: job.jobId, attempts: job.attempts });
 	}
 }
 
-async function renewAll(jobIds: number[], at: string): Promise<number> {
+async function renewAll(claims: ClaimedJob[], at: string): Promise<number> {
 	const clock = new FakeClock(at);
 	let renewed = 0;
-	for (const jobId of jobIds) if (await renewLease(db, clock, jobId, options.workerId, options.leaseMs)) renewed++;
+	for (const claim of claims) if (await renewLease(db, clock, { ...claim, workerId: options.workerId }, options.leaseMs)) renewed++;
 	return renewed;
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
 import { computeBackoffMs } from '../../src/lib/server/jobs/backoff.ts';
-import { claimNextJob, requeueAbandonedJobs, requeueJob } from '../../src/lib/server/jobs/job-queue.repository.ts';
+import { claimNextJob, releaseLease, renewLease, requeueAbandonedJobs, requeueJob } from '../../src/lib/server/jobs/job-queue.repository.ts';
 import { choosePackName } from '../../src/lib/server/delivery/pack-name.ts';
 import { FakeClock, MINUTE, SECOND, systemClock } from '../../src/lib/server/time/clock.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -57,7 +57,7 @@ describe('the generation queue', () => {
 		expect(await claimNextJob(db, clock, 'w', 30_000)).toBeNull();
 		clock.advance(11 * SECOND);
 		const third = await claimNextJob(db, clock, 'w', 30_000);
-		expect(third).toEqual({ jobId: first!.jobId, attempts: 2 });
+		expect(third).toEqual({ jobId: first!.jobId, attempts: 2, claimedAt: clock.now().toISOString() });
 		await db.$disconnect();
 	});
 
@@ -74,6 +74,38 @@ describe('the generation queue', () => {
 		expect(job.status).toBe('queued');
 		expect(job.error).toMatch(/lease expired/);
 		expect((await db.job.findUniqueOrThrow({ where: { jobId: alive!.jobId } })).status).toBe('processing');
+		await db.$disconnect();
+	});
+
+	// A slot frozen past its lease (GC, swap) while the same worker claims the job again in another
+	// slot: the two claims share the worker id, so only the claim time tells their leases apart.
+	it('a lease belongs to one claim: an older claim of the same worker can neither renew nor release it', async () => {
+		const db = await freshDb(tempDir());
+		const clock = new FakeClock('2026-01-01T00:00:00.000Z');
+		await insertJobs(db, 1);
+		const old = await claimNextJob(db, clock, 'w', 30_000);
+		clock.advance(31 * SECOND);
+		expect(await requeueAbandonedJobs(db, clock)).toEqual([old!.jobId]);
+		const again = await claimNextJob(db, clock, 'w', 30_000);
+		expect(again).toMatchObject({ jobId: old!.jobId, attempts: 2 });
+		expect(await renewLease(db, clock, { ...old!, workerId: 'w' }, 30_000)).toBe(false);
+		await releaseLease(db, { ...old!, workerId: 'w' });
+		expect(await db.jobLease.findUnique({ where: { jobId: old!.jobId } })).toMatchObject({ claimedAt: again!.claimedAt });
+		expect(await renewLease(db, clock, { ...again!, workerId: 'w' }, 30_000)).toBe(true);
+		await releaseLease(db, { ...again!, workerId: 'w' });
+		expect(await db.jobLease.findUnique({ where: { jobId: old!.jobId } })).toBeNull();
+		await db.$disconnect();
+	});
+
+	it('a worker’s sweep never requeues the jobs its own slots are running, even past their lease', async () => {
+		const db = await freshDb(tempDir());
+		const clock = new FakeClock('2026-01-01T00:00:00.000Z');
+		await insertJobs(db, 2);
+		const mine = await claimNextJob(db, clock, 'me', 30_000);
+		const theirs = await claimNextJob(db, clock, 'dead', 30_000);
+		clock.advance(45 * SECOND);
+		expect(await requeueAbandonedJobs(db, clock, { except: [mine!.jobId] })).toEqual([theirs!.jobId]);
+		expect((await db.job.findUniqueOrThrow({ where: { jobId: mine!.jobId } })).status).toBe('processing');
 		await db.$disconnect();
 	});
 

@@ -49,7 +49,8 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 		await requeueJob(db, clock, attempt.jobId, { error: `provider billing: ${message}`, notBefore: null, refundAttempt: true });
 		return;
 	}
-	const permanent = (attempt.error as NodeJS.ErrnoException)?.code === 'ENOENT';
+	// Only a missing selfie is beyond retrying; any other missing file (a temp file, a debug sheet) is not.
+	const permanent = attempt.error instanceof SelfieMissing;
 	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
 		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
 		if (await failJob(db, clock, attempt.jobId, message)) {
@@ -67,4 +68,11 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 function describe(error: unknown): string {
 	const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
 	return text.slice(0, 1000);
+}
+
+export class SelfieMissing extends Error {
+	constructor() {
+		super('the selfie is no longer on disk (deleted by the photo TTL, /forget or a reset)');
+		this.name = 'SelfieMissing';
+	}
 }

@@ -11,6 +11,8 @@ import { runClaimedJob } from './run-job.ts';
 export class JobLoop {
 	readonly #deps: QueueDeps;
 	readonly #running = new Set<Promise<void>>();
+	/** Ids of the jobs this loop's slots are running: never requeued by its own sweep. */
+	readonly #runningJobs = new Set<number>();
 	readonly #shutdown = new AbortController();
 	#timer: NodeJS.Timeout | undefined;
 	#ticking = false;
@@ -53,8 +55,10 @@ export class JobLoop {
 				const claimed = await claimNextJob(this.#deps.db, this.#deps.clock, this.#deps.workerId, this.#deps.settings.leaseMs);
 				if (!claimed) break;
 				this.#deps.logger.info({ jobId: claimed.jobId, attempts: claimed.attempts }, 'job claimed');
-				const run = runClaimedJob(this.#deps, claimed.jobId, claimed.attempts, this.#shutdown.signal).finally(() => {
+				this.#runningJobs.add(claimed.jobId);
+				const run = runClaimedJob(this.#deps, claimed, this.#shutdown.signal).finally(() => {
 					this.#running.delete(run);
+					this.#runningJobs.delete(claimed.jobId);
 					this.#schedule(0);
 				});
 				this.#running.add(run);
@@ -70,7 +74,7 @@ export class JobLoop {
 		const now = Date.now();
 		if (now - this.#lastSweep < this.#deps.settings.leaseMs / 2) return;
 		this.#lastSweep = now;
-		const requeued = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock);
+		const requeued = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock, { except: this.#runningJobs });
 		if (requeued.length > 0) this.#deps.logger.warn({ jobIds: requeued }, 'requeued jobs whose worker stopped (lease expired)');
 	}
 

@@ -2,45 +2,48 @@ import { readFile } from 'node:fs/promises';
 import { deliverPack } from '../../lib/server/delivery/deliver-pack.ts';
 import { readGuestLocale, showStageToGuest } from '../../lib/server/jobs/guest-notices.ts';
 import { recordStage, type JobStage } from '../../lib/server/jobs/job-progress.ts';
-import { releaseLease, renewLease } from '../../lib/server/jobs/job-queue.repository.ts';
+import { releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../../lib/server/jobs/job-queue.repository.ts';
 import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
 import type { PipelineContext } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
 import { pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import { drawStickers } from '../../lib/server/jobs/pipeline/run-pipeline.ts';
 import { pickArtStyle } from '../../lib/server/media/sticker-style.ts';
 import type { JobBrief } from '../../lib/server/providers/provider.ts';
-import { handleJobFailure } from './job-failure.ts';
+import { handleJobFailure, SelfieMissing } from './job-failure.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**
  * One claimed job in one slot: heartbeat the lease, draw, deliver; on any error hand over to
  * handleJobFailure. The lease is always released at the end (graphile-worker: every job released).
  */
-export async function runClaimedJob(deps: QueueDeps, jobId: number, attempts: number, shutdown: AbortSignal): Promise<void> {
+export async function runClaimedJob(deps: QueueDeps, claimed: ClaimedJob, shutdown: AbortSignal): Promise<void> {
+	const { jobId, attempts } = claimed;
+	const lease: LeaseRef = { jobId, workerId: deps.workerId, claimedAt: claimed.claimedAt };
 	const controller = new AbortController();
 	const onShutdown = () => controller.abort('worker shutting down');
 	shutdown.addEventListener('abort', onShutdown, { once: true });
-	const heartbeat = startLeaseHeartbeat(deps, jobId, controller);
+	const heartbeat = startLeaseHeartbeat(deps, lease, controller);
 	try {
 		deps.crashPoint('after_claim');
 		const ctx = await buildContext(deps, jobId, controller.signal);
 		await drawStickers(ctx);
 		await deps.db.job.update({ where: { jobId }, data: { providerUsed: deps.provider.name } });
-		const holdsLease = () => renewLease(deps.db, deps.clock, jobId, deps.workerId, deps.settings.leaseMs);
+		const holdsLease = () => renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs);
 		await deliverPack({ ...ctx, api: deps.api, botUsername: await deps.botUsername(), locale: ctx.brief.locale, sleep: deps.sleep, holdsLease }, jobId);
 	} catch (error) {
 		await handleJobFailure(deps, { jobId, attempts, error, signal: controller.signal });
 	} finally {
 		clearInterval(heartbeat);
 		shutdown.removeEventListener('abort', onShutdown);
-		await releaseLease(deps.db, jobId, deps.workerId).catch((error: unknown) => deps.logger.error({ err: error, jobId }, 'could not release the lease'));
+		await releaseLease(deps.db, lease).catch((error: unknown) => deps.logger.error({ err: error, jobId }, 'could not release the lease'));
 	}
 }
 
 /** Renews the lease every third of its length; aborts the job when the lease or the job is gone. */
-function startLeaseHeartbeat(deps: QueueDeps, jobId: number, controller: AbortController): NodeJS.Timeout {
+function startLeaseHeartbeat(deps: QueueDeps, lease: LeaseRef, controller: AbortController): NodeJS.Timeout {
+	const { jobId } = lease;
 	const timer = setInterval(() => {
-		renewLease(deps.db, deps.clock, jobId, deps.workerId, deps.settings.leaseMs)
+		renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs)
 			.then((held) => {
 				if (!held) controller.abort('lease lost or job no longer active');
 			})
@@ -62,7 +65,7 @@ async function buildContext(deps: QueueDeps, jobId: number, signal: AbortSignal)
 	const ready = Boolean(progress?.stickersReadyAt);
 	const brief: JobBrief = {
 		jobId,
-		selfie: ready ? Buffer.alloc(0) : await readFile(job.photoPath),
+		selfie: ready ? Buffer.alloc(0) : await readSelfie(job.photoPath),
 		faceCrop: ready ? Buffer.alloc(0) : await readFile(files.faceCrop).catch(() => Buffer.alloc(0)),
 		outfitId: job.templateId,
 		outfitPrompt: `wearing the "${job.templateId}" outfit`,
@@ -90,4 +93,14 @@ async function buildContext(deps: QueueDeps, jobId: number, signal: AbortSignal)
 		sleep: deps.sleep,
 		retryBaseMs: deps.settings.retryBaseMs
 	};
+}
+
+/** The selfie is gone (TTL sweep, /forget, a reset): no retry can bring it back. */
+async function readSelfie(photoPath: string): Promise<Buffer> {
+	try {
+		return await readFile(photoPath);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SelfieMissing();
+		throw error;
+	}
 }

@@ -12,7 +12,16 @@ export const ACTIVE_STATUSES = ['queued', 'processing', 'delivering'] as const;
 export interface ClaimedJob {
 	jobId: number;
 	attempts: number;
+	/** Names this claim: a lease belongs to one claim, not to a worker (see renewLease). */
+	claimedAt: string;
 }
+
+/**
+ * One claim's hold on a job. Two slots of the same worker can hold the same job one after the
+ * other (a frozen slot's lease expired and the job was claimed again): matching the claim time
+ * stops the old slot from renewing or releasing the new slot's lease.
+ */
+export type LeaseRef = Pick<ClaimedJob, 'jobId' | 'claimedAt'> & { workerId: string };
 
 export async function claimNextJob(db: Db, clock: Clock, workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
 	const now = clock.now();
@@ -34,7 +43,7 @@ export async function claimNextJob(db: Db, clock: Clock, workerId: string, lease
 		const jobId = Number(row.job_id);
 		const lease = { workerId, claimedAt: nowIso, heartbeatAt: nowIso, leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString() };
 		await tx.jobLease.upsert({ where: { jobId }, create: { jobId, ...lease }, update: lease });
-		return { jobId, attempts: Number(row.attempts) };
+		return { jobId, attempts: Number(row.attempts), claimedAt: nowIso };
 	});
 }
 
@@ -43,11 +52,12 @@ export async function hasQueuedJob(db: Db): Promise<boolean> {
 	return (await db.job.findFirst({ where: { status: 'queued' }, select: { jobId: true } })) !== null;
 }
 
-/** Extends the lease; false when this worker no longer holds it or the job left the active states. */
-export async function renewLease(db: Db, clock: Clock, jobId: number, workerId: string, leaseMs: number): Promise<boolean> {
+/** Extends the lease; false when this claim no longer holds it or the job left the active states. */
+export async function renewLease(db: Db, clock: Clock, lease: LeaseRef, leaseMs: number): Promise<boolean> {
 	const now = clock.now();
+	const { jobId, workerId, claimedAt } = lease;
 	const { count } = await db.jobLease.updateMany({
-		where: { jobId, workerId },
+		where: { jobId, workerId, claimedAt },
 		data: { heartbeatAt: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString() }
 	});
 	if (count === 0) return false;
@@ -55,23 +65,25 @@ export async function renewLease(db: Db, clock: Clock, jobId: number, workerId: 
 	return job?.status === 'processing' || job?.status === 'delivering';
 }
 
-export async function releaseLease(db: Db, jobId: number, workerId: string): Promise<void> {
-	await db.jobLease.deleteMany({ where: { jobId, workerId } });
+export async function releaseLease(db: Db, lease: LeaseRef): Promise<void> {
+	await db.jobLease.deleteMany({ where: { jobId: lease.jobId, workerId: lease.workerId, claimedAt: lease.claimedAt } });
 }
 
 /**
  * Jobs whose worker died: active, with an expired lease (or none at all), go back to the queue.
- * Returns their ids. Runs at start-up and periodically.
+ * Returns their ids. Runs at start-up and periodically. `except` are the caller's own running
+ * jobs: a worker frozen past its lease (GC, swap) must not requeue work it is still doing.
  */
-export async function requeueAbandonedJobs(db: Db, clock: Clock): Promise<number[]> {
+export async function requeueAbandonedJobs(db: Db, clock: Clock, options: { except?: Iterable<number> } = {}): Promise<number[]> {
 	const nowIso = clock.now().toISOString();
+	const own = new Set(options.except ?? []);
 	return db.$transaction(async (tx) => {
 		const rows = await tx.$queryRawUnsafe<{ job_id: number }[]>(
 			`SELECT j.job_id FROM jobs j LEFT JOIN job_leases l ON l.job_id = j.job_id
 			 WHERE j.status IN ('processing', 'delivering') AND (l.job_id IS NULL OR l.lease_expires_at < ?)`,
 			nowIso
 		);
-		const ids = rows.map((r) => Number(r.job_id));
+		const ids = rows.map((r) => Number(r.job_id)).filter((id) => !own.has(id));
 		if (ids.length === 0) return ids;
 		await tx.job.updateMany({
 			where: { jobId: { in: ids }, status: { in: ['processing', 'delivering'] } },

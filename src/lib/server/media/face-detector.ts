@@ -52,6 +52,9 @@ async function loadHuman(): Promise<HumanInstance> {
 		modelBasePath: MODELS_URL,
 		warmup: 'none',
 		debug: false,
+		// Off: human reuses the previous image's faces when two inputs look alike, which would make
+		// one sticker's verdict depend on the one checked before it.
+		cacheSensitivity: 0,
 		face: {
 			enabled: true,
 			detector: { maxDetected: 10, rotation: false, minConfidence: 0.35, return: false },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,7 +35,8 @@ export function jobFiles(dataDir: string, jobId: number, sessionToken: string): 
 /** Writes to a temporary name and renames, so a crash never leaves half a file under the real name. */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
 	await mkdir(path.dirname(file), { recursive: true });
-	const temp = `${file}.${process.pid}.tmp`;
+	// Unique per write: two writers of one file (a job claimed again while a frozen slot still runs) never share a temp name.
+	const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
 	await writeFile(temp, data);
 	const { rename } = await import('node:fs/promises');
 	await rename(temp, file);

@@ -1,0 +1,91 @@
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claimNextJob } from '../../src/lib/server/jobs/job-queue.repository.ts';
+import { createLogger, silentLogger } from '../../src/lib/server/log/logger.ts';
+import { createOfflineProvider } from '../../src/lib/server/providers/offline/offline.provider.ts';
+import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
+import { handleJobFailure, SelfieMissing } from '../../src/worker/queue/job-failure.ts';
+import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
+import { abortableSleep, type QueueDeps } from '../../src/worker/queue/queue-deps.ts';
+import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+
+/**
+ * Which failures end a job at once and which are retried. Only a missing selfie is beyond retrying:
+ * a missing temporary file (two writers of one sticker, a swept debug file) once failed a job for
+ * good because every ENOENT was treated as permanent.
+ */
+describe('failures that end a job and failures that are retried', () => {
+	const tempDir = useTempDir('gen-failures-');
+	let world: GenerationWorld | undefined;
+	let loop: JobLoop | undefined;
+	afterEach(async () => {
+		await loop?.stop(1000);
+		loop = undefined;
+		await world?.close();
+	});
+
+	it('a selfie deleted before the job ran: failed on the first attempt, the guest told in their language', async () => {
+		world = await createGenerationWorld(tempDir());
+		const jobId = await world.queueJob();
+		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		rmSync(job.photoPath);
+		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+		loop.start();
+		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 30_000)).toBe('failed');
+		const failed = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(failed.attempts).toBe(1);
+		expect(failed.error).toMatch(/selfie is no longer on disk/);
+		expect(await world.db.apiUsage.count({ where: { jobId } })).toBe(0);
+		const said = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		expect(said.at(-1)).toMatch(/sorry|could not/i);
+	}, 60_000);
+
+	it('any other missing file (ENOENT) is retried with backoff, not failed for good', async () => {
+		world = await createGenerationWorld(tempDir());
+		const jobId = await world.queueJob();
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		const claimed = await claimNextJob(world.db, clock, 'w1', 30_000);
+		const tempGone = Object.assign(new Error("ENOENT: no such file or directory, rename 'sticker_1.png.123.tmp'"), { code: 'ENOENT' });
+		await handleJobFailure(depsFor(world, clock), { jobId: claimed!.jobId, attempts: claimed!.attempts, error: tempGone, signal: new AbortController().signal });
+		const retried = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(retried.status).toBe('queued');
+		expect(retried.error).toMatch(/^requeue: .*ENOENT/);
+		expect((await world.db.jobProgress.findUniqueOrThrow({ where: { jobId } })).notBefore).not.toBeNull();
+
+		clock.advance(3_600_000);
+		const again = await claimNextJob(world.db, clock, 'w1', 30_000);
+		await handleJobFailure(depsFor(world, clock), { jobId, attempts: again!.attempts, error: new SelfieMissing(), signal: new AbortController().signal });
+		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('failed');
+	}, 60_000);
+});
+
+function depsFor(world: GenerationWorld, clock: FakeClock): QueueDeps {
+	const config = world.config();
+	return {
+		db: world.db,
+		clock,
+		logger: silentLogger,
+		api: world.api,
+		provider: createOfflineProvider(),
+		prices: { inputPerMTok: 0, outputTextPerMTok: 0, outputImagePerMTok: 0 },
+		workerId: 'w1',
+		settings: {
+			slots: 1,
+			maxAttempts: 3,
+			leaseMs: 30_000,
+			pollMs: 100,
+			backoffBaseMs: 1000,
+			backoffCapMs: 60_000,
+			retryBaseMs: 10,
+			dataDir: config.dataDir,
+			artStyle: 'cartoon',
+			renderMode: 'figure',
+			adminIds: []
+		},
+		botUsername: async () => 'kiosk_bot',
+		crashPoint: () => undefined,
+		sleep: abortableSleep
+	};
+}
