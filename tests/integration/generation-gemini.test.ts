@@ -179,6 +179,23 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect(await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 	}, 120_000);
 
+	it('IMAGE_PROVIDER_FALLBACK: gemini out of funds → offline draws the rest, no pause, admins told once per day', async () => {
+		const jobId = await start([{ kind: 'billing', times: 1000, match: 'image' }], { IMAGE_PROVIDER_FALLBACK: 'offline' });
+		expect(await finalStatus(jobId)).toBe('done');
+		expect(await readMaintenance(world!.db)).toBeNull();
+		const job = await world!.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(job).toMatchObject({ providerUsed: 'gemini,offline', attempts: 1 });
+		const rows = await usage(jobId);
+		expect(rows.slice(0, 3).map((r) => [r.stage, r.provider, r.ok])).toEqual([['passport', 'gemini', 1], ['anchor', 'gemini', 0], ['anchor', 'offline', 1]]);
+		expect(rows.slice(2).every((r) => r.provider === 'offline' && r.ok === 1 && r.estCostUsd === 0)).toBe(true);
+		expect((await world!.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
+		const second = await world!.queueJob();
+		expect(await finalStatus(second)).toBe('done');
+		expect((await world!.db.job.findUniqueOrThrow({ where: { jobId: second } })).providerUsed).toBe('gemini,offline');
+		expect((await adminMessages()).filter((t) => t.includes('IMAGE_PROVIDER_FALLBACK'))).toHaveLength(1);
+		expect((await adminMessages()).some((t) => t.includes('queue is paused'))).toBe(false);
+	}, 150_000);
+
 	it('a slow reply past GEMINI_TIMEOUT_SECONDS is aborted, recorded as a timeout and retried', async () => {
 		const jobId = await start([{ kind: 'slow', times: 1, match: 'json', delayMs: 6500 }], { GEMINI_TIMEOUT_SECONDS: '5' });
 		expect(await waitForJobStatus(world!.db, jobId, ['done', 'failed'], 90_000)).toBe('done');

@@ -29,6 +29,8 @@ export interface QueueDeps {
 	api: Api;
 	provider: ImageProvider;
 	prices: Prices;
+	/** IMAGE_PROVIDER_FALLBACK with its prices, when set. */
+	fallback?: { provider: ImageProvider; prices: Prices };
 	settings: QueueSettings;
 	workerId: string;
 	botUsername: () => Promise<string>;

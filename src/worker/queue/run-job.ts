@@ -9,6 +9,7 @@ import { pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import { drawStickers } from '../../lib/server/jobs/pipeline/run-pipeline.ts';
 import { pickArtStyle } from '../../lib/server/media/sticker-style.ts';
 import type { JobBrief } from '../../lib/server/providers/provider.ts';
+import { warnAboutFallback } from './fallback-warning.ts';
 import { handleJobFailure, SelfieMissing } from './job-failure.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
@@ -27,7 +28,7 @@ export async function runClaimedJob(deps: QueueDeps, claimed: ClaimedJob, shutdo
 		deps.crashPoint('after_claim');
 		const ctx = await buildContext(deps, jobId, controller.signal);
 		await drawStickers(ctx);
-		await deps.db.job.update({ where: { jobId }, data: { providerUsed: deps.provider.name } });
+		await recordProvidersUsed(deps, jobId, ctx.providersUsed);
 		const holdsLease = () => renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs);
 		await deliverPack({ ...ctx, api: deps.api, botUsername: await deps.botUsername(), locale: ctx.brief.locale, sleep: deps.sleep, holdsLease }, jobId);
 	} catch (error) {
@@ -79,6 +80,9 @@ async function buildContext(deps: QueueDeps, jobId: number, signal: AbortSignal)
 		logger: deps.logger,
 		provider: deps.provider,
 		prices: deps.prices,
+		fallback: deps.fallback,
+		providersUsed: new Set(),
+		onFallback: (event) => warnAboutFallback(deps, event),
 		jobId,
 		brief,
 		files,
@@ -103,4 +107,12 @@ async function readSelfie(photoPath: string): Promise<Buffer> {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SelfieMissing();
 		throw error;
 	}
+}
+
+/** jobs.provider_used lists every provider that drew part of the pack, across resumed runs too. */
+async function recordProvidersUsed(deps: QueueDeps, jobId: number, used: Set<string>): Promise<void> {
+	if (used.size === 0) return;
+	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId }, select: { providerUsed: true } });
+	const all = new Set([...(job.providerUsed?.split(',').filter(Boolean) ?? []), ...used]);
+	await deps.db.job.update({ where: { jobId }, data: { providerUsed: [...all].join(',') } });
 }

@@ -2,7 +2,7 @@ import type { Api } from 'grammy';
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
-import { createImageProvider, pricesFor } from '../../lib/server/providers/create-provider.ts';
+import { createFallbackProvider, createImageProvider, pricesFor } from '../../lib/server/providers/create-provider.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import { createCrashPoint } from './crash-points.ts';
 import { JobLoop } from './job-loop.ts';
@@ -19,6 +19,7 @@ export async function createJobLoop(input: { config: Config; db: Db; clock: Cloc
 		api: input.api,
 		provider: await createImageProvider(config),
 		prices: pricesFor(config),
+		fallback: await createFallbackProvider(config),
 		workerId: input.workerId,
 		settings: {
 			slots: config.WORKER_SLOTS,

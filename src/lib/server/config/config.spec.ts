@@ -42,6 +42,8 @@ describe('configuration', () => {
 		[{ IMAGE_PROVIDER: 'gemini' }, 'GEMINI_API_KEY is required when IMAGE_PROVIDER=gemini'],
 		[{ IMAGE_PROVIDER: 'openai' }, 'OPENAI_API_KEY is required when IMAGE_PROVIDER=openai'],
 		[{ RENDER_MODE: 'collage' }, 'RENDER_MODE must be figure or composite'],
+		[{ IMAGE_PROVIDER_FALLBACK: 'offline' }, 'IMAGE_PROVIDER_FALLBACK must differ from IMAGE_PROVIDER'],
+		[{ IMAGE_PROVIDER_FALLBACK: 'openai' }, 'OPENAI_API_KEY is required when IMAGE_PROVIDER_FALLBACK=openai'],
 		[{ TELEGRAM_BOT_TOKEN: 'not-a-token' }, 'TELEGRAM_BOT_TOKEN must look like 123456:ABC… (from @BotFather)'],
 		[{ TELEGRAM_API_ROOT: 'localhost:8081' }, 'TELEGRAM_API_ROOT must be a full URL, e.g. http://127.0.0.1:8081'],
 		[{ PUBLIC_BASE_URL: 'stickers.example.com' }, 'PUBLIC_BASE_URL must be a full URL, e.g. https://stickers.example.com'],

@@ -55,6 +55,7 @@ export const envSchema = z
 		LEADS_IP_SALT: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 		LEADS_GROUP_LOCALE: z.enum(['ru', 'uz', 'en'], { message: 'must be ru, uz or en' }).default('ru'),
 		IMAGE_PROVIDER: z.enum(['offline', 'gemini', 'openai'], { message: 'must be offline, gemini or openai' }).default('offline'),
+		IMAGE_PROVIDER_FALLBACK: optionalString.pipe(z.enum(['offline', 'gemini', 'openai'], { message: 'must be offline, gemini or openai' }).optional()),
 		GEMINI_API_KEY: optionalString,
 		GEMINI_BASE_URL: optionalString.pipe(url('e.g. http://127.0.0.1:8082').optional()),
 		OPENAI_API_KEY: optionalString,
@@ -97,6 +98,9 @@ export const envSchema = z
 			ctx.addIssue({ code: 'custom', path: [key], message: `is required ${when}` });
 		if (env.IMAGE_PROVIDER === 'gemini' && !env.GEMINI_API_KEY) need('GEMINI_API_KEY', 'when IMAGE_PROVIDER=gemini');
 		if (env.IMAGE_PROVIDER === 'openai' && !env.OPENAI_API_KEY) need('OPENAI_API_KEY', 'when IMAGE_PROVIDER=openai');
+		if (env.IMAGE_PROVIDER_FALLBACK === env.IMAGE_PROVIDER) ctx.addIssue({ code: 'custom', path: ['IMAGE_PROVIDER_FALLBACK'], message: 'must differ from IMAGE_PROVIDER' });
+		if (env.IMAGE_PROVIDER_FALLBACK === 'gemini' && !env.GEMINI_API_KEY) need('GEMINI_API_KEY', 'when IMAGE_PROVIDER_FALLBACK=gemini');
+		if (env.IMAGE_PROVIDER_FALLBACK === 'openai' && !env.OPENAI_API_KEY) need('OPENAI_API_KEY', 'when IMAGE_PROVIDER_FALLBACK=openai');
 		if (env.NODE_ENV === 'production') {
 			if (!env.LEADS_IP_SALT) need('LEADS_IP_SALT', 'in production (visitor IPs are stored only as its HMAC)');
 			if (!env.PUBLIC_BASE_URL) need('PUBLIC_BASE_URL', 'in production (kiosk QR codes and links use it)');

@@ -44,5 +44,7 @@ export function generationText(locale: Locale, key: GenerationText, vars: Record
 export const ADMIN_ALERTS = {
 	billing: (reason: string) => `⛔️ Image provider reports no funds / billing problem. The queue is paused (maintenance, source auto). Resume it in the console after topping up.\n${reason}`,
 	quotaDay: (until: string, reason: string) => `⏸ Image provider daily quota is exhausted. The queue is paused until ${until} (midnight Pacific).\n${reason}`,
+	fallback: (from: string, to: string, failure: string, reason: string) =>
+		`🔀 Image provider ${from} cannot serve jobs (${failure}); ${to} (IMAGE_PROVIDER_FALLBACK) is drawing them instead. Each job tries ${from} first.\n${reason}`,
 	rpd: (day: string, count: number, threshold: number) => `⚠️ ${count} image requests today (quota day ${day}, Pacific) — past the warning threshold of ${threshold}.`
 };

@@ -12,8 +12,15 @@ export interface PipelineContext {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
+	/** The provider drawing this job now, with its prices; the fallback replaces both when it takes over. */
 	provider: ImageProvider;
 	prices: Prices;
+	/** IMAGE_PROVIDER_FALLBACK, when set and not yet in use. */
+	fallback?: { provider: ImageProvider; prices: Prices };
+	/** Providers whose calls succeeded in this run, in order (jobs.provider_used). */
+	providersUsed: Set<string>;
+	/** Tells operators (once per provider, failure and quota day) that the fallback took over. */
+	onFallback(event: FallbackEvent): Promise<void>;
 	jobId: number;
 	brief: JobBrief;
 	files: JobFiles;
@@ -29,6 +36,13 @@ export interface PipelineContext {
 	/** Waits between in-stage retries; tests pass an instant one. */
 	sleep(ms: number, signal: AbortSignal): Promise<void>;
 	retryBaseMs: number;
+}
+
+export interface FallbackEvent {
+	from: string;
+	to: string;
+	failure: string;
+	message: string;
 }
 
 export class JobAborted extends Error {

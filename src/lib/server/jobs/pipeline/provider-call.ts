@@ -8,8 +8,11 @@ const TRIES_PER_CALL = 4;
 
 /**
  * One provider call as the pipeline makes it: every try is one api_usage row (ok or not, with the
- * stage); per-minute quota and server faults are retried here with capped backoff, honouring a
- * retry delay the provider named; day quota and billing are thrown at once for the queue to pause.
+ * stage and the provider that answered); per-minute quota and server faults are retried here with
+ * capped backoff, honouring a retry delay the provider named. When the provider cannot serve the
+ * job — no funds, day quota, or still failing after every try — the fallback provider
+ * (IMAGE_PROVIDER_FALLBACK) takes over the call and the rest of the job; without one, day quota
+ * and billing are thrown at once for the queue to pause. `call` reads ctx.provider each time.
  */
 export async function callProvider<T>(ctx: PipelineContext, stage: string, kind: UsageKind, call: () => Promise<ProviderResult<T>>): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
@@ -17,19 +20,38 @@ export async function callProvider<T>(ctx: PipelineContext, stage: string, kind:
 		try {
 			const result = await call();
 			await record(ctx, stage, result.usage, true);
+			ctx.providersUsed.add(ctx.provider.name);
 			ctx.crashPoint('after_provider_call');
 			return result.value;
 		} catch (error) {
 			const failure = error instanceof ProviderError ? error : new ProviderError('server', errorText(error));
 			await record(ctx, stage, { kind, model: 'unknown', ...failure.usage }, false, failure.message);
 			const passing = failure.failure === 'rate_minute' || failure.failure === 'server';
-			if (!passing || attempt >= TRIES_PER_CALL) throw failure;
+			const exhausted = !passing || attempt >= TRIES_PER_CALL;
+			if (exhausted && failure.failure !== 'bad_output' && (await switchToFallback(ctx, failure))) {
+				attempt = 0;
+				continue;
+			}
+			if (exhausted) throw failure;
 			const backoff = computeBackoffMs(attempt, { baseMs: ctx.retryBaseMs, capMs: ctx.retryBaseMs * 16 });
 			const wait = Math.max(backoff, Math.min((failure.retryAfterSeconds ?? 0) * 1000, ctx.retryBaseMs * 30));
 			ctx.logger.warn({ jobId: ctx.jobId, stage, failure: failure.failure, attempt, waitMs: wait }, 'provider call failed; retrying');
 			await ctx.sleep(wait, ctx.signal);
 		}
 	}
+}
+
+/** The fallback takes over this job from here on; false when there is none (or it is already in use). */
+async function switchToFallback(ctx: PipelineContext, failure: ProviderError): Promise<boolean> {
+	const fallback = ctx.fallback;
+	if (!fallback) return false;
+	const from = ctx.provider.name;
+	ctx.provider = fallback.provider;
+	ctx.prices = fallback.prices;
+	ctx.fallback = undefined;
+	ctx.logger.warn({ jobId: ctx.jobId, from, to: fallback.provider.name, failure: failure.failure }, 'provider cannot serve this job; the fallback provider takes over');
+	await ctx.onFallback({ from, to: fallback.provider.name, failure: failure.failure, message: failure.message });
+	return true;
 }
 
 async function record(ctx: PipelineContext, stage: string, usage: Partial<CallUsage> & { kind: UsageKind; model: string }, ok: boolean, error?: string): Promise<void> {
