@@ -28,14 +28,18 @@ const BLEND_TOLERANCE = 24;
 const MIN_CONTRAST = 100;
 
 export function refineEdges(job: EdgeJob): void {
-	for (let y = 0; y < job.height; y++) refineRow(job, y);
+	const { rgb, rgba, alpha, width, canvasWidth, margin } = job;
+	const { r, g, b } = job.background;
+	for (let y = 0; y < job.height; y++) refineRow(rgb, rgba, alpha, y, width, canvasWidth, margin, r, g, b);
 }
 
-/** A function per row, like the matte's, so V8 optimises it within the first figure. */
-function refineRow(job: EdgeJob, y: number): void {
-	const { alpha, canvasWidth: cw, margin } = job;
+/**
+ * One row, like the matte's: a function per row so V8 optimises it within the first figure, with
+ * plain arguments rather than the job object (whose field assumptions V8 kept invalidating).
+ */
+function refineRow(rgb: Buffer, rgba: Buffer, alpha: Buffer, y: number, width: number, cw: number, margin: number, br: number, bg: number, bb: number): void {
 	let p = (y + margin) * cw + margin;
-	for (let x = 0; x < job.width; x++, p++) {
+	for (let x = 0; x < width; x++, p++) {
 		const a = alpha[p]!;
 		if (a === 0) continue;
 		const left = alpha[p - 1]!, right = alpha[p + 1]!, up = alpha[p - cw]!, down = alpha[p + cw]!;
@@ -43,42 +47,38 @@ function refineRow(job: EdgeJob, y: number): void {
 		// Inward is up the alpha slope; the figure's own colour is two (or three) pixels that way.
 		const gx = right - left, gy = down - up;
 		if (gx === 0 && gy === 0) continue;
-		const step = Math.abs(gx) >= Math.abs(gy) ? Math.sign(gx) : Math.sign(gy) * cw;
-		let inner = p + 2 * step;
-		if (alpha[inner] !== 255) inner += step;
-		if (alpha[inner] !== 255) continue;
-		unblend(job, p, inner);
+		const across = Math.abs(gx) >= Math.abs(gy);
+		const sign = (across ? gx : gy) > 0 ? 1 : -1;
+		// One step inward on the canvas, and the same step in `rgb` (the canvas less its margins).
+		const step = across ? sign : sign * cw;
+		const sourceStep = across ? sign * 3 : sign * width * 3;
+		let steps = 2;
+		if (alpha[p + 2 * step] !== 255) steps = 3;
+		if (alpha[p + steps * step] !== 255) continue;
+		const i = (y * width + x) * 3;
+		unblend(rgb, rgba, i, i + steps * sourceStep, p * 4, br, bg, bb);
 	}
 }
 
-function unblend(job: EdgeJob, p: number, inner: number): void {
-	const { rgb, rgba, background: bg } = job;
-	const i = sourceIndex(job, p);
-	const f = sourceIndex(job, inner);
-	const fr = rgb[f]! - bg.r, fg = rgb[f + 1]! - bg.g, fb = rgb[f + 2]! - bg.b;
+/** Pixel `i` of `rgb` as a blend of the sheet colour and the figure colour at `f`, if it is one, into `rgba` at `o`. */
+function unblend(rgb: Buffer, rgba: Buffer, i: number, f: number, o: number, br: number, bg: number, bb: number): void {
+	const fr = rgb[f]! - br, fg = rgb[f + 1]! - bg, fb = rgb[f + 2]! - bb;
 	const contrast2 = fr * fr + fg * fg + fb * fb;
 	if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) return;
-	const cr = rgb[i]! - bg.r, cg = rgb[i + 1]! - bg.g, cb = rgb[i + 2]! - bg.b;
+	const cr = rgb[i]! - br, cg = rgb[i + 1]! - bg, cb = rgb[i + 2]! - bb;
 	const share = Math.min(1, Math.max(0, (cr * fr + cg * fg + cb * fb) / contrast2));
 	const er = cr - share * fr, eg = cg - share * fg, eb = cb - share * fb;
 	if (er * er + eg * eg + eb * eb > BLEND_TOLERANCE * BLEND_TOLERANCE) return;
 	const a = Math.round(share * 255);
-	const o = p * 4;
 	if (a < 2) {
 		rgba.fill(0, o, o + 4);
 		return;
 	}
 	// c = a·figure + (1 − a)·sheet, solved for the figure's colour.
-	rgba[o] = clamp255(Math.round(bg.r + cr / share));
-	rgba[o + 1] = clamp255(Math.round(bg.g + cg / share));
-	rgba[o + 2] = clamp255(Math.round(bg.b + cb / share));
+	rgba[o] = clamp255(Math.round(br + cr / share));
+	rgba[o + 1] = clamp255(Math.round(bg + cg / share));
+	rgba[o + 2] = clamp255(Math.round(bb + cb / share));
 	rgba[o + 3] = a;
-}
-
-function sourceIndex(job: EdgeJob, p: number): number {
-	const y = ((p / job.canvasWidth) | 0) - job.margin;
-	const x = (p % job.canvasWidth) - job.margin;
-	return (y * job.width + x) * 3;
 }
 
 function clamp255(v: number): number {

@@ -49,45 +49,32 @@ export function alphaOf(r: number, g: number, b: number, bg: Rgb): number {
 }
 
 export function matteFigure(input: MatteInput, margin: number): Matte {
-	const { width: w, height: h, mask } = input;
+	const { rgb, width: w, height: h, mask, label } = input;
 	const outW = w + 2 * margin;
 	const outH = h + 2 * margin;
-	const job: RowJob = {
-		rgb: input.rgb,
-		rgba: Buffer.alloc(outW * outH * 4),
-		alpha: Buffer.alloc(outW * outH),
-		labels: mask.labels,
-		columnCells: cellsAlong(input.region.x, input.region.width, w, mask.cols),
-		label: input.label,
-		width: w,
-		...input.background,
-	};
+	const rgba = Buffer.alloc(outW * outH * 4);
+	const alpha = Buffer.alloc(outW * outH);
+	const columnCells = cellsAlong(input.region.x, input.region.width, w, mask.cols);
 	const rowCells = cellsAlong(input.region.y, input.region.height, h, mask.rows);
-	for (let y = 0; y < h; y++) matteRow(job, y * w * 3, (y + margin) * outW + margin, rowCells[y]! * mask.cols);
-	refineEdges({ rgb: input.rgb, width: w, height: h, rgba: job.rgba, alpha: job.alpha, canvasWidth: outW, margin, background: input.background });
-	return { rgba: job.rgba, alpha: job.alpha, width: outW, height: outH };
-}
-
-interface RowJob extends Rgb {
-	rgb: Buffer;
-	rgba: Buffer;
-	alpha: Buffer;
-	labels: Int32Array;
-	columnCells: Int32Array;
-	label: number;
-	width: number;
+	const { r, g, b } = input.background;
+	for (let y = 0; y < h; y++) {
+		const labelRow = mask.labels.subarray(rowCells[y]! * mask.cols, (rowCells[y]! + 1) * mask.cols);
+		matteRow(rgb.subarray(y * w * 3, (y + 1) * w * 3), rgba, alpha, (y + margin) * outW + margin, labelRow, columnCells, label, r, g, b);
+	}
+	refineEdges({ rgb, width: w, height: h, rgba, alpha, canvasWidth: outW, margin, background: input.background });
+	return { rgba, alpha, width: outW, height: outH };
 }
 
 /**
- * One row of the matte. A function per row rather than one loop over the figure: it is called
- * hundreds of times per figure, so V8 optimises it within the first figure, where a single long
- * loop ran unoptimised (~3× slower) for the first dozen figures of a process.
+ * One row of the matte: `source` is the row's RGB, `p` the canvas index of its first pixel,
+ * `labels` the coarse row it lies in. A function per row rather than one loop over the figure,
+ * taking plain arguments rather than an object (whose field assumptions V8 kept invalidating):
+ * it is called hundreds of times per figure, so V8 optimises it within the first one.
  */
-function matteRow(job: RowJob, i: number, p: number, labelRow: number): void {
-	const { rgb, rgba, alpha, labels, columnCells, label, r: br, g: bg, b: bb } = job;
-	for (let x = 0; x < job.width; x++, i += 3, p++) {
-		if (labels[labelRow + columnCells[x]!] !== label) continue;
-		const r = rgb[i]!, g = rgb[i + 1]!, b = rgb[i + 2]!;
+function matteRow(source: Buffer, rgba: Buffer, alpha: Buffer, p: number, labels: Int32Array, columnCells: Int32Array, label: number, br: number, bg: number, bb: number): void {
+	for (let x = 0, i = 0; x < columnCells.length; x++, i += 3, p++) {
+		if (labels[columnCells[x]!] !== label) continue;
+		const r = source[i]!, g = source[i + 1]!, b = source[i + 2]!;
 		const dr = r - br, dg = g - bg, db = b - bb;
 		const a = ALPHA_BY_DISTANCE2[dr * dr + dg * dg + db * db]!;
 		if (a === 0) continue;
