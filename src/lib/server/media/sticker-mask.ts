@@ -73,18 +73,25 @@ export const FOREGROUND_DISTANCE = 70;
 
 export function findBlobs(cells: Buffer, cols: number, rows: number, bg: Rgb, joinRadius: number): CoarseMask {
 	const grid = { cols, rows, foreground: new Uint8Array(cols * rows), counted: new Int32Array(cols * rows) };
-	const limit = FOREGROUND_DISTANCE * FOREGROUND_DISTANCE;
-	const { r: br, g: bgG, b: bb } = bg;
-	// The only loop over every cell; `counted` (foreground cells so far, in raster order) lets the
-	// labelling count a run's foreground cells without walking it.
-	for (let c = 0, i = 0, count = 0; c < cols * rows; c++, i += 3) {
-		const dr = cells[i]! - br;
-		const dg = cells[i + 1]! - bgG;
-		const db = cells[i + 2]! - bb;
-		if (dr * dr + dg * dg + db * db > limit) (grid.foreground[c] = 1), count++;
-		grid.counted[c] = count;
-	}
+	classifyCells(cells, grid.foreground, grid.counted, bg.r, bg.g, bg.b);
 	return labelBlobs(grid, dilate(grid, joinRadius));
+}
+
+/**
+ * The only loop over every cell: foreground where the cell's mean colour is far from the sheet's,
+ * and `counted` (foreground cells so far, in raster order), which lets the labelling count a run's
+ * foreground cells without walking it. A function of its own with nothing after the loop: V8
+ * optimises it mid-loop, and code after the loop that has never run would throw that away.
+ */
+function classifyCells(cells: Buffer, foreground: Uint8Array, counted: Int32Array, br: number, bg: number, bb: number): void {
+	const limit = FOREGROUND_DISTANCE * FOREGROUND_DISTANCE;
+	for (let c = 0, i = 0, count = 0; c < counted.length; c++, i += 3) {
+		const dr = cells[i]! - br;
+		const dg = cells[i + 1]! - bg;
+		const db = cells[i + 2]! - bb;
+		if (dr * dr + dg * dg + db * db > limit) (foreground[c] = 1), count++;
+		counted[c] = count;
+	}
 }
 
 function median(values: number[]): number {
