@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { averageCells, BLOCK, estimateBackground, findBlobs, type Blob, type Box, type CoarseMask, type Rgb } from './sticker-mask.ts';
 import { FIGURE_SIDE, finishSticker, STICKER_MARGIN, type FinishedSticker } from './sticker-format.ts';
-import { matteFigure } from './sticker-matte.ts';
+import { matteFigure, MatteScratch } from './sticker-matte.ts';
 
 /**
  * Cuts a generated sheet into Telegram-ready stickers. Image models draw on a flat colour (they
@@ -73,8 +73,9 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 	const stickers: Buffer[] = new Array(figures.length);
 	let next = 0;
 	const lane = async () => {
+		const scratch = new MatteScratch(); // one canvas per lane, reused: a lane works on one figure at a time
 		for (let i = next++; i < figures.length; i = next++) {
-			const png = await cutFigure(source, figures[i]!);
+			const png = await cutFigure(source, figures[i]!, scratch);
 			reports[i]!.output = { width: png.width, height: png.height, bytes: png.data.length };
 			stickers[i] = png.data;
 		}
@@ -93,7 +94,7 @@ interface SheetSource {
 }
 
 /** One figure: its region resized by sharp so its core spans FIGURE_SIDE, matted there, outlined and encoded. */
-async function cutFigure(sheet: SheetSource, blob: Blob): Promise<FinishedSticker> {
+async function cutFigure(sheet: SheetSource, blob: Blob, scratch: MatteScratch): Promise<FinishedSticker> {
 	const region = regionOf(blob, sheet.width, sheet.height);
 	const scale = FIGURE_SIDE / Math.max(blob.core.width, blob.core.height);
 	const width = Math.max(1, Math.round(region.width * scale));
@@ -103,7 +104,7 @@ async function cutFigure(sheet: SheetSource, blob: Blob): Promise<FinishedSticke
 		.resize({ width, height, fit: 'fill' })
 		.raw()
 		.toBuffer();
-	const matte = matteFigure({ rgb, width, height, region, mask: sheet.mask, label: blob.label, background: sheet.background }, STICKER_MARGIN);
+	const matte = matteFigure({ rgb, width, height, region, mask: sheet.mask, label: blob.label, background: sheet.background }, STICKER_MARGIN, scratch);
 	return finishSticker(matte);
 }
 
