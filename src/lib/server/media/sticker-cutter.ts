@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { averageCells, BLOCK, estimateBackground, findBlobs, type Blob, type Box, type CoarseMask, type Rgb } from './sticker-mask.ts';
 import { FIGURE_SIDE, finishSticker, STICKER_MARGIN, type FinishedSticker } from './sticker-format.ts';
-import { matteFigure, MatteScratch } from './sticker-matte.ts';
+import { borrowScratch, matteFigure, returnScratch, type MatteScratch } from './sticker-matte.ts';
 
 /**
  * Cuts a generated sheet into Telegram-ready stickers. Image models draw on a flat colour (they
@@ -73,11 +73,16 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 	const stickers: Buffer[] = new Array(figures.length);
 	let next = 0;
 	const lane = async () => {
-		const scratch = new MatteScratch(); // one canvas per lane, reused: a lane works on one figure at a time
-		for (let i = next++; i < figures.length; i = next++) {
-			const png = await cutFigure(source, figures[i]!, scratch);
-			reports[i]!.output = { width: png.width, height: png.height, bytes: png.data.length };
-			stickers[i] = png.data;
+		// One canvas per lane, reused: a lane works on one figure at a time, encode included.
+		const scratch = borrowScratch();
+		try {
+			for (let i = next++; i < figures.length; i = next++) {
+				const png = await cutFigure(source, figures[i]!, scratch);
+				reports[i]!.output = { width: png.width, height: png.height, bytes: png.data.length };
+				stickers[i] = png.data;
+			}
+		} finally {
+			returnScratch(scratch);
 		}
 	};
 	await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
