@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type OutputInfo } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { cutSheet } from '../../src/lib/server/media/sticker-cutter.ts';
 import { composeSheet, SHEET_BACKGROUND } from '../../src/lib/server/media/sticker-sheet.ts';
@@ -95,54 +95,66 @@ describe('the sticker cutter, pixel by pixel', () => {
 });
 
 type Colour = { r: number; g: number; b: number };
+type Sticker = { data: Buffer; info: OutputInfo };
+type Disc = { cx: number; cy: number; radius: number };
 
-function expectCleanDisc({ data, info }: { data: Buffer; info: sharp.OutputInfo }, bytes: number, disc: Colour, sheet: Colour): void {
-	const { width, height } = info;
+function expectCleanDisc(sticker: Sticker, bytes: number, colour: Colour, sheet: Colour): void {
+	const { data, info } = sticker;
 	expect(info.channels).toBe(4);
-	expect(Math.max(width, height)).toBe(512);
+	expect(Math.max(info.width, info.height)).toBe(512);
 	expect(bytes).toBeLessThanOrEqual(512 * 1024);
-	const at = (x: number, y: number) => (Math.round(y) * width + Math.round(x)) * 4;
-	// Where the disc is: its opaque pixels of its own colour.
+	expect(data[3]).toBe(0);
+	const disc = findDisc(sticker, colour);
+	expect(disc.radius).toBeGreaterThan(200); // the disc fills the sticker (less its outline), not a corner of it
+	const defects = countDefects(sticker, disc, colour, sheet);
+	expect({ holes: defects.holes, strayAlpha: defects.strayAlpha, outlineGaps: countOutlineGaps(sticker, disc) }).toEqual({ holes: 0, strayAlpha: 0, outlineGaps: 0 });
+	expect(defects.worstTint).toBeLessThan(0.3);
+	expect(defects.tinted).toBeLessThan((2 * Math.PI * disc.radius) / 4); // a slight tint on at most a quarter of the edge
+}
+
+/** Where the disc is: centre and radius of its opaque pixels of its own colour. */
+function findDisc({ data, info }: Sticker, colour: Colour): Disc {
 	let n = 0, sx = 0, sy = 0;
-	for (let y = 0; y < height; y++) {
-		for (let x = 0; x < width; x++) {
-			const i = at(x, y);
-			if (data[i + 3] === 255 && distanceTo(data, i, disc) < 12) (n++, (sx += x), (sy += y));
+	for (let y = 0, i = 0; y < info.height; y++) {
+		for (let x = 0; x < info.width; x++, i += 4) {
+			if (data[i + 3] === 255 && distanceTo(data, i, colour) < 12) (n++, (sx += x), (sy += y));
 		}
 	}
-	const cx = sx / n, cy = sy / n, radius = Math.sqrt(n / Math.PI);
-	expect(radius).toBeGreaterThan(200); // the disc fills the sticker (less its outline), not a corner of it
-	let outlineGaps = 0, strayAlpha = 0, holes = 0, tinted = 0, worstTint = 0;
-	for (let y = 0; y < height; y++) {
-		for (let x = 0; x < width; x++) {
-			const i = at(x, y);
+	return { cx: sx / n, cy: sy / n, radius: Math.sqrt(n / Math.PI) };
+}
+
+function countDefects({ data, info }: Sticker, { cx, cy, radius }: Disc, colour: Colour, sheet: Colour) {
+	let holes = 0, strayAlpha = 0, tinted = 0, worstTint = 0;
+	for (let y = 0, i = 0; y < info.height; y++) {
+		for (let x = 0; x < info.width; x++, i += 4) {
 			const r = Math.hypot(x - cx, y - cy);
 			// Deep inside: opaque and exactly the disc's colour.
-			if (r < radius - 3 && (data[i + 3] !== 255 || distanceTo(data, i, disc) > 6)) holes++;
-			// No visible pixel keeps much of the sheet colour (a green rim inside the outline).
-			if (data[i + 3]! >= 128) {
-				const tint = sheetShare(data, i, disc, sheet);
-				worstTint = Math.max(worstTint, tint);
-				if (tint > 0.1) tinted++;
-			}
+			if (r < radius - 3 && (data[i + 3] !== 255 || distanceTo(data, i, colour) > 6)) holes++;
 			// Far outside the outline nothing is left of the sheet.
 			if (r > radius + 18 && data[i + 3] !== 0) strayAlpha++;
+			// No visible pixel keeps much of the sheet colour (a green rim inside the outline).
+			if (data[i + 3]! < 128) continue;
+			const tint = sheetShare(data, i, colour, sheet);
+			worstTint = Math.max(worstTint, tint);
+			if (tint > 0.1) tinted++;
 		}
 	}
-	// The white outline: on every ray from the centre, 3-6 px past the disc's edge is opaque white.
-	for (let a = 0; a < 360; a += 5) {
+	return { holes, strayAlpha, tinted, worstTint };
+}
+
+/** The white outline: on every ray from the centre, 3 and 6 px past the disc's edge are opaque white. */
+function countOutlineGaps({ data, info }: Sticker, { cx, cy, radius }: Disc): number {
+	let gaps = 0;
+	for (let angle = 0; angle < 360; angle += 5) {
 		for (const d of [3, 6]) {
-			const x = cx + Math.cos((a * Math.PI) / 180) * (radius + d);
-			const y = cy + Math.sin((a * Math.PI) / 180) * (radius + d);
-			if (x < 0 || y < 0 || x > width - 1 || y > height - 1) continue;
-			const i = at(x, y);
-			if (data[i + 3]! < 230 || data[i]! < 235 || data[i + 1]! < 235 || data[i + 2]! < 235) outlineGaps++;
+			const x = Math.round(cx + Math.cos((angle * Math.PI) / 180) * (radius + d));
+			const y = Math.round(cy + Math.sin((angle * Math.PI) / 180) * (radius + d));
+			if (x < 0 || y < 0 || x > info.width - 1 || y > info.height - 1) continue;
+			const i = (y * info.width + x) * 4;
+			if (data[i + 3]! < 230 || data[i]! < 235 || data[i + 1]! < 235 || data[i + 2]! < 235) gaps++;
 		}
 	}
-	expect({ holes, strayAlpha, outlineGaps }).toEqual({ holes: 0, strayAlpha: 0, outlineGaps: 0 });
-	expect(worstTint).toBeLessThan(0.3);
-	expect(tinted).toBeLessThan((2 * Math.PI * radius) / 4); // a slight tint on at most a quarter of the edge
-	expect(data[3]).toBe(0);
+	return gaps;
 }
 
 function distanceTo(data: Buffer, i: number, c: Colour): number {
