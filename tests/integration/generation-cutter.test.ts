@@ -94,6 +94,21 @@ describe('the sticker cutter, pixel by pixel', () => {
 	}
 });
 
+describe('the sticker cutter on a figure with a wide soft edge', () => {
+	it('still gives Telegram-sized stickers (the overshoot past 512 is scaled down, not cropped)', async () => {
+		const glow = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><defs><radialGradient id="g"><stop offset="0.6" stop-color="#c828a0"/><stop offset="1" stop-color="#c828a0" stop-opacity="0"/></radialGradient></defs><circle cx="200" cy="200" r="190" fill="url(#g)"/></svg>`;
+		const figure = await sharp(Buffer.from(glow)).png().toBuffer();
+		const png = await composeSheet([figure, figure, figure], { cols: 3, rows: 1, width: 1536, height: 600 }, SHEET_BACKGROUND);
+		const { stickers, diagnosis } = await cutSheet(png, { expected: 3 });
+		expect(diagnosis.ok).toBe(true);
+		for (const sticker of stickers) {
+			const { width = 0, height = 0, channels } = await sharp(sticker).metadata();
+			expect({ long: Math.max(width, height), channels }).toEqual({ long: 512, channels: 4 });
+			expect(Math.min(width, height)).toBeGreaterThan(480); // round: not squashed
+		}
+	});
+});
+
 type Colour = { r: number; g: number; b: number };
 type Sticker = { data: Buffer; info: OutputInfo };
 type Disc = { cx: number; cy: number; radius: number };

@@ -45,7 +45,7 @@ export interface CutResult {
 }
 
 /** Cells of room kept around a figure's core cells: its anti-aliased or feathered edge. */
-const EDGE_CELLS = 2;
+const EDGE_CELLS = 3;
 const IN_FLIGHT = 3;
 
 export async function cutSheet(sheet: Buffer | string, options: CutOptions): Promise<CutResult> {
