@@ -13,8 +13,8 @@ import { Scheduler } from './scheduler.ts';
 import { scheduleGuestTasks } from './tasks/session-timeouts-schedule.ts';
 import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';
 import { createLeadsTaskDeps, scheduleLeadsTasks } from './tasks/leads-schedule.ts';
-import type { JobLoop } from './queue/job-loop.ts';
-import { createJobLoop } from './queue/start-queue.ts';
+import { JobLoop } from './queue/job-loop.ts';
+import { createQueueDeps } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
 import { cleanConsoleAuthRows } from '../lib/server/auth/auth-housekeeping.ts';
 
@@ -46,9 +46,11 @@ async function main(): Promise<void> {
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
 	const botRunner = new BotRunner(bot, logger);
 	botRunner.start();
-	jobLoop = await createJobLoop({ config, db, clock, logger, api: bot.api, workerId });
+	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId });
+	jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
-	scheduleGenerationTasks(scheduler, { config, db, clock, logger, api: bot.api });
+	const stopRedraws = new AbortController();
+	scheduleGenerationTasks(scheduler, { config, db, clock, logger, api: bot.api, queue: queueDeps, stopping: stopRedraws.signal });
 	logger.info({ pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
 
 	// ─── Stop: one path for SIGINT and SIGTERM, in reverse order of start ──────────────────────
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
 			logger.error('shutdown took too long; exiting anyway');
 			process.exit(1);
 		}, SHUTDOWN_GRACE_MS);
+		stopRedraws.abort('worker shutting down');
 		await jobLoop?.stop(JOB_STOP_GRACE_MS);
 		await botRunner.stop();
 		await scheduler.stop();

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import sharp from 'sharp';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 
 /**
@@ -48,6 +49,16 @@ function seedGuests(): void {
 		doneJob = Number(job.run(BORIS, 'e2eTokBoris1', 'done', 1, null, 'boris_7001002_1_by_sticker_kiosk_bot', now, now, now).lastInsertRowid);
 		db.prepare("INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, stage, images) VALUES (?, ?, 'image', 'gemini', 'm', 0.5, 1, 'sheet', 1)").run(doneJob, now);
 	});
+}
+
+/** Twelve sticker files in a session folder, as a delivered job leaves them (the console shows them). */
+async function plantStickers(sessionToken: string): Promise<void> {
+	const dir = path.join(DATA_DIR, 'sessions', sessionToken, 'stickers');
+	mkdirSync(dir, { recursive: true });
+	for (let n = 1; n <= 12; n++) {
+		const png = await sharp({ create: { width: 512, height: 512, channels: 4, background: { r: 20 * n, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
+		writeFileSync(path.join(dir, `sticker_${n}.png`), png);
+	}
 }
 
 async function signIn(page: Page, who: { username: string; password: string }): Promise<void> {
@@ -175,6 +186,22 @@ test.describe.serial('operator console', () => {
 		expect(job.error === null || !job.error.includes('deadline passed')).toBe(true);
 	});
 
+	test('Job page: redraw one sticker of a delivered pack — queued, run by the worker, its outcome shown live', async () => {
+		await plantStickers('e2eTokBoris1');
+		await page.goto(`/console/jobs/${doneJob}`);
+		const second = page.locator('figure', { has: page.getByRole('img', { name: 'Sticker 2', exact: true }) });
+		await second.getByRole('button', { name: 'Redraw' }).click();
+		await second.getByRole('button', { name: 'Redraw #2' }).click();
+		await expect(second.getByText('Sticker 2 is queued for a redraw.')).toBeVisible();
+		expect(lastAudit('sticker_redraw')).toMatchObject({ actor: 'olga', job_id: doneJob, telegram_user_id: BORIS });
+		expect(JSON.parse(lastAudit('sticker_redraw')!.details!)).toMatchObject({ sticker: 2, packName: 'boris_7001002_1_by_sticker_kiosk_bot' });
+		// The fixture has stickers but no face crop or anchor (as after PHOTO_TTL): the worker refuses with a sentence.
+		const row = page.locator('tr', { hasText: '#2' }).filter({ hasText: 'olga' });
+		await expect(row).toContainText('failed', { timeout: 15_000 });
+		await expect(row).toContainText('photo and drawings are gone');
+		await expect(page.locator('figure', { has: page.getByRole('img', { name: 'Sticker 5', exact: true }) }).getByRole('button', { name: 'Redraw' })).toBeEnabled();
+	});
+
 	test('Spend: set the balance; the estimate follows', async () => {
 		await page.goto('/console/spend');
 		await page.getByLabel('Real balance (USD)').fill('250');
@@ -217,6 +244,7 @@ test.describe.serial('operator console', () => {
 			['guests.grantExtraPack', { telegramUserId: String(ANNA) }],
 			['guests.reset', { telegramUserId: String(ANNA) }],
 			['jobs.retry', { jobId: failedJob }],
+			['jobs.redrawSticker', { jobId: doneJob, stickerNumber: 1 }],
 			['spend.setBalance', { valueUsd: 1 }],
 			['operators.add', { username: 'sneaky', role: 'owner', password: 'sneaky password 1' }],
 			['operators.remove', { operatorId: 1 }]

@@ -4,12 +4,29 @@ import type { Db } from '../../lib/server/db/client.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { Scheduler } from '../scheduler.ts';
+import { requeueUnfinishedRedraws } from '../../lib/server/jobs/sticker-redraws.repository.ts';
 import { enforceJobDeadlines } from '../tasks/deadlines.ts';
+import { runNextStickerRedraw } from '../tasks/sticker-redraws.ts';
+import type { QueueDeps } from './queue-deps.ts';
 import { warnAdminsAboutDailyRequests } from '../tasks/rpd-warning.ts';
 
-/** The generation queue's periodic tasks: deadlines every 5 s, the daily request counter every minute. */
-export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: Api }): void {
+/**
+ * The generation queue's periodic tasks: deadlines every 5 s, the daily request counter every
+ * minute, operators' sticker redraws every second (one at a time; unfinished ones from a stopped
+ * worker are put back first).
+ */
+export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: Api; queue: QueueDeps; stopping: AbortSignal }): void {
 	const { config, db, clock, logger, api } = deps;
+	let redrawsResumed = false;
+	scheduler.add({
+		name: 'sticker-redraws',
+		everyMs: 1_000,
+		runAtStart: true,
+		run: async () => {
+			if (!redrawsResumed) redrawsResumed = (await requeueUnfinishedRedraws(db, clock), true);
+			while (!deps.stopping.aborted && (await runNextStickerRedraw(deps.queue, deps.stopping)) !== null);
+		}
+	});
 	scheduler.add({
 		name: 'job-deadlines',
 		everyMs: 5_000,

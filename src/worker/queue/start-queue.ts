@@ -8,8 +8,15 @@ import { createCrashPoint } from './crash-points.ts';
 import { JobLoop } from './job-loop.ts';
 import { abortableSleep, type QueueDeps } from './queue-deps.ts';
 
+type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: Api; workerId: string };
+
 /** Builds the job loop from the configuration (worker main.ts and tests that run it in-process). */
-export async function createJobLoop(input: { config: Config; db: Db; clock: Clock; logger: Logger; api: Api; workerId: string }): Promise<JobLoop> {
+export async function createJobLoop(input: QueueInput): Promise<JobLoop> {
+	return new JobLoop(await createQueueDeps(input));
+}
+
+/** What the job loop and the sticker redraws share: providers, prices, settings, the bot's Api. */
+export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 	const { config } = input;
 	let username: string | undefined;
 	const deps: QueueDeps = {
@@ -38,5 +45,5 @@ export async function createJobLoop(input: { config: Config; db: Db; clock: Cloc
 		crashPoint: createCrashPoint(),
 		sleep: abortableSleep
 	};
-	return new JobLoop(deps);
+	return deps;
 }

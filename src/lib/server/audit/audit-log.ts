@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
 	'grant_extra_pack',
 	'reset_user',
 	'retry_job',
+	'sticker_redraw',
 	'set_balance_override',
 	'pause',
 	'resume',

@@ -67,9 +67,10 @@ async function listFiles(dir: string, relativeDir: string, keep: (name: string) 
 	for (const entry of entries) {
 		const relative = `${relativeDir}/${entry.name}`;
 		if (!entry.isFile() || !keep(entry.name) || !isAllowedArtefactPath(relative)) continue;
-		const bytes = (await fsp.stat(path.join(dir, entry.name)).catch(() => null))?.size ?? 0;
+		const stat = await fsp.stat(path.join(dir, entry.name)).catch(() => null);
 		const kind = path.extname(entry.name).toLowerCase() === '.json' ? 'json' : 'image';
-		files.push({ name: entry.name, url: artefactUrl(relative), kind, bytes });
+		// The version makes the page load a file again once it changes (a redrawn sticker keeps its name).
+		files.push({ name: entry.name, url: `${artefactUrl(relative)}?v=${Math.round(stat?.mtimeMs ?? 0)}`, kind, bytes: stat?.size ?? 0 });
 	}
 	return files.sort((a, b) => a.name.localeCompare(b.name));
 }

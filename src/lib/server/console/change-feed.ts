@@ -13,6 +13,7 @@ const MARKER_SQL = `SELECT
 	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM sessions) || '|' ||
 	(SELECT count(*) || ':' || total(extra_packs_allowed) || ':' || count(consented_at) || ':' || count(pack_link) FROM users) || '|' ||
 	(SELECT ifnull(max(id), 0) FROM api_usage) || '|' ||
+	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM sticker_redraws) || '|' ||
 	(SELECT ifnull(max(id), 0) FROM audit_log) || '|' ||
 	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM settings) || '|' ||
 	ifnull((SELECT group_concat(id || '@' || heartbeat_at || '#' || busy_slots) FROM worker_processes WHERE stopped_at IS NULL), '') || '|' ||

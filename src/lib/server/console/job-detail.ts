@@ -51,19 +51,22 @@ export interface JobDetail {
 	diagnoses: { name: string; content: unknown }[];
 	consistency: unknown;
 	likeness: unknown;
+	/** Operators' redraws of single stickers, newest first. */
+	redraws: { id: number; stickerNumber: number; status: string; requestedBy: string; error: string | null; createdAt: string; updatedAt: string }[];
 	stickers: ArtefactFile[];
 }
 
 export async function readJobDetail(db: Db, dataDir: string, jobId: number): Promise<JobDetail | null> {
 	const job = await db.job.findUnique({ where: { jobId } });
 	if (!job) return null;
-	const [user, usageRows, audit, progress, artefacts, stickers] = await Promise.all([
+	const [user, usageRows, audit, progress, artefacts, stickers, redraws] = await Promise.all([
 		db.user.findUnique({ where: { telegramUserId: job.telegramUserId } }),
 		db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } }),
 		db.auditLog.findMany({ where: { jobId }, orderBy: { id: 'asc' }, take: 100 }),
 		readProgress(db, jobId),
 		listJobArtefacts(dataDir, jobId),
-		listStickers(dataDir, job.sessionToken)
+		listStickers(dataDir, job.sessionToken),
+		db.stickerRedraw.findMany({ where: { jobId }, orderBy: { id: 'desc' }, take: 50, select: { id: true, stickerNumber: true, status: true, requestedBy: true, error: true, createdAt: true, updatedAt: true } })
 	]);
 	const usage = usageRows.map(toUsageRow);
 	const prefix = `job${jobId}_`;
@@ -102,7 +105,8 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 		diagnoses: await Promise.all(others.map(async (f) => ({ name: f.name, content: await readJsonArtefact(dataDir, f.name) }))),
 		consistency: await readNamed('consistency'),
 		likeness: await readNamed('likeness'),
-		stickers
+		stickers,
+		redraws
 	};
 }
 

@@ -104,7 +104,7 @@ async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string> {
 async function deleteJobSideRows(sql: SqlRunner, jobIds: number[]): Promise<void> {
 	if (jobIds.length === 0) return;
 	const marks = jobIds.map(() => '?').join(',');
-	for (const table of ['job_progress', 'job_leases']) {
+	for (const table of ['job_progress', 'job_leases', 'sticker_redraws']) {
 		if (await tableExists(sql, table)) await sql.run(`DELETE FROM ${table} WHERE job_id IN (${marks})`, jobIds);
 	}
 }

@@ -13,13 +13,14 @@ import { callProvider } from './provider-call.ts';
  * Draws sticker n again as a single figure (api stage `regen` after a local or sheet-review
  * failure, `qa_regen` after a pack-review rejection), within the same attempt. The new figure
  * replaces the old file only when it passes the local gate; in composite mode it gets the guest's
- * head like the others. Each sticker is redrawn at most once per run.
+ * head like the others. Each sticker is redrawn at most once per run. `attempt` varies the drawing
+ * (an operator's redraw of a delivered sticker passes its own).
  */
-export async function redrawSticker(ctx: PipelineContext, state: PackState, input: { appearance: AppearanceCard; anchor: Buffer; n: number; stage: 'regen' | 'qa_regen' }): Promise<StickerVerdict> {
+export async function redrawSticker(ctx: PipelineContext, state: PackState, input: { appearance: AppearanceCard; anchor: Buffer; n: number; stage: 'regen' | 'qa_regen'; attempt?: number }): Promise<StickerVerdict> {
 	const { appearance, anchor, n, stage } = input;
 	state.redrawn.add(n);
 	const variant = STICKER_VARIANTS[n - 1]!;
-	const image = await callProvider(ctx, stage, 'image', () => ctx.provider.drawFigure({ brief: ctx.brief, appearance, anchor, variant, index: n - 1, attempt: 2 }));
+	const image = await callProvider(ctx, stage, 'image', () => ctx.provider.drawFigure({ brief: ctx.brief, appearance, anchor, variant, index: n - 1, attempt: input.attempt ?? 2 }));
 	await writeFileAtomic(ctx.files.debug(`regen${n}.png`), image);
 	const { stickers, diagnosis } = await cutSheet(image, { expected: 1 });
 	const cut = stickers[0];

@@ -93,16 +93,18 @@ async function drawSheet(request: SheetRequest): Promise<ProviderResult<Buffer>>
 	return { value: sheet, usage: usage('image', 1, `${layout.width}x${layout.height}`) };
 }
 
+/** A redrawn figure looks different from the one it replaces: each attempt shifts the badge colours. */
 async function drawOneFigure(request: FigureRequest): Promise<ProviderResult<Buffer>> {
-	const figure = await draw(request.brief, request.appearance, request.index, CELL);
+	const figure = await draw(request.brief, request.appearance, request.index, CELL, request.attempt);
 	const sheet = await composeSheet([figure], { cols: 1, rows: 1, width: CELL + 64, height: CELL + 64 }, SHEET_BACKGROUND);
 	return { value: sheet, usage: usage('image', 1, `${CELL + 64}x${CELL + 64}`) };
 }
 
-async function draw(brief: JobBrief, appearance: AppearanceCard, index: number, size: number): Promise<Buffer> {
+async function draw(brief: JobBrief, appearance: AppearanceCard, index: number, size: number, attempt = 1): Promise<Buffer> {
 	const variant = STICKER_VARIANTS[index % STICKER_VARIANTS.length]!;
 	const face = appearance.faceBox ?? (await describeAppearance(brief)).value.faceBox!;
-	return drawFigure({ selfie: brief.selfie, face, variant, index, style: brief.artStyle, palette: paletteForOutfit(brief.outfitId), locale: brief.locale, size });
+	const palette = paletteForOutfit(attempt > 1 ? `${brief.outfitId}#${attempt}` : brief.outfitId);
+	return drawFigure({ selfie: brief.selfie, face, variant, index, style: brief.artStyle, palette, locale: brief.locale, size });
 }
 
 function hairRegion(face: FaceBox): Region {

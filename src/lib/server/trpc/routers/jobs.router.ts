@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
 import { readJobDetail } from '../../console/job-detail.ts';
 import { retryJob } from '../../jobs/job-retry.ts';
+import { requestStickerRedraw } from '../../jobs/sticker-redraw-request.ts';
 import { operatorProcedure, router } from '../init.ts';
 
 const jobId = z.object({ jobId: z.number().int().positive() });
@@ -22,5 +23,11 @@ export const jobsRouter = router({
 	retry: operatorProcedure.input(jobId).mutation(async ({ ctx, input }) => {
 		await retryJob(ctx.db, ctx.clock, ctx.actor, input.jobId);
 		return { jobId: input.jobId, status: 'queued' as const };
+	}),
+
+	/** PRODUCT.md I.2: one sticker of a delivered pack drawn again and swapped in by the worker. */
+	redrawSticker: operatorProcedure.input(jobId.extend({ stickerNumber: z.number().int().min(1).max(12) })).mutation(async ({ ctx, input }) => {
+		const requestId = await requestStickerRedraw(ctx.db, ctx.clock, ctx.actor, input);
+		return { requestId, status: 'queued' as const };
 	})
 });

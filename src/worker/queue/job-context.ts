@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { readGuestLocale, showStageToGuest } from '../../lib/server/jobs/guest-notices.ts';
+import { recordStage, type JobStage } from '../../lib/server/jobs/job-progress.ts';
+import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
+import { pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
+import type { PipelineContext } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
+import { pickArtStyle } from '../../lib/server/media/sticker-style.ts';
+import type { JobBrief } from '../../lib/server/providers/provider.ts';
+import { warnAboutFallback } from './fallback-warning.ts';
+import { SelfieMissing } from './job-failure.ts';
+import type { QueueDeps } from './queue-deps.ts';
+
+/**
+ * What a pipeline stage works with, for one job. A queued job draws from its selfie and shows its
+ * stages to the guest; a redraw of a delivered pack (`redraw`) draws from the face crop — the
+ * selfie is deleted once the set exists — and leaves the finished job's stage and the guest's
+ * messages alone.
+ */
+export async function buildJobContext(deps: QueueDeps, jobId: number, signal: AbortSignal, options: { redraw?: { faceCrop: Buffer } } = {}): Promise<PipelineContext> {
+	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId } });
+	const files = jobFiles(deps.settings.dataDir, jobId, job.sessionToken);
+	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
+	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
+	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await deps.db.job.update({ where: { jobId }, data: { artStyle, renderMode } });
+	const brief: JobBrief = {
+		jobId,
+		...(options.redraw ? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop } : await readPhotos(deps, jobId, job.photoPath, files.faceCrop)),
+		outfitId: job.templateId,
+		outfitPrompt: `wearing the "${job.templateId}" outfit`,
+		artStyle,
+		locale: await readGuestLocale(deps.db, job.telegramUserId)
+	};
+	const notices = { db: deps.db, api: deps.api, logger: deps.logger };
+	const showStage = async (stage: JobStage, detail?: string) => {
+		await recordStage(deps.db, deps.clock, jobId, stage, detail ?? null);
+		await showStageToGuest(notices, jobId, job.telegramUserId, stage);
+	};
+	return {
+		db: deps.db,
+		clock: deps.clock,
+		logger: deps.logger,
+		provider: deps.provider,
+		prices: deps.prices,
+		fallback: deps.fallback,
+		providersUsed: new Set(),
+		onFallback: (event) => warnAboutFallback(deps, event),
+		jobId,
+		brief,
+		files,
+		renderMode,
+		dataDir: deps.settings.dataDir,
+		signal,
+		enterStage: options.redraw ? async () => undefined : showStage,
+		crashPoint: deps.crashPoint,
+		sleep: deps.sleep,
+		retryBaseMs: deps.settings.retryBaseMs
+	};
+}
+
+/** After the set exists the selfie is gone; the drawing half is skipped then, so empty buffers do. */
+async function readPhotos(deps: QueueDeps, jobId: number, photoPath: string, faceCropPath: string): Promise<Pick<JobBrief, 'selfie' | 'faceCrop'>> {
+	const progress = await deps.db.jobProgress.findUnique({ where: { jobId }, select: { stickersReadyAt: true } });
+	if (progress?.stickersReadyAt) return { selfie: Buffer.alloc(0), faceCrop: Buffer.alloc(0) };
+	return { selfie: await readSelfie(photoPath), faceCrop: await readFile(faceCropPath).catch(() => Buffer.alloc(0)) };
+}
+
+/** The selfie is gone (TTL sweep, /forget, a reset): no retry can bring it back. */
+async function readSelfie(photoPath: string): Promise<Buffer> {
+	try {
+		return await readFile(photoPath);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SelfieMissing();
+		throw error;
+	}
+}

@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import { replaceStickerInPack } from '../../lib/server/delivery/replace-sticker.ts';
+import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
+import { createPackState, pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
+import { callProvider } from '../../lib/server/jobs/pipeline/provider-call.ts';
+import { redrawSticker } from '../../lib/server/jobs/pipeline/sticker-redraw.ts';
+import { claimStickerRedraw, finishStickerRedraw, type RedrawRequest } from '../../lib/server/jobs/sticker-redraws.repository.ts';
+import { buildJobContext } from '../queue/job-context.ts';
+import type { QueueDeps } from '../queue/queue-deps.ts';
+
+/**
+ * Operators' redraws of single stickers in delivered packs (PRODUCT.md I.2), one at a time: the
+ * figure is drawn again from the face crop and the anchor (the selfie is gone once the set
+ * exists), checked by the local gate like any sticker (api stages `passport` + `regen`, costed),
+ * then swapped into the Telegram set. Redraws are possible while the session folder lives
+ * (PHOTO_TTL_HOURS); afterwards the request fails with a sentence saying so.
+ */
+export async function runNextStickerRedraw(deps: QueueDeps, signal: AbortSignal): Promise<number | null> {
+	const request = await claimStickerRedraw(deps.db, deps.clock);
+	if (!request) return null;
+	try {
+		await redrawDeliveredSticker(deps, request, signal);
+		await finishStickerRedraw(deps.db, deps.clock, request.id, { ok: true });
+		deps.logger.info({ jobId: request.jobId, sticker: request.stickerNumber }, 'sticker redrawn and replaced in the set');
+	} catch (error) {
+		const message = error instanceof RedrawRefused ? error.message : `could not redraw: ${error instanceof Error ? error.message : String(error)}`;
+		deps.logger.warn({ err: error, jobId: request.jobId, sticker: request.stickerNumber }, 'sticker redraw failed');
+		await finishStickerRedraw(deps.db, deps.clock, request.id, { ok: false, error: message });
+	}
+	return request.id;
+}
+
+async function redrawDeliveredSticker(deps: QueueDeps, request: RedrawRequest, signal: AbortSignal): Promise<void> {
+	const job = await deps.db.job.findUnique({ where: { jobId: request.jobId } });
+	if (!job || job.status !== 'done' || !job.packName) throw new RedrawRefused('the job is no longer a delivered pack (reset or erased)');
+	const files = jobFiles(deps.settings.dataDir, job.jobId, job.sessionToken);
+	const [faceCrop, anchor] = await Promise.all([readFile(files.faceCrop).catch(() => null), readFile(files.anchor).catch(() => null)]);
+	if (!faceCrop || !anchor) throw new RedrawRefused('the guest’s photo and drawings are gone (deleted after PHOTO_TTL_HOURS), so there is nothing to draw from');
+	const ctx = await buildJobContext(deps, job.jobId, signal, { redraw: { faceCrop } });
+	const appearance = await callProvider(ctx, 'passport', 'vision', () => ctx.provider.describeAppearance(ctx.brief));
+	const state = createPackState(pickRenderMode(job.renderMode, 'figure'));
+	// Each request draws differently: the attempt number varies the model's (or offline) drawing.
+	const verdict = await redrawSticker(ctx, state, { appearance, anchor, n: request.stickerNumber, stage: 'regen', attempt: 2 + request.id });
+	if (!verdict.ok) throw new RedrawRefused(`the new drawing failed the checks (${verdict.reasons.join(', ')}); the pack is unchanged`);
+	await replaceStickerInPack(deps.api, { userId: job.telegramUserId, packName: job.packName, stickerNumber: request.stickerNumber, file: files.sticker(request.stickerNumber) });
+}
+
+/** A redraw that cannot be done, with the sentence operators see. */
+class RedrawRefused extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'RedrawRefused';
+	}
+}
