@@ -28,8 +28,8 @@ type HeadInput = { appearance: AppearanceCard; anchor: Buffer };
 export async function compositeAll(ctx: PipelineContext, state: PackState, input: HeadInput): Promise<void> {
 	const log = await readHeadsLog(ctx);
 	const numbers = STICKER_VARIANTS.map((_, i) => i + 1).filter((n) => !log.stickers[n]?.placed);
+	if (numbers.length > 0) await ctx.enterStage('heads', `${numbers.length} stickers`);
 	for (const n of numbers) {
-		await ctx.enterStage('heads', `sticker ${n}`);
 		const png = await withGuestHead(ctx, state, { ...input, n, png: await readFile(ctx.files.sticker(n)) });
 		await writeFileAtomic(ctx.files.sticker(n), png);
 		state.verdicts.delete(n);
