@@ -13,6 +13,7 @@ import { cancelFeature } from './features/cancel.ts';
 import { leadsForgetFeature } from './features/leads-forget.ts';
 import { leadsStatusFeature } from './features/leads-status.ts';
 import { t } from './texts.ts';
+import { installMessageHistory } from './features/message-history.ts';
 
 export interface CreateBotOptions {
 	token: string;
@@ -23,6 +24,7 @@ export interface CreateBotOptions {
 export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotContext> {
 	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
 	applyTelegramRetryPolicy(bot.api);
+	installMessageHistory(bot, deps); // before every feature: history sees each private update and reply
 	bot.use(localeFeature(deps));
 	bot.use(guestForgetFeature());
 	bot.use(maintenanceFeature());

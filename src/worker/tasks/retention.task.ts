@@ -2,6 +2,7 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { eraseInactiveGuests, pseudonymiseOrphanAudit } from '../../lib/server/lifecycle/guest-retention.ts';
 import { deleteExpiredOperatorSessions, deleteUnlinkedSessions, removeOldBakFiles } from '../../lib/server/lifecycle/housekeeping.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
+import { deleteMessagesOlderThan } from '../../lib/server/messages/message-log.ts';
 import { HOUR, type Clock } from '../../lib/server/time/clock.ts';
 import type { ScheduledTask } from '../scheduler.ts';
 
@@ -26,7 +27,8 @@ export async function runRetention(deps: RetentionTaskDeps): Promise<void> {
 		['orphanAuditPseudonymised', () => pseudonymiseOrphanAudit(deps)],
 		['unlinkedSessionsDeleted', () => deleteUnlinkedSessions(deps.db, deps.clock)],
 		['operatorSessionsDeleted', () => deleteExpiredOperatorSessions(deps.db, deps.clock)],
-		['bakFilesRemoved', () => removeOldBakFiles(deps.dbPath, deps.clock, deps.logger)]
+		['bakFilesRemoved', () => removeOldBakFiles(deps.dbPath, deps.clock, deps.logger)],
+		['botMessagesDeleted', () => deleteMessagesOlderThan(deps.db, deps.clock, deps.retentionDays)]
 	];
 	const summary: Record<string, number | string> = {};
 	for (const [name, step] of steps) {

@@ -63,6 +63,7 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
 	deleted.jobs = await sql.run(`DELETE FROM jobs WHERE telegram_user_id = ?`, [id]);
 	deleted.sessions = await sql.run(`DELETE FROM sessions WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'guest_languages')) deleted.guest_languages = await sql.run(`DELETE FROM guest_languages WHERE telegram_user_id = ?`, [id]);
+	if (await tableExists(sql, 'bot_messages')) deleted.bot_messages = await sql.run(`DELETE FROM bot_messages WHERE telegram_user_id = ?`, [id]);
 	deleted.users = await sql.run(`DELETE FROM users WHERE telegram_user_id = ?`, [id]);
 	return deleted;
 }
