@@ -31,11 +31,11 @@ describe('message history: what the bot records of its private chats', () => {
 
 		expect(rows.map((r) => `${r.direction}:${r.kind}`)).toEqual(['in:command', 'out:text', 'in:callback', 'out:photo', 'in:callback', ...rows.slice(5).map((r) => `${r.direction}:${r.kind}`)]);
 		expect(rows.slice(5).every((r) => r.direction === 'out')).toBe(true);
-		expect(rows[0].text).toBe('/start');
-		expect(rows[1].text).toContain('Dilnoza');
-		expect(rows[2].text).toBeTruthy(); // the label of the consent button the guest pressed
+		expect(rows[0]?.text).toBe('/start');
+		expect(rows[1]?.text).toContain('Dilnoza');
+		expect(rows[2]?.text).toBeTruthy(); // the label of the consent button the guest pressed
 		expect(JSON.stringify(rows)).not.toContain(token);
-		const [today] = await activity();
+		const today = (await activity())[0];
 		expect(today).toMatchObject({ day: '2026-03-01', incoming: 3, outgoing: rows.length - 3, guests: 1 });
 	});
 
@@ -91,9 +91,9 @@ describe('message history: what the bot records of its private chats', () => {
 		await eventually(() => historyOf(guest), (rows) => rows.length === 0);
 		await new Promise((resolve) => setTimeout(resolve, 300)); // nothing written after the erasure comes back
 		expect(await historyOf(guest)).toEqual([]);
-		const [today] = await activity();
-		expect(today.incoming).toBeGreaterThanOrEqual(5);
-		expect(today.guests).toBe(1);
+		const today = (await activity())[0];
+		expect(today?.incoming).toBeGreaterThanOrEqual(5);
+		expect(today?.guests).toBe(1);
 	});
 
 	it('the console reset deletes the guest’s history; retention deletes any history older than GUEST_RETENTION_DAYS', async () => {

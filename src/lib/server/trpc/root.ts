@@ -8,6 +8,7 @@ import { healthRouter } from './routers/health.router.ts';
 import { jobsRouter } from './routers/jobs.router.ts';
 import { operatorsRouter } from './routers/operators.router.ts';
 import { spendRouter } from './routers/spend.router.ts';
+import { messagesRouter } from './routers/messages.router.ts';
 import { leadsRouter } from './routers/leads.router.ts';
 
 /** The typed API of the web process: one router per domain. */
@@ -19,6 +20,7 @@ export const appRouter = router({
 	guests: guestsRouter,
 	jobs: jobsRouter,
 	spend: spendRouter,
+	messages: messagesRouter,
 	audit: auditRouter,
 	operators: operatorsRouter,
 	health: healthRouter,
