@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expect, test } from '@playwright/test';
+
+/**
+ * The console's Messages page against the running product: rows planted in the product's SQLite
+ * file (as the worker would write them) show as today's counters, the daily chart, the recent
+ * conversations and one guest's conversation drawn as a chat; an unknown guest gets a sentence.
+ */
+const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
+const DB_PATH = path.join(DATA_DIR, 'app.db');
+const SETUP_TOKEN = 'e2emessagessetuptokenabcdefghij3';
+const OWNER = { username: 'mira', password: 'owner password 456' };
+const DILNOZA = 7_002_001;
+
+function plantMessages(): void {
+	const db = new Database(DB_PATH, { fileMustExist: true, timeout: 5000 });
+	try {
+		const now = new Date();
+		const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
+		const today = now.toISOString().slice(0, 10);
+		const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+		const token = JSON.stringify({ hash: createHash('sha256').update(SETUP_TOKEN).digest('hex'), created_at: now.toISOString() });
+		db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('console_setup_token', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(token, now.toISOString());
+		db.prepare('INSERT INTO users (telegram_user_id, first_name, username, created_at) VALUES (?, ?, ?, ?)').run(DILNOZA, 'Dilnoza', 'dilnoza_e2e', now.toISOString());
+		const message = db.prepare('INSERT INTO bot_messages (telegram_user_id, direction, kind, text, message_id, at) VALUES (?, ?, ?, ?, ?, ?)');
+		message.run(DILNOZA, 'in', 'command', '/start', 1, at(-3));
+		message.run(DILNOZA, 'out', 'text', 'Hello Dilnoza! May we use your photo?', 2, at(-2));
+		message.run(DILNOZA, 'in', 'callback', 'Yes, I agree', 2, at(-1));
+		const day = db.prepare('INSERT INTO message_activity (day, incoming, outgoing, guests) VALUES (?, ?, ?, ?) ON CONFLICT(day) DO UPDATE SET incoming = excluded.incoming, outgoing = excluded.outgoing, guests = excluded.guests');
+		day.run(today, 2, 1, 1);
+		day.run(yesterday, 40, 55, 9);
+	} finally {
+		db.close();
+	}
+}
+
+test('the Messages page shows counters, the chart, a conversation as a chat, and an empty state', async ({ page }) => {
+	plantMessages();
+	await page.goto(`/console/setup?token=${SETUP_TOKEN}`);
+	await page.getByLabel('Username').fill(OWNER.username);
+	await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+	await page.getByLabel('Repeat password').fill(OWNER.password);
+	await page.getByRole('button', { name: 'Create owner and sign in' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
+
+	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Messages' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+	await expect(page.getByTestId('today-incoming')).toHaveText('2');
+	await expect(page.getByTestId('today-outgoing')).toHaveText('1');
+	await expect(page.getByTestId('today-guests')).toHaveText('1');
+	const chart = page.getByRole('img', { name: 'Bot messages per day, in and out (UTC)' });
+	await expect(chart.locator('rect')).toHaveCount(14);
+
+	await page.getByRole('link', { name: /Dilnoza @dilnoza_e2e/ }).click();
+	const chat = page.getByRole('region', { name: 'Conversation' });
+	await expect(chat.getByRole('heading')).toContainText('Dilnoza · @dilnoza_e2e');
+	const lines = chat.getByRole('listitem');
+	await expect(lines).toHaveCount(3);
+	await expect(lines.nth(0)).toHaveAttribute('data-direction', 'in');
+	await expect(lines.nth(1)).toContainText('May we use your photo?');
+	await expect(lines.nth(1)).toHaveAttribute('data-direction', 'out');
+	await expect(lines.nth(2)).toContainText('Yes, I agree');
+
+	await page.getByRole('searchbox').fill('@nobody_here');
+	await page.getByRole('button', { name: 'Show conversation' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'No guest matches “@nobody_here”' })).toBeVisible();
+
+	await page.getByRole('searchbox').fill('7002999');
+	await page.getByRole('button', { name: 'Show conversation' }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'No guest matches “7002999”' })).toBeVisible();
+});
