@@ -3,6 +3,8 @@ import { readVersion } from '../config/version.ts';
 import type { Db } from '../db/client.ts';
 import { prepareDatabase } from '../db/startup.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
+import { openLogEntryWriter } from '../log/log-entry-writer.ts';
+import { LogSink } from '../log/log-sink.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
 
 /** What every request handler of the web process needs; built once in the `init` hook. */
@@ -19,8 +21,13 @@ let context: AppContext | undefined;
 export async function startAppContext(): Promise<AppContext> {
 	if (context) return context;
 	const config = getConfig();
-	const logger = createLogger('web', config.LOG_LEVEL);
+	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists).
+	const logSink = new LogSink('web');
+	const logger = createLogger('web', config.LOG_LEVEL, { warningsTo: logSink });
 	const db = await prepareDatabase(config, systemClock, logger);
+	logSink.attach(openLogEntryWriter(config.dbPath));
+	// adapter-node's graceful shutdown: store what is still queued.
+	process.once('sveltekit:shutdown', () => logSink.close());
 	context = { config, db, clock: systemClock, logger, version: readVersion(config.projectRoot) };
 	logger.info({ db: config.dbPath, version: context.version }, 'web process ready');
 	return context;

@@ -1,0 +1,131 @@
+import { systemClock, type Clock } from '../time/clock.ts';
+import type { LogEntryWriter, StoredLogEntry } from './log-entry-writer.ts';
+import { parseLogLine, type LogEntryDraft, type LogProcess } from './log-line.ts';
+
+export interface LogSinkOptions {
+	flushEveryMs?: number;
+	/** A batch this big is written at once instead of waiting for the timer. */
+	batchSize?: number;
+	/** Lines kept while the database is busy or not attached yet; older ones are dropped beyond it. */
+	maxPending?: number;
+	/** Told (once per failure streak) that the table could not be written; stderr by default. */
+	onTrouble?: (message: string) => void;
+	clock?: Clock;
+}
+
+/**
+ * The extra pino destination that copies warnings and errors into `log_entries` for the console.
+ * `write` only parses and queues, so logging never waits for the database; a timer writes the
+ * queue in batches. When the database is busy the batch stays queued for the next tick; past
+ * `maxPending` the oldest lines are dropped and counted, and the next successful batch records
+ * how many were lost. Nothing here throws into the code that logged.
+ */
+export class LogSink {
+	readonly #process: LogProcess;
+	readonly #flushEveryMs: number;
+	readonly #batchSize: number;
+	readonly #maxPending: number;
+	readonly #onTrouble: (message: string) => void;
+	readonly #clock: Clock;
+	#writer: LogEntryWriter | undefined;
+	#workerId: string | null = null;
+	#pending: LogEntryDraft[] = [];
+	#timer: NodeJS.Timeout | undefined;
+	#flushQueued = false;
+	#failing = false;
+	#dropped = 0;
+	#droppedUnrecorded = 0;
+
+	constructor(processName: LogProcess, options: LogSinkOptions = {}) {
+		this.#process = processName;
+		this.#flushEveryMs = options.flushEveryMs ?? 500;
+		this.#batchSize = options.batchSize ?? 50;
+		this.#maxPending = options.maxPending ?? 1000;
+		this.#onTrouble = options.onTrouble ?? ((message) => process.stderr.write(`${message}\n`));
+		this.#clock = options.clock ?? systemClock;
+	}
+
+	/** Lines lost so far (the queue overflowed while the database was busy). */
+	get droppedLines(): number {
+		return this.#dropped;
+	}
+
+	get pendingLines(): number {
+		return this.#pending.length;
+	}
+
+	/** Called by pino with one serialised line. */
+	write(line: string): void {
+		const draft = parseLogLine(line, this.#process, () => this.#clock.now().toISOString());
+		if (!draft) return;
+		this.#pending.push(draft);
+		const overflow = this.#pending.length - this.#maxPending;
+		if (overflow > 0) this.#drop(this.#pending.splice(0, overflow).length);
+		if (this.#writer && this.#pending.length >= this.#batchSize) this.#queueFlush();
+	}
+
+	/** Starts writing (the table exists once migrations ran); lines logged before wait in the queue. */
+	attach(writer: LogEntryWriter, launch: { workerId?: string } = {}): void {
+		this.#writer = writer;
+		this.#workerId = launch.workerId ?? null;
+		this.#timer = setInterval(() => this.flush(), this.#flushEveryMs);
+		this.#timer.unref();
+	}
+
+	/** Writes the queue now; on failure keeps it for the next try. Never throws. */
+	flush(): void {
+		this.#flushQueued = false;
+		if (!this.#writer || (this.#pending.length === 0 && this.#droppedUnrecorded === 0)) return;
+		const batch = this.#pending.slice(0, this.#batchSize * 4);
+		const entries: StoredLogEntry[] = batch.map((draft) => ({ ...draft, workerId: this.#workerId }));
+		if (this.#droppedUnrecorded > 0) entries.push(this.#dropNote());
+		try {
+			this.#writer.insert(entries);
+		} catch (error) {
+			if (!this.#failing) this.#onTrouble(`log table: could not store ${entries.length} lines (${describe(error)}); keeping them for the next try`);
+			this.#failing = true;
+			return;
+		}
+		this.#failing = false;
+		this.#pending.splice(0, batch.length);
+		this.#droppedUnrecorded = 0;
+		if (this.#pending.length > 0) this.#queueFlush();
+	}
+
+	/** Last flush and release of the connection, on shutdown. */
+	close(): void {
+		if (this.#timer) clearInterval(this.#timer);
+		this.flush();
+		this.#writer?.close();
+		this.#writer = undefined;
+	}
+
+	#queueFlush(): void {
+		if (this.#flushQueued) return;
+		this.#flushQueued = true;
+		setImmediate(() => this.flush());
+	}
+
+	#drop(count: number): void {
+		this.#dropped += count;
+		this.#droppedUnrecorded += count;
+	}
+
+	/** A row saying lines are missing, so a gap in the console's list is explained. */
+	#dropNote(): StoredLogEntry {
+		const count = this.#droppedUnrecorded;
+		return {
+			at: this.#clock.now().toISOString(),
+			process: this.#process,
+			level: 'warn',
+			message: `${count} log lines were dropped while the database was busy`,
+			context: JSON.stringify({ dropped: count, droppedSinceStart: this.#dropped }),
+			workerId: this.#workerId
+		};
+	}
+}
+
+function describe(error: unknown): string {
+	const code = (error as { code?: unknown })?.code;
+	return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+}
