@@ -17,6 +17,9 @@ import { JobLoop } from './queue/job-loop.ts';
 import { createQueueDeps } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
 import { cleanConsoleAuthRows } from '../lib/server/auth/auth-housekeeping.ts';
+import { LogSink } from '../lib/server/log/log-sink.ts';
+import { openLogEntryWriter } from '../lib/server/log/log-entry-writer.ts';
+import { logPruneTask } from './tasks/log-prune.task.ts';
 
 /** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -27,18 +30,22 @@ const JOB_STOP_GRACE_MS = 15_000;
 // ─── Start: config → lock → database → registry → tasks → bot ──────────────────────────────────
 async function main(): Promise<void> {
 	const config = getConfig();
-	const logger = createLogger('worker', config.LOG_LEVEL);
+	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists).
+	const logSink = new LogSink('worker');
+	const logger = createLogger('worker', config.LOG_LEVEL, { warningsTo: logSink });
 	const lock = acquireInstanceLock(config.dataDir);
 	const clock = systemClock;
 	const db = await prepareDatabase(config, clock, logger);
 	const version = readVersion(config.projectRoot);
 	const workerId = `${hostname()}:${process.pid}:${Date.now()}`;
 	await registerWorker(db, clock, { id: workerId, pid: process.pid, hostname: hostname(), version, slots: config.WORKER_SLOTS });
+	logSink.attach(openLogEntryWriter(config.dbPath), { workerId });
 
 	let jobLoop: JobLoop | undefined;
 	const scheduler = new Scheduler(logger);
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, jobLoop?.busySlots ?? 0) });
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
+	scheduler.add(logPruneTask({ db, clock, logger }));
 	scheduler.add({ name: 'console-auth-cleanup', everyMs: 60 * 60_000, runAtStart: true, run: () => cleanConsoleAuthRows(db, clock, logger) });
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
 
@@ -61,6 +68,7 @@ async function main(): Promise<void> {
 		logger.info({ signal }, 'worker stopping');
 		const force = setTimeout(() => {
 			logger.error('shutdown took too long; exiting anyway');
+			logSink.close();
 			process.exit(1);
 		}, SHUTDOWN_GRACE_MS);
 		stopRedraws.abort('worker shutting down');
@@ -72,6 +80,7 @@ async function main(): Promise<void> {
 		lock.release();
 		clearTimeout(force);
 		logger.info('worker stopped');
+		logSink.close();
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop('SIGINT'));
