@@ -15,6 +15,7 @@ const MARKER_SQL = `SELECT
 	(SELECT ifnull(max(id), 0) FROM api_usage) || '|' ||
 	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM sticker_redraws) || '|' ||
 	(SELECT ifnull(max(id), 0) FROM audit_log) || '|' ||
+	(SELECT ifnull(max(id), 0) FROM log_entries) || '|' ||
 	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM settings) || '|' ||
 	ifnull((SELECT group_concat(id || '@' || heartbeat_at || '#' || busy_slots) FROM worker_processes WHERE stopped_at IS NULL), '') || '|' ||
 	(SELECT count(*) FROM operators) || ':' || (SELECT count(*) FROM operator_sessions) AS marker`;

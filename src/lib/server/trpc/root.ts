@@ -10,6 +10,7 @@ import { operatorsRouter } from './routers/operators.router.ts';
 import { spendRouter } from './routers/spend.router.ts';
 import { messagesRouter } from './routers/messages.router.ts';
 import { leadsRouter } from './routers/leads.router.ts';
+import { logsRouter } from './routers/logs.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
@@ -24,6 +25,7 @@ export const appRouter = router({
 	audit: auditRouter,
 	operators: operatorsRouter,
 	health: healthRouter,
+	logs: logsRouter,
 	// Leads (docs/leads.md)
 	leads: leadsRouter
 });
