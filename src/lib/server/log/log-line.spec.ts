@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { capContext, CONTEXT_MAX_BYTES, parseLogLine } from './log-line.ts';
+
+const at = () => '2026-01-01T00:00:00.000Z';
+
+describe('parseLogLine', () => {
+	it('skips lines below warn and lines that are not JSON', () => {
+		expect(parseLogLine('{"level":30,"msg":"fine"}', 'web', at)).toBeNull();
+		expect(parseLogLine('worker refuses to start', 'web', at)).toBeNull();
+	});
+
+	it('keeps level, time and message in their columns and the rest as context', () => {
+		const line = JSON.stringify({ level: 60, time: '2026-02-02T02:02:02.000Z', process: 'worker', pid: 9, hostname: 'h', msg: 'boom', job: 3 });
+		expect(parseLogLine(line, 'worker', at)).toEqual({ at: '2026-02-02T02:02:02.000Z', process: 'worker', level: 'fatal', message: 'boom', context: '{"job":3}' });
+	});
+
+	it('falls back to the error message when the line has none', () => {
+		const line = JSON.stringify({ level: 50, err: { type: 'Error', message: 'disk full' } });
+		expect(parseLogLine(line, 'web', at)).toMatchObject({ message: 'disk full', at: '2026-01-01T00:00:00.000Z', level: 'error' });
+	});
+});
+
+describe('capContext', () => {
+	it('leaves a small context as it is and shrinks a large one to valid JSON under the cap', () => {
+		expect(capContext('{"a":1}')).toBe('{"a":1}');
+		const big = JSON.stringify({ text: 'ж'.repeat(5000) });
+		const capped = capContext(big);
+		expect(Buffer.byteLength(capped)).toBeLessThanOrEqual(CONTEXT_MAX_BYTES);
+		expect(JSON.parse(capped)).toMatchObject({ truncated: true, bytes: Buffer.byteLength(big) });
+	});
+});
