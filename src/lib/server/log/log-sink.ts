@@ -2,13 +2,16 @@ import { systemClock, type Clock } from '../time/clock.ts';
 import type { LogEntryWriter, StoredLogEntry } from './log-entry-writer.ts';
 import { parseLogLine, type LogEntryDraft, type LogProcess } from './log-line.ts';
 
+/** Consecutive failed flushes before the sink says so on stderr (about 5 s at the default pace). */
+const REPORT_AFTER_FAILURES = 10;
+
 export interface LogSinkOptions {
 	flushEveryMs?: number;
 	/** A batch this big is written at once instead of waiting for the timer. */
 	batchSize?: number;
 	/** Lines kept while the database is busy or not attached yet; older ones are dropped beyond it. */
 	maxPending?: number;
-	/** Told (once per failure streak) that the table could not be written; stderr by default. */
+	/** Told once per failure streak that lasted REPORT_AFTER_FAILURES tries; stderr by default. */
 	onTrouble?: (message: string) => void;
 	clock?: Clock;
 }
@@ -32,7 +35,7 @@ export class LogSink {
 	#pending: LogEntryDraft[] = [];
 	#timer: NodeJS.Timeout | undefined;
 	#flushQueued = false;
-	#failing = false;
+	#failuresInARow = 0;
 	#dropped = 0;
 	#droppedUnrecorded = 0;
 
@@ -82,11 +85,13 @@ export class LogSink {
 		try {
 			this.#writer.insert(entries);
 		} catch (error) {
-			if (!this.#failing) this.#onTrouble(`log table: could not store ${entries.length} lines (${describe(error)}); keeping them for the next try`);
-			this.#failing = true;
+			// A single miss is normal (our own transaction held the lock for a moment); a streak is worth a line.
+			if (++this.#failuresInARow === REPORT_AFTER_FAILURES) {
+				this.#onTrouble(`log table: could not store log lines for ${REPORT_AFTER_FAILURES} tries (${describe(error)}); keeping up to ${this.#maxPending}, dropping older ones`);
+			}
 			return;
 		}
-		this.#failing = false;
+		this.#failuresInARow = 0;
 		this.#pending.splice(0, batch.length);
 		this.#droppedUnrecorded = 0;
 		if (this.#pending.length > 0) this.#queueFlush();
