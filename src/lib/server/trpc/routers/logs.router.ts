@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
 import { listLogEntries } from '../../log/log-query.ts';
+import { LOG_KEEP_DAYS, LOG_KEEP_ROWS } from '../../log/log-retention.ts';
 import { listWorkerLaunches } from '../../workers/launch-history.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';
 
@@ -15,7 +16,7 @@ const filter = z.object({
 /** The Logs page: the worker's launch history on top, the stored warnings and errors below. */
 async function readLogsPage(ctx: TrpcContext, input: z.infer<typeof filter>) {
 	const [launches, logs] = await Promise.all([listWorkerLaunches(ctx.db, ctx.clock), listLogEntries(ctx.db, input)]);
-	return { launches, ...logs };
+	return { launches, ...logs, keep: { days: LOG_KEEP_DAYS, rows: LOG_KEEP_ROWS } };
 }
 
 export const logsRouter = router({
