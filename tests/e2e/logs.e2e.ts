@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { hash, type Options } from '@node-rs/argon2';
-import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
+import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 
 /**
  * The console's Logs page against the running product (built web + worker + emulator): the
@@ -11,54 +8,14 @@ import { expect, test, type Page } from '@playwright/test';
  * context folded away, and both empty states. Rows are planted in the product's SQLite file as
  * the processes' log sinks would write them.
  */
-const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
-const DB_PATH = path.join(DATA_DIR, 'app.db');
 const SETUP_TOKEN = 'e2elogssetuptokenabcdefghijklmn4';
-const OWNER = { username: 'lola', password: 'owner password 789' };
+const OWNER = { username: 'lola', password: 'owner password 789', setupToken: SETUP_TOKEN };
 const CLEAN = { id: 'kiosk-box:4101:1', pid: 4101 };
 const CRASHED = { id: 'kiosk-box:4102:2', pid: 4102 };
 
-function withDb<T>(run: (db: Database.Database) => T): T {
-	const db = new Database(DB_PATH, { fileMustExist: true, timeout: 5000 });
-	try {
-		return run(db);
-	} finally {
-		db.close();
-	}
-}
+const withDb = withE2eDb;
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-
-function plantSetupToken(): void {
-	withDb((db) => {
-		const value = JSON.stringify({ hash: createHash('sha256').update(SETUP_TOKEN).digest('hex'), created_at: new Date().toISOString() });
-		db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('console_setup_token', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(value, new Date().toISOString());
-	});
-}
-
-/**
- * Browser tests share one product per run: when another spec already made the owner, setup is
- * closed, so this spec adds its own operator (a viewer: reading logs needs no more) and signs in.
- */
-async function signInOwnOperator(page: Page): Promise<void> {
-	const operators = withDb((db) => (db.prepare('SELECT count(*) AS n FROM operators').get() as { n: number }).n);
-	if (operators === 0) {
-		plantSetupToken();
-		await page.goto(`/console/setup?token=${SETUP_TOKEN}`);
-		await page.getByLabel('Username').fill(OWNER.username);
-		await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-		await page.getByLabel('Repeat password').fill(OWNER.password);
-		await page.getByRole('button', { name: 'Create owner and sign in' }).click();
-	} else {
-		const passwordHash = await hash(OWNER.password, { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-		withDb((db) => db.prepare("INSERT INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'viewer', ?)").run(OWNER.username, passwordHash, new Date().toISOString()));
-		await page.goto('/console/login');
-		await page.getByLabel('Username').fill(OWNER.username);
-		await page.getByLabel('Password').fill(OWNER.password);
-		await page.getByRole('button', { name: 'Sign in' }).click();
-	}
-	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
-}
 
 /** Two earlier launches (one stopped by SIGTERM, one killed) and what they and the web logged. */
 function plantLaunchesAndLogs(): void {
@@ -77,7 +34,7 @@ const entryRows = (page: Page) => page.getByRole('table', { name: 'Log entries' 
 const launchRows = (page: Page) => page.getByRole('table', { name: 'Launch history' }).locator('tbody tr');
 
 test('the Logs page: launch history, filters, context and empty states', async ({ page }) => {
-	await signInOwnOperator(page);
+	await signInOwnOperator(page, OWNER);
 
 	// Empty state: nothing stored yet (whatever the product logged so far is cleared first).
 	withDb((db) => db.prepare('DELETE FROM log_entries').run());

@@ -1,28 +1,21 @@
-import { createHash } from 'node:crypto';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
+import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 
 /**
  * The console's Messages page against the running product: rows planted in the product's SQLite
  * file (as the worker would write them) show as today's counters, the daily chart, the recent
  * conversations and one guest's conversation drawn as a chat; an unknown guest gets a sentence.
  */
-const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
-const DB_PATH = path.join(DATA_DIR, 'app.db');
 const SETUP_TOKEN = 'e2emessagessetuptokenabcdefghij3';
 const OWNER = { username: 'mira', password: 'owner password 456' };
 const DILNOZA = 7_002_001;
 
 function plantMessages(): void {
-	const db = new Database(DB_PATH, { fileMustExist: true, timeout: 5000 });
-	try {
+	withE2eDb((db) => {
 		const now = new Date();
 		const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
 		const today = now.toISOString().slice(0, 10);
 		const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
-		const token = JSON.stringify({ hash: createHash('sha256').update(SETUP_TOKEN).digest('hex'), created_at: now.toISOString() });
-		db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('console_setup_token', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(token, now.toISOString());
 		db.prepare('INSERT INTO users (telegram_user_id, first_name, username, created_at) VALUES (?, ?, ?, ?)').run(DILNOZA, 'Dilnoza', 'dilnoza_e2e', now.toISOString());
 		const message = db.prepare('INSERT INTO bot_messages (telegram_user_id, direction, kind, text, message_id, at) VALUES (?, ?, ?, ?, ?, ?)');
 		message.run(DILNOZA, 'in', 'command', '/start', 1, at(-3));
@@ -31,19 +24,12 @@ function plantMessages(): void {
 		const day = db.prepare('INSERT INTO message_activity (day, incoming, outgoing, guests) VALUES (?, ?, ?, ?) ON CONFLICT(day) DO UPDATE SET incoming = excluded.incoming, outgoing = excluded.outgoing, guests = excluded.guests');
 		day.run(today, 2, 1, 1);
 		day.run(yesterday, 40, 55, 9);
-	} finally {
-		db.close();
-	}
+	});
 }
 
 test('the Messages page shows counters, the chart, a conversation as a chat, and an empty state', async ({ page }) => {
 	plantMessages();
-	await page.goto(`/console/setup?token=${SETUP_TOKEN}`);
-	await page.getByLabel('Username').fill(OWNER.username);
-	await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-	await page.getByLabel('Repeat password').fill(OWNER.password);
-	await page.getByRole('button', { name: 'Create owner and sign in' }).click();
-	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
+	await signInOwnOperator(page, { ...OWNER, setupToken: SETUP_TOKEN });
 
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Messages' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { hash, type Options } from '@node-rs/argon2';
+import Database from 'better-sqlite3';
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Signing a spec's own operator into the console. Browser tests share one product per run: the
+ * first spec to sign in creates the owner through the one-time setup link; once an owner exists
+ * setup is closed, so later specs add their own operator (a viewer is enough to read) and sign in.
+ */
+const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
+export const E2E_DB_PATH = path.join(DATA_DIR, 'app.db');
+
+export function withE2eDb<T>(run: (db: Database.Database) => T): T {
+	const db = new Database(E2E_DB_PATH, { fileMustExist: true, timeout: 5000 });
+	try {
+		return run(db);
+	} finally {
+		db.close();
+	}
+}
+
+export async function signInOwnOperator(page: Page, who: { username: string; password: string; setupToken: string }): Promise<void> {
+	const operators = withE2eDb((db) => (db.prepare('SELECT count(*) AS n FROM operators').get() as { n: number }).n);
+	if (operators === 0) {
+		plantSetupToken(who.setupToken);
+		await page.goto(`/console/setup?token=${who.setupToken}`);
+		await page.getByLabel('Username').fill(who.username);
+		await page.getByLabel('Password', { exact: true }).fill(who.password);
+		await page.getByLabel('Repeat password').fill(who.password);
+		await page.getByRole('button', { name: 'Create owner and sign in' }).click();
+	} else {
+		const passwordHash = await hash(who.password, { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+		withE2eDb((db) => db.prepare("INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'viewer', ?)").run(who.username, passwordHash, new Date().toISOString()));
+		await page.goto('/console/login');
+		await page.getByLabel('Username').fill(who.username);
+		await page.getByLabel('Password').fill(who.password);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+	}
+	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
+}
+
+function plantSetupToken(token: string): void {
+	withE2eDb((db) => {
+		const value = JSON.stringify({ hash: createHash('sha256').update(token).digest('hex'), created_at: new Date().toISOString() });
+		db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('console_setup_token', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(value, new Date().toISOString());
+	});
+}
