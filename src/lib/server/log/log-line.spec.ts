@@ -20,6 +20,17 @@ describe('parseLogLine', () => {
 	});
 });
 
+describe('scrubLinkSecrets', () => {
+	it('cuts the secret out of a one-time link in the message and the context, keeping the rest', () => {
+		const link = 'http://kiosk.example/console/setup?token=t5ll2cz73hketi5bouio6yyr4iqnnkz6';
+		const line = JSON.stringify({ level: 40, msg: `console setup: open ${link} to create the owner`, setupLink: link });
+		const draft = parseLogLine(line, 'web', at)!;
+		expect(draft.message).toBe('console setup: open http://kiosk.example/console/setup?token=[redacted] to create the owner');
+		expect(draft.context).toBe('{"setupLink":"http://kiosk.example/console/setup?token=[redacted]"}');
+		expect(JSON.stringify(draft)).not.toContain('t5ll2cz73');
+	});
+});
+
 describe('capContext', () => {
 	it('leaves a small context as it is and shrinks a large one to valid JSON under the cap', () => {
 		expect(capContext('{"a":1}')).toBe('{"a":1}');

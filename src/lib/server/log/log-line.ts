@@ -39,9 +39,18 @@ export function parseLogLine(line: string, processName: LogProcess, fallbackAt: 
 		at: typeof record.time === 'string' ? record.time : fallbackAt(),
 		process: processName,
 		level,
-		message: describeMessage(record).slice(0, MESSAGE_MAX_CHARS),
-		context: Object.keys(rest).length > 0 ? capContext(JSON.stringify(rest)) : null
+		message: scrubLinkSecrets(describeMessage(record)).slice(0, MESSAGE_MAX_CHARS),
+		context: Object.keys(rest).length > 0 ? capContext(scrubLinkSecrets(JSON.stringify(rest))) : null
 	};
+}
+
+/**
+ * One-time links carry their secret in the query (the console setup link: `?token=`). stdout must
+ * show it — that is how the first operator gets it — but the table is readable in the console for
+ * as long as rows are kept, so secrets in links are cut there.
+ */
+export function scrubLinkSecrets(text: string): string {
+	return text.replace(/([?&](?:token|key|secret)=)[^&\s"'\\]+/gi, '$1[redacted]');
 }
 
 function describeMessage(record: Record<string, unknown>): string {
