@@ -6,9 +6,9 @@ import type { Clock } from '../../lib/server/time/clock.ts';
 import type { Scheduler } from '../scheduler.ts';
 import { requeueUnfinishedRedraws } from '../../lib/server/jobs/sticker-redraws.repository.ts';
 import { enforceJobDeadlines } from '../tasks/deadlines.ts';
+import { warnAdminsAboutDailyRequests } from '../tasks/rpd-warning.ts';
 import { runNextStickerRedraw } from '../tasks/sticker-redraws.ts';
 import type { QueueDeps } from './queue-deps.ts';
-import { warnAdminsAboutDailyRequests } from '../tasks/rpd-warning.ts';
 
 /**
  * The generation queue's periodic tasks: deadlines every 5 s, the daily request counter every
@@ -23,7 +23,10 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 		everyMs: 1_000,
 		runAtStart: true,
 		run: async () => {
-			if (!redrawsResumed) redrawsResumed = (await requeueUnfinishedRedraws(db, clock), true);
+			if (!redrawsResumed) {
+				await requeueUnfinishedRedraws(db, clock);
+				redrawsResumed = true;
+			}
 			while (!deps.stopping.aborted && (await runNextStickerRedraw(deps.queue, deps.stopping)) !== null);
 		}
 	});

@@ -10,9 +10,8 @@ import { runClaimedJob } from './run-job.ts';
  */
 export class JobLoop {
 	readonly #deps: QueueDeps;
-	readonly #running = new Set<Promise<void>>();
-	/** Ids of the jobs this loop's slots are running: never requeued by its own sweep. */
-	readonly #runningJobs = new Set<number>();
+	/** Each running slot's promise with its job id (its own sweep never requeues those jobs). */
+	readonly #running = new Map<Promise<void>, number>();
 	readonly #shutdown = new AbortController();
 	#timer: NodeJS.Timeout | undefined;
 	#ticking = false;
@@ -35,7 +34,7 @@ export class JobLoop {
 	async stop(graceMs: number): Promise<void> {
 		this.#stopped = true;
 		clearTimeout(this.#timer);
-		const all = Promise.all(this.#running);
+		const all = Promise.all(this.#running.keys());
 		const timedOut = await Promise.race([all.then(() => false), delay(graceMs).then(() => true)]);
 		if (timedOut) {
 			this.#shutdown.abort('worker shutting down');
@@ -55,13 +54,11 @@ export class JobLoop {
 				const claimed = await claimNextJob(this.#deps.db, this.#deps.clock, this.#deps.workerId, this.#deps.settings.leaseMs);
 				if (!claimed) break;
 				this.#deps.logger.info({ jobId: claimed.jobId, attempts: claimed.attempts }, 'job claimed');
-				this.#runningJobs.add(claimed.jobId);
 				const run = runClaimedJob(this.#deps, claimed, this.#shutdown.signal).finally(() => {
 					this.#running.delete(run);
-					this.#runningJobs.delete(claimed.jobId);
 					this.#schedule(0);
 				});
-				this.#running.add(run);
+				this.#running.set(run, claimed.jobId);
 			}
 		} catch (error) {
 			this.#deps.logger.error({ err: error }, 'job loop pass failed; will retry');
@@ -74,7 +71,7 @@ export class JobLoop {
 		const now = Date.now();
 		if (now - this.#lastSweep < this.#deps.settings.leaseMs / 2) return;
 		this.#lastSweep = now;
-		const requeued = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock, { except: this.#runningJobs });
+		const requeued = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock, { except: this.#running.values() });
 		if (requeued.length > 0) this.#deps.logger.warn({ jobIds: requeued }, 'requeued jobs whose worker stopped (lease expired)');
 	}
 

@@ -10,9 +10,6 @@ import type { Clock } from '../time/clock.ts';
  * One redraw per pack at a time, so two swaps never race on the same set; the request and its audit
  * row are written in one transaction.
  */
-export const REDRAW_STATUSES = ['queued', 'working', 'done', 'failed'] as const;
-export type RedrawStatus = (typeof REDRAW_STATUSES)[number];
-
 export async function requestStickerRedraw(db: Db, clock: Clock, actor: Actor, input: { jobId: number; stickerNumber: number }): Promise<number> {
 	const { jobId, stickerNumber } = input;
 	if (!Number.isInteger(stickerNumber) || stickerNumber < 1 || stickerNumber > STICKER_VARIANTS.length) {

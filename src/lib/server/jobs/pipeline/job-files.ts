@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Where a job's files live under DATA_DIR (seed 002's layout). */
@@ -38,7 +38,6 @@ export async function writeFileAtomic(file: string, data: Buffer | string): Prom
 	// Unique per write: two writers of one file (a job claimed again while a frozen slot still runs) never share a temp name.
 	const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
 	await writeFile(temp, data);
-	const { rename } = await import('node:fs/promises');
 	await rename(temp, file);
 }
 

@@ -8,7 +8,7 @@ import { reviewPack, writeLikeness } from './pack-review.ts';
 import { localVerdict, needsRedraw, type PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 import { readSticker } from './sheet-stage.ts';
-import { redrawSticker } from './sticker-redraw.ts';
+import { keepIfItPasses, redrawSticker } from './sticker-redraw.ts';
 
 /**
  * qa_pack → qa_regen / heads, the last check before delivery. Every sticker passes the local gate
@@ -60,9 +60,5 @@ async function fallBackToHead(ctx: PipelineContext, state: PackState, input: Sti
 		await ctx.db.job.update({ where: { jobId: ctx.jobId }, data: { renderMode: state.renderMode, updatedAt: ctx.clock.now().toISOString() } });
 		ctx.logger.warn({ jobId: ctx.jobId, n: input.n }, 'a figure failed review after its redraw; pasting the guest’s head (composite_fallback)');
 	}
-	const png = await withGuestHead(ctx, state, input);
-	state.verdicts.delete(input.n);
-	const verdict = await localVerdict(state, input.n, png);
-	if (verdict.ok) await writeFileAtomic(ctx.files.sticker(input.n), png);
-	return verdict;
+	return keepIfItPasses(ctx, state, input.n, await withGuestHead(ctx, state, input));
 }

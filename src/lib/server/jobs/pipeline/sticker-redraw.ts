@@ -26,6 +26,14 @@ export async function redrawSticker(ctx: PipelineContext, state: PackState, inpu
 	const cut = stickers[0];
 	if (!diagnosis.ok || !cut) return { ok: false, faces: 0, coverage: 0, reasons: [`regen cut: ${diagnosis.reason ?? 'nothing cut'}`], meanColour: { r: 0, g: 0, b: 0 } };
 	const png = state.renderMode === 'composite' ? await withGuestHead(ctx, state, { appearance, anchor, n, png: cut }) : cut;
+	return keepIfItPasses(ctx, state, n, png);
+}
+
+/**
+ * A new version of sticker n replaces the file only when the local gate passes it; the verdict is
+ * cached with it, so the cache always describes the file on disk.
+ */
+export async function keepIfItPasses(ctx: PipelineContext, state: PackState, n: number, png: Buffer): Promise<StickerVerdict> {
 	const verdict = await inspectSticker(png, await getFaceDetector());
 	if (!verdict.ok) return verdict;
 	await writeFileAtomic(ctx.files.sticker(n), png);
