@@ -20,11 +20,6 @@ const MARKER_SQL = `SELECT
 	ifnull((SELECT group_concat(id || '@' || heartbeat_at || '#' || busy_slots) FROM worker_processes WHERE stopped_at IS NULL), '') || '|' ||
 	(SELECT count(*) FROM operators) || ':' || (SELECT count(*) FROM operator_sessions) AS marker`;
 
-export async function readChangeMarker(db: Db): Promise<string> {
-	const rows = await db.$queryRawUnsafe<{ marker: string }[]>(MARKER_SQL);
-	return rows[0]?.marker ?? '';
-}
-
 export class ChangeFeed {
 	#listeners = new Set<() => void>();
 	#timer: ReturnType<typeof setInterval> | undefined;
@@ -69,14 +64,24 @@ export class ChangeFeed {
 	}
 }
 
-const feeds = new WeakMap<Db, ChangeFeed>();
-
-/** One feed per database client, shared by every watcher in this process. */
-export function changeFeedFor(db: Db, logger?: Logger): ChangeFeed {
-	let feed = feeds.get(db);
-	if (!feed) feeds.set(db, (feed = new ChangeFeed(() => readChangeMarker(db), 1000, logger)));
-	return feed;
+/**
+ * Feeds over one marker query, one per database client, shared by every watcher in this process.
+ * Pages whose tables the shared marker does not watch (leads, messages) make their own with it.
+ */
+export function markerFeeds(markerSql: string): (db: Db, logger?: Logger) => ChangeFeed {
+	const feeds = new WeakMap<Db, ChangeFeed>();
+	return (db, logger) => {
+		let feed = feeds.get(db);
+		if (!feed) {
+			const read = async () => (await db.$queryRawUnsafe<{ marker: string }[]>(markerSql))[0]?.marker ?? '';
+			feeds.set(db, (feed = new ChangeFeed(read, 1000, logger)));
+		}
+		return feed;
+	};
 }
+
+/** The console's shared feed (MARKER_SQL). */
+export const changeFeedFor = markerFeeds(MARKER_SQL);
 
 /** Yields once at once, then after each change, until `signal` aborts. */
 export async function* watchChanges(feed: ChangeFeed, signal: AbortSignal | undefined): AsyncGenerator<void> {

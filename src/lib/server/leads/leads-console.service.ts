@@ -1,8 +1,7 @@
 import { LEAD_STATUSES, type LeadStatus } from '../../schemas/lead-status.ts';
 import type { Db } from '../db/client.ts';
 import type { Lead } from '../db/generated/client.ts';
-import { ChangeFeed } from '../console/change-feed.ts';
-import type { Logger } from '../log/logger.ts';
+import { markerFeeds } from '../console/change-feed.ts';
 
 /**
  * What the console's Leads page reads: a filtered table, one lead's card with its history and
@@ -105,14 +104,5 @@ const MARKER_SQL = `SELECT
 	(SELECT count(*) || ':' || count(notified_at) FROM lead_repeats) || '|' ||
 	(SELECT ifnull(max(id), 0) FROM lead_status_history) AS marker`;
 
-const feeds = new WeakMap<Db, ChangeFeed>();
-
 /** One change feed over the leads tables per database client (the console's own feed does not watch them). */
-export function leadsChangeFeed(db: Db, logger?: Logger): ChangeFeed {
-	let feed = feeds.get(db);
-	if (!feed) {
-		const read = async () => (await db.$queryRawUnsafe<{ marker: string }[]>(MARKER_SQL))[0]?.marker ?? '';
-		feeds.set(db, (feed = new ChangeFeed(read, 1000, logger)));
-	}
-	return feed;
-}
+export const leadsChangeFeed = markerFeeds(MARKER_SQL);
