@@ -117,12 +117,14 @@ describe('claiming generation jobs from separate OS processes (one SQLite file)'
 		try {
 			await seedQueuedJobs(db, JOBS);
 			// Round 1 at T0: w2 wedges after 5 claims and is killed while w0 and w1 keep claiming;
-			// the live ones heartbeat their leases at T0+20s (the dead one cannot).
+			// the live ones heartbeat their leases at T0+20s (the dead one cannot). w2 takes its 5
+			// first: racing the others, a loaded machine could let them drain the queue before it
+			// got any (the three-way race itself is the test above).
+			const [victim] = await raceClaimers(dir, 'victim', dbPath, [{ workerId: 'w2', now: at(0), holdAfter: 5 }]);
+			await waitForOutput(victim!, (text) => text.includes('"holding"'));
 			const live = ['w0', 'w1'].map((workerId) => ({ workerId, now: at(0), heartbeatAt: at(20 * SECOND) }));
-			claimers.push(...(await raceClaimers(dir, 'one', dbPath, [...live, { workerId: 'w2', now: at(0), holdAfter: 5 }])));
-			const victim = claimers[2]!;
-			await waitForOutput(victim, (text) => text.includes('"holding"'));
-			victim.kill('SIGKILL');
+			claimers.push(...(await raceClaimers(dir, 'one', dbPath, live)), victim!);
+			victim!.kill('SIGKILL');
 			const roundOne = await Promise.all(claimers.map((c) => c.finished));
 			expect(roundOne[2]!.signal).toBe('SIGKILL');
 			expectCleanExit(roundOne.slice(0, 2));
