@@ -17,6 +17,11 @@ import { createTestDb } from '../helpers/test-db.ts';
  * Time is a FakeClock per process, set from the test: no sleeping for lease rules.
  */
 const JOBS = 200;
+/**
+ * The three-way race drains more jobs: with 200 a process scheduled late on a loaded CI box found
+ * the queue already empty; draining 1000 takes longer than such a delay, so each one races.
+ */
+const RACE_JOBS = 1000;
 const LEASE_MS = 30 * SECOND;
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms).toISOString();
@@ -84,11 +89,11 @@ async function allJobIds(db: Db): Promise<number[]> {
 describe('claiming generation jobs from separate OS processes (one SQLite file)', () => {
 	const tempDir = useTempDir('gen-claim-procs-');
 
-	it('three processes draining 200 queued jobs claim each exactly once, attempts 1, no SQLITE_BUSY', async () => {
+	it('three processes draining 1000 queued jobs claim each exactly once, attempts 1, no SQLITE_BUSY', async () => {
 		const dir = tempDir();
 		const { db, dbPath } = await createTestDb(dir);
 		try {
-			await seedQueuedJobs(db, JOBS);
+			await seedQueuedJobs(db, RACE_JOBS);
 			const workers = ['w0', 'w1', 'w2'];
 			const claimers = await raceClaimers(dir, 'drain', dbPath, workers.map((workerId) => ({ workerId, now: at(0) })));
 			const finished = await Promise.all(claimers.map((c) => c.finished));
@@ -98,9 +103,9 @@ describe('claiming generation jobs from separate OS processes (one SQLite file)'
 			// Each process got a share: the race really was between processes, not one draining alone.
 			for (const ids of perWorker) expect(ids.length).toBeGreaterThan(0);
 			expect(finished.flatMap((f) => linesOf(f)).filter((l) => l.claimed !== undefined && l.attempts !== 1)).toEqual([]);
-			expect(await db.job.count({ where: { status: 'processing', attempts: 1 } })).toBe(JOBS);
+			expect(await db.job.count({ where: { status: 'processing', attempts: 1 } })).toBe(RACE_JOBS);
 			const leases = await db.jobLease.findMany();
-			expect(leases).toHaveLength(JOBS);
+			expect(leases).toHaveLength(RACE_JOBS);
 			for (const [i, ids] of perWorker.entries()) {
 				const held = leases.filter((l) => l.workerId === workers[i]).map((l) => l.jobId);
 				expectEachOnce(held, ids); // the lease row names the process that claimed the job
