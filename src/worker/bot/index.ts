@@ -12,7 +12,7 @@ import { outfitFeature } from './features/outfit.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { leadsForgetFeature } from './features/leads-forget.ts';
 import { leadsStatusFeature } from './features/leads-status.ts';
-import { t } from './texts.ts';
+import { botText } from '../../lib/i18n/bot.ts';
 import { installMessageHistory } from './features/message-history.ts';
 
 export interface CreateBotOptions {
@@ -46,5 +46,5 @@ async function reportBotError(error: BotError<BotContext>, deps: BotDeps): Promi
 	deps.logger.error({ err: cause, updateId: error.ctx.update.update_id }, 'bot handler failed');
 	if (cause instanceof GrammyError && cause.error_code === 403) return; // the guest blocked the bot
 	if (error.ctx.chat?.type !== 'private') return;
-	await error.ctx.reply(t(error.ctx.locale ?? 'en', 'somethingWentWrong')).catch(() => undefined);
+	await error.ctx.reply(botText(error.ctx.locale ?? 'en', 'somethingWentWrong')).catch(() => undefined);
 }

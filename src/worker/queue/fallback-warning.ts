@@ -1,4 +1,4 @@
-import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
+import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
 import { alertAdmins } from '../../lib/server/jobs/guest-notices.ts';
 import type { FallbackEvent } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
 import { pacificQuotaDay } from '../../lib/server/jobs/quota-day.ts';

@@ -1,5 +1,5 @@
 import { computeBackoffMs } from '../../lib/server/jobs/backoff.ts';
-import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
+import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
 import { alertAdmins, sendGuestNotice } from '../../lib/server/jobs/guest-notices.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
 import { failJob, requeueJob } from '../../lib/server/jobs/job-queue.repository.ts';

@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/server/log/logger.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import { MINUTE } from '../../lib/server/time/clock.ts';
 import type { ScheduledTask } from '../scheduler.ts';
-import { durationText, guestText } from '../bot/features/guest-texts.ts';
+import { durationText, guestText } from '../../lib/i18n/guest-flow.ts';
 
 export interface GeneratingNoticeDeps {
 	db: Db;

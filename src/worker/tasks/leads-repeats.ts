@@ -2,7 +2,7 @@ import { backoffDelayMs, describeFailure } from '../../lib/server/leads/backoff.
 import { requestCardEdit } from '../../lib/server/leads/lead-card-edits.repository.ts';
 import { claimRepeatToNotify, recordRepeatFailure, recordRepeatNotified, type RepeatWithLead } from '../../lib/server/leads/lead-outbox.repository.ts';
 import { leadTag } from '../bot/features/leads-card.ts';
-import { leadsTexts } from '../bot/features/leads-texts.ts';
+import { leadText, type LeadTextKey } from '../../lib/i18n/leads.ts';
 import { refreshLeadCardNow } from './leads-cards.ts';
 import { noteFloodControl, OUTBOX_LEASE_MS, type LeadsTaskDeps } from './leads-deps.ts';
 
@@ -55,19 +55,19 @@ async function notifyRepeat(deps: LeadsTaskDeps, repeat: RepeatWithLead): Promis
 }
 
 export function describeRepeatPing(deps: Pick<LeadsTaskDeps, 'locale'>, repeat: RepeatWithLead): string {
-	const t = leadsTexts(deps.locale);
-	const lines = [`🔁 ${t.repeatPing} ${leadTag(repeat.leadId)}`];
+	const t = (key: LeadTextKey) => leadText(deps.locale, key);
+	const lines = [`🔁 ${t('repeatPing')} ${leadTag(repeat.leadId)}`];
 	const add = (label: string, value: string | null) => {
 		if (value) lines.push(`${label}: ${value}`);
 	};
-	add(t.telegram, repeat.telegram);
-	add(t.phone, repeat.phone);
-	add(t.eventDate, repeat.eventDate);
-	add(t.guests, repeat.guests);
-	add(t.comment, repeat.comment);
-	if (lines.length === 1) lines.push(t.repeatSame);
-	add(t.language, repeat.locale);
-	add(t.source, repeat.utmSource);
+	add(t('telegram'), repeat.telegram);
+	add(t('phone'), repeat.phone);
+	add(t('eventDate'), repeat.eventDate);
+	add(t('guests'), repeat.guests);
+	add(t('comment'), repeat.comment);
+	if (lines.length === 1) lines.push(t('repeatSame'));
+	add(t('language'), repeat.locale);
+	add(t('source'), repeat.utmSource);
 	return lines.join('\n');
 }
 

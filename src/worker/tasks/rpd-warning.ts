@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
 import type { Db } from '../../lib/server/db/client.ts';
-import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
+import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
 import { alertAdmins } from '../../lib/server/jobs/guest-notices.ts';
 import { pacificDayStart, pacificQuotaDay } from '../../lib/server/jobs/quota-day.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';

@@ -8,7 +8,7 @@ import { expireOverdueSessions, type ExpiredSession } from '../../lib/server/gue
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { ScheduledTask } from '../scheduler.ts';
-import { closedText } from '../bot/features/guest-texts.ts';
+import { closedText } from '../../lib/i18n/guest-flow.ts';
 
 export interface SessionTimeoutDeps {
 	db: Db;

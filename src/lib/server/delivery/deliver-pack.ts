@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import type { Logger } from '../log/logger.ts';
 import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
 import type { Clock } from '../time/clock.ts';
-import { generationText } from '../jobs/generation.texts.ts';
+import { generationText } from '../../i18n/generation.ts';
 import type { JobStage } from '../jobs/job-progress.ts';
 import type { JobFiles } from '../jobs/pipeline/job-files.ts';
 import { JobAborted } from '../jobs/pipeline/pipeline-context.ts';

@@ -1,4 +1,4 @@
-import { generationText } from '../jobs/generation.texts.ts';
+import { generationText } from '../../i18n/generation.ts';
 import { isNotModified } from '../jobs/guest-notices.ts';
 import { readJobProgress, recordLinkMessage } from '../jobs/job-progress.ts';
 import type { DeliveryDeps } from './deliver-pack.ts';

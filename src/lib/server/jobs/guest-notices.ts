@@ -2,7 +2,7 @@ import { GrammyError, type Api } from 'grammy';
 import { pickLocale, type Locale } from '../../i18n/locale.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../log/logger.ts';
-import { generationText, type GenerationText } from './generation.texts.ts';
+import { generationText, type GenerationText } from '../../i18n/generation.ts';
 
 /**
  * What the worker says to a guest about their job: stage progress as edits of the guest's

@@ -4,7 +4,7 @@ import { hasActiveJob, readGuestFootprint } from '../../../lib/server/lifecycle/
 import { loadPseudonymKey } from '../../../lib/server/lifecycle/pseudonym.ts';
 import { prismaRunner } from '../../../lib/server/lifecycle/sql-runner.ts';
 import type { BotContext, BotDeps } from '../context.ts';
-import { forgetText } from './guest-forget.texts.ts';
+import { forgetText } from '../../../lib/i18n/guest-forget.ts';
 
 const CONFIRM = 'forget:yes';
 const KEEP = 'forget:no';

@@ -7,7 +7,7 @@ import { packLink } from '../../../lib/server/guests/pack-limit.ts';
 import { catalogueSheetPath, OUTFITS, outfitTitle } from '../../../lib/server/outfits/catalogue.ts';
 import type { BotContext, BotDeps } from '../context.ts';
 import { consentCallback, outfitCallback } from './guest-callbacks.ts';
-import { closedText, guestText } from './guest-texts.ts';
+import { closedText, guestText } from '../../../lib/i18n/guest-flow.ts';
 
 /** The guest flow's messages, shared by /start, the consent button and the outfit buttons. */
 export function stepDeps(deps: BotDeps) {

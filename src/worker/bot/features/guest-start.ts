@@ -4,7 +4,7 @@ import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import { sessionTokenSchema } from '../../../lib/schemas/kiosk.ts';
 import type { BotContext } from '../context.ts';
 import { replyToLink, stepDeps } from './guest-replies.ts';
-import { guestText } from './guest-texts.ts';
+import { guestText } from '../../../lib/i18n/guest-flow.ts';
 
 /**
  * `/start <token>` from a kiosk QR code: saves the guest, applies the pack limit, links the session
