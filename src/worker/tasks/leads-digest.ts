@@ -3,7 +3,8 @@ import { LEAD_STATUSES } from '../../lib/schemas/lead-status.ts';
 import { describeFailure } from '../../lib/server/leads/backoff.ts';
 import { claimDigest, readDigestFigures, releaseDigest, type DigestFigures } from '../../lib/server/leads/lead-digest.service.ts';
 import { leadText, statusLabel, type LeadTextKey } from '../../lib/i18n/leads.ts';
-import { noteFloodControl, type LeadsTaskDeps } from './leads-deps.ts';
+import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
+import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /** Posts the daily digest once per Tashkent date (settings.stickers_digest_last). */
 export async function postDailyDigest(deps: LeadsTaskDeps): Promise<boolean> {

@@ -1,10 +1,12 @@
 import { backoffDelayMs, describeFailure } from '../../lib/server/leads/backoff.ts';
 import { requestCardEdit } from '../../lib/server/leads/lead-card-edits.repository.ts';
 import { claimRepeatToNotify, recordRepeatFailure, recordRepeatNotified, type RepeatWithLead } from '../../lib/server/leads/lead-outbox.repository.ts';
-import { leadTag } from '../bot/features/leads-card.ts';
 import { leadText, type LeadTextKey } from '../../lib/i18n/leads.ts';
-import { refreshLeadCardNow } from './leads-cards.ts';
-import { noteFloodControl, OUTBOX_LEASE_MS, type LeadsTaskDeps } from './leads-deps.ts';
+import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
+import { leadTag } from '../../lib/server/telegram/lead-card.ts';
+import { refreshLeadCardNow } from '../../lib/server/telegram/lead-card-edit.ts';
+import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
+import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /**
  * The repeat outbox: a repeat contact pings the card (a reply listing what differs) and the card

@@ -3,7 +3,7 @@ import { linkGuest } from '../../../lib/server/guests/guest-link.service.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import { sessionTokenSchema } from '../../../lib/schemas/kiosk.ts';
 import type { BotContext } from '../context.ts';
-import { replyToLink, stepDeps } from './guest-replies.ts';
+import { replyToLink, stepDeps } from '../guest-replies.ts';
 import { guestText } from '../../../lib/i18n/guest-flow.ts';
 
 /**

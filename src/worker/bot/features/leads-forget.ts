@@ -2,8 +2,8 @@ import { Composer } from 'grammy';
 import { BACKUP_ROTATION_DAYS, eraseLead } from '../../../lib/server/leads/lead-erasure.service.ts';
 import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
 import { formatTashkent } from '../../../lib/server/leads/tashkent-time.ts';
-import { refreshLeadCardNow } from '../../tasks/leads-cards.ts';
-import { ChatCooldown } from '../../tasks/leads-deps.ts';
+import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
+import { refreshLeadCardNow } from '../../../lib/server/telegram/lead-card-edit.ts';
 import type { BotContext } from '../context.ts';
 import { leadText } from '../../../lib/i18n/leads.ts';
 

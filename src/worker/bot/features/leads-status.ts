@@ -1,10 +1,10 @@
 import { Composer } from 'grammy';
 import { setLeadStatus } from '../../../lib/server/leads/lead-status.service.ts';
 import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
-import { refreshLeadCardNow } from '../../tasks/leads-cards.ts';
-import { ChatCooldown } from '../../tasks/leads-deps.ts';
+import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
+import { LEAD_CALLBACK_PATTERN, leadCallbackSchema } from '../../../lib/server/telegram/lead-card.ts';
+import { refreshLeadCardNow } from '../../../lib/server/telegram/lead-card-edit.ts';
 import type { BotContext } from '../context.ts';
-import { LEAD_CALLBACK_PATTERN, leadCallbackSchema } from './leads-card.ts';
 import { leadText, statusLabel, type LeadTextKey } from '../../../lib/i18n/leads.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { InlineKeyboard } from 'grammy';
 import { z } from 'zod';
-import type { Locale } from '../../../lib/i18n/locale.ts';
-import { LEAD_STATUSES, type LeadStatus } from '../../../lib/schemas/lead-status.ts';
-import type { Lead } from '../../../lib/server/db/generated/client.ts';
-import { formatTashkent } from '../../../lib/server/leads/tashkent-time.ts';
-import { leadText, statusLabel, type LeadTextKey } from '../../../lib/i18n/leads.ts';
+import { leadText, statusLabel, type LeadTextKey } from '../../i18n/leads.ts';
+import type { Locale } from '../../i18n/locale.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../../schemas/lead-status.ts';
+import type { Lead } from '../db/generated/client.ts';
+import { formatTashkent } from '../leads/tashkent-time.ts';
 
 /**
  * A lead's card in the sales group: plain text (no parse mode, so nothing an organiser types can
