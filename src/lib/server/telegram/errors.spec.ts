@@ -7,7 +7,8 @@ import { ChatCooldown, noteFloodControl } from './flood-control.ts';
 /** An error exactly as grammY throws it for a Bot API answer with ok: false. */
 function telegramError(error_code: number, description: string, retry_after?: number): GrammyError {
 	const parameters = retry_after === undefined ? {} : { retry_after };
-	return new GrammyError(`Call failed! (${error_code}: ${description})`, { ok: false, error_code, description, parameters }, 'sendMessage', {});
+	const answer = { ok: false as const, error_code, description, parameters };
+	return new GrammyError(`Call failed! (${error_code}: ${description})`, answer, 'sendMessage', {});
 }
 
 describe("Telegram's error answers", () => {
@@ -35,7 +36,8 @@ describe("Telegram's error answers", () => {
 
 	it('reads retry_after only from a 429 and keeps the chat quiet that long', () => {
 		const flood = telegramError(429, 'Too Many Requests: retry after 7', 7);
-		expect([retryAfterMs(flood), retryAfterMs(telegramError(400, 'Bad Request')), retryAfterMs(new Error('boom'))]).toEqual([7000, 0, 0]);
+		const others = [telegramError(400, 'Bad Request'), new Error('boom')];
+		expect([flood, ...others].map(retryAfterMs)).toEqual([7000, 0, 0]);
 		const clock = new FakeClock();
 		const deps = { cooldown: new ChatCooldown(), clock };
 		expect(noteFloodControl(deps, -100n, flood)).toBe(7000);
