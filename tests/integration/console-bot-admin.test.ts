@@ -4,7 +4,7 @@ import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
-import { adminPauseText } from '../../src/worker/bot/features/admin-pause.texts.ts';
+import { adminPauseText } from '../../src/lib/i18n/admin-pause.ts';
 import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimLeadToPublish } from '../../src/lib/server/leads/lead-outbox.repository.ts';
 import { SECOND } from '../../src/lib/server/time/clock.ts';
-import { OUTBOX_LEASE_MS } from '../../src/worker/tasks/leads-deps.ts';
+import { OUTBOX_LEASE_MS } from '../../src/lib/server/telegram/outbox-api.ts';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { addLead, GROUP, groupMessages, sendCount, startLeadsWorld, type LeadsWorld } from './leads-world.ts';

@@ -1,4 +1,5 @@
-import { Bot, BotError, GrammyError } from 'grammy';
+import { Bot, BotError } from 'grammy';
+import { isBlockedByUser } from '../../lib/server/telegram/errors.ts';
 import { applyTelegramRetryPolicy } from '../../lib/server/telegram/retry-policy.ts';
 import type { BotContext, BotDeps } from './context.ts';
 import { localeFeature } from './features/locale.ts';
@@ -12,8 +13,8 @@ import { outfitFeature } from './features/outfit.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { leadsForgetFeature } from './features/leads-forget.ts';
 import { leadsStatusFeature } from './features/leads-status.ts';
-import { t } from './texts.ts';
-import { installMessageHistory } from './features/message-history.ts';
+import { botText } from '../../lib/i18n/bot.ts';
+import { installMessageHistory } from './message-history.ts';
 
 export interface CreateBotOptions {
 	token: string;
@@ -44,7 +45,7 @@ export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotCont
 async function reportBotError(error: BotError<BotContext>, deps: BotDeps): Promise<void> {
 	const cause = error.error;
 	deps.logger.error({ err: cause, updateId: error.ctx.update.update_id }, 'bot handler failed');
-	if (cause instanceof GrammyError && cause.error_code === 403) return; // the guest blocked the bot
+	if (isBlockedByUser(cause)) return;
 	if (error.ctx.chat?.type !== 'private') return;
-	await error.ctx.reply(t(error.ctx.locale ?? 'en', 'somethingWentWrong')).catch(() => undefined);
+	await error.ctx.reply(botText(error.ctx.locale ?? 'en', 'somethingWentWrong')).catch(() => undefined);
 }

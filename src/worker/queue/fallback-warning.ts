@@ -1,5 +1,5 @@
-import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
-import { alertAdmins } from '../../lib/server/jobs/guest-notices.ts';
+import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
+import { alertAdmins } from '../../lib/server/telegram/guest-notices.ts';
 import type { FallbackEvent } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
 import { pacificQuotaDay } from '../../lib/server/jobs/quota-day.ts';
 import type { QueueDeps } from './queue-deps.ts';

@@ -1,10 +1,10 @@
-import type { Api } from 'grammy';
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { Scheduler } from '../scheduler.ts';
 import { requeueUnfinishedRedraws } from '../../lib/server/jobs/sticker-redraws.repository.ts';
+import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { enforceJobDeadlines } from '../tasks/deadlines.ts';
 import { warnAdminsAboutDailyRequests } from '../tasks/rpd-warning.ts';
 import { runNextStickerRedraw } from '../tasks/sticker-redraws.ts';
@@ -15,7 +15,7 @@ import type { QueueDeps } from './queue-deps.ts';
  * minute, operators' sticker redraws every second (one at a time; unfinished ones from a stopped
  * worker are put back first).
  */
-export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: Api; queue: QueueDeps; stopping: AbortSignal }): void {
+export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; queue: QueueDeps; stopping: AbortSignal }): void {
 	const { config, db, clock, logger, api } = deps;
 	let redrawsResumed = false;
 	scheduler.add({

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { readGuestLocale, showStageToGuest } from '../../lib/server/jobs/guest-notices.ts';
+import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
+import { showStageToGuest } from '../../lib/server/telegram/guest-notices.ts';
 import { recordStage, type JobStage } from '../../lib/server/jobs/job-progress.ts';
 import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
 import { pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
@@ -28,7 +29,7 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		outfitId: job.templateId,
 		outfitPrompt: `wearing the "${job.templateId}" outfit`,
 		artStyle,
-		locale: await readGuestLocale(deps.db, job.telegramUserId)
+		locale: await readGuestLanguage(deps.db, job.telegramUserId)
 	};
 	const notices = { db: deps.db, api: deps.api, logger: deps.logger };
 	const showStage = async (stage: JobStage, detail?: string) => {

@@ -1,6 +1,6 @@
 import { computeBackoffMs } from '../../lib/server/jobs/backoff.ts';
-import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
-import { alertAdmins, sendGuestNotice } from '../../lib/server/jobs/guest-notices.ts';
+import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
+import { alertAdmins, sendGuestNotice } from '../../lib/server/telegram/guest-notices.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
 import { failJob, requeueJob } from '../../lib/server/jobs/job-queue.repository.ts';
 import { nextPacificMidnight } from '../../lib/server/jobs/quota-day.ts';

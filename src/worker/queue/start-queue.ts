@@ -1,14 +1,14 @@
-import type { Api } from 'grammy';
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { createFallbackProvider, createImageProvider, pricesFor } from '../../lib/server/providers/create-provider.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
+import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { createCrashPoint } from './crash-points.ts';
 import { JobLoop } from './job-loop.ts';
 import { abortableSleep, type QueueDeps } from './queue-deps.ts';
 
-type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: Api; workerId: string };
+type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string };
 
 /** Builds the job loop from the configuration (worker main.ts and tests that run it in-process). */
 export async function createJobLoop(input: QueueInput): Promise<JobLoop> {

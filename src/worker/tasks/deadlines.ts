@@ -1,8 +1,8 @@
-import type { Api } from 'grammy';
 import type { Db } from '../../lib/server/db/client.ts';
-import { sendGuestNotice } from '../../lib/server/jobs/guest-notices.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
+import type { TelegramApi } from '../../lib/server/telegram/api.ts';
+import { sendGuestNotice } from '../../lib/server/telegram/guest-notices.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 
 /**
@@ -15,7 +15,7 @@ export interface DeadlineDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	api: Api;
+	api: TelegramApi;
 	delayNoticeMs: number;
 	hardDeadlineMs: number;
 }

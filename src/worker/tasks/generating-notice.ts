@@ -1,19 +1,20 @@
-import { GrammyError, type Api } from 'grammy';
 import type { Db } from '../../lib/server/db/client.ts';
 import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import { listJobsWithoutMessage, recordJobMessage, type JobNeedingNotice } from '../../lib/server/jobs/job-messages.ts';
 import { readQueuePosition } from '../../lib/server/jobs/queue-position.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
+import type { TelegramApi } from '../../lib/server/telegram/api.ts';
+import { isUnreachableChat } from '../../lib/server/telegram/errors.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import { MINUTE } from '../../lib/server/time/clock.ts';
 import type { ScheduledTask } from '../scheduler.ts';
-import { durationText, guestText } from '../bot/features/guest-texts.ts';
+import { durationText, guestText } from '../../lib/i18n/guest-flow.ts';
 
 export interface GeneratingNoticeDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	api: Pick<Api, 'sendMessage'>;
+	api: Pick<TelegramApi, 'sendMessage'>;
 	slots: number;
 }
 
@@ -62,7 +63,7 @@ export async function sendGeneratingNotice(deps: GeneratingNoticeDeps, job: JobN
 		await recordJobMessage(deps.db, deps.clock, { jobId: job.jobId, kind: 'generating', chatId, messageId: BigInt(message.message_id) });
 		return true;
 	} catch (error) {
-		if (error instanceof GrammyError && (error.error_code === 403 || error.error_code === 400)) {
+		if (isUnreachableChat(error)) {
 			// Blocked bot or no such chat: nothing will change by retrying; record that there is nothing to edit.
 			await recordJobMessage(deps.db, deps.clock, { jobId: job.jobId, kind: 'generating', chatId, messageId: 0n });
 			return true;

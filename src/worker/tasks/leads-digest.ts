@@ -2,8 +2,9 @@ import type { Locale } from '../../lib/i18n/locale.ts';
 import { LEAD_STATUSES } from '../../lib/schemas/lead-status.ts';
 import { describeFailure } from '../../lib/server/leads/backoff.ts';
 import { claimDigest, readDigestFigures, releaseDigest, type DigestFigures } from '../../lib/server/leads/lead-digest.service.ts';
-import { leadsTexts, statusLabel } from '../bot/features/leads-texts.ts';
-import { noteFloodControl, type LeadsTaskDeps } from './leads-deps.ts';
+import { leadText, statusLabel, type LeadTextKey } from '../../lib/i18n/leads.ts';
+import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
+import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /** Posts the daily digest once per Tashkent date (settings.stickers_digest_last). */
 export async function postDailyDigest(deps: LeadsTaskDeps): Promise<boolean> {
@@ -25,16 +26,16 @@ export async function postDailyDigest(deps: LeadsTaskDeps): Promise<boolean> {
 }
 
 export function describeDigest(locale: Locale, figures: DigestFigures): string {
-	const t = leadsTexts(locale);
+	const t = (key: LeadTextKey) => leadText(locale, key);
 	const list = (counts: DigestFigures['changes']) =>
 		LEAD_STATUSES.filter((s) => counts[s])
 			.map((s) => `${statusLabel(locale, s)} ${counts[s]}`)
-			.join(' · ') || t.none;
+			.join(' · ') || t('none');
 	return [
-		`📊 ${t.digestTitle} ${figures.day}`,
-		`${t.digestNew}: ${figures.newLeads} (${t.digestRepeats}: ${figures.repeats})`,
-		`${t.digestChanges}: ${list(figures.changes)}`,
-		`${t.digestOpen}: ${list(figures.open)}`,
-		`${t.digestWithoutStatus}: ${figures.withoutStatus}`
+		`📊 ${t('digestTitle')} ${figures.day}`,
+		`${t('digestNew')}: ${figures.newLeads} (${t('digestRepeats')}: ${figures.repeats})`,
+		`${t('digestChanges')}: ${list(figures.changes)}`,
+		`${t('digestOpen')}: ${list(figures.open)}`,
+		`${t('digestWithoutStatus')}: ${figures.withoutStatus}`
 	].join('\n');
 }

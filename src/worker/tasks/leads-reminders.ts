@@ -1,8 +1,9 @@
 import { describeFailure } from '../../lib/server/leads/backoff.ts';
 import { claimReminder, findLeadsToRemind, releaseReminder } from '../../lib/server/leads/lead-reminders.service.ts';
-import { leadTag } from '../bot/features/leads-card.ts';
-import { leadsTexts } from '../bot/features/leads-texts.ts';
-import { noteFloodControl, type LeadsTaskDeps } from './leads-deps.ts';
+import { leadText } from '../../lib/i18n/leads.ts';
+import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
+import { leadTag } from '../../lib/server/telegram/lead-card.ts';
+import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /** Pings the card of each lead left without a status for over 2 hours — once per lead. */
 export async function remindAboutIdleLeads(deps: LeadsTaskDeps): Promise<number> {
@@ -13,7 +14,7 @@ export async function remindAboutIdleLeads(deps: LeadsTaskDeps): Promise<number>
 		const claimedAt = deps.clock.now();
 		if (!(await claimReminder(deps.db, lead.id, claimedAt))) continue;
 		try {
-			await deps.api.sendMessage(Number(chatId), `⏰ ${leadTag(lead.id)} ${leadsTexts(deps.locale).reminder}`, {
+			await deps.api.sendMessage(Number(chatId), `⏰ ${leadTag(lead.id)} ${leadText(deps.locale, 'reminder')}`, {
 				reply_parameters: { message_id: Number(lead.messageId), allow_sending_without_reply: true }
 			});
 			reminded++;

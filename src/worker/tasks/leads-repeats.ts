@@ -1,10 +1,12 @@
 import { backoffDelayMs, describeFailure } from '../../lib/server/leads/backoff.ts';
 import { requestCardEdit } from '../../lib/server/leads/lead-card-edits.repository.ts';
 import { claimRepeatToNotify, recordRepeatFailure, recordRepeatNotified, type RepeatWithLead } from '../../lib/server/leads/lead-outbox.repository.ts';
-import { leadTag } from '../bot/features/leads-card.ts';
-import { leadsTexts } from '../bot/features/leads-texts.ts';
-import { refreshLeadCardNow } from './leads-cards.ts';
-import { noteFloodControl, OUTBOX_LEASE_MS, type LeadsTaskDeps } from './leads-deps.ts';
+import { leadText, type LeadTextKey } from '../../lib/i18n/leads.ts';
+import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
+import { leadTag } from '../../lib/server/telegram/lead-card.ts';
+import { refreshLeadCardNow } from '../../lib/server/telegram/lead-card-edit.ts';
+import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
+import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /**
  * The repeat outbox: a repeat contact pings the card (a reply listing what differs) and the card
@@ -55,19 +57,19 @@ async function notifyRepeat(deps: LeadsTaskDeps, repeat: RepeatWithLead): Promis
 }
 
 export function describeRepeatPing(deps: Pick<LeadsTaskDeps, 'locale'>, repeat: RepeatWithLead): string {
-	const t = leadsTexts(deps.locale);
-	const lines = [`🔁 ${t.repeatPing} ${leadTag(repeat.leadId)}`];
+	const t = (key: LeadTextKey) => leadText(deps.locale, key);
+	const lines = [`🔁 ${t('repeatPing')} ${leadTag(repeat.leadId)}`];
 	const add = (label: string, value: string | null) => {
 		if (value) lines.push(`${label}: ${value}`);
 	};
-	add(t.telegram, repeat.telegram);
-	add(t.phone, repeat.phone);
-	add(t.eventDate, repeat.eventDate);
-	add(t.guests, repeat.guests);
-	add(t.comment, repeat.comment);
-	if (lines.length === 1) lines.push(t.repeatSame);
-	add(t.language, repeat.locale);
-	add(t.source, repeat.utmSource);
+	add(t('telegram'), repeat.telegram);
+	add(t('phone'), repeat.phone);
+	add(t('eventDate'), repeat.eventDate);
+	add(t('guests'), repeat.guests);
+	add(t('comment'), repeat.comment);
+	if (lines.length === 1) lines.push(t('repeatSame'));
+	add(t('language'), repeat.locale);
+	add(t('source'), repeat.utmSource);
 	return lines.join('\n');
 }
 

@@ -2,10 +2,12 @@ import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import { readLeadsSettings } from '../../lib/server/leads/leads-config.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
+import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
+import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
 import type { Scheduler } from '../scheduler.ts';
 import { applyPendingCardEdits } from './leads-cards.ts';
-import { ChatCooldown, createLeadsApi, type LeadsTaskDeps } from './leads-deps.ts';
+import type { LeadsTaskDeps } from './leads-deps.ts';
 import { postDailyDigest } from './leads-digest.ts';
 import { publishPendingLeads } from './leads-publish.ts';
 import { remindAboutIdleLeads } from './leads-reminders.ts';
@@ -16,7 +18,7 @@ import { eraseExpiredLeadData } from './leads-retention.ts';
 export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger: Logger): LeadsTaskDeps {
 	const settings = readLeadsSettings(config);
 	if (settings.chatId === null) logger.warn('LEADS_CHAT_ID is not set: leads are stored but their cards wait in the outbox');
-	return { db, clock, logger, api: createLeadsApi(config.telegram), chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
+	return { db, clock, logger, api: createOutboxApi(config.telegram), chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
 }
 
 export function scheduleLeadsTasks(scheduler: Scheduler, deps: LeadsTaskDeps, isStopping: () => boolean): void {

@@ -1,10 +1,10 @@
-import type { Api } from 'grammy';
 import type { Db } from '../../lib/server/db/client.ts';
-import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
-import { alertAdmins } from '../../lib/server/jobs/guest-notices.ts';
+import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
 import { pacificDayStart, pacificQuotaDay } from '../../lib/server/jobs/quota-day.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { countImageRequestsSince } from '../../lib/server/spend/usage-recorder.ts';
+import type { TelegramApi } from '../../lib/server/telegram/api.ts';
+import { alertAdmins } from '../../lib/server/telegram/guest-notices.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 
 /**
@@ -16,7 +16,7 @@ export interface RpdDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	api: Api;
+	api: TelegramApi;
 	threshold: number;
 	adminIds: readonly bigint[];
 }

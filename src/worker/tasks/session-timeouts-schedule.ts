@@ -1,19 +1,25 @@
-import type { Bot } from 'grammy';
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import { rememberBotUsername } from '../../lib/server/guests/bot-identity.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
+import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
-import type { BotContext } from '../bot/context.ts';
 import type { Scheduler } from '../scheduler.ts';
 import { generatingNoticeTask } from './generating-notice.ts';
 import { sessionTimeoutsTask } from './session-timeouts.ts';
+
+/** The bot as these tasks use it: its Api, and its identity once getMe has answered. */
+interface RunningBot {
+	api: TelegramApi;
+	isInited(): boolean;
+	readonly botInfo: { username: string };
+}
 
 /**
  * The guest flow's worker tasks: the session clock, the "Generating…" notice, and publishing the
  * bot's @username (learnt from getMe) for the web process's kiosk QR codes.
  */
-export function scheduleGuestTasks(scheduler: Scheduler, deps: { db: Db; clock: Clock; logger: Logger; config: Config; bot: Bot<BotContext> }): void {
+export function scheduleGuestTasks(scheduler: Scheduler, deps: { db: Db; clock: Clock; logger: Logger; config: Config; bot: RunningBot }): void {
 	const { db, clock, logger, config, bot } = deps;
 	scheduler.add(sessionTimeoutsTask({ db, clock, logger, config, api: bot.api }));
 	scheduler.add(generatingNoticeTask({ db, clock, logger, api: bot.api, slots: config.WORKER_SLOTS }));

@@ -1,4 +1,3 @@
-import { GrammyError, type Api } from 'grammy';
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
@@ -6,16 +5,18 @@ import { forgetOldUpdates } from '../../lib/server/guests/processed-updates.ts';
 import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
 import { expireOverdueSessions, type ExpiredSession } from '../../lib/server/guests/session-timeouts.service.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
+import type { TelegramApi } from '../../lib/server/telegram/api.ts';
+import { isBlockedByUser } from '../../lib/server/telegram/errors.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { ScheduledTask } from '../scheduler.ts';
-import { closedText } from '../bot/features/guest-texts.ts';
+import { closedText } from '../../lib/i18n/guest-flow.ts';
 
 export interface SessionTimeoutDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
 	config: Pick<Config, 'KIOSK_QR_TIMEOUT_SECONDS' | 'KIOSK_IDLE_TIMEOUT_SECONDS'>;
-	api: Pick<Api, 'sendMessage'>;
+	api: Pick<TelegramApi, 'sendMessage'>;
 }
 
 /** Once a second is well inside the kiosk's countdown granularity. */
@@ -49,6 +50,6 @@ async function tellGuest(deps: SessionTimeoutDeps, session: ExpiredSession): Pro
 	} catch (error) {
 		// A blocked bot (403) is the guest's choice; anything else is logged and not retried — the
 		// session is closed either way and the kiosk shows why.
-		if (!(error instanceof GrammyError && error.error_code === 403)) deps.logger.warn({ err: error }, 'could not tell a guest their session timed out');
+		if (!isBlockedByUser(error)) deps.logger.warn({ err: error }, 'could not tell a guest their session timed out');
 	}
 }

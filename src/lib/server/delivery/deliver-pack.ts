@@ -1,12 +1,12 @@
 import { readFile, rm } from 'node:fs/promises';
-import { GrammyError, InputFile, type Api } from 'grammy';
-import type { StickerSet } from 'grammy/types';
+import { InputFile, type StickerSet, type TelegramApi } from '../telegram/api.ts';
+import { isStickerSetMissing } from '../telegram/errors.ts';
 import type { Locale } from '../../i18n/locale.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../log/logger.ts';
 import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
 import type { Clock } from '../time/clock.ts';
-import { generationText } from '../jobs/generation.texts.ts';
+import { generationText } from '../../i18n/generation.ts';
 import type { JobStage } from '../jobs/job-progress.ts';
 import type { JobFiles } from '../jobs/pipeline/job-files.ts';
 import { JobAborted } from '../jobs/pipeline/pipeline-context.ts';
@@ -25,7 +25,7 @@ export interface DeliveryDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	api: Api;
+	api: TelegramApi;
 	botUsername: string;
 	files: JobFiles;
 	/** DATA_DIR, where the pseudonym key of the erasure ledger lives. */
@@ -80,11 +80,11 @@ async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: s
 	await deps.api.createNewStickerSet(Number(userId), name, generationText(deps.locale, 'pack_title'), stickers);
 }
 
-export async function findSet(api: Api, name: string): Promise<StickerSet | null> {
+export async function findSet(api: TelegramApi, name: string): Promise<StickerSet | null> {
 	try {
 		return await api.getStickerSet(name);
 	} catch (error) {
-		if (error instanceof GrammyError && /STICKERSET_INVALID|not found/i.test(error.description)) return null;
+		if (isStickerSetMissing(error)) return null;
 		throw error;
 	}
 }

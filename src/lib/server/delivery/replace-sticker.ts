@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { InputFile, type Api } from 'grammy';
+import { InputFile, type TelegramApi } from '../telegram/api.ts';
 import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
 
 /**
@@ -7,7 +7,7 @@ import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
  * and the set's link; the guest's Telegram shows the new one without a message from us). Done again
  * after a crash it simply replaces the sticker once more.
  */
-export async function replaceStickerInPack(api: Api, input: { userId: bigint; packName: string; stickerNumber: number; file: string }): Promise<void> {
+export async function replaceStickerInPack(api: TelegramApi, input: { userId: bigint; packName: string; stickerNumber: number; file: string }): Promise<void> {
 	const set = await api.getStickerSet(input.packName);
 	const old = set.stickers[input.stickerNumber - 1];
 	if (!old) throw new Error(`the Telegram set ${input.packName} has no sticker ${input.stickerNumber} (it has ${set.stickers.length})`);

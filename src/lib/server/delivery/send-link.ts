@@ -1,5 +1,5 @@
-import { generationText } from '../jobs/generation.texts.ts';
-import { isNotModified } from '../jobs/guest-notices.ts';
+import { generationText } from '../../i18n/generation.ts';
+import { isNotModified } from '../telegram/errors.ts';
 import { readJobProgress, recordLinkMessage } from '../jobs/job-progress.ts';
 import type { DeliveryDeps } from './deliver-pack.ts';
 import { packLink } from './pack-name.ts';

@@ -2,10 +2,11 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import type { Api } from 'grammy';
 
 /**
- * How every Telegram client of ours treats flood control and server errors (RELIABILITY R5):
- * wait the `retry_after` Telegram names, retry 5xx and network errors, but never forever —
- * a request that still fails is rethrown so the caller (an outbox, the job loop) can record
- * the error and back off on its own schedule instead of blocking a worker slot.
+ * How the bot's Telegram client (shared by the bot, the job loop and the guest tasks) treats flood
+ * control and server errors: wait the `retry_after` Telegram names, retry 5xx and network errors,
+ * but never forever — a request that still fails is rethrown so the caller can record the error
+ * and back off on its own schedule instead of blocking a worker slot. The lead outboxes use their
+ * own client without retries (outbox-api.ts).
  */
 export const TELEGRAM_RETRY_POLICY = {
 	maxRetryAttempts: 4,

@@ -2,7 +2,7 @@ import { Composer } from 'grammy';
 import { recordAudit } from '../../../lib/server/audit/audit-log.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../../../lib/server/settings/maintenance.ts';
 import type { BotContext } from '../context.ts';
-import { adminPauseText } from './admin-pause.texts.ts';
+import { adminPauseText } from '../../../lib/i18n/admin-pause.ts';
 
 /**
  * /pause [reason] and /resume for the ids in ADMIN_TELEGRAM_IDS (maintenance with source 'admin',

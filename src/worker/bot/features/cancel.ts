@@ -2,7 +2,7 @@ import { Composer } from 'grammy';
 import { cancelGuestSessions } from '../../../lib/server/guests/guest-steps.service.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import type { BotContext } from '../context.ts';
-import { guestText } from './guest-texts.ts';
+import { guestText } from '../../../lib/i18n/guest-flow.ts';
 
 /** /cancel: the guest stops their open kiosk session (closed_reason = cancel); the kiosk returns to Start. */
 export function cancelFeature(): Composer<BotContext> {

@@ -2,9 +2,9 @@ import { Composer } from 'grammy';
 import { giveConsent } from '../../../lib/server/guests/guest-steps.service.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import type { BotContext } from '../context.ts';
-import { parseGuestCallback } from './guest-callbacks.ts';
-import { sendCatalogue, stepDeps, stepRefusalText } from './guest-replies.ts';
-import { guestText } from './guest-texts.ts';
+import { parseGuestCallback } from '../guest-callbacks.ts';
+import { sendCatalogue, stepDeps, stepRefusalText } from '../guest-replies.ts';
+import { guestText } from '../../../lib/i18n/guest-flow.ts';
 
 /** The explicit consent button: records consent, then shows the outfit catalogue. */
 export function consentFeature(): Composer<BotContext> {

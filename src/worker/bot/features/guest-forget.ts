@@ -1,10 +1,12 @@
-import { Composer, GrammyError, InlineKeyboard, type Api } from 'grammy';
+import { Composer, InlineKeyboard } from 'grammy';
 import { eraseGuest, GuestBusyError } from '../../../lib/server/lifecycle/guest-erasure.ts';
 import { hasActiveJob, readGuestFootprint } from '../../../lib/server/lifecycle/guest-rows.ts';
 import { loadPseudonymKey } from '../../../lib/server/lifecycle/pseudonym.ts';
 import { prismaRunner } from '../../../lib/server/lifecycle/sql-runner.ts';
+import type { TelegramApi } from '../../../lib/server/telegram/api.ts';
+import { isStickerSetMissing } from '../../../lib/server/telegram/errors.ts';
 import type { BotContext, BotDeps } from '../context.ts';
-import { forgetText } from './guest-forget.texts.ts';
+import { forgetText } from '../../../lib/i18n/guest-forget.ts';
 
 const CONFIRM = 'forget:yes';
 const KEEP = 'forget:no';
@@ -37,7 +39,7 @@ export function guestForgetFeature(): Composer<BotContext> {
 }
 
 /** The rule behind the button, with its dependencies passed in (tests call it directly too). */
-export async function forgetGuest(deps: BotDeps, api: Pick<Api, 'deleteStickerSet'>, telegramUserId: bigint): Promise<ForgetOutcome> {
+export async function forgetGuest(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, telegramUserId: bigint): Promise<ForgetOutcome> {
 	const sql = prismaRunner(deps.db);
 	const footprint = await readGuestFootprint(sql, telegramUserId);
 	const known = (await deps.db.user.count({ where: { telegramUserId } })) > 0;
@@ -57,12 +59,12 @@ export async function forgetGuest(deps: BotDeps, api: Pick<Api, 'deleteStickerSe
 }
 
 /** True when the set is gone (deleted now, or already gone: Telegram answers STICKERSET_INVALID). */
-async function deleteStickerSet(deps: BotDeps, api: Pick<Api, 'deleteStickerSet'>, name: string): Promise<boolean> {
+async function deleteStickerSet(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, name: string): Promise<boolean> {
 	try {
 		await api.deleteStickerSet(name);
 		return true;
 	} catch (error) {
-		if (error instanceof GrammyError && /STICKERSET_INVALID|not found/i.test(error.description)) return true;
+		if (isStickerSetMissing(error)) return true;
 		deps.logger.warn({ err: error }, 'could not delete a sticker set during /forget');
 		return false;
 	}

@@ -3,8 +3,8 @@ import { linkGuest } from '../../../lib/server/guests/guest-link.service.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import { sessionTokenSchema } from '../../../lib/schemas/kiosk.ts';
 import type { BotContext } from '../context.ts';
-import { replyToLink, stepDeps } from './guest-replies.ts';
-import { guestText } from './guest-texts.ts';
+import { replyToLink, stepDeps } from '../guest-replies.ts';
+import { guestText } from '../../../lib/i18n/guest-flow.ts';
 
 /**
  * `/start <token>` from a kiosk QR code: saves the guest, applies the pack limit, links the session

@@ -2,10 +2,10 @@ import { Composer } from 'grammy';
 import { BACKUP_ROTATION_DAYS, eraseLead } from '../../../lib/server/leads/lead-erasure.service.ts';
 import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
 import { formatTashkent } from '../../../lib/server/leads/tashkent-time.ts';
-import { refreshLeadCardNow } from '../../tasks/leads-cards.ts';
-import { ChatCooldown } from '../../tasks/leads-deps.ts';
+import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
+import { refreshLeadCardNow } from '../../../lib/server/telegram/lead-card-edit.ts';
 import type { BotContext } from '../context.ts';
-import { fill, leadsTexts } from './leads-texts.ts';
+import { leadText } from '../../../lib/i18n/leads.ts';
 
 /**
  * /stickers_forget <id>: a lead admin erases a lead's personal data at once (in the sales group or
@@ -15,16 +15,15 @@ export function leadsForgetFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
 	const cooldown = new ChatCooldown();
 	composer.command('stickers_forget', async (ctx) => {
-		const t = leadsTexts(ctx.locale);
 		const settings = readLeadsSettings(ctx.deps.config);
-		if (!ctx.from || !isLeadAdmin(settings, ctx.from.id)) return void (await ctx.reply(t.forgetNotAllowed));
+		if (!ctx.from || !isLeadAdmin(settings, ctx.from.id)) return void (await ctx.reply(leadText(ctx.locale, 'forgetNotAllowed')));
 		const id = /^#?(?:stickers_)?(\d{1,12})$/.exec(ctx.match.trim())?.[1];
-		if (!id) return void (await ctx.reply(t.forgetUsage));
+		if (!id) return void (await ctx.reply(leadText(ctx.locale, 'forgetUsage')));
 		const result = await eraseLead(ctx.deps, Number(id));
-		if (result.outcome === 'not_found') return void (await ctx.reply(fill(t.forgetNotFound, { id })));
-		const template = result.outcome === 'erased' ? t.forgetDone : t.forgetAlready;
+		if (result.outcome === 'not_found') return void (await ctx.reply(leadText(ctx.locale, 'forgetNotFound', { id })));
+		const key = result.outcome === 'erased' ? 'forgetDone' : 'forgetAlready';
 		ctx.deps.logger.info({ leadId: Number(id), by: ctx.from.id, outcome: result.outcome }, 'lead erased on request');
-		await ctx.reply(fill(template, { id, days: BACKUP_ROTATION_DAYS, date: formatTashkent(result.erasedAt) }));
+		await ctx.reply(leadText(ctx.locale, key, { id, days: BACKUP_ROTATION_DAYS, date: formatTashkent(result.erasedAt) }));
 		const deps = { ...ctx.deps, api: ctx.api, locale: settings.locale, cooldown };
 		await refreshLeadCardNow(deps, Number(id)).catch((error: unknown) =>
 			ctx.deps.logger.warn({ err: error, leadId: Number(id) }, 'card edit after erasure failed; the card-edit task retries')

@@ -1,11 +1,11 @@
 import { Composer } from 'grammy';
 import { setLeadStatus } from '../../../lib/server/leads/lead-status.service.ts';
 import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
-import { refreshLeadCardNow } from '../../tasks/leads-cards.ts';
-import { ChatCooldown } from '../../tasks/leads-deps.ts';
+import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
+import { LEAD_CALLBACK_PATTERN, leadCallbackSchema } from '../../../lib/server/telegram/lead-card.ts';
+import { refreshLeadCardNow } from '../../../lib/server/telegram/lead-card-edit.ts';
 import type { BotContext } from '../context.ts';
-import { LEAD_CALLBACK_PATTERN, leadCallbackSchema } from './leads-card.ts';
-import { leadsTexts, statusLabel } from './leads-texts.ts';
+import { leadText, statusLabel, type LeadTextKey } from '../../../lib/i18n/leads.ts';
 
 /**
  * The status buttons on lead cards. Only ADMIN_TELEGRAM_IDS may press them; anyone else gets an
@@ -16,16 +16,16 @@ export function leadsStatusFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
 	const cooldown = new ChatCooldown();
 	composer.callbackQuery(LEAD_CALLBACK_PATTERN, async (ctx) => {
-		const t = leadsTexts(ctx.locale);
+		const t = (key: LeadTextKey) => leadText(ctx.locale, key);
 		const settings = readLeadsSettings(ctx.deps.config);
-		if (!isLeadAdmin(settings, ctx.from.id)) return void (await ctx.answerCallbackQuery({ text: t.notAllowed, show_alert: true }));
+		if (!isLeadAdmin(settings, ctx.from.id)) return void (await ctx.answerCallbackQuery({ text: t('notAllowed'), show_alert: true }));
 		const parsed = leadCallbackSchema.safeParse(ctx.callbackQuery.data);
-		if (!parsed.success) return void (await ctx.answerCallbackQuery({ text: t.leadGone, show_alert: true }));
+		if (!parsed.success) return void (await ctx.answerCallbackQuery({ text: t('leadGone'), show_alert: true }));
 		const { leadId, status } = parsed.data;
 		const change = await setLeadStatus(ctx.deps, leadId, status, { telegramUserId: BigInt(ctx.from.id), name: displayName(ctx.from) });
-		if (change.outcome === 'not_found') return void (await ctx.answerCallbackQuery({ text: t.leadGone, show_alert: true }));
+		if (change.outcome === 'not_found') return void (await ctx.answerCallbackQuery({ text: t('leadGone'), show_alert: true }));
 		const label = statusLabel(ctx.locale, status);
-		await ctx.answerCallbackQuery({ text: change.outcome === 'changed' ? `${t.statusSet}: ${label}` : `${t.statusAlready}: ${label}` });
+		await ctx.answerCallbackQuery({ text: change.outcome === 'changed' ? `${t('statusSet')}: ${label}` : `${t('statusAlready')}: ${label}` });
 		if (change.outcome !== 'changed') return;
 		const deps = { ...ctx.deps, api: ctx.api, locale: settings.locale, cooldown };
 		await refreshLeadCardNow(deps, leadId).catch((error: unknown) =>

@@ -1,7 +1,7 @@
 import { Composer } from 'grammy';
 import { readMaintenance } from '../../../lib/server/settings/maintenance.ts';
 import type { BotContext } from '../context.ts';
-import { t } from '../texts.ts';
+import { botText } from '../../../lib/i18n/bot.ts';
 
 /**
  * While `settings.maintenance` is set, guests get a polite pause message and nothing else runs.
@@ -13,8 +13,8 @@ export function maintenanceFeature(): Composer<BotContext> {
 		const isAdmin = ctx.from !== undefined && ctx.deps.config.ADMIN_TELEGRAM_IDS.includes(BigInt(ctx.from.id));
 		if (isAdmin || ctx.chat?.type !== 'private') return next();
 		if (!(await readMaintenance(ctx.deps.db))) return next();
-		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t(ctx.locale, 'paused'), show_alert: true });
-		else await ctx.reply(t(ctx.locale, 'paused'));
+		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: botText(ctx.locale, 'paused'), show_alert: true });
+		else await ctx.reply(botText(ctx.locale, 'paused'));
 	});
 	return composer;
 }

@@ -3,9 +3,9 @@ import { chooseOutfit } from '../../../lib/server/guests/guest-steps.service.ts'
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import { findOutfit, outfitTitle } from '../../../lib/server/outfits/catalogue.ts';
 import type { BotContext } from '../context.ts';
-import { parseGuestCallback } from './guest-callbacks.ts';
-import { stepDeps, stepRefusalText } from './guest-replies.ts';
-import { guestText } from './guest-texts.ts';
+import { parseGuestCallback } from '../guest-callbacks.ts';
+import { stepDeps, stepRefusalText } from '../guest-replies.ts';
+import { guestText } from '../../../lib/i18n/guest-flow.ts';
 
 /** An outfit button: saves the choice (changeable until the photo) and sends the guest to the kiosk. */
 export function outfitFeature(): Composer<BotContext> {

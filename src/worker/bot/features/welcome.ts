@@ -1,13 +1,13 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
-import { t } from '../texts.ts';
+import { botText } from '../../../lib/i18n/bot.ts';
 
 /** A bare /start (opened the bot without scanning a kiosk QR) explains how to begin. */
 export function welcomeFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
 	composer.chatType('private').command(['start', 'help'], async (ctx, next) => {
 		if (ctx.match.trim() !== '') return next();
-		await ctx.reply(t(ctx.locale, 'welcomeWithoutToken'));
+		await ctx.reply(botText(ctx.locale, 'welcomeWithoutToken'));
 	});
 	return composer;
 }

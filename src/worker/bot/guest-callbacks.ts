@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SESSION_TOKEN_PATTERN } from '../../../lib/schemas/kiosk.ts';
+import { SESSION_TOKEN_PATTERN } from '../../lib/schemas/kiosk.ts';
 
 /**
  * Callback data of the guest flow's buttons, validated with zod on the way back in. Telegram allows

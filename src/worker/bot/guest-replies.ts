@@ -1,13 +1,13 @@
 import { InlineKeyboard, InputFile } from 'grammy';
-import type { LinkOutcome } from '../../../lib/server/guests/guest-link.service.ts';
-import type { StepOutcome } from '../../../lib/server/guests/guest-steps.service.ts';
-import type { StepRefusal } from '../../../lib/server/guests/guest-outcomes.ts';
-import { sessionTimeoutsFrom } from '../../../lib/server/guests/session-clock.ts';
-import { packLink } from '../../../lib/server/guests/pack-limit.ts';
-import { catalogueSheetPath, OUTFITS, outfitTitle } from '../../../lib/server/outfits/catalogue.ts';
-import type { BotContext, BotDeps } from '../context.ts';
+import type { LinkOutcome } from '../../lib/server/guests/guest-link.service.ts';
+import type { StepOutcome } from '../../lib/server/guests/guest-steps.service.ts';
+import type { StepRefusal } from '../../lib/server/guests/guest-outcomes.ts';
+import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
+import { packLink } from '../../lib/server/guests/pack-limit.ts';
+import { catalogueSheetPath, OUTFITS, outfitTitle } from '../../lib/server/outfits/catalogue.ts';
+import type { BotContext, BotDeps } from './context.ts';
 import { consentCallback, outfitCallback } from './guest-callbacks.ts';
-import { closedText, guestText } from './guest-texts.ts';
+import { closedText, guestText } from '../../lib/i18n/guest-flow.ts';
 
 /** The guest flow's messages, shared by /start, the consent button and the outfit buttons. */
 export function stepDeps(deps: BotDeps) {

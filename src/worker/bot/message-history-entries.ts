@@ -1,7 +1,7 @@
 import type { Context } from 'grammy';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
-import { commandExcerpt, excerptOf } from '../../../lib/server/messages/message-text.ts';
-import type { MessageKind } from '../../../lib/server/messages/message-log.ts';
+import { commandExcerpt, excerptOf } from '../../lib/server/messages/message-text.ts';
+import type { MessageKind } from '../../lib/server/messages/message-log.ts';
 
 /**
  * How a Telegram message becomes a line of history: its kind and a short text an operator can

@@ -1,10 +1,10 @@
 import { InlineKeyboard } from 'grammy';
 import { z } from 'zod';
-import type { Locale } from '../../../lib/i18n/locale.ts';
-import { LEAD_STATUSES, type LeadStatus } from '../../../lib/schemas/lead-status.ts';
-import type { Lead } from '../../../lib/server/db/generated/client.ts';
-import { formatTashkent } from '../../../lib/server/leads/tashkent-time.ts';
-import { leadsTexts, statusLabel } from './leads-texts.ts';
+import { leadText, statusLabel, type LeadTextKey } from '../../i18n/leads.ts';
+import type { Locale } from '../../i18n/locale.ts';
+import { LEAD_STATUSES, type LeadStatus } from '../../schemas/lead-status.ts';
+import type { Lead } from '../db/generated/client.ts';
+import { formatTashkent } from '../leads/tashkent-time.ts';
 
 /**
  * A lead's card in the sales group: plain text (no parse mode, so nothing an organiser types can
@@ -44,29 +44,29 @@ export function renderLeadCard(locale: Locale, facts: LeadCardFacts): { text: st
 }
 
 function renderCardText(locale: Locale, { lead, repeats }: LeadCardFacts): string {
-	const t = leadsTexts(locale);
+	const t = (key: LeadTextKey) => leadText(locale, key);
 	const status = lead.status as LeadStatus;
-	const lines = [`${STATUS_MARK[status] ?? '•'} ${leadTag(lead.id)} · ${t.cardTitle}`, ''];
+	const lines = [`${STATUS_MARK[status] ?? '•'} ${leadTag(lead.id)} · ${t('cardTitle')}`, ''];
 	const add = (label: string, value: string | null | undefined) => {
 		if (value) lines.push(`${label}: ${value}`);
 	};
-	if (lead.erasedAt) lines.push(`🔒 ${t.erased} (${formatTashkent(lead.erasedAt)})`);
-	add(t.name, lead.name);
-	add(t.telegram, lead.telegram);
-	add(t.phone, lead.phone);
-	add(t.eventDate, lead.eventDate);
-	add(t.guests, lead.guests);
-	add(t.comment, lead.comment);
-	add(t.language, lead.locale);
-	add(t.source, [lead.utmSource, lead.utmMedium, lead.utmCampaign].filter(Boolean).join(' / ') || null);
-	add(t.received, formatTashkent(lead.createdAt));
+	if (lead.erasedAt) lines.push(`🔒 ${t('erased')} (${formatTashkent(lead.erasedAt)})`);
+	add(t('name'), lead.name);
+	add(t('telegram'), lead.telegram);
+	add(t('phone'), lead.phone);
+	add(t('eventDate'), lead.eventDate);
+	add(t('guests'), lead.guests);
+	add(t('comment'), lead.comment);
+	add(t('language'), lead.locale);
+	add(t('source'), [lead.utmSource, lead.utmMedium, lead.utmCampaign].filter(Boolean).join(' / ') || null);
+	add(t('received'), formatTashkent(lead.createdAt));
 	lines.push('');
 	lines.push(
 		lead.statusAt
-			? `${t.statusLine}: ${statusLabel(locale, status)} — ${t.setBy} ${lead.statusByName ?? lead.statusBy ?? '?'}, ${formatTashkent(lead.statusAt)}`
-			: `${t.statusLine}: ${statusLabel(locale, status)} (${t.noStatusYet})`
+			? `${t('statusLine')}: ${statusLabel(locale, status)} — ${t('setBy')} ${lead.statusByName ?? lead.statusBy ?? '?'}, ${formatTashkent(lead.statusAt)}`
+			: `${t('statusLine')}: ${statusLabel(locale, status)} (${t('noStatusYet')})`
 	);
-	if (repeats.count > 0 && repeats.lastAt) lines.push(`🔁 ${t.repeats}: ${repeats.count} (${t.last} ${formatTashkent(repeats.lastAt)})`);
+	if (repeats.count > 0 && repeats.lastAt) lines.push(`🔁 ${t('repeats')}: ${repeats.count} (${t('last')} ${formatTashkent(repeats.lastAt)})`);
 	return lines.join('\n');
 }
 

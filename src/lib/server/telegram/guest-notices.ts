@@ -1,8 +1,9 @@
-import { GrammyError, type Api } from 'grammy';
-import { pickLocale, type Locale } from '../../i18n/locale.ts';
+import { generationText, type GenerationText } from '../../i18n/generation.ts';
 import type { Db } from '../db/client.ts';
+import { readGuestLanguage } from '../guests/guest-profile.ts';
 import type { Logger } from '../log/logger.ts';
-import { generationText, type GenerationText } from './generation.texts.ts';
+import type { TelegramApi } from './api.ts';
+import { isNotModified } from './errors.ts';
 
 /**
  * What the worker says to a guest about their job: stage progress as edits of the guest's
@@ -11,7 +12,7 @@ import { generationText, type GenerationText } from './generation.texts.ts';
  */
 export interface NoticeDeps {
 	db: Db;
-	api: Api;
+	api: TelegramApi;
 	logger: Logger;
 }
 
@@ -28,18 +29,13 @@ const STAGE_TEXTS: Partial<Record<string, GenerationText>> = {
 	done: 'stage_done'
 };
 
-export async function readGuestLocale(db: Db, telegramUserId: bigint): Promise<Locale> {
-	const row = await db.guestLanguage.findUnique({ where: { telegramUserId } }).catch(() => null);
-	return pickLocale(row?.locale);
-}
-
 /** Edits the "Generating…" message to show the stage; a missing message or an unchanged text is fine. */
 export async function showStageToGuest(deps: NoticeDeps, jobId: number, telegramUserId: bigint, stage: string): Promise<void> {
 	const key = STAGE_TEXTS[stage];
 	if (!key) return;
 	const message = await deps.db.jobMessage.findUnique({ where: { jobId_kind: { jobId, kind: 'generating' } } });
 	if (!message) return;
-	const text = generationText(await readGuestLocale(deps.db, telegramUserId), key);
+	const text = generationText(await readGuestLanguage(deps.db, telegramUserId), key);
 	try {
 		await deps.api.editMessageText(Number(message.chatId), Number(message.messageId), text);
 	} catch (error) {
@@ -48,13 +44,8 @@ export async function showStageToGuest(deps: NoticeDeps, jobId: number, telegram
 }
 
 export async function sendGuestNotice(deps: NoticeDeps, telegramUserId: bigint, key: GenerationText): Promise<void> {
-	const text = generationText(await readGuestLocale(deps.db, telegramUserId), key);
+	const text = generationText(await readGuestLanguage(deps.db, telegramUserId), key);
 	await deps.api.sendMessage(Number(telegramUserId), text);
-}
-
-/** Telegram's answer when an edit would not change anything: an edit repeated after a crash. */
-export function isNotModified(error: unknown): boolean {
-	return error instanceof GrammyError && /message is not modified/i.test(error.description);
 }
 
 /** Messages to every admin id; one failing admin does not stop the others. */

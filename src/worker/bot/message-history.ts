@@ -1,8 +1,8 @@
 import type { Bot, Transformer } from 'grammy';
-import { loadPseudonymKey } from '../../../lib/server/lifecycle/pseudonym.ts';
-import { MessageHistoryWriter } from '../../../lib/server/messages/history-writer.ts';
-import type { MessageDirection } from '../../../lib/server/messages/message-log.ts';
-import type { BotContext, BotDeps } from '../context.ts';
+import { loadPseudonymKey } from '../../lib/server/lifecycle/pseudonym.ts';
+import { MessageHistoryWriter } from '../../lib/server/messages/history-writer.ts';
+import type { MessageDirection } from '../../lib/server/messages/message-log.ts';
+import type { BotContext, BotDeps } from './context.ts';
 import { describeIncoming, describeOutgoing, privateChatIdOf, type MessageLine } from './message-history-entries.ts';
 
 /**

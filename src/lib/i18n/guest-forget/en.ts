@@ -1,0 +1,17 @@
+/** What /forget says, in English. The keys are defined here. */
+export const en = {
+	ask:
+		'Delete everything we keep about you? Your sticker pack will be removed from Telegram, and your photos, drawings and our ' +
+		'records of you will be deleted. This cannot be undone.',
+	yes: 'Yes, delete everything',
+	no: 'No, keep it',
+	done:
+		'Done. Your sticker pack, your photos and drawings and our records of you are deleted. A copy stays in our daily backups ' +
+		'until they rotate out (14 days at most); if a backup is ever restored, your erasure is applied again.',
+	kept: 'Nothing was deleted.',
+	nothing: 'We keep nothing about you: there is nothing to delete.',
+	busy: 'Your sticker pack is being made right now. Please send /forget again once it has arrived.',
+	failed:
+		'We could not remove your sticker pack from Telegram just now, so nothing was deleted yet. Please try /forget again in a ' +
+		'few minutes.'
+} as const;
