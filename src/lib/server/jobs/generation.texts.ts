@@ -26,6 +26,12 @@ const TEXTS = {
 		ru: '😔 К сожалению, в этот раз не получилось нарисовать стикеры. Обратитесь к сотрудникам у киоска — они попробуют ещё раз.',
 		uz: '😔 Kechirasiz, bu safar stikerlarni chiza olmadik. Kiosk yonidagi xodimlarga murojaat qiling — ular qayta urinib ko‘radi.'
 	},
+	// A provider's refusal is said as our failure, never as the guest's photo or person.
+	refused: {
+		en: '😔 Sorry, our drawing service could not make stickers from this photo. Please ask our staff at the kiosk — a new photo usually works.',
+		ru: '😔 К сожалению, наш сервис рисования не смог сделать стикеры по этому фото. Обратитесь к сотрудникам у киоска — с новым фото обычно получается.',
+		uz: '😔 Kechirasiz, chizish xizmatimiz bu suratdan stikerlar yasay olmadi. Kiosk yonidagi xodimlarga murojaat qiling — yangi surat odatda yordam beradi.'
+	},
 	deadline: {
 		en: '😔 Sorry, your stickers took too long and we had to stop. Please ask our staff at the kiosk — they can start it again.',
 		ru: '😔 К сожалению, стикеры готовились слишком долго, и мы остановились. Обратитесь к сотрудникам у киоска — они запустят заново.',
