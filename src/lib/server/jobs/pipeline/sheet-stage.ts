@@ -4,7 +4,7 @@ import { cutSheet } from '../../media/sticker-cutter.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
-import { measureSheet, MIN_DRAWN_PX } from './drawn-size.ts';
+import { measureSheet, MIN_DRAWN_PX, type SheetSize } from './drawn-size.ts';
 import { allExist, writeFileAtomic } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
@@ -58,9 +58,7 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 		await writeFileAtomic(`${base}.png`, image);
 		const size = await measureSheet(image, SHEET_FORMAT);
 		if (!size.ok) {
-			const reason = `cells of ${size.cell} px (sheet drawn at ${size.width}x${size.height}) are under ${MIN_DRAWN_PX} px: not cut, its stickers would be upscaled`;
-			await writeFileAtomic(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ok: false, reason, drawn: { width: size.width, height: size.height, cell: size.cell } }, null, 2));
-			ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet too small');
+			await recordSmallSheet(ctx, `${base}.json`, { sheet, attempt, size });
 			if (++smallSheets >= SMALL_SHEETS_BEFORE_FIGURES) return drawFiguresAlone(ctx, state, input);
 			continue;
 		}
@@ -77,6 +75,14 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 		ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet rejected; drawing it again');
 	}
 	throw new ProviderError('bad_output', `sheet ${sheet}: no usable sheet after ${SHEET_TRIES} tries`);
+}
+
+/** A sheet too small to cut: its diagnosis says so, with the size it came back at. */
+async function recordSmallSheet(ctx: PipelineContext, file: string, input: { sheet: number; attempt: number; size: SheetSize }): Promise<void> {
+	const { sheet, attempt, size } = input;
+	const reason = `cells of ${size.cell} px (sheet drawn at ${size.width}x${size.height}) are under ${MIN_DRAWN_PX} px: not cut, its stickers would be upscaled`;
+	await writeFileAtomic(file, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ok: false, reason, drawn: { width: size.width, height: size.height, cell: size.cell } }, null, 2));
+	ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet too small to cut');
 }
 
 export async function readSticker(ctx: PipelineContext, n: number): Promise<Buffer> {
