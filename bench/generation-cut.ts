@@ -9,6 +9,9 @@ import sharp from 'sharp';
  * against the floor: a bare sharp script doing decode → extract → resize → encode of the same 24
  * regions, also two packs in parallel. Each side runs in its own Node process so its peak RSS is
  * its own. Targets: peak RSS ≤ 300 MB; time within 2× of the floor. (The old system: 1.42 GB.)
+ * The same figures are printed for clean sheets (flat colour, figures centred) and for four sheets
+ * of the stand-in's realistic corpus at 2512×1680 (noisy, graded background, figures off their
+ * cells, two of them JPEG).
  *
  *   node --import tsx bench/generation-cut.ts
  */
@@ -20,7 +23,11 @@ if (mode === 'cut' || mode === 'floor') await runChild(mode);
 else await runParent();
 
 async function runParent(): Promise<void> {
-	const sheets = await prepareSheets();
+	report('clean sheets: 4 of 2048×1365 (two packs, cut two at a time)', await prepareSheets());
+	report('realistic corpus: 4 of 2512×1680, 2 PNG + 2 JPEG (two packs, cut two at a time)', await prepareCorpusSheets());
+}
+
+function report(title: string, sheets: string[]): void {
 	const run = (m: string) => {
 		const out = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), m, ...sheets], { encoding: 'utf8' });
 		if (out.status !== 0) throw new Error(`${m} failed: ${out.stderr}`);
@@ -28,7 +35,7 @@ async function runParent(): Promise<void> {
 	};
 	const floor = run('floor');
 	const cut = run('cut');
-	console.log(`sheets: ${sheets.length} of 2048×1365 (two packs, cut two at a time)`);
+	console.log(title);
 	// CPU time (all threads) is printed too: on a busy machine wall time swings, CPU time much less.
 	console.log(`floor (decode→extract→resize→encode): ${floor.ms} ms (CPU ${floor.cpuMs} ms), peak RSS ${floor.peakRssMb} MB, ${floor.stickers} images`);
 	console.log(`our cutter (find, matte, outline, fit):  ${cut.ms} ms (CPU ${cut.cpuMs} ms), peak RSS ${cut.peakRssMb} MB, ${cut.stickers} stickers`);
@@ -57,6 +64,21 @@ async function prepareSheets(): Promise<string[]> {
 		files.push(file);
 	}
 	return files;
+}
+
+/** The right-count sheets of the stand-in's seeded corpus, in pairs of one PNG and one JPEG per pack. */
+async function prepareCorpusSheets(): Promise<string[]> {
+	const { makeSelfie } = await import('../tests/integration/generation-selfie.ts');
+	const { buildCorpus } = await import('../tools/fake-gemini/corpus.ts');
+	mkdirSync(workDir, { recursive: true });
+	const corpus = (await buildCorpus(await makeSelfie())).filter((s) => s.drawn === s.expected && s.name.includes('green'));
+	const order = ['png-green-1', 'jpeg-green-1', 'png-green-2', 'jpeg-green-2'];
+	return order.map((name) => {
+		const sheet = corpus.find((s) => s.name === name)!;
+		const file = path.join(workDir, `corpus-${name}.${sheet.mimeType === 'image/jpeg' ? 'jpg' : 'png'}`);
+		writeFileSync(file, sheet.image);
+		return file;
+	});
 }
 
 async function runChild(which: 'cut' | 'floor'): Promise<void> {

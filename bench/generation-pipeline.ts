@@ -56,7 +56,7 @@ async function measureBareWork(): Promise<number> {
 	const appearance = (await provider.describeAppearance(brief)).value;
 	for (let sheet = 0; sheet < 2; sheet++) {
 		const variants = STICKER_VARIANTS.slice(sheet * 6, sheet * 6 + 6);
-		const image = (await provider.drawSheet({ brief, appearance, anchor: Buffer.alloc(0), layoutGuide: Buffer.alloc(0), variants, firstIndex: sheet * 6, cols: 3, rows: 2, attempt: 1 })).value;
+		const image = (await provider.drawSheet({ brief, appearance, anchor: Buffer.alloc(0), layoutGuide: Buffer.alloc(0), variants, firstIndex: sheet * 6, cols: 3, rows: 2, aspectRatio: '3:2', attempt: 1 })).value;
 		await cutSheet(image, { expected: 6 });
 	}
 	return Math.round(performance.now() - started);

@@ -36,7 +36,8 @@ async function startFakeOpenAi(): Promise<{ url: string; requests: { auth: strin
 				return res.end(JSON.stringify({ error: { message: 'Rate limit reached for images per min', type: 'requests', code: 'rate_limit_exceeded' } }));
 			}
 			const photos = images.filter((i) => i[0] === 0xff && i[1] === 0xd8);
-			const png = await drawFromPrompt(fields.prompt ?? '', photos.length ? photos : images.slice(0, 1));
+			const [width, height] = (fields.size ?? '1024x1024').split('x').map(Number) as [number, number];
+			const png = await drawFromPrompt(fields.prompt ?? '', photos.length ? photos : images.slice(0, 1), { width, height });
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ created: 1, data: [{ b64_json: png.toString('base64') }], usage: { input_tokens: 420, output_tokens: 1056, total_tokens: 1476 } }));
 		});

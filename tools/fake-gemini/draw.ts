@@ -1,46 +1,82 @@
-import sharp from 'sharp';
-import { getFaceDetector, type FaceBox } from '../../src/lib/server/media/face-detector.ts';
-import { cutPortrait } from '../../src/lib/server/media/matte.ts';
-import { drawFigure } from '../../src/lib/server/media/sticker-art.ts';
-import { composeSheet, SHEET_BACKGROUND } from '../../src/lib/server/media/sticker-sheet.ts';
-import { paletteForOutfit, STYLE_RECIPES } from '../../src/lib/server/media/sticker-style.ts';
-import { STICKER_VARIANTS } from '../../src/lib/server/media/sticker-variants.ts';
+import sharp, { type Sharp } from 'sharp';
+import { faceOf, headLayer } from './photo-head.ts';
+import { drawSheetArt, paintBackground, type Rgb } from './sheet-art.ts';
+import { hashText, seededRandom } from './seeded.ts';
 
 /**
- * What the fake "model" draws: real sticker figures of the person in the reference image (found
- * with the offline face model), on the flat sheet colour — so the real cutter and quality gate see
- * what a real model would send. A figure count in the prompt ("exactly 6 separate figures",
- * "3 columns × 2 rows") sets the sheet; `missing` leaves figures out (the wrong-count fault). A head
- * request ("Draw only the head…") gets the reference's head alone.
+ * What the fake "model" draws for an image request, read from the prompt like a model would: a
+ * sheet ("N columns × M rows", one figure per caption), one sticker figure, an anchor (one figure,
+ * no caption) or the guest's head alone, on the colour the prompt names — drawn by the fake's own
+ * shapes and the reference photo's pixels (sheet-art.ts), never by the product's code.
  */
-export async function drawFromPrompt(prompt: string, references: Buffer[], missing = 0): Promise<Buffer> {
-	const reference = references.at(-1);
-	if (!reference) throw new Error('no reference image in the request');
-	const faces = await (await getFaceDetector()).findFaces(reference);
-	const face = faces[0] ?? { x: 0, y: 0, width: 200, height: 200, score: 0 };
-	if (/^Draw only the head/.test(prompt)) return drawHead(reference, face);
-	const grid = /(\d+) columns × (\d+) rows/.exec(prompt);
-	const cols = grid ? Number(grid[1]) : 1;
-	const rows = grid ? Number(grid[2]) : 1;
-	const count = Math.max(1, cols * rows - missing);
-	const offset = hashOffset(prompt);
-	const figures: Buffer[] = [];
-	for (let i = 0; i < count; i++) {
-		const variant = STICKER_VARIANTS[(offset + i) % STICKER_VARIANTS.length]!;
-		figures.push(await drawFigure({ selfie: reference, face, variant, index: offset + i, style: 'cartoon', palette: paletteForOutfit(prompt.slice(0, 40)), locale: 'en', size: 512 }));
+export type ImageRequestKind = 'anchor' | 'sheet' | 'figure' | 'head';
+
+export interface DrawRequest {
+	kind: ImageRequestKind;
+	prompt: string;
+	references: Buffer[];
+	width: number;
+	height: number;
+	/** Varies the drawing; the same seed draws the same image. */
+	seed: number;
+	/** Figures on a sheet relative to the grid: one too few, as asked, one too many. */
+	countOffset?: -1 | 0 | 1;
+	format?: 'png' | 'jpeg';
+}
+
+export interface DrawnImage {
+	image: Buffer;
+	mimeType: 'image/png' | 'image/jpeg';
+}
+
+const DEFAULT_SHEET_COLOUR: Rgb = { r: 0, g: 177, b: 64 };
+
+export async function drawRequested(request: DrawRequest): Promise<DrawnImage> {
+	const random = seededRandom(request.seed);
+	const background = askedColour(request.prompt);
+	const face = await faceOf(request.references);
+	const { width, height, format } = request;
+	if (request.kind === 'head') {
+		const side = Math.round(Math.min(width, height) * 0.72);
+		const canvas = sharp(paintBackground(width, height, background, random), { raw: { width, height, channels: 3 } }).composite([{ input: await headLayer(face, side), left: Math.round((width - side) / 2), top: Math.round((height - side) / 2) }]);
+		return encode(canvas, format);
 	}
-	const cell = 640;
-	return composeSheet(figures, { cols, rows, width: cols * cell, height: rows * cell }, SHEET_BACKGROUND);
+	const grid = /(\d+) columns × (\d+) rows/.exec(request.prompt);
+	const cols = request.kind === 'sheet' && grid ? Number(grid[1]) : 1;
+	const rows = request.kind === 'sheet' && grid ? Number(grid[2]) : 1;
+	const captions = request.kind === 'anchor' ? undefined : [...request.prompt.matchAll(/caption "([^"]+)"/g)].map((m) => m[1]!);
+	const sheet = await drawSheetArt({ cols, rows, width, height, background, captions, face, random, countOffset: request.kind === 'sheet' ? request.countOffset : 0, format });
+	return { image: sheet.image, mimeType: sheet.mimeType };
 }
 
-function hashOffset(text: string): number {
-	const first = /caption "([^"]+)"/.exec(text)?.[1] ?? '';
-	const index = STICKER_VARIANTS.findIndex((v) => Object.values(v.caption).includes(first));
-	return index >= 0 ? index : 0;
+/**
+ * For other fakes in tests (the OpenAI images fake): a drawing for a prompt at a given size, the
+ * kind read from the prompt's words.
+ */
+export async function drawFromPrompt(prompt: string, references: Buffer[], size: { width: number; height: number } = { width: 1024, height: 1024 }): Promise<Buffer> {
+	const drawn = await drawRequested({ kind: imageKindOf(prompt), prompt, references, ...size, seed: hashText(prompt) });
+	return drawn.image;
 }
 
-/** A head request (stage `heads`): the reference's head and hair alone, on the flat sheet colour. */
-async function drawHead(reference: Buffer, face: FaceBox): Promise<Buffer> {
-	const portrait = await cutPortrait(reference, face, STYLE_RECIPES.cartoon, 1.25, 512);
-	return sharp(portrait.png).flatten({ background: SHEET_BACKGROUND }).png().toBuffer();
+export function imageKindOf(prompt: string): ImageRequestKind {
+	if (/^Draw only the head/.test(prompt)) return 'head';
+	if (/ columns × \d+ rows/.test(prompt)) return 'sheet';
+	if (/^One sticker figure/.test(prompt)) return 'figure';
+	return 'anchor';
+}
+
+/** A small, soft version of an image: what a model's thought parts carry as a draft. */
+export async function draftOf(image: Buffer): Promise<DrawnImage> {
+	return { image: await sharp(image).resize(256, 256, { fit: 'inside' }).blur(2).png().toBuffer(), mimeType: 'image/png' };
+}
+
+function askedColour(prompt: string): Rgb {
+	const hex = /#([0-9A-Fa-f]{6})\b/.exec(prompt)?.[1];
+	if (!hex) return DEFAULT_SHEET_COLOUR;
+	return { r: parseInt(hex.slice(0, 2), 16), g: parseInt(hex.slice(2, 4), 16), b: parseInt(hex.slice(4, 6), 16) };
+}
+
+async function encode(canvas: Sharp, format: 'png' | 'jpeg' = 'png'): Promise<DrawnImage> {
+	if (format === 'jpeg') return { image: await canvas.jpeg({ quality: 88 }).toBuffer(), mimeType: 'image/jpeg' };
+	return { image: await canvas.png({ compressionLevel: 2 }).toBuffer(), mimeType: 'image/png' };
 }

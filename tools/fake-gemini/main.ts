@@ -1,7 +1,9 @@
 import { createFakeGemini } from './server.ts';
 
-// npx tsx tools/fake-gemini/main.ts — a standalone fake Gemini on FAKE_GEMINI_PORT (default 8082).
-const gemini = await createFakeGemini({ port: Number(process.env.FAKE_GEMINI_PORT ?? 8082), apiKey: process.env.GEMINI_API_KEY });
+// npx tsx tools/fake-gemini/main.ts — a standalone fake Gemini on FAKE_GEMINI_PORT (default 8082);
+// FAKE_GEMINI_MODELS (comma-separated) sets which model ids exist.
+const models = process.env.FAKE_GEMINI_MODELS?.split(',').map((id) => id.trim()).filter(Boolean);
+const gemini = await createFakeGemini({ port: Number(process.env.FAKE_GEMINI_PORT ?? 8082), apiKey: process.env.GEMINI_API_KEY, ...(models?.length ? { models } : {}) });
 console.log(`fake Gemini listening on ${gemini.url} (GEMINI_BASE_URL=${gemini.url})`);
 const stop = () => void gemini.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

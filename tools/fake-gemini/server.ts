@@ -1,43 +1,45 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { drawFromPrompt } from './draw.ts';
-import { errorBody, type ArmedFault, type FaultInput } from './faults.ts';
-import { packVerdict, packVerdictNames } from './verdicts.ts';
+import { armFault, type ArmedFault, type FaultInput } from './faults.ts';
+import { generate, type FakeGeminiCall, type FakeState, type GenerateRequest } from './generate.ts';
+import { DEFAULT_MODEL_IDS, getModel, listModels, unknownModel } from './models.ts';
+
+export type { FakeGeminiCall } from './generate.ts';
 
 /**
- * A fake of Gemini's generateContent endpoint: `POST /v1beta/models/<model>:generateContent` with
- * `x-goog-api-key`, answering candidates[0].content.parts[i].inlineData PNGs (real sticker sheets
- * drawn on a flat background) or JSON text for vision requests, with usageMetadata token counts.
- * Faults are armed through `/_control/faults` (or `control.inject`): 429 per-minute and per-day
- * quota, billing (prepaid credits depleted), 503, slow replies, sheets with a figure missing, and
- * sheet and pack reviews (qa_sheet / qa_pack contact sheets) that reject named stickers.
+ * A stand-in for the Gemini API, written without the product's code, that answers like the real
+ * one: `POST /v1beta/models/<model>:generateContent` (x-goog-api-key) with candidates, parts and
+ * usageMetadata — images at the asked imageConfig size (1K when none is asked), drawn by the fake
+ * itself on a background only near the asked colour; JSON for vision requests — plus
+ * `GET /v1beta/models` and `GET /v1beta/models/<id>`, and 404 NOT_FOUND for a model it does not
+ * know. Faults and answer shapes are armed per request through `POST /_control/faults`
+ * (`control.inject`, see faults.ts); `GET /_control/calls` lists what was asked;
+ * `POST /_control/models {ids}` sets which models exist.
  */
-export interface FakeGeminiCall {
-	model: string;
-	kind: 'image' | 'json';
-	status: number;
-	fault?: string;
-	at: number;
-}
-
 export interface FakeGemini {
 	url: string;
 	calls: FakeGeminiCall[];
-	control: { inject(fault: FaultInput): ArmedFault; clear(): void };
+	control: { inject(fault: FaultInput): ArmedFault; clear(): void; setModels(ids: string[]): void };
 	close(): Promise<void>;
 }
 
-const IMAGE_TOKENS = 1290;
+export interface FakeGeminiOptions {
+	port?: number;
+	apiKey?: string;
+	/** Model ids that exist; DEFAULT_MODEL_IDS when not given. */
+	models?: string[];
+}
 
-export async function createFakeGemini(options: { port?: number; apiKey?: string } = {}): Promise<FakeGemini> {
-	const faults: ArmedFault[] = [];
-	const calls: FakeGeminiCall[] = [];
+export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise<FakeGemini> {
+	const state: FakeState = { faults: [], calls: [], seeds: new Map() };
+	let models = [...(options.models ?? DEFAULT_MODEL_IDS)];
 	const inject = (input: FaultInput): ArmedFault => {
-		const fault: ArmedFault = { kind: input.kind, times: input.times ?? 1, match: input.match ?? 'any', delayMs: input.delayMs ?? 0, stickers: input.stickers ?? [], used: 0 };
-		faults.push(fault);
+		const fault = armFault(input);
+		state.faults.push(fault);
 		return fault;
 	};
-	const clear = () => void faults.splice(0);
+	const clear = () => void state.faults.splice(0);
+	const setModels = (ids: string[]) => void (models = [...ids]);
 	const server = createServer((req, res) => {
 		handle(req, res).catch((error: unknown) => send(res, 500, { error: { code: 500, message: String(error), status: 'INTERNAL' } }));
 	});
@@ -45,78 +47,41 @@ export async function createFakeGemini(options: { port?: number; apiKey?: string
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://fake');
 		const body = await readBody(req);
-		if (url.pathname === '/_control/faults') {
-			if (req.method === 'DELETE') return (clear(), send(res, 200, { ok: true }));
-			return send(res, 200, inject(JSON.parse(body) as FaultInput));
+		if (url.pathname.startsWith('/_control/')) return control(req.method ?? 'GET', url.pathname, body, res);
+		const path = /^\/v1(?:beta)?\/models(?:\/([^/:]+))?(?::(\w+))?$/.exec(url.pathname);
+		if (!path) return send(res, 404, { error: { code: 404, message: `Method not found: ${url.pathname}`, status: 'NOT_FOUND' } });
+		const key = req.headers['x-goog-api-key'] ?? url.searchParams.get('key');
+		if (options.apiKey && key !== options.apiKey) return send(res, 400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] } });
+		const [, id, method] = path;
+		if (req.method === 'GET' && !id) return reply(res, listModels(models, url.searchParams));
+		if (req.method === 'GET' && id && !method) return reply(res, getModel(models, id));
+		if (req.method === 'POST' && id && method === 'generateContent') {
+			if (!models.includes(id)) return reply(res, unknownModel(id));
+			return reply(res, await generate(id, JSON.parse(body) as GenerateRequest, state));
 		}
-		if (url.pathname === '/_control/calls') return send(res, 200, calls);
-		const route = /^\/v1(?:beta)?\/models\/([^/:]+):generateContent$/.exec(url.pathname);
-		if (!route || req.method !== 'POST') return send(res, 404, { error: { code: 404, message: 'not found', status: 'NOT_FOUND' } });
-		if (options.apiKey && req.headers['x-goog-api-key'] !== options.apiKey) return send(res, 400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } });
-		await answer(res, route[1] ?? '', JSON.parse(body) as GenerateRequest);
+		return send(res, 404, { error: { code: 404, message: `Method not found: ${req.method} ${url.pathname}`, status: 'NOT_FOUND' } });
 	}
 
-	async function answer(res: ServerResponse, model: string, request: GenerateRequest): Promise<void> {
-		const kind = request.generationConfig?.responseMimeType === 'application/json' ? 'json' : 'image';
-		const parts = request.contents.flatMap((c) => c.parts);
-		const prompt = parts.map((p) => p.text ?? '').join(' ');
-		const isSheet = kind === 'image' && / columns × \d+ rows/.test(prompt);
-		const isReview = kind === 'json' && /contact sheet/.test(prompt);
-		const isSheetReview = isReview && /one sheet of the pack/.test(prompt);
-		const isPackReview = isReview && !isSheetReview;
-		const applies = (f: ArmedFault) => {
-			if (f.kind === 'qa_reject') return isPackReview;
-			if (f.kind === 'sheet_reject') return isSheetReview && packVerdictNames(prompt, f.stickers);
-			return f.match === 'any' || f.match === kind || (f.match === 'sheet' && isSheet) || (f.match === 'qa' && isPackReview);
-		};
-		const fault = faults.find((f) => f.used < f.times && applies(f));
-		if (fault) fault.used++;
-		const call: FakeGeminiCall = { model, kind, status: 200, fault: fault?.kind, at: Date.now() };
-		calls.push(call);
-		if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-		const failure = fault ? errorBody(fault.kind, model) : null;
-		if (failure) return ((call.status = failure.status), send(res, failure.status, failure.body));
-		const images = parts.filter((p) => p.inlineData).map((p) => Buffer.from(p.inlineData!.data, 'base64'));
-		const promptTokens = Math.ceil(prompt.length / 4) + images.length * 258;
-		if (kind === 'json') {
-			const text = /^Describe/.test(prompt)
-				? JSON.stringify({ summary: 'one smiling adult with short dark hair and light stubble', hair: 'short, dark', face: 'oval, light stubble', accessories: 'none' })
-				: isReview
-					? packVerdict(prompt, fault?.kind === 'qa_reject' || fault?.kind === 'sheet_reject' ? fault.stickers : [])
-					: JSON.stringify({ ok: true, likeness: 0.86, notes: ['same person, one full figure'] });
-			return send(res, 200, candidate([{ text }], { promptTokenCount: promptTokens, candidatesTokenCount: 60, thoughtsTokenCount: 24, totalTokenCount: promptTokens + 84 }));
-		}
-		const photos = images.filter(isJpeg);
-		const png = await drawFromPrompt(prompt, photos.length ? photos : images.slice(0, 1), fault?.kind === 'wrong_count' ? 1 : 0);
-		send(res, 200, candidate([{ inlineData: { mimeType: 'image/png', data: png.toString('base64') } }], {
-			promptTokenCount: promptTokens,
-			candidatesTokenCount: IMAGE_TOKENS,
-			totalTokenCount: promptTokens + IMAGE_TOKENS,
-			candidatesTokensDetails: [{ modality: 'IMAGE', tokenCount: IMAGE_TOKENS }]
-		}));
+	function control(method: string, path: string, body: string, res: ServerResponse): void {
+		if (path === '/_control/faults' && method === 'DELETE') return (clear(), send(res, 200, { ok: true }));
+		if (path === '/_control/faults') return send(res, 200, inject(JSON.parse(body) as FaultInput));
+		if (path === '/_control/calls') return send(res, 200, state.calls);
+		if (path === '/_control/models' && method === 'POST') return (setModels((JSON.parse(body) as { ids: string[] }).ids), send(res, 200, { ids: models }));
+		if (path === '/_control/models') return send(res, 200, { ids: models });
+		send(res, 404, { error: { code: 404, message: 'no such control', status: 'NOT_FOUND' } });
 	}
 
 	const port = await new Promise<number>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 	return {
 		url: `http://127.0.0.1:${port}`,
-		calls,
-		control: { inject, clear },
+		calls: state.calls,
+		control: { inject, clear, setModels },
 		close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())))
 	};
 }
 
-interface GenerateRequest {
-	contents: { role?: string; parts: { text?: string; inlineData?: { mimeType: string; data: string } }[] }[];
-	generationConfig?: { responseMimeType?: string; responseModalities?: string[] };
-}
-
-function candidate(parts: unknown[], usageMetadata: Record<string, unknown>): unknown {
-	return { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'fake' };
-}
-
-/** JPEG references are photos of the guest (the selfie); the fake draws from the last one, else from the anchor. */
-function isJpeg(image: Buffer): boolean {
-	return image[0] === 0xff && image[1] === 0xd8;
+function reply(res: ServerResponse, answer: { status: number; body: unknown }): void {
+	send(res, answer.status, answer.body);
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -16,6 +16,7 @@ import type { QueueDeps } from './queue-deps.ts';
  * - day quota: queue paused until midnight Pacific, operators told once, job requeued (refunded);
  * - no funds: maintenance {source:'auto'}, operators told, job requeued (refunded);
  * - a missing selfie: failed at once (nothing to retry with);
+ * - the provider refuses to draw this at all (`refused`): failed at once, the guest told without blame;
  * - anything else: requeued with capped exponential backoff + jitter, or — at max attempts —
  *   failed with the last error (≤ 1000 chars) and the guest told kindly.
  */
@@ -50,13 +51,14 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 		return;
 	}
 	// Only a missing selfie is beyond retrying; any other missing file (a temp file, a debug sheet) is not.
-	const permanent = attempt.error instanceof SelfieMissing;
+	const refused = attempt.error instanceof ProviderError && attempt.error.failure === 'refused';
+	const permanent = attempt.error instanceof SelfieMissing || refused;
 	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
 		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
 		if (await failJob(db, clock, attempt.jobId, message)) {
 			await recordStage(db, clock, attempt.jobId, 'failed', message.slice(0, 300));
 			const job = await db.job.findUnique({ where: { jobId: attempt.jobId }, select: { telegramUserId: true } });
-			if (job) await sendGuestNotice(notices, job.telegramUserId, 'failed').catch((error: unknown) => logger.warn({ err: error }, 'could not tell the guest'));
+			if (job) await sendGuestNotice(notices, job.telegramUserId, refused ? 'refused' : 'failed').catch((error: unknown) => logger.warn({ err: error }, 'could not tell the guest'));
 		}
 		return;
 	}

@@ -12,6 +12,8 @@ export const en = {
 	link: '🎉 Your sticker pack is ready! Tap to add it:\n{link}',
 	delay: '⏳ This is taking a little longer than usual — your stickers are still on their way. Thank you for waiting!',
 	failed: '😔 Sorry, we could not draw your stickers this time. Please ask our staff at the kiosk — they can try again for you.',
+	// A provider's refusal is said as our failure, never as the guest's photo or person.
+	refused: '😔 Sorry, our drawing service could not make stickers from this photo. Please ask our staff at the kiosk — a new photo usually works.',
 	deadline: '😔 Sorry, your stickers took too long and we had to stop. Please ask our staff at the kiosk — they can start it again.',
 	pack_title: 'My party stickers'
 } as const;

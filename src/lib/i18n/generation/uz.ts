@@ -15,6 +15,8 @@ export const uz = {
 	link: '🎉 Stikerlar to‘plamingiz tayyor! Qo‘shish uchun bosing:\n{link}',
 	delay: '⏳ Bu odatdagidan biroz ko‘proq vaqt olyapti — stikerlaringiz yo‘lda. Kutganingiz uchun rahmat!',
 	failed: '😔 Kechirasiz, bu safar stikerlarni chiza olmadik. Kiosk yonidagi xodimlarga murojaat qiling — ular qayta urinib ko‘radi.',
+	refused: 
+		'😔 Kechirasiz, chizish xizmatimiz bu suratdan stikerlar yasay olmadi. Kiosk yonidagi xodimlarga murojaat qiling — yangi surat odatda yordam beradi.',
 	deadline:
 		'😔 Kechirasiz, stikerlar juda uzoq tayyorlandi va to‘xtatdik. Kiosk yonidagi xodimlarga murojaat qiling — ular qayta ' +
 		'boshlaydi.',

@@ -3,6 +3,8 @@ import { packLinkFor } from '../guests/reset-guest.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
 import type { ApiUsageView } from '../../schemas/api-usage-view.ts';
+import { readRefusal } from '../providers/gemini/gemini-refusals.ts';
+import { summarisePackCost, type PackCost } from '../spend/pack-cost.ts';
 
 /** The Job page: everything an operator needs to understand one pack, good or bad. */
 export interface JobEvent {
@@ -17,6 +19,14 @@ export interface StageTiming {
 	calls: number;
 	failedCalls: number;
 	costUsd: number;
+}
+
+export interface ProviderRefusal {
+	at: string;
+	stage: string;
+	failure: 'blocked' | 'refused';
+	reason: string;
+	message: string;
 }
 
 /** Kept under its old name for the console's server code. */
@@ -46,6 +56,12 @@ export interface JobDetail {
 	stages: StageTiming[];
 	usage: UsageRow[];
 	totalCostUsd: number;
+	/** The pack's cost: calls, image generations, tokens and dollars. */
+	cost: PackCost;
+	/** Answers the provider stopped short of (blocked: asked again softened) or refused, with why. */
+	refusals: ProviderRefusal[];
+	/** The size each drawn image came back at, call by call. */
+	drawnImages: { stage: string; resolution: string }[];
 	anchor: ArtefactFile | null;
 	sheets: ArtefactFile[];
 	diagnoses: { name: string; content: unknown }[];
@@ -100,6 +116,9 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 		stages: buildStageTimings(progress?.stageLog ?? [], usage),
 		usage,
 		totalCostUsd: usage.reduce((sum, row) => sum + row.costUsd, 0),
+		cost: summarisePackCost(usage),
+		refusals: refusalsIn(usage),
+		drawnImages: usage.filter((u) => u.ok && u.kind === 'image' && u.resolution).map((u) => ({ stage: u.stage ?? u.kind, resolution: u.resolution! })),
 		anchor: artefacts.find((f) => f.kind === 'image' && f.name === `${prefix}anchor.png`) ?? null,
 		sheets: artefacts.filter((f) => f.kind === 'image' && f.name !== `${prefix}anchor.png`),
 		diagnoses: await Promise.all(others.map(async (f) => ({ name: f.name, content: await readJsonArtefact(dataDir, f.name) }))),
@@ -129,6 +148,13 @@ function toUsageRow(row: Awaited<ReturnType<Db['apiUsage']['findMany']>>[number]
 		resolution: row.resolution,
 		costUsd: row.estCostUsd
 	};
+}
+
+function refusalsIn(usage: UsageRow[]): ProviderRefusal[] {
+	return usage.flatMap((u) => {
+		const refusal = u.ok ? null : readRefusal(u.error);
+		return refusal ? [{ at: u.ts, stage: u.stage ?? u.kind, ...refusal, message: u.error ?? '' }] : [];
+	});
 }
 
 interface ProgressRow {

@@ -21,6 +21,12 @@ export function layoutGuideName(format: GuideFormat): string {
 	return `layout_guide_${format.cols}x${format.rows}_${format.width / g}-${format.height / g}.png`;
 }
 
+/** The guide's shape as an image API names aspect ratios: "3:2" for 1536×1024. */
+export function layoutAspectRatio(format: GuideFormat): string {
+	const g = gcd(format.width, format.height);
+	return `${format.width / g}:${format.height / g}`;
+}
+
 export async function ensureLayoutGuide(dataDir: string, format: GuideFormat): Promise<Buffer> {
 	const file = path.join(dataDir, layoutGuideName(format));
 	if (existsSync(file)) return readFile(file);

@@ -19,6 +19,7 @@ export interface CallUsage {
 	imageTokens?: number;
 	thoughtsTokens?: number;
 	images: number;
+	/** The drawn image's size as it came back ("2512x1680"), not the size asked for. */
 	resolution?: string;
 	httpStatus?: number;
 	/** Per-image price where the provider bills per image rather than per token (OpenAI). */
@@ -54,6 +55,8 @@ export interface JobBrief {
 	outfitPrompt: string;
 	artStyle: ArtStyle;
 	locale: Locale;
+	/** The provider refused this request once (a safety or no-image stop): ask again more gently. */
+	softened?: boolean;
 }
 
 export interface SheetRequest {
@@ -65,6 +68,8 @@ export interface SheetRequest {
 	firstIndex: number;
 	cols: number;
 	rows: number;
+	/** The layout guide's shape ("3:2"); the sheet is asked for in it, so cells come out as in the guide. */
+	aspectRatio: string;
 	/** Attempt number (1-based): providers vary their seed with it so a retry draws differently. */
 	attempt: number;
 }
@@ -137,9 +142,13 @@ export interface ImageProvider {
  * - rate_day: per-day quota — the queue pauses until midnight Pacific, operators are told;
  * - billing: no funds — maintenance (source auto), operators are told;
  * - server: 5xx, timeouts, network — retried, then the job backs off;
- * - bad_output: the provider answered but with nothing usable — counts as a job attempt.
+ * - bad_output: the provider answered but with nothing usable — counts as a job attempt;
+ * - blocked: the provider stopped short of an answer (a safety or recitation stop, no image, an
+ *   empty answer) — asked once more with a softened prompt, then counts as a job attempt;
+ * - refused: the provider will not draw this at all (prohibited content, a blocklist) — the job
+ *   fails at once and the guest is told kindly, without blame.
  */
-export type ProviderFailure = 'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output';
+export type ProviderFailure = 'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output' | 'blocked' | 'refused';
 
 export class ProviderError extends Error {
 	constructor(

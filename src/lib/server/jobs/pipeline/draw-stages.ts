@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
-import { callProvider } from './provider-call.ts';
+import { expectUsableSize } from './drawn-size.ts';
+import { briefFor, callProvider } from './provider-call.ts';
 import { writeFileAtomic } from './job-files.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 
@@ -15,7 +16,7 @@ export async function ensureAppearance(ctx: PipelineContext): Promise<Appearance
 	const cached = parseCard(job.appearanceJson);
 	if (cached) return cached;
 	await ctx.enterStage('passport');
-	const card = await callProvider(ctx, 'passport', 'vision', () => ctx.provider.describeAppearance(ctx.brief));
+	const card = await callProvider(ctx, 'passport', 'vision', (tone) => ctx.provider.describeAppearance(briefFor(ctx, tone)));
 	await ctx.db.job.update({ where: { jobId: ctx.jobId }, data: { appearanceJson: JSON.stringify(card), updatedAt: ctx.clock.now().toISOString() } });
 	return card;
 }
@@ -25,9 +26,10 @@ export async function ensureAnchor(ctx: PipelineContext, appearance: AppearanceC
 	let anchor: Buffer | undefined;
 	for (let attempt = 1; attempt <= 2; attempt++) {
 		await ctx.enterStage('anchor', attempt > 1 ? `try ${attempt}` : undefined);
-		const drawn = await callProvider(ctx, 'anchor', 'image', () => ctx.provider.drawAnchor(ctx.brief, appearance));
+		const drawn = await callProvider(ctx, 'anchor', 'image', (tone) => ctx.provider.drawAnchor(briefFor(ctx, tone), appearance));
+		await expectUsableSize(drawn, 'the anchor');
 		await ctx.enterStage('anchor_verify');
-		const review = await callProvider(ctx, 'anchor_verify', 'qa', () => ctx.provider.reviewAnchor(ctx.brief, appearance, drawn));
+		const review = await callProvider(ctx, 'anchor_verify', 'qa', (tone) => ctx.provider.reviewAnchor(briefFor(ctx, tone), appearance, drawn));
 		await writeFileAtomic(ctx.files.debug('likeness.json'), JSON.stringify({ jobId: ctx.jobId, attempt, ...review, at: ctx.clock.now().toISOString() }, null, 2));
 		anchor = drawn;
 		if (review.ok) break;

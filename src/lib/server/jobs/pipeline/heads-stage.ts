@@ -8,7 +8,8 @@ import { ProviderError } from '../../providers/provider.ts';
 import { writeFileAtomic } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
-import { callProvider } from './provider-call.ts';
+import { expectUsableSize } from './drawn-size.ts';
+import { briefFor, callProvider } from './provider-call.ts';
 
 /**
  * Stage `heads`: the guest's head, drawn once per job by the provider (kept as head.png in the
@@ -57,7 +58,8 @@ async function ensurePreparedHead(ctx: PipelineContext, state: PackState, input:
 
 async function drawHead(ctx: PipelineContext, input: HeadInput): Promise<Buffer> {
 	await ctx.enterStage('heads');
-	const head = await callProvider(ctx, 'heads', 'image', () => ctx.provider.drawHead({ brief: ctx.brief, appearance: input.appearance, anchor: input.anchor }));
+	const head = await callProvider(ctx, 'heads', 'image', (tone) => ctx.provider.drawHead({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor }));
+	await expectUsableSize(head, 'the head');
 	await writeFileAtomic(ctx.files.head, head);
 	await writeFileAtomic(ctx.files.debug('head.png'), head);
 	return head;

@@ -4,14 +4,14 @@ import type { StickerVerdict } from '../../media/sticker-qa.ts';
 import type { StickerReview } from '../../providers/provider.ts';
 import { writeFileAtomic } from './job-files.ts';
 import type { PipelineContext } from './pipeline-context.ts';
-import { callProvider } from './provider-call.ts';
+import { briefFor, callProvider } from './provider-call.ts';
 
 /**
  * qa_pack: one provider review of all 12 stickers against the anchor (likeness, one person, not
  * cropped). One call per pack, not per sticker, keeps the check's cost to a single vision request.
  */
 export async function reviewPack(ctx: PipelineContext, anchor: Buffer, stickers: Buffer[], local: StickerVerdict[]): Promise<StickerReview[]> {
-	const reviews = await callProvider(ctx, 'qa_pack', 'qa', () => ctx.provider.reviewPack({ brief: ctx.brief, anchor, stickers, local }));
+	const reviews = await callProvider(ctx, 'qa_pack', 'qa', (tone) => ctx.provider.reviewPack({ brief: briefFor(ctx, tone), anchor, stickers, local }));
 	return verdictsInOrder(reviews, stickers.map((_, i) => i + 1));
 }
 

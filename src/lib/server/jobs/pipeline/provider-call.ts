@@ -1,4 +1,4 @@
-import { ProviderError, type CallUsage, type ProviderResult, type UsageKind } from '../../providers/provider.ts';
+import { ProviderError, type CallUsage, type JobBrief, type ProviderResult, type UsageKind } from '../../providers/provider.ts';
 import { recordApiUsage } from '../../spend/usage-recorder.ts';
 import { computeBackoffMs } from '../backoff.ts';
 import { throwIfAborted, type PipelineContext } from './pipeline-context.ts';
@@ -13,12 +13,21 @@ const TRIES_PER_CALL = 4;
  * job — no funds, day quota, or still failing after every try — the fallback provider
  * (IMAGE_PROVIDER_FALLBACK) takes over the call and the rest of the job; without one, day quota
  * and billing are thrown at once for the queue to pause. `call` reads ctx.provider each time.
+ *
+ * An answer the provider stopped short of (failure `blocked`: a safety or recitation stop, no
+ * image) is asked once more with `tone.softened` set; blocked again, or refused outright
+ * (`refused`), it is thrown — no fallback: another provider is no answer to what was asked.
  */
-export async function callProvider<T>(ctx: PipelineContext, stage: string, kind: UsageKind, call: () => Promise<ProviderResult<T>>): Promise<T> {
+export interface CallTone {
+	softened: boolean;
+}
+
+export async function callProvider<T>(ctx: PipelineContext, stage: string, kind: UsageKind, call: (tone: CallTone) => Promise<ProviderResult<T>>): Promise<T> {
+	const tone: CallTone = { softened: false };
 	for (let attempt = 1; ; attempt++) {
 		throwIfAborted(ctx.signal);
 		try {
-			const result = await call();
+			const result = await call(tone);
 			await record(ctx, stage, result.usage, true);
 			ctx.providersUsed.add(ctx.provider.name);
 			ctx.crashPoint('after_provider_call');
@@ -26,9 +35,14 @@ export async function callProvider<T>(ctx: PipelineContext, stage: string, kind:
 		} catch (error) {
 			const failure = error instanceof ProviderError ? error : new ProviderError('server', errorText(error));
 			await record(ctx, stage, { kind, model: 'unknown', ...failure.usage }, false, failure.message);
+			if (failure.failure === 'blocked' && !tone.softened) {
+				tone.softened = true;
+				ctx.logger.warn({ jobId: ctx.jobId, stage, reason: failure.message }, 'provider stopped short of an answer; asking once more, softened');
+				continue;
+			}
 			const passing = failure.failure === 'rate_minute' || failure.failure === 'server';
 			const exhausted = !passing || attempt >= TRIES_PER_CALL;
-			if (exhausted && failure.failure !== 'bad_output' && (await switchToFallback(ctx, failure))) {
+			if (exhausted && isProviderWide(failure) && (await switchToFallback(ctx, failure))) {
 				attempt = 0;
 				continue;
 			}
@@ -39,6 +53,16 @@ export async function callProvider<T>(ctx: PipelineContext, stage: string, kind:
 			await ctx.sleep(wait, ctx.signal);
 		}
 	}
+}
+
+/** The brief for one try: softened after the provider stopped short once. */
+export function briefFor(ctx: PipelineContext, tone: CallTone): JobBrief {
+	return tone.softened ? { ...ctx.brief, softened: true } : ctx.brief;
+}
+
+/** Faults of the provider as a whole, which the fallback can answer; not faults of one answer. */
+function isProviderWide(failure: ProviderError): boolean {
+	return failure.failure !== 'bad_output' && failure.failure !== 'blocked' && failure.failure !== 'refused';
 }
 
 /** The fallback takes over this job from here on; false when there is none (or it is already in use). */

@@ -4,7 +4,7 @@ import type { StickerReview } from '../../providers/provider.ts';
 import { verdictsInOrder } from './pack-review.ts';
 import { needsRedraw, type PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
-import { callProvider } from './provider-call.ts';
+import { briefFor, callProvider } from './provider-call.ts';
 
 /**
  * qa_sheet: right after a sheet is cut, the local gate (one face, not blank, head not cut) and one
@@ -24,7 +24,7 @@ export async function reviewCutSheet(ctx: PipelineContext, state: PackState, inp
 	const detector = await getFaceDetector();
 	const local: StickerVerdict[] = [];
 	for (const png of stickers) local.push(await inspectSticker(png, detector));
-	const answer = await callProvider(ctx, 'qa_sheet', 'qa', () => ctx.provider.reviewSheet({ brief: ctx.brief, anchor: input.anchor, stickers, local, sheet: input.sheet, numbers }));
+	const answer = await callProvider(ctx, 'qa_sheet', 'qa', (tone) => ctx.provider.reviewSheet({ brief: briefFor(ctx, tone), anchor: input.anchor, stickers, local, sheet: input.sheet, numbers }));
 	const reviews = verdictsInOrder(answer, numbers);
 	const rejected = numbers.filter((n, i) => needsRedraw(state, local[i]!, reviews[i]!));
 	return {

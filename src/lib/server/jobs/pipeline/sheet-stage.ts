@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { ensureLayoutGuide } from '../../media/layout-guide.ts';
+import { ensureLayoutGuide, layoutAspectRatio } from '../../media/layout-guide.ts';
 import { cutSheet } from '../../media/sticker-cutter.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
+import { measureSheet, MIN_DRAWN_PX, type SheetSize } from './drawn-size.ts';
 import { allExist, writeFileAtomic } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
-import { callProvider } from './provider-call.ts';
+import { briefFor, callProvider } from './provider-call.ts';
+import { drawFiguresAlone } from './sheet-figures.ts';
 import { reviewCutSheet, type SheetReview } from './sheet-review.ts';
 import { redrawSticker } from './sticker-redraw.ts';
 
@@ -17,13 +19,19 @@ import { redrawSticker } from './sticker-redraw.ts';
  * is drawn again, up to SHEET_TRIES times, when the cutter finds the wrong number of figures or
  * when the review rejects more than half of them (one new sheet costs less than four single
  * figures); otherwise its few rejected figures are redrawn one by one (`regen`).
+ *
+ * A sheet whose grid cells came back under 512 px is never cut (its stickers would be upscaled):
+ * it is drawn once more, and if that one is small too, the sheet's figures are drawn one by one
+ * instead (`sheet_figure`), each at a size that fits a sticker.
  */
 export const SHEET_FORMAT = { cols: 3, rows: 2, width: 1536, height: 1024 } as const;
 const PER_SHEET = SHEET_FORMAT.cols * SHEET_FORMAT.rows;
 export const SHEET_COUNT = Math.ceil(STICKER_VARIANTS.length / PER_SHEET);
 const SHEET_TRIES = 3;
+const SMALL_SHEETS_BEFORE_FIGURES = 2;
 
 type DrawInput = { appearance: AppearanceCard; anchor: Buffer };
+type SheetInput = DrawInput & { guide: Buffer; sheet: number; numbers: number[] };
 
 export async function ensureSheets(ctx: PipelineContext, state: PackState, input: DrawInput): Promise<void> {
 	const guide = await ensureLayoutGuide(ctx.dataDir, SHEET_FORMAT);
@@ -36,17 +44,24 @@ export async function ensureSheets(ctx: PipelineContext, state: PackState, input
 	}
 }
 
-async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: DrawInput & { guide: Buffer; sheet: number; numbers: number[] }): Promise<SheetReview> {
+async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: SheetInput): Promise<SheetReview> {
 	const { sheet, numbers } = input;
 	const first = numbers[0]! - 1;
 	const variants = STICKER_VARIANTS.slice(first, first + numbers.length);
+	let smallSheets = 0;
 	for (let attempt = 1; attempt <= SHEET_TRIES; attempt++) {
 		await ctx.enterStage('sheet', `sheet ${sheet} of ${SHEET_COUNT}`);
-		const image = await callProvider(ctx, 'sheet', 'image', () =>
-			ctx.provider.drawSheet({ brief: ctx.brief, appearance: input.appearance, anchor: input.anchor, layoutGuide: input.guide, variants, firstIndex: first, cols: SHEET_FORMAT.cols, rows: SHEET_FORMAT.rows, attempt })
+		const image = await callProvider(ctx, 'sheet', 'image', (tone) =>
+			ctx.provider.drawSheet({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor, layoutGuide: input.guide, variants, firstIndex: first, cols: SHEET_FORMAT.cols, rows: SHEET_FORMAT.rows, aspectRatio: layoutAspectRatio(SHEET_FORMAT), attempt })
 		);
 		const base = ctx.files.debug(`sheet${sheet}_try${attempt}`);
 		await writeFileAtomic(`${base}.png`, image);
+		const size = await measureSheet(image, SHEET_FORMAT);
+		if (!size.ok) {
+			await recordSmallSheet(ctx, `${base}.json`, { sheet, attempt, size });
+			if (++smallSheets >= SMALL_SHEETS_BEFORE_FIGURES) return drawFiguresAlone(ctx, state, input);
+			continue;
+		}
 		await ctx.enterStage('cut', `sheet ${sheet} of ${SHEET_COUNT}`);
 		const { stickers, diagnosis } = await cutSheet(image, { expected: variants.length });
 		const review = diagnosis.ok ? await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers, stickers }) : null;
@@ -60,6 +75,14 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 		ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet rejected; drawing it again');
 	}
 	throw new ProviderError('bad_output', `sheet ${sheet}: no usable sheet after ${SHEET_TRIES} tries`);
+}
+
+/** A sheet too small to cut: its diagnosis says so, with the size it came back at. */
+async function recordSmallSheet(ctx: PipelineContext, file: string, input: { sheet: number; attempt: number; size: SheetSize }): Promise<void> {
+	const { sheet, attempt, size } = input;
+	const reason = `cells of ${size.cell} px (sheet drawn at ${size.width}x${size.height}) are under ${MIN_DRAWN_PX} px: not cut, its stickers would be upscaled`;
+	await writeFileAtomic(file, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ok: false, reason, drawn: { width: size.width, height: size.height, cell: size.cell } }, null, 2));
+	ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet too small to cut');
 }
 
 export async function readSticker(ctx: PipelineContext, n: number): Promise<Buffer> {

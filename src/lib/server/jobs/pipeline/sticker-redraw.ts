@@ -3,25 +3,29 @@ import { cutSheet } from '../../media/sticker-cutter.ts';
 import { inspectSticker, type StickerVerdict } from '../../media/sticker-qa.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
+import { tooSmall } from './drawn-size.ts';
 import { withGuestHead } from './heads-stage.ts';
 import { writeFileAtomic } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
-import { callProvider } from './provider-call.ts';
+import { briefFor, callProvider } from './provider-call.ts';
 
 /**
  * Draws sticker n again as a single figure (api stage `regen` after a local or sheet-review
  * failure, `qa_regen` after a pack-review rejection), within the same attempt. The new figure
  * replaces the old file only when it passes the local gate; in composite mode it gets the guest's
  * head like the others. Each sticker is redrawn at most once per run. `attempt` varies the drawing
- * (an operator's redraw of a delivered sticker passes its own).
+ * (an operator's redraw of a delivered sticker passes its own). A figure drawn under 512 px is not
+ * cut (it would be upscaled into the sticker): the old sticker stays.
  */
 export async function redrawSticker(ctx: PipelineContext, state: PackState, input: { appearance: AppearanceCard; anchor: Buffer; n: number; stage: 'regen' | 'qa_regen'; attempt?: number }): Promise<StickerVerdict> {
 	const { appearance, anchor, n, stage } = input;
 	state.redrawn.add(n);
 	const variant = STICKER_VARIANTS[n - 1]!;
-	const image = await callProvider(ctx, stage, 'image', () => ctx.provider.drawFigure({ brief: ctx.brief, appearance, anchor, variant, index: n - 1, attempt: input.attempt ?? 2 }));
+	const image = await callProvider(ctx, stage, 'image', (tone) => ctx.provider.drawFigure({ brief: briefFor(ctx, tone), appearance, anchor, variant, index: n - 1, attempt: input.attempt ?? 2 }));
 	await writeFileAtomic(ctx.files.debug(`regen${n}.png`), image);
+	const small = await tooSmall(image);
+	if (small) return { ok: false, faces: 0, coverage: 0, reasons: [`regen: ${small}`], meanColour: { r: 0, g: 0, b: 0 } };
 	const { stickers, diagnosis } = await cutSheet(image, { expected: 1 });
 	const cut = stickers[0];
 	if (!diagnosis.ok || !cut) return { ok: false, faces: 0, coverage: 0, reasons: [`regen cut: ${diagnosis.reason ?? 'nothing cut'}`], meanColour: { r: 0, g: 0, b: 0 } };

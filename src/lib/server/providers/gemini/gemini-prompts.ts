@@ -63,6 +63,17 @@ export function figurePrompt(variant: StickerVariant, brief: JobBrief): string {
 	return `One sticker figure of the same character as the anchor image: ${describeVariant(variant, brief.locale)}. Style: ${STYLE_RECIPES[brief.artStyle].prompt}. Flat solid ${SHEET_BACKGROUND_HEX} background, figure fully inside the frame.`;
 }
 
+/**
+ * Asked again after a safety or no-image stop: the same request with the reasons a model gives for
+ * such stops answered up front. Appended, so the request still reads as the same kind of request.
+ */
+const SOFTENING =
+	'Keep it gentle and family-friendly: a cheerful cartoon character inspired by the reference, fully clothed, no weapons, no brand logos, no copied artwork, nothing that imitates a real photo.';
+
+export function toned(prompt: string, brief: JobBrief): string {
+	return brief.softened ? `${prompt} ${SOFTENING}` : prompt;
+}
+
 function describeVariant(v: StickerVariant, locale: JobBrief['locale']): string {
 	return `${v.pose}, caption "${v.caption[locale]}" ${v.emoji}`;
 }

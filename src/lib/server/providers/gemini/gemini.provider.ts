@@ -1,16 +1,25 @@
-import { GoogleGenAI, type GenerateContentResponse, type Part } from '@google/genai';
+import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
+import type { z } from 'zod';
+import { readImageSize, resolutionOf } from '../../media/image-size.ts';
 import { composeContactSheet } from '../../media/sticker-contact.ts';
 import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, HeadRequest, ImageProvider, JobBrief, PackReviewRequest, ProviderResult, SheetRequest, SheetReviewRequest, StickerReview, UsageKind } from '../provider.ts';
-import { ProviderError } from '../provider.ts';
+import { readImageAnswer, readJsonAnswer } from './gemini-answer.ts';
 import { classifyGeminiError } from './gemini-errors.ts';
-import { anchorPrompt, figurePrompt, headPrompt, packReviewPrompt, PASSPORT_PROMPT, REVIEW_PROMPT, sheetPrompt, sheetReviewPrompt } from './gemini-prompts.ts';
+import { anchorPrompt, figurePrompt, headPrompt, packReviewPrompt, PASSPORT_PROMPT, REVIEW_PROMPT, sheetPrompt, sheetReviewPrompt, toned } from './gemini-prompts.ts';
+import { AnchorReviewAnswer, AppearanceAnswer, responseSchemaOf, VerdictListAnswer, VerdictsAnswer } from './gemini-schemas.ts';
 import { readPackVerdicts } from './gemini-verdicts.ts';
 
 /**
  * Gemini through @google/genai. httpOptions.baseUrl points it at Google or at tools/fake-gemini.
  * The SDK's own retries are off (attempts: 1): the pipeline retries, so every try is one
  * api_usage row. Reference images: face crop + selfie for the anchor, anchor + layout guide +
- * selfie for sheets — 2–3 references keep a face consistent (PRODUCT.md H).
+ * selfie for sheets — 2–3 references keep a face consistent.
+ *
+ * Every image request says what it needs (imageConfig): sheets at 2K in the layout guide's shape —
+ * unasked, the API draws 1K in a shape of its choosing, and a 3×2 sheet at 1K has cells too small
+ * for 512-px stickers — the anchor at 1K 3:4 (a full figure), single figures and the head at 1K 1:1.
+ * The size that came back is measured and recorded, whatever was asked. Vision requests send the
+ * JSON Schema of the answer they validate.
  */
 export interface GeminiOptions {
 	apiKey: string;
@@ -20,53 +29,56 @@ export interface GeminiOptions {
 	timeoutMs: number;
 }
 
+export const IMAGE_ASKS = {
+	sheet: (aspectRatio: string) => ({ imageSize: '2K', aspectRatio }),
+	anchor: { imageSize: '1K', aspectRatio: '3:4' },
+	figure: { imageSize: '1K', aspectRatio: '1:1' },
+	head: { imageSize: '1K', aspectRatio: '1:1' }
+} as const;
+
+type ImageAsk = { imageSize: string; aspectRatio: string };
+
 export function createGeminiProvider(options: GeminiOptions): ImageProvider {
 	const ai = new GoogleGenAI({
 		apiKey: options.apiKey,
 		httpOptions: { ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), timeout: options.timeoutMs, retryOptions: { attempts: 1 } }
 	});
-	const call = async (kind: UsageKind, model: string, parts: Part[], json: boolean): Promise<{ response: GenerateContentResponse; usage: CallUsage }> => {
+	const call = async (kind: UsageKind, model: string, parts: Part[], config: GenerateContentConfig): Promise<{ response: GenerateContentResponse; usage: CallUsage }> => {
 		try {
-			const response = await ai.models.generateContent({
-				model,
-				contents: [{ role: 'user', parts }],
-				config: json ? { responseMimeType: 'application/json' } : { responseModalities: ['IMAGE', 'TEXT'] }
-			});
+			const response = await ai.models.generateContent({ model, contents: [{ role: 'user', parts }], config });
 			return { response, usage: usageOf(kind, model, response) };
 		} catch (error) {
 			throw classifyGeminiError(error, { kind, model });
 		}
 	};
-	const image = async (model: string, parts: Part[], resolution: string): Promise<ProviderResult<Buffer>> => {
-		const { response, usage } = await call('image', model, parts, false);
-		const data = response.candidates?.[0]?.content?.parts?.find((p) => p.inlineData?.data)?.inlineData?.data;
-		if (!data) throw new ProviderError('bad_output', 'the model answered without an image', { ...usage, images: 0 });
-		return { value: Buffer.from(data, 'base64'), usage: { ...usage, images: 1, resolution } };
+	const image = async (parts: Part[], ask: ImageAsk): Promise<ProviderResult<Buffer>> => {
+		const { response, usage } = await call('image', options.imageModel, parts, { responseModalities: ['IMAGE'], imageConfig: ask });
+		const answer = readImageAnswer(response, usage);
+		const size = await readImageSize(answer.data);
+		return { value: answer.data, usage: { ...usage, images: 1, resolution: resolutionOf(size) } };
+	};
+	const json = async <T>(kind: UsageKind, parts: Part[], schema: z.ZodType<T>, sent: z.ZodType = schema): Promise<ProviderResult<T>> => {
+		const { response, usage } = await call(kind, options.visionModel, parts, { responseMimeType: 'application/json', responseJsonSchema: responseSchemaOf(sent) });
+		return { value: readJsonAnswer(response, schema, usage), usage };
 	};
 	/** qa_sheet and qa_pack: the anchor and a numbered contact sheet in one vision request. */
 	const review = async (prompt: string, request: PackReviewRequest, numbers: number[]): Promise<ProviderResult<StickerReview[]>> => {
 		const sheet = await composeContactSheet(request.stickers, numbers);
-		const { response, usage } = await call('qa', options.visionModel, [{ text: prompt }, png(request.anchor), png(sheet, 'image/jpeg')], true);
-		const answer = parseJson<{ stickers: unknown }>(response, usage, (v) => Array.isArray(v.stickers));
-		return { value: readPackVerdicts(answer.stickers as unknown[], numbers.length, numbers), usage };
+		const answer = await json('qa', [{ text: toned(prompt, request.brief) }, png(request.anchor), png(sheet, 'image/jpeg')], VerdictListAnswer, VerdictsAnswer);
+		return { value: readPackVerdicts(answer.value.stickers, numbers.length, numbers), usage: answer.usage };
 	};
+	const photo = (brief: JobBrief) => png(brief.selfie, 'image/jpeg');
+	const faceOrSelfie = (brief: JobBrief) => png(brief.faceCrop.length ? brief.faceCrop : brief.selfie, 'image/jpeg');
 	return {
 		name: 'gemini',
-		async describeAppearance(brief: JobBrief): Promise<ProviderResult<AppearanceCard>> {
-			const { response, usage } = await call('vision', options.visionModel, [{ text: PASSPORT_PROMPT }, png(brief.faceCrop.length ? brief.faceCrop : brief.selfie, 'image/jpeg')], true);
-			return { value: parseJson<AppearanceCard>(response, usage, (v) => typeof v.summary === 'string'), usage };
-		},
-		drawAnchor: (brief, card) => image(options.imageModel, [{ text: anchorPrompt(brief, card) }, ...(brief.faceCrop.length ? [png(brief.faceCrop, 'image/jpeg')] : []), png(brief.selfie, 'image/jpeg')], '1K'),
-		async reviewAnchor(brief: JobBrief, _card: AppearanceCard, anchor: Buffer): Promise<ProviderResult<AnchorReview>> {
-			const { response, usage } = await call('qa', options.visionModel, [{ text: REVIEW_PROMPT }, png(brief.selfie, 'image/jpeg'), png(anchor)], true);
-			return { value: parseJson<AnchorReview>(response, usage, (v) => typeof v.ok === 'boolean'), usage };
-		},
-		drawSheet: (request: SheetRequest) => image(options.imageModel, [{ text: sheetPrompt(request) }, png(request.anchor), png(request.layoutGuide), png(request.brief.selfie, 'image/jpeg')], '2K'),
-		drawFigure: (request: FigureRequest) => image(options.imageModel, [{ text: figurePrompt(request.variant, request.brief) }, png(request.anchor), png(request.brief.selfie, 'image/jpeg')], '1K'),
+		describeAppearance: (brief: JobBrief): Promise<ProviderResult<AppearanceCard>> => json('vision', [{ text: toned(PASSPORT_PROMPT, brief) }, faceOrSelfie(brief)], AppearanceAnswer),
+		drawAnchor: (brief, card) => image([{ text: toned(anchorPrompt(brief, card), brief) }, ...(brief.faceCrop.length ? [png(brief.faceCrop, 'image/jpeg')] : []), photo(brief)], IMAGE_ASKS.anchor),
+		reviewAnchor: (brief: JobBrief, _card: AppearanceCard, anchor: Buffer): Promise<ProviderResult<AnchorReview>> => json('qa', [{ text: toned(REVIEW_PROMPT, brief) }, photo(brief), png(anchor)], AnchorReviewAnswer),
+		drawSheet: (request: SheetRequest) => image([{ text: toned(sheetPrompt(request), request.brief) }, png(request.anchor), png(request.layoutGuide), photo(request.brief)], IMAGE_ASKS.sheet(request.aspectRatio)),
+		drawFigure: (request: FigureRequest) => image([{ text: toned(figurePrompt(request.variant, request.brief), request.brief) }, png(request.anchor), photo(request.brief)], IMAGE_ASKS.figure),
 		reviewSheet: (request: SheetReviewRequest) => review(sheetReviewPrompt(request.numbers), request, request.numbers),
 		reviewPack: (request: PackReviewRequest) => review(packReviewPrompt(request.stickers.length), request, request.stickers.map((_, i) => i + 1)),
-		drawHead: (request: HeadRequest) =>
-			image(options.imageModel, [{ text: headPrompt(request.brief, request.appearance) }, ...(request.brief.faceCrop.length ? [png(request.brief.faceCrop, 'image/jpeg')] : [png(request.brief.selfie, 'image/jpeg')]), png(request.anchor)], '1K')
+		drawHead: (request: HeadRequest) => image([{ text: toned(headPrompt(request.brief, request.appearance), request.brief) }, faceOrSelfie(request.brief), png(request.anchor)], IMAGE_ASKS.head)
 	};
 }
 
@@ -79,14 +91,4 @@ function usageOf(kind: UsageKind, model: string, response: GenerateContentRespon
 	const meta = response.usageMetadata;
 	const imageTokens = meta?.candidatesTokensDetails?.filter((d) => String(d.modality) === 'IMAGE').reduce((sum, d) => sum + (d.tokenCount ?? 0), 0) ?? 0;
 	return { kind, model, promptTokens: meta?.promptTokenCount ?? 0, outputTokens: meta?.candidatesTokenCount ?? 0, imageTokens, thoughtsTokens: meta?.thoughtsTokenCount ?? 0, images: 0, httpStatus: 200 };
-}
-
-function parseJson<T>(response: GenerateContentResponse, usage: CallUsage, valid: (value: T) => boolean): T {
-	try {
-		const value = JSON.parse(response.text ?? '') as T;
-		if (valid(value)) return value;
-	} catch {
-		// fall through
-	}
-	throw new ProviderError('bad_output', 'the model answered with unreadable JSON', usage);
 }

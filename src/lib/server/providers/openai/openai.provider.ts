@@ -1,3 +1,4 @@
+import { readImageSize, resolutionOf } from '../../media/image-size.ts';
 import { createOfflineProvider } from '../offline/offline.provider.ts';
 import type { CallUsage, FigureRequest, ImageProvider, ProviderResult, SheetRequest } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
@@ -37,7 +38,9 @@ export function createOpenAiProvider(options: OpenAiOptions): ImageProvider {
 		const b64 = body.data?.[0]?.b64_json;
 		if (!b64) throw new ProviderError('bad_output', 'the images API answered without an image', withStatus);
 		const outputTokens = body.usage?.output_tokens ?? 0;
-		return { value: Buffer.from(b64, 'base64'), usage: { ...withStatus, images: 1, promptTokens: body.usage?.input_tokens ?? 0, outputTokens, imageTokens: outputTokens } };
+		const png = Buffer.from(b64, 'base64');
+		const resolution = resolutionOf(await readImageSize(png));
+		return { value: png, usage: { ...withStatus, images: 1, resolution, promptTokens: body.usage?.input_tokens ?? 0, outputTokens, imageTokens: outputTokens } };
 	};
 	return {
 		name: 'openai',

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { afterEach } from 'vitest';
+import { createLogger } from '../../src/lib/server/log/logger.ts';
+import { systemClock } from '../../src/lib/server/time/clock.ts';
+import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
+import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
+import type { FaultInput } from '../../tools/fake-gemini/faults.ts';
+import { createFakeGemini, type FakeGemini } from '../../tools/fake-gemini/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+
+/**
+ * One guest's job through the gemini provider (the real @google/genai client) and the real job
+ * loop, against tools/fake-gemini with the faults a test arms; an admin who started the bot hears
+ * the operator alerts. Registers its own cleanup.
+ */
+export const GEMINI_MODELS = ['gemini-3.1-flash-image', 'gemini-3-flash'];
+
+export interface GeminiRun {
+	world: GenerationWorld;
+	gemini: FakeGemini;
+	adminId: number;
+	jobId: number;
+	finalStatus(jobId?: number): Promise<string>;
+	usage(jobId?: number): ReturnType<GenerationWorld['db']['apiUsage']['findMany']>;
+	debugJson<T>(jobId: number, name: string): T;
+	adminMessages(): Promise<string[]>;
+}
+
+export function useGeminiRuns(prefix: string): (faults?: FaultInput[], env?: Record<string, string>) => Promise<GeminiRun> {
+	const tempDir = useTempDir(prefix);
+	let loop: JobLoop | undefined;
+	let world: GenerationWorld | undefined;
+	let gemini: FakeGemini | undefined;
+	afterEach(async () => {
+		await loop?.stop(1000);
+		loop = undefined;
+		await world?.close();
+		await gemini?.close();
+	});
+	return async (faults = [], env = {}) => {
+		world = await createGenerationWorld(tempDir());
+		gemini = await createFakeGemini({ apiKey: 'test-key', models: GEMINI_MODELS });
+		for (const fault of faults) gemini.control.inject(fault);
+		const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
+		await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
+		const jobId = await world.queueJob();
+		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: gemini.url, ADMIN_TELEGRAM_IDS: String(admin.id), ...env });
+		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+		loop.start();
+		return runOf(world, gemini, admin.id, jobId);
+	};
+}
+
+function runOf(world: GenerationWorld, gemini: FakeGemini, adminId: number, jobId: number): GeminiRun {
+	return {
+		world,
+		gemini,
+		adminId,
+		jobId,
+		async finalStatus(id = jobId) {
+			const status = await waitForJobStatus(world.db, id, ['done', 'failed'], 90_000);
+			return status === 'done' ? status : `${status}: ${(await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).error ?? ''}`;
+		},
+		usage: (id = jobId) => world.db.apiUsage.findMany({ where: { jobId: id }, orderBy: { id: 'asc' } }),
+		debugJson: <T>(id: number, name: string) => JSON.parse(readFileSync(`${world.dataDir}/debug_sheets/job${id}_${name}`, 'utf8')) as T,
+		adminMessages: async () => (await world.emulator.control.chatMessages(adminId)).filter((m) => m.from_bot).map((m) => m.text ?? '')
+	};
+}
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error('condition not reached in time');
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
