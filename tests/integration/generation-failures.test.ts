@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimNextJob } from '../../src/lib/server/jobs/job-queue.repository.ts';
+import { claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { createLogger, silentLogger } from '../../src/lib/server/log/logger.ts';
 import { createOfflineProvider } from '../../src/lib/server/providers/offline/offline.provider.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';

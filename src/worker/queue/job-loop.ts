@@ -1,4 +1,4 @@
-import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job-queue.repository.ts';
+import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job.repository.ts';
 import { readQueuePause } from './provider-pause.ts';
 import type { QueueDeps } from './queue-deps.ts';
 import { runClaimedJob } from './run-job.ts';

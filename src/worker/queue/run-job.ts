@@ -1,5 +1,5 @@
 import { deliverPack } from '../../lib/server/delivery/deliver-pack.ts';
-import { releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../../lib/server/jobs/job-queue.repository.ts';
+import { releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../../lib/server/jobs/job.repository.ts';
 import { drawStickers } from '../../lib/server/jobs/pipeline/run-pipeline.ts';
 import { handleJobFailure } from './job-failure.ts';
 import { buildJobContext } from './job-context.ts';
