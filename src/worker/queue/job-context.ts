@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { readGuestLocale, showStageToGuest } from '../../lib/server/jobs/guest-notices.ts';
+import { SelfieMissing } from '../../lib/server/jobs/job-errors.ts';
 import { recordStage, type JobStage } from '../../lib/server/jobs/job-progress.ts';
+import { recordDrawingChoices } from '../../lib/server/jobs/job.repository.ts';
 import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
 import { pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import type { PipelineContext } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
 import { pickArtStyle } from '../../lib/server/media/sticker-style.ts';
 import type { JobBrief } from '../../lib/server/providers/provider.ts';
 import { warnAboutFallback } from './fallback-warning.ts';
-import { SelfieMissing } from './job-failure.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**
@@ -21,7 +22,7 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 	const files = jobFiles(deps.settings.dataDir, jobId, job.sessionToken);
 	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
 	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
-	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await deps.db.job.update({ where: { jobId }, data: { artStyle, renderMode } });
+	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await recordDrawingChoices(deps.db, jobId, { artStyle, renderMode });
 	const brief: JobBrief = {
 		jobId,
 		...(options.redraw ? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop } : await readPhotos(deps, jobId, job.photoPath, files.faceCrop)),

@@ -2,9 +2,9 @@ import { computeBackoffMs } from '../../lib/server/jobs/backoff.ts';
 import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
 import { alertAdmins, sendGuestNotice } from '../../lib/server/jobs/guest-notices.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
-import { failJob, requeueJob } from '../../lib/server/jobs/job.repository.ts';
+import { JobAborted, SelfieMissing } from '../../lib/server/jobs/job-errors.ts';
+import { failJobForGood, requeueJob } from '../../lib/server/jobs/job.repository.ts';
 import { nextPacificMidnight } from '../../lib/server/jobs/quota-day.ts';
-import { JobAborted } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
 import { ProviderError } from '../../lib/server/providers/provider.ts';
 import { startMaintenance } from '../../lib/server/settings/maintenance.ts';
 import { pauseForQuotaDay } from './provider-pause.ts';
@@ -53,7 +53,7 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	const permanent = attempt.error instanceof SelfieMissing;
 	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
 		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
-		if (await failJob(db, clock, attempt.jobId, message)) {
+		if ((await failJobForGood(db, clock, attempt.jobId, message)).won) {
 			await recordStage(db, clock, attempt.jobId, 'failed', message.slice(0, 300));
 			const job = await db.job.findUnique({ where: { jobId: attempt.jobId }, select: { telegramUserId: true } });
 			if (job) await sendGuestNotice(notices, job.telegramUserId, 'failed').catch((error: unknown) => logger.warn({ err: error }, 'could not tell the guest'));
@@ -68,11 +68,4 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 function describe(error: unknown): string {
 	const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
 	return text.slice(0, 1000);
-}
-
-export class SelfieMissing extends Error {
-	constructor() {
-		super('the selfie is no longer on disk (deleted by the photo TTL, /forget or a reset)');
-		this.name = 'SelfieMissing';
-	}
 }

@@ -1,5 +1,5 @@
 import { deliverPack } from '../../lib/server/delivery/deliver-pack.ts';
-import { releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../../lib/server/jobs/job.repository.ts';
+import { recordProvidersUsed, releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../../lib/server/jobs/job.repository.ts';
 import { drawStickers } from '../../lib/server/jobs/pipeline/run-pipeline.ts';
 import { handleJobFailure } from './job-failure.ts';
 import { buildJobContext } from './job-context.ts';
@@ -20,7 +20,7 @@ export async function runClaimedJob(deps: QueueDeps, claimed: ClaimedJob, shutdo
 		deps.crashPoint('after_claim');
 		const ctx = await buildJobContext(deps, jobId, controller.signal);
 		await drawStickers(ctx);
-		await recordProvidersUsed(deps, jobId, ctx.providersUsed);
+		await recordProvidersUsed(deps.db, jobId, ctx.providersUsed);
 		const holdsLease = () => renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs);
 		await deliverPack({ ...ctx, api: deps.api, botUsername: await deps.botUsername(), locale: ctx.brief.locale, sleep: deps.sleep, holdsLease }, jobId);
 	} catch (error) {
@@ -44,12 +44,4 @@ function startLeaseHeartbeat(deps: QueueDeps, lease: LeaseRef, controller: Abort
 	}, Math.max(200, Math.floor(deps.settings.leaseMs / 3)));
 	timer.unref();
 	return timer;
-}
-
-/** jobs.provider_used lists every provider that drew part of the pack, across resumed runs too. */
-async function recordProvidersUsed(deps: QueueDeps, jobId: number, used: Set<string>): Promise<void> {
-	if (used.size === 0) return;
-	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId }, select: { providerUsed: true } });
-	const all = new Set([...(job.providerUsed?.split(',').filter(Boolean) ?? []), ...used]);
-	await deps.db.job.update({ where: { jobId }, data: { providerUsed: [...all].join(',') } });
 }

@@ -3,6 +3,7 @@ import { packLinkFor } from '../guests/reset-guest.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
 import type { ApiUsageView } from '../../schemas/api-usage-view.ts';
+import { jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 
 /** The Job page: everything an operator needs to understand one pack, good or bad. */
 export interface JobEvent {
@@ -25,7 +26,7 @@ export type UsageRow = ApiUsageView;
 export interface JobDetail {
 	job: {
 		jobId: number;
-		status: string;
+		status: JobStatus;
 		guest: string;
 		telegramUserId: string;
 		sessionToken: string;
@@ -79,7 +80,7 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 	return {
 		job: {
 			jobId: job.jobId,
-			status: job.status,
+			status: jobStatusSchema.parse(job.status),
 			guest: guestLabel(user, job.telegramUserId),
 			telegramUserId: job.telegramUserId.toString(),
 			sessionToken: job.sessionToken,

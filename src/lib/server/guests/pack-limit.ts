@@ -1,8 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
+import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import type { SessionNotice } from '../../schemas/kiosk.ts';
-
-/** Jobs that hold a guest's pack slot while they run (failed jobs never count). */
-export const ACTIVE_JOB_STATUSES = ['queued', 'processing', 'delivering'] as const;
 
 export type PackLimitVerdict = { allowed: true } | { allowed: false; notice: SessionNotice; packName: string | null };
 

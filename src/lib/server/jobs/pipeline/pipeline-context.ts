@@ -44,14 +44,3 @@ export interface FallbackEvent {
 	failure: string;
 	message: string;
 }
-
-export class JobAborted extends Error {
-	constructor(reason: string) {
-		super(reason);
-		this.name = 'JobAborted';
-	}
-}
-
-export function throwIfAborted(signal: AbortSignal): void {
-	if (signal.aborted) throw new JobAborted(String(signal.reason ?? 'aborted'));
-}
