@@ -4,7 +4,7 @@ import { openDatabase } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
 import { computeBackoffMs } from '../../src/lib/server/jobs/backoff.ts';
 import { claimNextJob, releaseLease, renewLease, requeueAbandonedJobs, requeueJob } from '../../src/lib/server/jobs/job.repository.ts';
-import { choosePackName } from '../../src/lib/server/delivery/pack-name.ts';
+import { choosePackName } from '../../src/lib/server/jobs/delivery/pack-name.ts';
 import { FakeClock, MINUTE, SECOND, systemClock } from '../../src/lib/server/time/clock.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { enforceJobDeadlines } from '../../src/worker/tasks/deadlines.ts';

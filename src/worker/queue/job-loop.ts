@@ -1,7 +1,7 @@
 import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job.repository.ts';
-import { readQueuePause } from './provider-pause.ts';
-import type { QueueDeps } from './queue-deps.ts';
-import { runClaimedJob } from './run-job.ts';
+import { readQueuePause } from '../../lib/server/jobs/queue-pause.ts';
+import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
+import { runClaimedJob } from '../../lib/server/jobs/run/run-job.ts';
 
 /**
  * The claim loop (graphile-worker's shape: claim → run → complete/fail → loop). Every pollMs it

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { readGuestLocale, showStageToGuest } from '../../lib/server/jobs/guest-notices.ts';
-import { SelfieMissing } from '../../lib/server/jobs/job-errors.ts';
-import { recordStage, type JobStage } from '../../lib/server/jobs/job-progress.ts';
-import { recordDrawingChoices } from '../../lib/server/jobs/job.repository.ts';
-import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
-import { pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
-import type { PipelineContext } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
-import { pickArtStyle } from '../../lib/server/media/sticker-style.ts';
-import type { JobBrief } from '../../lib/server/providers/provider.ts';
+import { readGuestLocale, showStageToGuest } from '../guest-notices.ts';
+import { SelfieMissing } from '../job-errors.ts';
+import { recordStage, type JobStage } from '../job-progress.ts';
+import { recordDrawingChoices } from '../job.repository.ts';
+import { jobFiles } from '../pipeline/job-files.ts';
+import { pickRenderMode } from '../pipeline/pack-state.ts';
+import type { PipelineContext } from '../pipeline/pipeline-context.ts';
+import { pickArtStyle } from '../../media/sticker-style.ts';
+import type { JobBrief } from '../../providers/provider.ts';
 import { warnAboutFallback } from './fallback-warning.ts';
 import type { QueueDeps } from './queue-deps.ts';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InputFile, type Api } from 'grammy';
-import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
+import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 
 /**
  * Swaps sticker n of a delivered set for the file on disk (replaceStickerInSet keeps its position

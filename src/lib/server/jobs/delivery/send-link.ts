@@ -1,8 +1,8 @@
-import { generationText } from '../jobs/generation.texts.ts';
-import { isNotModified } from '../jobs/guest-notices.ts';
-import { LeaseLost } from '../jobs/job-errors.ts';
-import { readJobProgress, recordLinkMessage } from '../jobs/job-progress.ts';
-import { completeJob } from '../jobs/job.repository.ts';
+import { generationText } from '../generation.texts.ts';
+import { isNotModified } from '../guest-notices.ts';
+import { LeaseLost } from '../job-errors.ts';
+import { readJobProgress, recordLinkMessage } from '../job-progress.ts';
+import { completeJob } from '../job.repository.ts';
 import type { DeliveryDeps } from './deliver-pack.ts';
 import { packLink } from './pack-name.ts';
 

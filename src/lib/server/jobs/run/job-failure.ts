@@ -1,13 +1,13 @@
-import { computeBackoffMs } from '../../lib/server/jobs/backoff.ts';
-import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
-import { alertAdmins, sendGuestNotice } from '../../lib/server/jobs/guest-notices.ts';
-import { recordStage } from '../../lib/server/jobs/job-progress.ts';
-import { JobAborted, SelfieMissing } from '../../lib/server/jobs/job-errors.ts';
-import { failJobForGood, requeueJob } from '../../lib/server/jobs/job.repository.ts';
-import { nextPacificMidnight } from '../../lib/server/jobs/quota-day.ts';
-import { ProviderError } from '../../lib/server/providers/provider.ts';
-import { startMaintenance } from '../../lib/server/settings/maintenance.ts';
-import { pauseForQuotaDay } from './provider-pause.ts';
+import { computeBackoffMs } from '../backoff.ts';
+import { ADMIN_ALERTS } from '../generation.texts.ts';
+import { alertAdmins, sendGuestNotice } from '../guest-notices.ts';
+import { recordStage } from '../job-progress.ts';
+import { JobAborted, SelfieMissing } from '../job-errors.ts';
+import { failJobForGood, requeueJob } from '../job.repository.ts';
+import { nextPacificMidnight } from '../quota-day.ts';
+import { ProviderError } from '../../providers/provider.ts';
+import { startMaintenance } from '../../settings/maintenance.ts';
+import { pauseForQuotaDay } from '../queue-pause.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { deliverPack } from '../../lib/server/delivery/deliver-pack.ts';
-import { recordProvidersUsed, releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../../lib/server/jobs/job.repository.ts';
-import { drawStickers } from '../../lib/server/jobs/pipeline/run-pipeline.ts';
+import { deliverPack } from '../delivery/deliver-pack.ts';
+import { recordProvidersUsed, releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../job.repository.ts';
+import { drawStickers } from '../pipeline/run-pipeline.ts';
 import { handleJobFailure } from './job-failure.ts';
 import { buildJobContext } from './job-context.ts';
 import type { QueueDeps } from './queue-deps.ts';
