@@ -2,7 +2,7 @@ import { computeBackoffMs } from '../backoff.ts';
 import { ADMIN_ALERTS } from '../generation.texts.ts';
 import { alertAdmins, sendGuestNotice } from '../guest-notices.ts';
 import { recordStage } from '../job-progress.ts';
-import { JobAborted, SelfieMissing } from '../job-errors.ts';
+import { isShutdown, JobAborted, SelfieMissing } from '../job-errors.ts';
 import { failJobForGood, requeueJob } from '../job.repository.ts';
 import { nextPacificMidnight } from '../quota-day.ts';
 import { ProviderError } from '../../providers/provider.ts';
@@ -31,10 +31,11 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	const message = describe(attempt.error);
 	const notices = { db, api: deps.api, logger };
 	if (attempt.signal.aborted || attempt.error instanceof JobAborted) {
-		if (String(attempt.signal.reason).includes('shutting down')) {
+		const reason: unknown = attempt.signal.aborted ? attempt.signal.reason : attempt.error;
+		if (isShutdown(reason)) {
 			await requeueJob(db, clock, attempt.jobId, { error: 'worker stopped during the job', notBefore: null, refundAttempt: true });
 		}
-		logger.info({ jobId: attempt.jobId, reason: String(attempt.signal.reason) }, 'job stopped');
+		logger.info({ jobId: attempt.jobId, reason: reason instanceof Error ? reason.message : String(reason) }, 'job stopped');
 		return;
 	}
 	if (attempt.error instanceof ProviderError && attempt.error.failure === 'rate_day') {

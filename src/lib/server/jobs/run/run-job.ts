@@ -1,4 +1,5 @@
 import { deliverPack } from '../delivery/deliver-pack.ts';
+import { LeaseLost, WorkerShutdown } from '../job-errors.ts';
 import { recordProvidersUsed, releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../job.repository.ts';
 import { drawStickers } from '../pipeline/run-pipeline.ts';
 import { handleJobFailure } from './job-failure.ts';
@@ -13,7 +14,7 @@ export async function runClaimedJob(deps: QueueDeps, claimed: ClaimedJob, shutdo
 	const { jobId, attempts } = claimed;
 	const lease: LeaseRef = { jobId, workerId: deps.workerId, claimedAt: claimed.claimedAt };
 	const controller = new AbortController();
-	const onShutdown = () => controller.abort('worker shutting down');
+	const onShutdown = () => controller.abort(new WorkerShutdown());
 	shutdown.addEventListener('abort', onShutdown, { once: true });
 	const heartbeat = startLeaseHeartbeat(deps, lease, controller);
 	try {
@@ -38,7 +39,7 @@ function startLeaseHeartbeat(deps: QueueDeps, lease: LeaseRef, controller: Abort
 	const timer = setInterval(() => {
 		renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs)
 			.then((held) => {
-				if (!held) controller.abort('lease lost or job no longer active');
+				if (!held) controller.abort(new LeaseLost());
 			})
 			.catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'lease renewal failed; will retry'));
 	}, Math.max(200, Math.floor(deps.settings.leaseMs / 3)));
