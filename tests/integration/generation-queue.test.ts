@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
-import { computeBackoffMs } from '../../src/lib/server/jobs/backoff.ts';
+import { computeBackoffMs } from '../../src/lib/server/time/backoff.ts';
 import { claimNextJob, releaseLease, renewLease, requeueAbandonedJobs, requeueJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { choosePackName } from '../../src/lib/server/jobs/delivery/pack-name.ts';
 import { FakeClock, MINUTE, SECOND, systemClock } from '../../src/lib/server/time/clock.ts';

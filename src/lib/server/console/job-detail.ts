@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { packLinkFor } from '../guests/reset-guest.ts';
+import { packLink } from '../jobs/delivery/pack-name.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
 import type { ApiUsageView } from '../../schemas/api-usage-view.ts';
@@ -89,7 +89,7 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 			attempts: job.attempts,
 			error: job.error,
 			packName: job.packName,
-			packLink: job.packName ? packLinkFor(job.packName) : null,
+			packLink: job.packName ? packLink(job.packName) : null,
 			renderMode: job.renderMode,
 			artStyle: job.artStyle,
 			hasAppearanceCard: job.appearanceJson !== null,

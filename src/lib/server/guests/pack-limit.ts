@@ -20,8 +20,3 @@ export async function checkPackLimit(db: Db | Tx, telegramUserId: bigint): Promi
 	if (done >= limit) return { allowed: false, notice: 'pack_ready', packName: user?.packName ?? null };
 	return { allowed: true };
 }
-
-/** Telegram's add-stickers link for a pack name (names are validated where they are made). */
-export function packLink(packName: string): string {
-	return `https://t.me/addstickers/${packName}`;
-}

@@ -1,6 +1,6 @@
 import { ProviderError, type CallUsage, type ProviderResult, type UsageKind } from '../../providers/provider.ts';
 import { recordApiUsage } from '../../spend/usage-recorder.ts';
-import { computeBackoffMs } from '../backoff.ts';
+import { computeBackoffMs } from '../../time/backoff.ts';
 import { throwIfAborted } from '../job-errors.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 

@@ -1,4 +1,4 @@
-import { computeBackoffMs } from '../backoff.ts';
+import { computeBackoffMs } from '../../time/backoff.ts';
 import { ADMIN_ALERTS } from '../generation.texts.ts';
 import { alertAdmins, sendGuestNotice } from '../guest-notices.ts';
 import { recordStage } from '../job-progress.ts';
