@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../db/client.ts';
+import { updateWhileStatus } from '../db/transition.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { SqlRunner } from '../lifecycle/sql-runner.ts';
 import type { Clock } from '../time/clock.ts';
@@ -34,10 +35,8 @@ const GUARDS = {
 } as const satisfies Record<string, Guard>;
 
 async function guardedUpdate(db: Db | Tx, jobId: number, guard: Guard, data: Prisma.JobUpdateManyMutationInput): Promise<JobTransition> {
-	const { count } = await db.job.updateMany({ where: { ...guard.where, jobId, status: { in: [...guard.from] } }, data });
-	if (count > 0) return { won: true };
-	const row = await db.job.findUnique({ where: { jobId }, select: { status: true } });
-	return refused(jobId, guard, row?.status);
+	const result = await updateWhileStatus<JobStatus, Prisma.JobWhereInput>(db.job, { ...guard.where, jobId }, guard.from, data, { jobId });
+	return result.won ? result : refused(jobId, guard, result.current ?? undefined);
 }
 
 function refused(jobId: number, guard: Guard, status: string | undefined): JobTransition & { won: false } {
