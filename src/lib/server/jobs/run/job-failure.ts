@@ -12,7 +12,8 @@ import type { QueueDeps } from './queue-deps.ts';
 
 /**
  * What a failed attempt leads to (RELIABILITY R4, PRODUCT.md B):
- * - aborted (shutdown): back to the queue, attempt refunded; lease lost / job ended elsewhere: nothing;
+ * - stopped (JobAborted): for a WorkerShutdown reason back to the queue, attempt refunded; a lost
+ *   lease (LeaseLost) or a job ended elsewhere: nothing, whoever holds the job now finishes it;
  * - day quota: queue paused until midnight Pacific, operators told once, job requeued (refunded);
  * - no funds: maintenance {source:'auto'}, operators told, job requeued (refunded);
  * - a missing selfie: failed at once (nothing to retry with);
