@@ -17,6 +17,7 @@ import { JobLoop } from './queue/job-loop.ts';
 import { createQueueDeps } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
 import { cleanConsoleAuthRows } from '../lib/server/auth/auth-housekeeping.ts';
+import { WorkerShutdown } from '../lib/server/jobs/job-errors.ts';
 import { LogSink } from '../lib/server/log/log-sink.ts';
 import { openLogEntryWriter } from '../lib/server/log/log-entry-writer.ts';
 import { logPruneTask } from './tasks/log-prune.task.ts';
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
 			logSink.close();
 			process.exit(1);
 		}, SHUTDOWN_GRACE_MS);
-		stopRedraws.abort('worker shutting down');
+		stopRedraws.abort(new WorkerShutdown());
 		await jobLoop?.stop(JOB_STOP_GRACE_MS);
 		await botRunner.stop();
 		await scheduler.stop();

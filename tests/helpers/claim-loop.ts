@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openDatabase } from '../../src/lib/server/db/client.ts';
-import { claimNextJob, renewLease, requeueAbandonedJobs, type ClaimedJob } from '../../src/lib/server/jobs/job-queue.repository.ts';
+import { claimNextJob, renewLease, requeueAbandonedJobs, type ClaimedJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 
 /**

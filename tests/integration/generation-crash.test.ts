@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { COMPOSITE_CRASH_STEP, CRASH_STEPS } from '../../src/worker/queue/crash-points.ts';
+import { COMPOSITE_CRASH_STEP, CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
 import { startTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';

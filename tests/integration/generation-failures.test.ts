@@ -1,12 +1,13 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimNextJob } from '../../src/lib/server/jobs/job-queue.repository.ts';
+import { claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { createLogger, silentLogger } from '../../src/lib/server/log/logger.ts';
 import { createOfflineProvider } from '../../src/lib/server/providers/offline/offline.provider.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
-import { handleJobFailure, SelfieMissing } from '../../src/worker/queue/job-failure.ts';
+import { SelfieMissing } from '../../src/lib/server/jobs/job-errors.ts';
+import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
 import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
-import { abortableSleep, type QueueDeps } from '../../src/worker/queue/queue-deps.ts';
+import { abortableSleep, type QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';

@@ -4,7 +4,7 @@ import { Api } from 'grammy';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
-import { deliverPack } from '../../src/lib/server/delivery/deliver-pack.ts';
+import { deliverPack } from '../../src/lib/server/jobs/delivery/deliver-pack.ts';
 import { recordStage } from '../../src/lib/server/jobs/job-progress.ts';
 import { jobFiles } from '../../src/lib/server/jobs/pipeline/job-files.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';

@@ -8,7 +8,7 @@ import { requeueUnfinishedRedraws } from '../../src/lib/server/jobs/sticker-redr
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { JobLoop } from '../../src/worker/queue/job-loop.ts';
-import type { QueueDeps } from '../../src/worker/queue/queue-deps.ts';
+import type { QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { runNextStickerRedraw } from '../../src/worker/tasks/sticker-redraws.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { JobStatus } from './job-status.ts';
 
 /**
  * What the kiosk page and the server agree on: session tokens, the statuses and reasons of the
@@ -35,7 +36,7 @@ export interface QueueView {
 	/** 0 = being drawn right now. */
 	position: number;
 	etaSeconds: number;
-	status: 'queued' | 'processing' | 'delivering' | 'done' | 'failed';
+	status: JobStatus;
 }
 
 /** One push to the kiosk: everything a screen needs, nothing personal (no names, no ids). */

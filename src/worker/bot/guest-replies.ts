@@ -3,7 +3,7 @@ import type { LinkOutcome } from '../../lib/server/guests/guest-link.service.ts'
 import type { StepOutcome } from '../../lib/server/guests/guest-steps.service.ts';
 import type { StepRefusal } from '../../lib/server/guests/guest-outcomes.ts';
 import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
-import { packLink } from '../../lib/server/guests/pack-limit.ts';
+import { packLink } from '../../lib/server/jobs/delivery/pack-name.ts';
 import { catalogueSheetPath, OUTFITS, outfitTitle } from '../../lib/server/outfits/catalogue.ts';
 import type { BotContext, BotDeps } from './context.ts';
 import { consentCallback, outfitCallback } from './guest-callbacks.ts';

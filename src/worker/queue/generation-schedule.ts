@@ -8,7 +8,7 @@ import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { enforceJobDeadlines } from '../tasks/deadlines.ts';
 import { warnAdminsAboutDailyRequests } from '../tasks/rpd-warning.ts';
 import { runNextStickerRedraw } from '../tasks/sticker-redraws.ts';
-import type { QueueDeps } from './queue-deps.ts';
+import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /**
  * The generation queue's periodic tasks: deadlines every 5 s, the daily request counter every

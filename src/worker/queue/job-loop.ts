@@ -1,7 +1,8 @@
-import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job-queue.repository.ts';
-import { readQueuePause } from './provider-pause.ts';
-import type { QueueDeps } from './queue-deps.ts';
-import { runClaimedJob } from './run-job.ts';
+import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job.repository.ts';
+import { WorkerShutdown } from '../../lib/server/jobs/job-errors.ts';
+import { readQueuePause } from '../../lib/server/jobs/queue-pause.ts';
+import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
+import { runClaimedJob } from '../../lib/server/jobs/run/run-job.ts';
 
 /**
  * The claim loop (graphile-worker's shape: claim → run → complete/fail → loop). Every pollMs it
@@ -37,7 +38,7 @@ export class JobLoop {
 		const all = Promise.all(this.#running.keys());
 		const timedOut = await Promise.race([all.then(() => false), delay(graceMs).then(() => true)]);
 		if (timedOut) {
-			this.#shutdown.abort('worker shutting down');
+			this.#shutdown.abort(new WorkerShutdown());
 			await all;
 		}
 	}

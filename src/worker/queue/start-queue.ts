@@ -4,9 +4,9 @@ import type { Logger } from '../../lib/server/log/logger.ts';
 import { createFallbackProvider, createImageProvider, pricesFor } from '../../lib/server/providers/create-provider.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
-import { createCrashPoint } from './crash-points.ts';
+import { createCrashPoint } from '../../lib/server/jobs/run/crash-points.ts';
 import { JobLoop } from './job-loop.ts';
-import { abortableSleep, type QueueDeps } from './queue-deps.ts';
+import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string };
 

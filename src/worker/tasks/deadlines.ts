@@ -1,9 +1,11 @@
 import type { Db } from '../../lib/server/db/client.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
+import { claimDelayNotice, failJobPastDeadline, releaseDelayNotice } from '../../lib/server/jobs/job.repository.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { sendGuestNotice } from '../../lib/server/telegram/guest-notices.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
+import { ACTIVE_JOB_STATUSES } from '../../lib/schemas/job-status.ts';
 
 /**
  * Job deadlines, counted from jobs.created_at (PRODUCT.md B), kept in the database so they survive
@@ -20,8 +22,6 @@ export interface DeadlineDeps {
 	hardDeadlineMs: number;
 }
 
-const ACTIVE = ['queued', 'processing', 'delivering'];
-
 export async function enforceJobDeadlines(deps: DeadlineDeps): Promise<{ noticed: number[]; failed: number[] }> {
 	const failed = await failOverdueJobs(deps);
 	const noticed = await sendDelayNotices(deps);
@@ -31,18 +31,17 @@ export async function enforceJobDeadlines(deps: DeadlineDeps): Promise<{ noticed
 async function sendDelayNotices(deps: DeadlineDeps): Promise<number[]> {
 	const { db, clock } = deps;
 	const cutoff = new Date(clock.now().getTime() - deps.delayNoticeMs).toISOString();
-	const due = await db.job.findMany({ where: { status: { in: ACTIVE }, delayNoticeSentAt: null, createdAt: { lte: cutoff } }, select: { jobId: true, telegramUserId: true } });
+	const due = await db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, delayNoticeSentAt: null, createdAt: { lte: cutoff } }, select: { jobId: true, telegramUserId: true } });
 	const sent: number[] = [];
 	for (const job of due) {
 		const nowIso = clock.now().toISOString();
-		const { count } = await db.job.updateMany({ where: { jobId: job.jobId, delayNoticeSentAt: null }, data: { delayNoticeSentAt: nowIso } });
-		if (count === 0) continue;
+		if (!(await claimDelayNotice(db, job.jobId, nowIso))) continue;
 		try {
 			await sendGuestNotice({ db, api: deps.api, logger: deps.logger }, job.telegramUserId, 'delay');
 			sent.push(job.jobId);
 		} catch (error) {
 			// Not sent: release the claim so the next pass tries again (at most once delivered).
-			await db.job.updateMany({ where: { jobId: job.jobId, delayNoticeSentAt: nowIso }, data: { delayNoticeSentAt: null } });
+			await releaseDelayNotice(db, job.jobId, nowIso);
 			deps.logger.warn({ err: error, jobId: job.jobId }, 'could not send the delay notice; will retry');
 		}
 	}
@@ -52,15 +51,12 @@ async function sendDelayNotices(deps: DeadlineDeps): Promise<number[]> {
 async function failOverdueJobs(deps: DeadlineDeps): Promise<number[]> {
 	const { db, clock } = deps;
 	const cutoff = new Date(clock.now().getTime() - deps.hardDeadlineMs).toISOString();
-	const overdue = await db.job.findMany({ where: { status: { in: ACTIVE }, packCreatedAt: null, createdAt: { lte: cutoff } }, select: { jobId: true, telegramUserId: true } });
+	const overdue = await db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, packCreatedAt: null, createdAt: { lte: cutoff } }, select: { jobId: true, telegramUserId: true } });
 	const failed: number[] = [];
 	for (const job of overdue) {
 		const minutes = Math.round(deps.hardDeadlineMs / 60_000);
-		const { count } = await db.job.updateMany({
-			where: { jobId: job.jobId, status: { in: ACTIVE }, packCreatedAt: null },
-			data: { status: 'failed', error: `deadline: not done within ${minutes} min of queueing`, appearanceJson: null, updatedAt: clock.now().toISOString() }
-		});
-		if (count === 0) continue;
+		const result = await failJobPastDeadline(db, clock, job.jobId, `deadline: not done within ${minutes} min of queueing`);
+		if (!result.won) continue;
 		failed.push(job.jobId);
 		await recordStage(db, clock, job.jobId, 'failed', 'hard deadline');
 		await sendGuestNotice({ db, api: deps.api, logger: deps.logger }, job.telegramUserId, 'deadline').catch((error: unknown) => deps.logger.warn({ err: error, jobId: job.jobId }, 'could not tell the guest about the deadline'));

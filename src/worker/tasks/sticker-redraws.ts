@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { replaceStickerInPack } from '../../lib/server/delivery/replace-sticker.ts';
+import { replaceStickerInPack } from '../../lib/server/jobs/delivery/replace-sticker.ts';
 import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
 import { createPackState, pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import { callProvider } from '../../lib/server/jobs/pipeline/provider-call.ts';
 import { redrawSticker } from '../../lib/server/jobs/pipeline/sticker-redraw.ts';
 import { claimStickerRedraw, finishStickerRedraw, type RedrawRequest } from '../../lib/server/jobs/sticker-redraws.repository.ts';
-import { buildJobContext } from '../queue/job-context.ts';
-import type { QueueDeps } from '../queue/queue-deps.ts';
+import { buildJobContext } from '../../lib/server/jobs/run/job-context.ts';
+import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /**
  * Operators' redraws of single stickers in delivered packs (PRODUCT.md I.2), one at a time: the

@@ -1,11 +1,12 @@
 import type { Db } from '../db/client.ts';
-import { packLinkFor } from '../guests/reset-guest.ts';
+import { packLink } from '../jobs/delivery/pack-name.ts';
 import { guestLabel } from './guest-label.ts';
+import { jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 
 /** The Guests page: users LEFT JOIN jobs, searchable by Telegram id, name or @username. */
 export interface GuestJob {
 	jobId: number;
-	status: string;
+	status: JobStatus;
 	createdAt: string;
 	packLink: string | null;
 }
@@ -55,11 +56,11 @@ export async function listGuests(db: Db, rawSearch: string): Promise<GuestList> 
 		consentedAt: user.consentedAt,
 		createdAt: user.createdAt,
 		extraPacksAllowed: user.extraPacksAllowed,
-		packLink: user.packLink ?? (user.packName ? packLinkFor(user.packName) : null),
+		packLink: user.packLink ?? (user.packName ? packLink(user.packName) : null),
 		packCompletedAt: user.packCompletedAt,
 		jobs: jobs
 			.filter((job) => job.telegramUserId === user.telegramUserId)
-			.map((job) => ({ jobId: job.jobId, status: job.status, createdAt: job.createdAt, packLink: job.packName ? packLinkFor(job.packName) : null }))
+			.map((job) => ({ jobId: job.jobId, status: jobStatusSchema.parse(job.status), createdAt: job.createdAt, packLink: job.packName ? packLink(job.packName) : null }))
 	}));
 	return { search, rows, total, truncated: users.length > PAGE };
 }

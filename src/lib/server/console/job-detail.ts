@@ -1,10 +1,11 @@
 import type { Db } from '../db/client.ts';
-import { packLinkFor } from '../guests/reset-guest.ts';
+import { packLink } from '../jobs/delivery/pack-name.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
 import type { ApiUsageView } from '../../schemas/api-usage-view.ts';
 import { readRefusal } from '../providers/gemini/gemini-refusals.ts';
 import { summarisePackCost, type PackCost } from '../spend/pack-cost.ts';
+import { jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 
 /** The Job page: everything an operator needs to understand one pack, good or bad. */
 export interface JobEvent {
@@ -35,7 +36,7 @@ export type UsageRow = ApiUsageView;
 export interface JobDetail {
 	job: {
 		jobId: number;
-		status: string;
+		status: JobStatus;
 		guest: string;
 		telegramUserId: string;
 		sessionToken: string;
@@ -95,7 +96,7 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 	return {
 		job: {
 			jobId: job.jobId,
-			status: job.status,
+			status: jobStatusSchema.parse(job.status),
 			guest: guestLabel(user, job.telegramUserId),
 			telegramUserId: job.telegramUserId.toString(),
 			sessionToken: job.sessionToken,
@@ -104,7 +105,7 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 			attempts: job.attempts,
 			error: job.error,
 			packName: job.packName,
-			packLink: job.packName ? packLinkFor(job.packName) : null,
+			packLink: job.packName ? packLink(job.packName) : null,
 			renderMode: job.renderMode,
 			artStyle: job.artStyle,
 			hasAppearanceCard: job.appearanceJson !== null,

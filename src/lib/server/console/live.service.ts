@@ -1,4 +1,6 @@
 import type { Db } from '../db/client.ts';
+import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
+import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 import { WORKER_STALE_AFTER_SECONDS } from '../health/health.service.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import { QUOTA_TIME_ZONE, startOfDayIn, startOfUtcDay } from '../spend/quota-day.ts';
@@ -6,15 +8,12 @@ import { HOUR, type Clock } from '../time/clock.ts';
 import { guestLabel } from './guest-label.ts';
 
 /** The Live page: what an operator glances at during an event. */
-export const JOB_STATUSES = ['queued', 'processing', 'delivering', 'done', 'failed'] as const;
-const ACTIVE = ['queued', 'processing', 'delivering'];
-const OPEN_SESSION_STATUSES = ['idle', 'linked', 'consented', 'template_chosen'];
 const RECENT_FINISHED = 15;
 const PACKS_PER_HOUR_WINDOW = 12;
 
 export interface LiveJob {
 	jobId: number;
-	status: string;
+	status: JobStatus;
 	guest: string;
 	telegramUserId: string;
 	createdAt: string;
@@ -38,7 +37,7 @@ export interface LiveSnapshot {
 	at: string;
 	deadlineMinutes: number;
 	maintenance: Maintenance | null;
-	jobCounts: Record<string, number>;
+	jobCounts: Record<JobStatus, number>;
 	activeJobs: LiveJob[];
 	recentJobs: LiveJob[];
 	workers: LiveWorker[];
@@ -58,8 +57,8 @@ export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSetti
 	const [maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour] = await Promise.all([
 		readMaintenance(db),
 		countJobsByStatus(db),
-		readJobs(db, { status: { in: ACTIVE } }, 'asc', 200),
-		readJobs(db, { status: { in: ['done', 'failed'] } }, 'desc', RECENT_FINISHED),
+		readJobs(db, ACTIVE_JOB_STATUSES, 'asc', 200),
+		readJobs(db, FINISHED_JOB_STATUSES, 'desc', RECENT_FINISHED),
 		readWorkers(db, now),
 		countOpenSessions(db),
 		readToday(db, now, settings),
@@ -68,20 +67,20 @@ export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSetti
 	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour };
 }
 
-async function countJobsByStatus(db: Db): Promise<Record<string, number>> {
+async function countJobsByStatus(db: Db): Promise<Record<JobStatus, number>> {
 	const groups = await db.job.groupBy({ by: ['status'], _count: { _all: true } });
-	const counts: Record<string, number> = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0]));
-	for (const group of groups) counts[group.status] = group._count._all;
+	const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
+	for (const group of groups) counts[jobStatusSchema.parse(group.status)] = group._count._all;
 	return counts;
 }
 
-async function readJobs(db: Db, where: { status: { in: string[] } }, order: 'asc' | 'desc', take: number): Promise<LiveJob[]> {
-	const jobs = await db.job.findMany({ where, orderBy: order === 'asc' ? { createdAt: 'asc' } : { updatedAt: 'desc' }, take });
+async function readJobs(db: Db, statuses: readonly JobStatus[], order: 'asc' | 'desc', take: number): Promise<LiveJob[]> {
+	const jobs = await db.job.findMany({ where: { status: { in: [...statuses] } }, orderBy: order === 'asc' ? { createdAt: 'asc' } : { updatedAt: 'desc' }, take });
 	const users = await db.user.findMany({ where: { telegramUserId: { in: jobs.map((j) => j.telegramUserId) } } });
 	const byId = new Map(users.map((u) => [u.telegramUserId, u]));
 	return jobs.map((job) => ({
 		jobId: job.jobId,
-		status: job.status,
+		status: jobStatusSchema.parse(job.status),
 		guest: guestLabel(byId.get(job.telegramUserId), job.telegramUserId),
 		telegramUserId: job.telegramUserId.toString(),
 		createdAt: job.createdAt,
@@ -106,8 +105,8 @@ async function readWorkers(db: Db, now: Date): Promise<LiveWorker[]> {
 }
 
 async function countOpenSessions(db: Db): Promise<{ status: string; count: number }[]> {
-	const groups = await db.session.groupBy({ by: ['status'], where: { status: { in: OPEN_SESSION_STATUSES } }, _count: { _all: true } });
-	return OPEN_SESSION_STATUSES.map((status) => ({ status, count: groups.find((g) => g.status === status)?._count._all ?? 0 }));
+	const groups = await db.session.groupBy({ by: ['status'], where: { status: { in: [...OPEN_STATUSES] } }, _count: { _all: true } });
+	return OPEN_STATUSES.map((status) => ({ status, count: groups.find((g) => g.status === status)?._count._all ?? 0 }));
 }
 
 async function readToday(db: Db, now: Date, settings: LiveSettings): Promise<LiveSnapshot['today']> {

@@ -1,8 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
+import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import type { SessionNotice } from '../../schemas/kiosk.ts';
-
-/** Jobs that hold a guest's pack slot while they run (failed jobs never count). */
-export const ACTIVE_JOB_STATUSES = ['queued', 'processing', 'delivering'] as const;
 
 export type PackLimitVerdict = { allowed: true } | { allowed: false; notice: SessionNotice; packName: string | null };
 
@@ -21,9 +19,4 @@ export async function checkPackLimit(db: Db | Tx, telegramUserId: bigint): Promi
 	const limit = 1 + (user?.extraPacksAllowed ?? 0);
 	if (done >= limit) return { allowed: false, notice: 'pack_ready', packName: user?.packName ?? null };
 	return { allowed: true };
-}
-
-/** Telegram's add-stickers link for a pack name (names are validated where they are made). */
-export function packLink(packName: string): string {
-	return `https://t.me/addstickers/${packName}`;
 }

@@ -3,12 +3,14 @@ import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { ConsoleActionError } from '../console/console-error.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { backupDatabase, backupPathFor, openSqliteFile } from '../db/sqlite-file.ts';
+import { packLink } from '../jobs/delivery/pack-name.ts';
 import { removeGuestFiles } from '../lifecycle/guest-erasure.ts';
 import { deleteGuestRows, fingerprintPackNames, readGuestFootprint, recordErasure } from '../lifecycle/guest-rows.ts';
 import { pseudonymForGuest } from '../lifecycle/pseudonym.ts';
 import { prismaRunner, tableExists, type SqlRunner } from '../lifecycle/sql-runner.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../time/clock.ts';
+import { CLAIMED_JOB_STATUSES } from '../../schemas/job-status.ts';
 
 /**
  * reset_user (seed 000): back the database up to `app.db.bak-<ts>-reset`, then in one transaction
@@ -34,12 +36,6 @@ export interface ResetGuestDetails {
 	packNames: string[];
 }
 
-const BUSY_STATUSES = ['processing', 'delivering'];
-
-export function packLinkFor(packName: string): string {
-	return `https://t.me/addstickers/${packName}`;
-}
-
 export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUserId: bigint): Promise<ResetGuestDetails> {
 	await refuseUnlessResettable(deps.db, telegramUserId);
 	const backupPath = await backUpBeforeReset(deps);
@@ -52,7 +48,7 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
 		await deleteJobSideRows(sql, footprint.jobIds);
 		const packNames = [...footprint.packNames].sort();
-		const packLinks = [...new Set([...(user?.packLink ? [user.packLink] : []), ...packNames.map(packLinkFor)])];
+		const packLinks = [...new Set([...(user?.packLink ? [user.packLink] : []), ...packNames.map(packLink)])];
 		const details: ResetGuestDetails = {
 			deleted: { users: deleted.users ?? 0, sessions: deleted.sessions ?? 0, jobs: deleted.jobs ?? 0 },
 			backup: path.basename(backupPath),
@@ -79,7 +75,7 @@ async function refuseUnlessResettable(db: Db | Tx, telegramUserId: bigint): Prom
 		db.user.count({ where: { telegramUserId } }),
 		db.job.count({ where: { telegramUserId } }),
 		db.session.count({ where: { telegramUserId } }),
-		db.job.count({ where: { telegramUserId, status: { in: BUSY_STATUSES } } })
+		db.job.count({ where: { telegramUserId, status: { in: [...CLAIMED_JOB_STATUSES] } } })
 	]);
 	if (user + jobs + sessions === 0) throw new ConsoleActionError(`There is no guest ${telegramUserId} (already reset?).`);
 	if (busy > 0) throw new ConsoleActionError('This guest’s pack is being made right now. Reset once the job is done or failed.');

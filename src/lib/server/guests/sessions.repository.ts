@@ -3,7 +3,11 @@ import { transitionStatus, type TransitionResult } from '../db/transition.ts';
 import type { ClosedReason, OpenStatus, SessionNotice, SessionStatus } from '../../schemas/kiosk.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 
-/** The `sessions` rows (seed 000). Every status change is conditional (transitionStatus). */
+/**
+ * The `sessions` rows, and the only place their status changes: every change is conditional
+ * (transitionStatus), so of two racing actors exactly one moves a session. The other writes are
+ * the data lifecycle's deletes (unlinked sessions after a day, a guest's erasure), not transitions.
+ */
 export interface SessionRow {
 	sessionToken: string;
 	telegramUserId: bigint | null;
@@ -53,11 +57,8 @@ export function closeSession(
 
 /** Closes a session the clock ran out on, unless something moved it on in the meantime. */
 export async function closeOverdueSession(db: Db | Tx, session: { sessionToken: string; status: OpenStatus }, reason: ClosedReason, deadlineBefore: string, now: string): Promise<boolean> {
-	const { count } = await db.session.updateMany({
-		where: { sessionToken: session.sessionToken, status: session.status, updatedAt: { lte: deadlineBefore } },
-		data: { status: 'expired', closedReason: reason, updatedAt: now }
-	});
-	return count > 0;
+	const where = { sessionToken: session.sessionToken, updatedAt: { lte: deadlineBefore } };
+	return (await transitionStatus(db.session, where, session.status, 'expired', { closedReason: reason, updatedAt: now })).won;
 }
 
 /** A session the pack limit refused: closed at once, with the guest recorded and the notice why. */

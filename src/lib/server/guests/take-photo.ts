@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { enqueueJob } from '../jobs/job.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import type { SessionStatus } from '../../schemas/kiosk.ts';
 import { closeForTimeout } from './guest-link.service.ts';
@@ -36,18 +37,7 @@ export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: Sess
 		const stamp = now.toISOString();
 		const moved = await advanceSession(tx, token, 'template_chosen', 'photo_taken', { updatedAt: stamp }, stillOpenSince('template_chosen', now, deps.timeouts));
 		if (!moved.won || session.telegramUserId === null || session.templateId === null) return { kind: 'already_taken' };
-		const job = await tx.job.create({
-			data: {
-				telegramUserId: session.telegramUserId,
-				sessionToken: token,
-				photoPath,
-				templateId: session.templateId,
-				status: 'queued',
-				attempts: 0,
-				createdAt: stamp,
-				updatedAt: stamp
-			}
-		});
-		return { kind: 'enqueued', jobId: job.jobId, telegramUserId: session.telegramUserId };
+		const jobId = await enqueueJob(tx, { telegramUserId: session.telegramUserId, sessionToken: token, photoPath, templateId: session.templateId, now: stamp });
+		return { kind: 'enqueued', jobId, telegramUserId: session.telegramUserId };
 	});
 }

@@ -1,4 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
+import { Prisma } from '../db/generated/client.ts';
+import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**
@@ -44,7 +46,7 @@ export interface JobNeedingNotice {
 export async function listJobsWithoutMessage(db: Db, kind: JobMessageKind, since: string, limit = 20): Promise<JobNeedingNotice[]> {
 	const rows = await db.$queryRaw<{ job_id: number | bigint; telegram_user_id: bigint | number; created_at: string }[]>`
 		SELECT j.job_id, j.telegram_user_id, j.created_at FROM jobs j
-		WHERE j.status IN ('queued', 'processing', 'delivering') AND j.created_at >= ${since}
+		WHERE j.status IN (${Prisma.join([...ACTIVE_JOB_STATUSES])}) AND j.created_at >= ${since}
 		AND NOT EXISTS (SELECT 1 FROM job_messages m WHERE m.job_id = j.job_id AND m.kind = ${kind})
 		ORDER BY j.job_id LIMIT ${limit}`;
 	return rows.map((r) => ({ jobId: Number(r.job_id), telegramUserId: BigInt(r.telegram_user_id), createdAt: r.created_at }));

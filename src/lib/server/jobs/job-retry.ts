@@ -1,8 +1,8 @@
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { ConsoleActionError } from '../console/console-error.ts';
 import type { Db } from '../db/client.ts';
-import { transitionStatus } from '../db/transition.ts';
 import type { Clock } from '../time/clock.ts';
+import { retryFailedJob } from './job.repository.ts';
 
 /**
  * retry_job: an operator puts a failed job back in the queue. created_at is rewritten (it is the
@@ -14,8 +14,7 @@ export async function retryJob(db: Db, clock: Clock, actor: Actor, jobId: number
 	await db.$transaction(async (tx) => {
 		const before = await tx.job.findUnique({ where: { jobId }, select: { error: true, attempts: true, telegramUserId: true, createdAt: true } });
 		if (!before) throw new ConsoleActionError(`Job ${jobId} does not exist (the guest may have been reset).`);
-		const now = clock.now().toISOString();
-		const result = await transitionStatus(tx.job, { jobId }, 'failed', 'queued', { createdAt: now, updatedAt: now, attempts: 0, error: null });
+		const result = await retryFailedJob(tx, clock, jobId);
 		if (!result.won) throw new ConsoleActionError(`Job ${jobId} is ${result.current ?? 'gone'}, not failed, so there is nothing to retry.`);
 		await recordAudit(tx, clock, actor, {
 			action: 'retry_job',

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
+import { jobStatusSchema } from '../../schemas/job-status.ts';
 import type { QueueView } from '../../schemas/kiosk.ts';
 
 /**
@@ -31,7 +32,7 @@ export async function readTypicalJobSeconds(db: Db): Promise<number> {
 export async function readQueuePosition(deps: QueueDeps, jobId: number): Promise<QueueView | null> {
 	const job = await deps.db.job.findUnique({ where: { jobId }, select: { status: true, createdAt: true } });
 	if (!job) return null;
-	const status = job.status as QueueView['status'];
+	const status = jobStatusSchema.parse(job.status);
 	const typical = await readTypicalJobSeconds(deps.db);
 	if (status === 'done' || status === 'failed') return { position: 0, etaSeconds: 0, status };
 	const elapsed = Math.max(0, (deps.clock.now().getTime() - new Date(job.createdAt).getTime()) / 1000);

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { clearAppearanceCards } from '../jobs/job.repository.ts';
 import { MINUTE, type Clock } from '../time/clock.ts';
 
 /** An active job older than this has its appearance card dropped (seed 000: the hourly clean-up). */
@@ -11,9 +12,5 @@ export const APPEARANCE_MAX_AGE_MS = 15 * MINUTE;
  */
 export async function clearStaleAppearance(db: Db, clock: Clock): Promise<number> {
 	const olderThan = new Date(clock.now().getTime() - APPEARANCE_MAX_AGE_MS).toISOString();
-	const { count } = await db.job.updateMany({
-		where: { appearanceJson: { not: null }, OR: [{ status: { in: ['done', 'failed'] } }, { createdAt: { lt: olderThan } }] },
-		data: { appearanceJson: null }
-	});
-	return count;
+	return clearAppearanceCards(db, olderThan);
 }

@@ -1,6 +1,8 @@
 import type { Db } from '../db/client.ts';
+import { sqlList } from '../jobs/job.repository.ts';
 import type { Logger } from '../log/logger.ts';
 import { DAY, type Clock } from '../time/clock.ts';
+import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import { eraseGuest, GuestBusyError, type GuestErasureDeps } from './guest-erasure.ts';
 import { extractPackNames, fingerprintPackNames, pseudonymiseGuestAudit, recordErasure } from './guest-rows.ts';
 import { pseudonymForGuest } from './pseudonym.ts';
@@ -51,7 +53,7 @@ async function findInactiveGuests(db: Db, before: string): Promise<bigint[]> {
 		)
 		SELECT id FROM activity GROUP BY id
 		HAVING max(julianday(at)) < julianday(?)
-			AND id NOT IN (SELECT telegram_user_id FROM jobs WHERE status IN ('queued','processing','delivering'))
+			AND id NOT IN (SELECT telegram_user_id FROM jobs WHERE status IN ${sqlList(ACTIVE_JOB_STATUSES)})
 		LIMIT ${BATCH}`,
 		before
 	);

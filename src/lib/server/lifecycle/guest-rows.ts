@@ -1,10 +1,10 @@
+import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
+import { deleteGuestJobs, sqlList } from '../jobs/job.repository.ts';
 import { fingerprintPackName } from './pseudonym.ts';
 import { tableExists, toBigInt, type SqlRunner } from './sql-runner.ts';
 
 // The guest's rows, as the erasure rules see them. Raw SQL on purpose: the same statements run on
 // the live database (Prisma) and on a restored backup file (better-sqlite3), see sql-runner.ts.
-
-export const ACTIVE_JOB_STATUSES = ['queued', 'processing', 'delivering'] as const;
 
 export interface GuestFootprint {
 	sessionTokens: string[];
@@ -37,7 +37,7 @@ export function extractPackNames(text: string): string[] {
 }
 
 export async function hasActiveJob(sql: SqlRunner, telegramUserId: bigint): Promise<boolean> {
-	const rows = await sql.all(`SELECT 1 AS x FROM jobs WHERE telegram_user_id = ? AND status IN ('queued','processing','delivering') LIMIT 1`, [telegramUserId]);
+	const rows = await sql.all(`SELECT 1 AS x FROM jobs WHERE telegram_user_id = ? AND status IN ${sqlList(ACTIVE_JOB_STATUSES)} LIMIT 1`, [telegramUserId]);
 	return rows.length > 0;
 }
 
@@ -60,7 +60,7 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
 	if (footprint.sessionTokens.length > 0 && (await tableExists(sql, 'kiosk_sessions'))) {
 		deleted.kiosk_sessions = await sql.run(`DELETE FROM kiosk_sessions WHERE session_token IN (${inList(footprint.sessionTokens.length)})`, footprint.sessionTokens);
 	}
-	deleted.jobs = await sql.run(`DELETE FROM jobs WHERE telegram_user_id = ?`, [id]);
+	deleted.jobs = await deleteGuestJobs(sql, id);
 	deleted.sessions = await sql.run(`DELETE FROM sessions WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'guest_languages')) deleted.guest_languages = await sql.run(`DELETE FROM guest_languages WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'bot_messages')) deleted.bot_messages = await sql.run(`DELETE FROM bot_messages WHERE telegram_user_id = ?`, [id]);

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
 import { expectUsableSize } from './drawn-size.ts';
+import { recordAppearanceCard } from '../job.repository.ts';
 import { briefFor, callProvider } from './provider-call.ts';
 import { writeFileAtomic } from './job-files.ts';
 import type { PipelineContext } from './pipeline-context.ts';
@@ -17,7 +18,7 @@ export async function ensureAppearance(ctx: PipelineContext): Promise<Appearance
 	if (cached) return cached;
 	await ctx.enterStage('passport');
 	const card = await callProvider(ctx, 'passport', 'vision', (tone) => ctx.provider.describeAppearance(briefFor(ctx, tone)));
-	await ctx.db.job.update({ where: { jobId: ctx.jobId }, data: { appearanceJson: JSON.stringify(card), updatedAt: ctx.clock.now().toISOString() } });
+	await recordAppearanceCard(ctx.db, ctx.clock, ctx.jobId, JSON.stringify(card));
 	return card;
 }
 

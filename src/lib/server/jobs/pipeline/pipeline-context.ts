@@ -31,7 +31,7 @@ export interface PipelineContext {
 	signal: AbortSignal;
 	/** Records the stage (job_progress) and shows it to the guest. */
 	enterStage(stage: JobStage, detail?: string): Promise<void>;
-	/** Test builds only: dies at a named step (see src/worker/queue/crash-points.ts). */
+	/** Test builds only: dies at a named step (see jobs/run/crash-points.ts). */
 	crashPoint(step: string): void;
 	/** Waits between in-stage retries; tests pass an instant one. */
 	sleep(ms: number, signal: AbortSignal): Promise<void>;
@@ -43,15 +43,4 @@ export interface FallbackEvent {
 	to: string;
 	failure: string;
 	message: string;
-}
-
-export class JobAborted extends Error {
-	constructor(reason: string) {
-		super(reason);
-		this.name = 'JobAborted';
-	}
-}
-
-export function throwIfAborted(signal: AbortSignal): void {
-	if (signal.aborted) throw new JobAborted(String(signal.reason ?? 'aborted'));
 }

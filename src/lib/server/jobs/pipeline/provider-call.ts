@@ -1,7 +1,8 @@
 import { ProviderError, type CallUsage, type JobBrief, type ProviderResult, type UsageKind } from '../../providers/provider.ts';
 import { recordApiUsage } from '../../spend/usage-recorder.ts';
-import { computeBackoffMs } from '../backoff.ts';
-import { throwIfAborted, type PipelineContext } from './pipeline-context.ts';
+import { computeBackoffMs } from '../../time/backoff.ts';
+import { throwIfAborted } from '../job-errors.ts';
+import type { PipelineContext } from './pipeline-context.ts';
 
 /** Tries per call for faults that pass (per-minute 429, 5xx, timeouts) before the job itself backs off. */
 const TRIES_PER_CALL = 4;

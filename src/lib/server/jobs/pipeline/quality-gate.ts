@@ -2,6 +2,7 @@ import type { StickerVerdict } from '../../media/sticker-qa.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard, StickerReview } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
+import { recordRenderMode } from '../job.repository.ts';
 import { withGuestHead } from './heads-stage.ts';
 import { writeFileAtomic } from './job-files.ts';
 import { reviewPack, writeLikeness } from './pack-review.ts';
@@ -57,7 +58,7 @@ async function settleSticker(ctx: PipelineContext, state: PackState, input: Stic
 async function fallBackToHead(ctx: PipelineContext, state: PackState, input: StickerInput): Promise<StickerVerdict> {
 	if (state.renderMode === 'figure') {
 		state.renderMode = 'composite_fallback';
-		await ctx.db.job.update({ where: { jobId: ctx.jobId }, data: { renderMode: state.renderMode, updatedAt: ctx.clock.now().toISOString() } });
+		await recordRenderMode(ctx.db, ctx.clock, ctx.jobId, state.renderMode);
 		ctx.logger.warn({ jobId: ctx.jobId, n: input.n }, 'a figure failed review after its redraw; pasting the guest’s head (composite_fallback)');
 	}
 	return keepIfItPasses(ctx, state, input.n, await withGuestHead(ctx, state, input));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
 import { readJobDetail } from '../../console/job-detail.ts';
 import { retryJob } from '../../jobs/job-retry.ts';
+import type { JobStatus } from '../../../schemas/job-status.ts';
 import { requestStickerRedraw } from '../../jobs/sticker-redraw-request.ts';
 import { operatorProcedure, router } from '../init.ts';
 
@@ -22,7 +23,7 @@ export const jobsRouter = router({
 
 	retry: operatorProcedure.input(jobId).mutation(async ({ ctx, input }) => {
 		await retryJob(ctx.db, ctx.clock, ctx.actor, input.jobId);
-		return { jobId: input.jobId, status: 'queued' as const };
+		return { jobId: input.jobId, status: 'queued' as const satisfies JobStatus };
 	}),
 
 	/** PRODUCT.md I.2: one sticker of a delivered pack drawn again and swapped in by the worker. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { InputFile, type TelegramApi } from '../telegram/api.ts';
-import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
+import { InputFile, type TelegramApi } from '../../telegram/api.ts';
+import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 
 /**
  * Swaps sticker n of a delivered set for the file on disk (replaceStickerInSet keeps its position

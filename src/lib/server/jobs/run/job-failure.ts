@@ -1,18 +1,19 @@
-import { computeBackoffMs } from '../../lib/server/jobs/backoff.ts';
-import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
-import { alertAdmins, sendGuestNotice } from '../../lib/server/telegram/guest-notices.ts';
-import { recordStage } from '../../lib/server/jobs/job-progress.ts';
-import { failJob, requeueJob } from '../../lib/server/jobs/job-queue.repository.ts';
-import { nextPacificMidnight } from '../../lib/server/jobs/quota-day.ts';
-import { JobAborted } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
-import { ProviderError } from '../../lib/server/providers/provider.ts';
-import { startMaintenance } from '../../lib/server/settings/maintenance.ts';
-import { pauseForQuotaDay } from './provider-pause.ts';
+import { computeBackoffMs } from '../../time/backoff.ts';
+import { ADMIN_ALERTS } from '../../../i18n/admin-alerts.ts';
+import { alertAdmins, sendGuestNotice } from '../../telegram/guest-notices.ts';
+import { recordStage } from '../job-progress.ts';
+import { isShutdown, JobAborted, SelfieMissing } from '../job-errors.ts';
+import { failJobForGood, requeueJob } from '../job.repository.ts';
+import { nextPacificMidnight } from '../quota-day.ts';
+import { ProviderError } from '../../providers/provider.ts';
+import { startMaintenance } from '../../settings/maintenance.ts';
+import { pauseForQuotaDay } from '../queue-pause.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**
  * What a failed attempt leads to (RELIABILITY R4, PRODUCT.md B):
- * - aborted (shutdown): back to the queue, attempt refunded; lease lost / job ended elsewhere: nothing;
+ * - stopped (JobAborted): for a WorkerShutdown reason back to the queue, attempt refunded; a lost
+ *   lease (LeaseLost) or a job ended elsewhere: nothing, whoever holds the job now finishes it;
  * - day quota: queue paused until midnight Pacific, operators told once, job requeued (refunded);
  * - no funds: maintenance {source:'auto'}, operators told, job requeued (refunded);
  * - a missing selfie: failed at once (nothing to retry with);
@@ -32,10 +33,11 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	const message = describe(attempt.error);
 	const notices = { db, api: deps.api, logger };
 	if (attempt.signal.aborted || attempt.error instanceof JobAborted) {
-		if (String(attempt.signal.reason).includes('shutting down')) {
+		const reason: unknown = attempt.signal.aborted ? attempt.signal.reason : attempt.error;
+		if (isShutdown(reason)) {
 			await requeueJob(db, clock, attempt.jobId, { error: 'worker stopped during the job', notBefore: null, refundAttempt: true });
 		}
-		logger.info({ jobId: attempt.jobId, reason: String(attempt.signal.reason) }, 'job stopped');
+		logger.info({ jobId: attempt.jobId, reason: reason instanceof Error ? reason.message : String(reason) }, 'job stopped');
 		return;
 	}
 	if (attempt.error instanceof ProviderError && attempt.error.failure === 'rate_day') {
@@ -55,7 +57,7 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	const permanent = attempt.error instanceof SelfieMissing || refused;
 	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
 		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
-		if (await failJob(db, clock, attempt.jobId, message)) {
+		if ((await failJobForGood(db, clock, attempt.jobId, message)).won) {
 			await recordStage(db, clock, attempt.jobId, 'failed', message.slice(0, 300));
 			const job = await db.job.findUnique({ where: { jobId: attempt.jobId }, select: { telegramUserId: true } });
 			if (job) await sendGuestNotice(notices, job.telegramUserId, refused ? 'refused' : 'failed').catch((error: unknown) => logger.warn({ err: error }, 'could not tell the guest'));
@@ -70,11 +72,4 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 function describe(error: unknown): string {
 	const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
 	return text.slice(0, 1000);
-}
-
-export class SelfieMissing extends Error {
-	constructor() {
-		super('the selfie is no longer on disk (deleted by the photo TTL, /forget or a reset)');
-		this.name = 'SelfieMissing';
-	}
 }

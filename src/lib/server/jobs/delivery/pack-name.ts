@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.ts';
+import type { Db } from '../../db/client.ts';
 
 /**
  * Sticker set names (PRODUCT.md H): 1–64 chars, letters/digits/underscore, starts with a letter,

@@ -1,17 +1,18 @@
 import { readFile, rm } from 'node:fs/promises';
-import { InputFile, type StickerSet, type TelegramApi } from '../telegram/api.ts';
-import { isStickerSetMissing } from '../telegram/errors.ts';
-import type { Locale } from '../../i18n/locale.ts';
-import type { Db } from '../db/client.ts';
-import type { Logger } from '../log/logger.ts';
-import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
-import type { Clock } from '../time/clock.ts';
-import { generationText } from '../../i18n/generation.ts';
-import type { JobStage } from '../jobs/job-progress.ts';
-import type { JobFiles } from '../jobs/pipeline/job-files.ts';
-import { JobAborted } from '../jobs/pipeline/pipeline-context.ts';
-import { isPackNameRetired } from '../lifecycle/retired-pack-names.ts';
-import { loadPseudonymKey } from '../lifecycle/pseudonym.ts';
+import { InputFile, type StickerSet, type TelegramApi } from '../../telegram/api.ts';
+import { isStickerSetMissing } from '../../telegram/errors.ts';
+import type { Locale } from '../../../i18n/locale.ts';
+import type { Db } from '../../db/client.ts';
+import type { Logger } from '../../log/logger.ts';
+import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
+import type { Clock } from '../../time/clock.ts';
+import { generationText } from '../../../i18n/generation.ts';
+import type { JobStage } from '../job-progress.ts';
+import { LeaseLost, throwIfAborted } from '../job-errors.ts';
+import { markJobDelivering, recordPackCreated, recordPackName } from '../job.repository.ts';
+import type { JobFiles } from '../pipeline/job-files.ts';
+import { isPackNameRetired } from '../../lifecycle/retired-pack-names.ts';
+import { loadPseudonymKey } from '../../lifecycle/pseudonym.ts';
 import { choosePackName } from './pack-name.ts';
 import { sendLinkOnce } from './send-link.ts';
 
@@ -42,13 +43,14 @@ export interface DeliveryDeps {
 
 export async function deliverPack(deps: DeliveryDeps, jobId: number): Promise<void> {
 	const { db, clock } = deps;
-	await db.job.updateMany({ where: { jobId, status: 'processing' }, data: { status: 'delivering', updatedAt: clock.now().toISOString() } });
+	const delivering = await markJobDelivering(db, clock, jobId);
+	if (!delivering.won) throw new LeaseLost(delivering.refusal);
 	const job = await db.job.findUniqueOrThrow({ where: { jobId } });
 	await deps.enterStage('uploading');
-	const name = job.packName ?? (await recordPackName(deps, jobId, job.telegramUserId));
+	const name = job.packName ?? (await choosePackNameOnce(deps, jobId, job.telegramUserId));
 	if (!job.packCreatedAt) {
 		await createSetUnlessExists(deps, job.telegramUserId, name);
-		await db.job.update({ where: { jobId }, data: { packCreatedAt: clock.now().toISOString(), updatedAt: clock.now().toISOString() } });
+		await recordPackCreated(db, clock, jobId);
 		deps.crashPoint('after_set_created');
 	}
 	// The selfie leaves as soon as the set exists (PRODUCT.md I.4); the face crop follows the TTL.
@@ -58,18 +60,16 @@ export async function deliverPack(deps: DeliveryDeps, jobId: number): Promise<vo
 	await sendLinkOnce(deps, { jobId, userId: job.telegramUserId, name });
 }
 
-async function recordPackName(deps: DeliveryDeps, jobId: number, userId: bigint): Promise<string> {
+async function choosePackNameOnce(deps: DeliveryDeps, jobId: number, userId: bigint): Promise<string> {
 	const retired = (candidate: string) => isPackNameRetired(deps.db, loadPseudonymKey(deps.dataDir), userId, candidate);
-	const name = await choosePackName(deps.db, userId, deps.botUsername, retired);
-	await deps.db.job.updateMany({ where: { jobId, packName: null }, data: { packName: name } });
-	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId }, select: { packName: true } });
-	return job.packName ?? name;
+	return recordPackName(deps.db, jobId, await choosePackName(deps.db, userId, deps.botUsername, retired));
 }
 
 async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: string): Promise<void> {
 	if (await findSet(deps.api, name)) return;
 	// A slot whose lease ran out (its job was requeued and claimed again) must not create a second set.
-	if (deps.signal.aborted || !(await deps.holdsLease())) throw new JobAborted('lease lost before creating the sticker set');
+	throwIfAborted(deps.signal);
+	if (!(await deps.holdsLease())) throw new LeaseLost('lease lost before creating the sticker set');
 	const stickers = await Promise.all(
 		STICKER_VARIANTS.map(async (variant, i) => ({
 			sticker: new InputFile(await readFile(deps.files.sticker(i + 1)), `sticker_${i + 1}.png`),

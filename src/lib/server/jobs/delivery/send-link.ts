@@ -1,6 +1,8 @@
-import { generationText } from '../../i18n/generation.ts';
-import { isNotModified } from '../telegram/errors.ts';
-import { readJobProgress, recordLinkMessage } from '../jobs/job-progress.ts';
+import { generationText } from '../../../i18n/generation.ts';
+import { isNotModified } from '../../telegram/errors.ts';
+import { LeaseLost } from '../job-errors.ts';
+import { readJobProgress, recordLinkMessage } from '../job-progress.ts';
+import { completeJob } from '../job.repository.ts';
 import type { DeliveryDeps } from './deliver-pack.ts';
 import { packLink } from './pack-name.ts';
 
@@ -28,13 +30,12 @@ export async function sendLinkOnce(deps: DeliveryDeps, target: { jobId: number; 
 	}
 	deps.crashPoint('before_link_commit');
 	const now = clock.now().toISOString();
-	await db.$transaction(async (tx) => {
-		const { count } = await tx.job.updateMany({
-			where: { jobId: target.jobId, linkSentAt: null },
-			data: { linkSentAt: now, status: 'done', appearanceJson: null, error: null, updatedAt: now, providerUsed: undefined }
-		});
-		if (count === 0) return;
-		await tx.user.updateMany({ where: { telegramUserId: target.userId }, data: { packLink: link, packName: target.name, packCompletedAt: now } });
+	const completed = await db.$transaction(async (tx) => {
+		const result = await completeJob(tx, target.jobId, now);
+		if (result.won) await tx.user.updateMany({ where: { telegramUserId: target.userId }, data: { packLink: link, packName: target.name, packCompletedAt: now } });
+		return result;
 	});
+	// Done already (a run resumed after the commit) is fine; any other state means this claim lost the job.
+	if (!completed.won && completed.current !== 'done') throw new LeaseLost(completed.refusal);
 	await deps.enterStage('done');
 }

@@ -1,10 +1,10 @@
-import type { Db } from '../../lib/server/db/client.ts';
-import type { RenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
-import type { Logger } from '../../lib/server/log/logger.ts';
-import type { ImageProvider } from '../../lib/server/providers/provider.ts';
-import type { Prices } from '../../lib/server/spend/usage-recorder.ts';
-import type { Clock } from '../../lib/server/time/clock.ts';
-import type { TelegramApi } from '../../lib/server/telegram/api.ts';
+import type { Db } from '../../db/client.ts';
+import type { RenderMode } from '../pipeline/pack-state.ts';
+import type { Logger } from '../../log/logger.ts';
+import type { ImageProvider } from '../../providers/provider.ts';
+import type { Prices } from '../../spend/usage-recorder.ts';
+import type { Clock } from '../../time/clock.ts';
+import type { TelegramApi } from '../../telegram/api.ts';
 
 /** What the job loop needs; tests build it with a FakeClock, the emulator's Api and any provider. */
 export interface QueueSettings {

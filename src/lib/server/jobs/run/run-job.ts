@@ -1,6 +1,7 @@
-import { deliverPack } from '../../lib/server/delivery/deliver-pack.ts';
-import { releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../../lib/server/jobs/job-queue.repository.ts';
-import { drawStickers } from '../../lib/server/jobs/pipeline/run-pipeline.ts';
+import { deliverPack } from '../delivery/deliver-pack.ts';
+import { LeaseLost, WorkerShutdown } from '../job-errors.ts';
+import { recordProvidersUsed, releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../job.repository.ts';
+import { drawStickers } from '../pipeline/run-pipeline.ts';
 import { handleJobFailure } from './job-failure.ts';
 import { buildJobContext } from './job-context.ts';
 import type { QueueDeps } from './queue-deps.ts';
@@ -13,14 +14,14 @@ export async function runClaimedJob(deps: QueueDeps, claimed: ClaimedJob, shutdo
 	const { jobId, attempts } = claimed;
 	const lease: LeaseRef = { jobId, workerId: deps.workerId, claimedAt: claimed.claimedAt };
 	const controller = new AbortController();
-	const onShutdown = () => controller.abort('worker shutting down');
+	const onShutdown = () => controller.abort(new WorkerShutdown());
 	shutdown.addEventListener('abort', onShutdown, { once: true });
 	const heartbeat = startLeaseHeartbeat(deps, lease, controller);
 	try {
 		deps.crashPoint('after_claim');
 		const ctx = await buildJobContext(deps, jobId, controller.signal);
 		await drawStickers(ctx);
-		await recordProvidersUsed(deps, jobId, ctx.providersUsed);
+		await recordProvidersUsed(deps.db, jobId, ctx.providersUsed);
 		const holdsLease = () => renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs);
 		await deliverPack({ ...ctx, api: deps.api, botUsername: await deps.botUsername(), locale: ctx.brief.locale, sleep: deps.sleep, holdsLease }, jobId);
 	} catch (error) {
@@ -38,18 +39,10 @@ function startLeaseHeartbeat(deps: QueueDeps, lease: LeaseRef, controller: Abort
 	const timer = setInterval(() => {
 		renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs)
 			.then((held) => {
-				if (!held) controller.abort('lease lost or job no longer active');
+				if (!held) controller.abort(new LeaseLost());
 			})
 			.catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'lease renewal failed; will retry'));
 	}, Math.max(200, Math.floor(deps.settings.leaseMs / 3)));
 	timer.unref();
 	return timer;
-}
-
-/** jobs.provider_used lists every provider that drew part of the pack, across resumed runs too. */
-async function recordProvidersUsed(deps: QueueDeps, jobId: number, used: Set<string>): Promise<void> {
-	if (used.size === 0) return;
-	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId }, select: { providerUsed: true } });
-	const all = new Set([...(job.providerUsed?.split(',').filter(Boolean) ?? []), ...used]);
-	await deps.db.job.update({ where: { jobId }, data: { providerUsed: [...all].join(',') } });
 }

@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
-import { showStageToGuest } from '../../lib/server/telegram/guest-notices.ts';
-import { recordStage, type JobStage } from '../../lib/server/jobs/job-progress.ts';
-import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
-import { pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
-import type { PipelineContext } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
-import { pickArtStyle } from '../../lib/server/media/sticker-style.ts';
-import type { JobBrief } from '../../lib/server/providers/provider.ts';
+import { readGuestLanguage } from '../../guests/guest-profile.ts';
+import { showStageToGuest } from '../../telegram/guest-notices.ts';
+import { SelfieMissing } from '../job-errors.ts';
+import { recordStage, type JobStage } from '../job-progress.ts';
+import { recordDrawingChoices } from '../job.repository.ts';
+import { jobFiles } from '../pipeline/job-files.ts';
+import { pickRenderMode } from '../pipeline/pack-state.ts';
+import type { PipelineContext } from '../pipeline/pipeline-context.ts';
+import { pickArtStyle } from '../../media/sticker-style.ts';
+import type { JobBrief } from '../../providers/provider.ts';
 import { warnAboutFallback } from './fallback-warning.ts';
-import { SelfieMissing } from './job-failure.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**
@@ -22,7 +23,7 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 	const files = jobFiles(deps.settings.dataDir, jobId, job.sessionToken);
 	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
 	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
-	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await deps.db.job.update({ where: { jobId }, data: { artStyle, renderMode } });
+	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await recordDrawingChoices(deps.db, jobId, { artStyle, renderMode });
 	const brief: JobBrief = {
 		jobId,
 		...(options.redraw ? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop } : await readPhotos(deps, jobId, job.photoPath, files.faceCrop)),

@@ -1,7 +1,7 @@
-import type { Db } from '../../lib/server/db/client.ts';
-import { readSetting, writeSetting } from '../../lib/server/settings/settings.repository.ts';
-import { readMaintenance } from '../../lib/server/settings/maintenance.ts';
-import type { Clock } from '../../lib/server/time/clock.ts';
+import type { Db } from '../db/client.ts';
+import { readSetting, writeSetting } from '../settings/settings.repository.ts';
+import { readMaintenance } from '../settings/maintenance.ts';
+import type { Clock } from '../time/clock.ts';
 
 /**
  * When the queue must not claim: `settings.maintenance` (operator pause or no funds), or the
