@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { endMaintenance, readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { readSetting } from '../../src/lib/server/settings/settings.repository.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { nextPacificMidnight } from '../../src/lib/server/jobs/quota-day.ts';
+import { nextPacificMidnight } from '../../src/lib/server/spend/provider-quota-day.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';

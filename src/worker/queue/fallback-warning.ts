@@ -1,7 +1,7 @@
 import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
 import { alertAdmins } from '../../lib/server/jobs/guest-notices.ts';
 import type { FallbackEvent } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
-import { pacificQuotaDay } from '../../lib/server/jobs/quota-day.ts';
+import { pacificQuotaDay } from '../../lib/server/spend/provider-quota-day.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**

@@ -3,7 +3,7 @@ import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
 import { alertAdmins, sendGuestNotice } from '../../lib/server/jobs/guest-notices.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
 import { failJob, requeueJob } from '../../lib/server/jobs/job-queue.repository.ts';
-import { nextPacificMidnight } from '../../lib/server/jobs/quota-day.ts';
+import { nextPacificMidnight } from '../../lib/server/spend/provider-quota-day.ts';
 import { JobAborted } from '../../lib/server/jobs/pipeline/pipeline-context.ts';
 import { ProviderError } from '../../lib/server/providers/provider.ts';
 import { startMaintenance } from '../../lib/server/settings/maintenance.ts';

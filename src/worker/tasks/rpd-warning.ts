@@ -2,7 +2,7 @@ import type { Api } from 'grammy';
 import type { Db } from '../../lib/server/db/client.ts';
 import { ADMIN_ALERTS } from '../../lib/server/jobs/generation.texts.ts';
 import { alertAdmins } from '../../lib/server/jobs/guest-notices.ts';
-import { pacificDayStart, pacificQuotaDay } from '../../lib/server/jobs/quota-day.ts';
+import { pacificDayStart, pacificQuotaDay } from '../../lib/server/spend/provider-quota-day.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { countImageRequestsSince } from '../../lib/server/spend/usage-recorder.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
