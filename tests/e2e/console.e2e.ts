@@ -227,6 +227,11 @@ test.describe.serial('operator console', () => {
 		await page.goto('/console/audit');
 		await page.getByLabel('Action').selectOption('reset_user');
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
+		// The guest-or-job box narrows the log once typing pauses.
+		await page.getByLabel('Guest or job id').fill(String(ANNA));
+		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(0);
+		await page.getByLabel('Guest or job id').fill(String(BORIS));
+		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
 	});
 
 	test('a viewer sees everything but every action is off, in the UI and on the server', async ({ browser, baseURL }) => {

@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetGuest } from '../../src/lib/server/guests/reset-guest.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
+import { deleteGuestRows, readGuestFootprint } from '../../src/lib/server/lifecycle/guest-rows.ts';
+import { prismaRunner } from '../../src/lib/server/lifecycle/sql-runner.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -31,10 +33,60 @@ describe('reset_user from the console', () => {
 				{ status: 'done', packName: 'anna_5550001_2_by_sticker_kiosk_bot', costs: [0.2] }
 			]
 		});
-		await insertGuest(db, clock, { id: 7770001n, firstName: 'Other', jobs: [{ status: 'done', costs: [0.5] }] });
+		const otherJobIds = await insertGuest(db, clock, { id: 7770001n, firstName: 'Other', jobs: [{ status: 'done', costs: [0.5] }] });
 		const deps = { db, clock, dbPath, dataDir: dir, pseudonymKey: Buffer.alloc(32, 7) };
-		return { dir, db, dbPath, clock, guest, jobIds, deps };
+		return { dir, db, dbPath, clock, guest, jobIds, otherJobIds, deps };
 	}
+
+	/** The rows other features keep per job: bot messages, live progress, leases, sticker redraws. */
+	const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases', 'sticker_redraws'] as const;
+
+	async function insertPerJobRows(db: Db, clock: FakeClock, jobId: number, chatId: bigint) {
+		const now = clock.now().toISOString();
+		await db.jobMessage.create({ data: { jobId, kind: 'link', chatId, messageId: 10n + BigInt(jobId), sentAt: now } });
+		await db.jobProgress.create({ data: { jobId, stage: 'done', stageStartedAt: now, updatedAt: now, linkChatId: chatId } });
+		await db.jobLease.create({ data: { jobId, workerId: 'w1', claimedAt: now, heartbeatAt: now, leaseExpiresAt: now } });
+		await db.stickerRedraw.create({ data: { jobId, stickerNumber: 1, status: 'done', requestedBy: 'olga', createdAt: now, updatedAt: now } });
+	}
+
+	async function countPerJobRows(db: Db, jobIds: number[]): Promise<Record<string, number>> {
+		const counts: Record<string, number> = {};
+		for (const table of PER_JOB_TABLES) {
+			const rows = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${table} WHERE job_id IN (${jobIds.join(',')})`);
+			counts[table] = Number(rows[0]?.n);
+		}
+		return counts;
+	}
+
+	const NONE = { job_messages: 0, job_progress: 0, job_leases: 0, sticker_redraws: 0 };
+	const ONE_EACH = { job_messages: 1, job_progress: 1, job_leases: 1, sticker_redraws: 1 };
+
+	it('the guest-row delete alone leaves none of the guest’s per-job rows, so a reset needs no second pass over them', async () => {
+		const { db, clock, guest, jobIds, otherJobIds } = await setUp();
+		for (const jobId of jobIds) await insertPerJobRows(db, clock, jobId, guest);
+		await insertPerJobRows(db, clock, otherJobIds[0]!, 7770001n);
+		expect(await countPerJobRows(db, jobIds)).toEqual({ job_messages: 2, job_progress: 2, job_leases: 2, sticker_redraws: 2 });
+
+		const deleted = await db.$transaction(async (tx) => {
+			const sql = prismaRunner(tx);
+			return deleteGuestRows(sql, guest, await readGuestFootprint(sql, guest));
+		});
+
+		expect(deleted).toMatchObject({ job_messages: 2, job_progress: 2, job_leases: 2, sticker_redraws: 2, jobs: 2 });
+		expect(await countPerJobRows(db, jobIds)).toEqual(NONE);
+		expect(await countPerJobRows(db, otherJobIds)).toEqual(ONE_EACH);
+	});
+
+	it('a reset takes every per-job row of the guest and none of another guest’s', async () => {
+		const { db, clock, guest, jobIds, otherJobIds, deps } = await setUp();
+		for (const jobId of jobIds) await insertPerJobRows(db, clock, jobId, guest);
+		await insertPerJobRows(db, clock, otherJobIds[0]!, 7770001n);
+
+		await resetGuest(deps, { name: 'olga', ip: null }, guest);
+
+		expect(await countPerJobRows(db, jobIds)).toEqual(NONE);
+		expect(await countPerJobRows(db, otherJobIds)).toEqual(ONE_EACH);
+	});
 
 	it('backs up first, deletes the guest’s rows in one go, keeps spend, and records the old pack links', async () => {
 		const { dir, db, clock, guest, jobIds, deps } = await setUp();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endMaintenance, readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { readSetting } from '../../src/lib/server/settings/settings.repository.ts';
-import { nextPacificMidnight } from '../../src/lib/server/jobs/quota-day.ts';
+import { nextPacificMidnight } from '../../src/lib/server/spend/provider-quota-day.ts';
 import { waitForJobStatus } from './generation-harness.ts';
 import { useGeminiRuns, waitFor } from './generation-gemini-harness.ts';
 

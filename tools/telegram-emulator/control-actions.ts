@@ -2,6 +2,7 @@ import type { CallbackQuery, Message, Update, User } from 'grammy/types';
 import { z } from 'zod';
 import type { EmulatorCore } from './core.ts';
 import { detectUserEntities } from './formatting.ts';
+import type { UserInput } from './store.ts';
 import type { BotRecord, CallbackRecord, StoredMessage } from './types.ts';
 import { messageView, type ChatMessageView } from './views.ts';
 
@@ -25,7 +26,7 @@ export const userInputSchema = z.object({
 	last_name: z.string().trim().max(64).optional(),
 	username: z.string().regex(/^@?[a-zA-Z][a-zA-Z0-9_]{3,31}$/).optional(),
 	language_code: z.string().min(2).max(10).optional()
-});
+}) satisfies z.ZodType<UserInput>;
 
 export const userMessageSchema = z.object({
 	bot: z.string().optional(),

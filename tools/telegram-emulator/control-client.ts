@@ -2,18 +2,13 @@ import type { Update, User } from 'grammy/types';
 import type { ButtonPressResult, UserMessageResult } from './control-actions.ts';
 import type { CountersSnapshot } from './counters.ts';
 import type { FaultInput, FaultView } from './faults.ts';
+import type { UserInput } from './store.ts';
 import type { CallbackQueryView, ChatMessageView, StickerSetView } from './views.ts';
 
 // A typed client of the control API for tests (and scripts): act as users, read chats, arm
 // faults. Wire names are Telegram-style snake_case, like the Bot API it sits beside.
 
-export interface UserInput {
-	id?: number;
-	first_name: string;
-	last_name?: string;
-	username?: string;
-	language_code?: string;
-}
+export type { UserInput };
 
 export interface SendUserMessageInput {
 	text: string;

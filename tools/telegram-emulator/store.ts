@@ -21,6 +21,7 @@ export interface StoreOptions {
 	adminIds: number[];
 }
 
+/** A user as tests and the page describe one (Telegram's field names); without id, a new user. */
 export interface UserInput {
 	id?: number;
 	first_name: string;

@@ -5,12 +5,18 @@
  * texts), never sentences, so each visitor reads them in their own language.
  * The phone is only checked for plausibility here; the server normalises it to E.164.
  */
-export const LEAD_FIELD_LIMITS = { name: 100, telegram: 33, phone: 32, eventDate: 100, guests: 50, comment: 2000 } as const;
+/** The fields a visitor fills in, in the form's order. */
+export const LEAD_FIELDS = ['name', 'telegram', 'phone', 'eventDate', 'guests', 'comment'] as const;
+export type LeadField = (typeof LEAD_FIELDS)[number];
 
-export type LeadField = 'name' | 'telegram' | 'phone' | 'eventDate' | 'guests' | 'comment';
+export const LEAD_FIELD_LIMITS = { name: 100, telegram: 33, phone: 32, eventDate: 100, guests: 50, comment: 2000 } as const satisfies Record<LeadField, number>;
+
 export type LeadFormErrors = Partial<Record<LeadField | 'requestId', string>>;
 
-/** The raw text of each field as submitted (FormData names in snake_case on the wire). */
+/**
+ * A landing submission, field by field (FormData names in snake_case on the wire): raw text as
+ * the visitor typed it here, checked and normalised by the time a lead row is made of it.
+ */
 export interface LeadFormInput {
 	requestId: string;
 	name: string;
@@ -62,8 +68,7 @@ export function checkLeadField(field: LeadField, value: string, other: { telegra
 /** Every field's first problem (empty when the form may be sent). */
 export function checkLeadFields(input: LeadFormInput): LeadFormErrors {
 	const errors: LeadFormErrors = {};
-	const fields: LeadField[] = ['name', 'telegram', 'phone', 'eventDate', 'guests', 'comment'];
-	for (const field of fields) {
+	for (const field of LEAD_FIELDS) {
 		const problem = checkLeadField(field, input[field] ?? '', input);
 		if (problem) errors[field] = problem;
 	}

@@ -1,6 +1,6 @@
 import type { Db } from '../../lib/server/db/client.ts';
 import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
-import { pacificDayStart, pacificQuotaDay } from '../../lib/server/jobs/quota-day.ts';
+import { pacificDayStart, pacificQuotaDay } from '../../lib/server/spend/provider-quota-day.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { countImageRequestsSince } from '../../lib/server/spend/usage-recorder.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';

@@ -3,8 +3,9 @@ import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, JOB_STATUSES, jobStatusSche
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 import { WORKER_STALE_AFTER_SECONDS } from '../health/health.service.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
-import { QUOTA_TIME_ZONE, startOfDayIn, startOfUtcDay } from '../spend/quota-day.ts';
+import { pacificDayStart } from '../spend/provider-quota-day.ts';
 import { HOUR, type Clock } from '../time/clock.ts';
+import { startOfDayIn } from '../time/zoned-day.ts';
 import { guestLabel } from './guest-label.ts';
 
 /** The Live page: what an operator glances at during an event. */
@@ -110,8 +111,8 @@ async function countOpenSessions(db: Db): Promise<{ status: string; count: numbe
 }
 
 async function readToday(db: Db, now: Date, settings: LiveSettings): Promise<LiveSnapshot['today']> {
-	const utcStart = startOfUtcDay(now).toISOString();
-	const quotaDayStart = startOfDayIn(now, QUOTA_TIME_ZONE).toISOString();
+	const utcStart = startOfDayIn(now, 'UTC').toISOString();
+	const quotaDayStart = pacificDayStart(now).toISOString();
 	const [packs, spend, imageRequests] = await Promise.all([
 		db.job.count({ where: { status: 'done', linkSentAt: { gte: utcStart } } }),
 		db.apiUsage.aggregate({ where: { ts: { gte: utcStart } }, _sum: { estCostUsd: true } }),

@@ -7,7 +7,7 @@ import { packLink } from '../jobs/delivery/pack-name.ts';
 import { removeGuestFiles } from '../lifecycle/guest-erasure.ts';
 import { deleteGuestRows, fingerprintPackNames, readGuestFootprint, recordErasure } from '../lifecycle/guest-rows.ts';
 import { pseudonymForGuest } from '../lifecycle/pseudonym.ts';
-import { prismaRunner, tableExists, type SqlRunner } from '../lifecycle/sql-runner.ts';
+import { prismaRunner } from '../lifecycle/sql-runner.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../time/clock.ts';
 import { CLAIMED_JOB_STATUSES } from '../../schemas/job-status.ts';
@@ -45,8 +45,8 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		const sql = prismaRunner(tx);
 		const user = await tx.user.findUnique({ where: { telegramUserId }, select: { packLink: true } });
 		const footprint = await readGuestFootprint(sql, telegramUserId);
+		// deleteGuestRows also takes the rows kept per job (progress, leases, redraws, bot messages).
 		const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
-		await deleteJobSideRows(sql, footprint.jobIds);
 		const packNames = [...footprint.packNames].sort();
 		const packLinks = [...new Set([...(user?.packLink ? [user.packLink] : []), ...packNames.map(packLink)])];
 		const details: ResetGuestDetails = {
@@ -94,13 +94,4 @@ async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string> {
 		conn.close();
 	}
 	return target;
-}
-
-/** The generation engine's per-job rows (docs/data-model.md: they go with the job); link_chat_id names the guest. */
-async function deleteJobSideRows(sql: SqlRunner, jobIds: number[]): Promise<void> {
-	if (jobIds.length === 0) return;
-	const marks = jobIds.map(() => '?').join(',');
-	for (const table of ['job_progress', 'job_leases', 'sticker_redraws']) {
-		if (await tableExists(sql, table)) await sql.run(`DELETE FROM ${table} WHERE job_id IN (${marks})`, jobIds);
-	}
 }

@@ -41,19 +41,10 @@ export async function submitLandingForm(deps: SubmissionDeps, data: FormData, lo
 	if (phone === null) return { status: 'invalid', errors: { phone: 'phoneInvalid' }, values };
 	try {
 		const result = await receiveLead(deps, {
-			requestId: form.requestId,
-			submittedAt: form.submittedAt,
-			name: form.name,
+			...form,
 			telegram: form.telegram === undefined ? undefined : normaliseTelegram(form.telegram),
 			phone,
-			eventDate: form.eventDate,
-			guests: form.guests,
-			comment: form.comment,
 			locale,
-			utm: form.utm,
-			utmSource: form.utmSource,
-			utmMedium: form.utmMedium,
-			utmCampaign: form.utmCampaign,
 			ipHash: hashVisitorIp(clientIp, deps.ipSalt)
 		});
 		if (result.outcome === 'rate_limited') return { status: 'rate_limited', values };

@@ -2,7 +2,8 @@ import { LEAD_STATUSES, type LeadStatus } from '../../schemas/lead-status.ts';
 import type { Db } from '../db/client.ts';
 import { deleteSetting, readSetting, writeSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
-import { previousDate, tashkentDate, tashkentMidnight, tashkentWallClock } from './tashkent-time.ts';
+import { shiftDate } from '../time/zoned-day.ts';
+import { tashkentMidnight, tashkentWallClock } from './tashkent-time.ts';
 
 /**
  * The daily digest: once per Tashkent date, from DIGEST_HOUR Tashkent time, about the day
@@ -49,7 +50,7 @@ export interface DigestFigures {
 }
 
 export async function readDigestFigures(db: Db, digestDate: string): Promise<DigestFigures> {
-	const day = previousDate(digestDate);
+	const day = shiftDate(digestDate, -1);
 	const from = tashkentMidnight(day).toISOString();
 	const to = tashkentMidnight(digestDate).toISOString();
 	const [newLeads, repeats, changes, open, withoutStatus] = await Promise.all([
@@ -70,5 +71,3 @@ function countsByStatus(rows: { status: string; _count: { _all: number } }[]): P
 	}
 	return counts;
 }
-
-export { tashkentDate };

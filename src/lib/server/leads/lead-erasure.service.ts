@@ -1,4 +1,6 @@
 import type { Db } from '../db/client.ts';
+import { eraseLeadRows } from '../lifecycle/lead-rows.ts';
+import { prismaRunner } from '../lifecycle/sql-runner.ts';
 import { DAY, type Clock } from '../time/clock.ts';
 import { requestCardEdit } from './lead-card-edits.repository.ts';
 
@@ -9,7 +11,8 @@ import { requestCardEdit } from './lead-card-edits.repository.ts';
  * sales group is re-rendered without the contact details (lead_card_edits).
  *
  * erased_at is written once, by the same transaction that clears the fields, and never moved:
- * after a backup restore the lifecycle job re-applies every erasure by reading it.
+ * after a backup restore the lifecycle job re-applies every erasure by reading it, with the same
+ * statements (lifecycle/lead-rows.ts).
  */
 export const SPAM_RETENTION_MS = 30 * DAY;
 export const LEAD_RETENTION_MS = 365 * DAY;
@@ -24,12 +27,8 @@ export async function eraseLead(deps: { db: Db; clock: Clock }, leadId: number):
 		const lead = await tx.lead.findUnique({ where: { id: leadId }, select: { erasedAt: true } });
 		if (!lead) return { outcome: 'not_found' };
 		const erasedAt = lead.erasedAt ?? now.toISOString();
-		// Cleared again even when already erased: cheap, and it repairs a row a restore brought back.
-		await tx.lead.update({
-			where: { id: leadId },
-			data: { name: null, telegram: null, phone: null, comment: null, ipHash: null, erasedAt }
-		});
-		await tx.leadRepeat.updateMany({ where: { leadId }, data: { telegram: null, phone: null, comment: null, ipHash: null } });
+		// Run again even when already erased: cheap, and it repairs a row a restore brought back.
+		await eraseLeadRows(prismaRunner(tx), leadId, erasedAt);
 		if (!lead.erasedAt) await requestCardEdit(tx, leadId, now);
 		return { outcome: lead.erasedAt ? 'already_erased' : 'erased', erasedAt };
 	});

@@ -1,3 +1,4 @@
+import type { LeadFormInput } from '../../schemas/lead-form.ts';
 import type { Db, Tx } from '../db/client.ts';
 import type { Lead, LeadRepeat } from '../db/generated/client.ts';
 
@@ -5,23 +6,8 @@ import type { Lead, LeadRepeat } from '../db/generated/client.ts';
 
 export type { Lead, LeadRepeat };
 
-export interface NewLead {
-	requestId: string;
-	createdAt: string;
-	submittedAt?: string;
-	name: string;
-	telegram?: string;
-	phone?: string;
-	eventDate?: string;
-	guests?: string;
-	comment?: string;
-	locale: string;
-	utm?: string;
-	utmSource?: string;
-	utmMedium?: string;
-	utmCampaign?: string;
-	ipHash: string;
-}
+/** A lead row: the submission's fields (checked and normalised) and what the server adds. */
+export type NewLead = LeadFormInput & { createdAt: string; locale: string; ipHash: string };
 
 export type NewRepeat = Pick<LeadRepeat, 'leadId' | 'requestId' | 'at'> &
 	Partial<Pick<LeadRepeat, 'telegram' | 'phone' | 'eventDate' | 'guests' | 'comment' | 'locale' | 'utmSource' | 'ipHash'>>;

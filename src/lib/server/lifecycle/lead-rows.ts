@@ -1,17 +1,24 @@
 import type { SqlRunner } from './sql-runner.ts';
 
 /**
- * Re-applies a lead erasure on a restored backup (seed 000 erasure rules): contact fields, comment
- * and ip_hash become NULL in the lead and its repeats, erased_at is set; the row, its status and
- * history stay. The leads feature owns erasure in the live database; this is the same effect,
- * written against a file no process has opened yet. Returns 1 when the lead needed erasing.
+ * Erasure of a lead's rows: the organiser's personal data (contact fields, comment, ip_hash) becomes
+ * NULL in the lead and its repeats, erased_at is set once and never moved; the row, its status and
+ * history stay so statistics do not change. The same statements run in the live database (inside
+ * the leads feature's erasure transaction) and on a restored backup no process has opened yet, so
+ * a restore re-applies exactly what an erasure did. Returns 1 when the lead needed erasing.
  */
+const LEAD_PERSONAL_COLUMNS = ['name', 'telegram', 'phone', 'comment', 'ip_hash'] as const;
+/** A repeat keeps no name of its own. */
+const REPEAT_PERSONAL_COLUMNS = LEAD_PERSONAL_COLUMNS.filter((column) => column !== 'name');
+
+const cleared = (columns: readonly string[]) => columns.map((column) => `${column} = NULL`).join(', ');
+const anyLeft = LEAD_PERSONAL_COLUMNS.map((column) => `${column} IS NOT NULL`).join(' OR ');
+
 export async function eraseLeadRows(sql: SqlRunner, leadId: number, erasedAt: string): Promise<number> {
 	const changed = await sql.run(
-		`UPDATE leads SET name = NULL, telegram = NULL, phone = NULL, comment = NULL, ip_hash = NULL, erased_at = coalesce(erased_at, ?)
-		 WHERE id = ? AND (erased_at IS NULL OR name IS NOT NULL OR telegram IS NOT NULL OR phone IS NOT NULL OR comment IS NOT NULL OR ip_hash IS NOT NULL)`,
+		`UPDATE leads SET ${cleared(LEAD_PERSONAL_COLUMNS)}, erased_at = coalesce(erased_at, ?) WHERE id = ? AND (erased_at IS NULL OR ${anyLeft})`,
 		[erasedAt, leadId]
 	);
-	await sql.run(`UPDATE lead_repeats SET telegram = NULL, phone = NULL, comment = NULL, ip_hash = NULL WHERE lead_id = ?`, [leadId]);
+	await sql.run(`UPDATE lead_repeats SET ${cleared(REPEAT_PERSONAL_COLUMNS)} WHERE lead_id = ?`, [leadId]);
 	return changed;
 }

@@ -1,4 +1,4 @@
-import { BLOCK, type Blob, type Box, type CoarseMask } from './sticker-mask.ts';
+import { BLOCK, type Blob, type Box, type CoarseMask } from './sticker-grid.ts';
 
 /**
  * Dilation and connected-component labelling of the coarse figure mask, row run by row run: a

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { averageCells, BLOCK, estimateBackground, findBlobs, type Blob, type Box, type CoarseMask, type Rgb } from './sticker-mask.ts';
+import { BLOCK, type Blob, type Box, type CoarseMask, type Rgb } from './sticker-grid.ts';
+import { averageCells, estimateBackground, findBlobs } from './sticker-mask.ts';
 import { FIGURE_SIDE, finishSticker, STICKER_MARGIN, type FinishedSticker } from './sticker-format.ts';
 import { borrowScratch, matteFigure, returnScratch, type MatteScratch } from './sticker-matte.ts';
 

@@ -1,4 +1,4 @@
-import type { Rgb } from './sticker-mask.ts';
+import type { Rgb } from './sticker-grid.ts';
 
 /**
  * A second look at a matted figure's edge. The alpha ramp on colour distance is blind to how far

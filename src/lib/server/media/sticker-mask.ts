@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { dilate, labelBlobs } from './sticker-blobs.ts';
+import { BLOCK, type CoarseMask, type Rgb } from './sticker-grid.ts';
 
 /**
  * Finding figures on a flat-background sheet, on raw RGB pixels (no images are re-encoded here).
@@ -7,35 +8,6 @@ import { dilate, labelBlobs } from './sticker-blobs.ts';
  * sharp computes in its own threads) and dilated so a caption or a decoration next to a figure
  * joins it; connected cells are one figure.
  */
-export const BLOCK = 4;
-
-export interface Rgb {
-	r: number;
-	g: number;
-	b: number;
-}
-
-export interface Box {
-	x: number;
-	y: number;
-	width: number;
-	height: number;
-}
-
-export interface Blob extends Box {
-	label: number;
-	/** Full-resolution box of the cells that are figure (x, y, width, height above include the dilation). */
-	core: Box;
-	/** Foreground area in full-resolution pixels (foreground cells × BLOCK²). */
-	area: number;
-}
-
-export interface CoarseMask {
-	cols: number;
-	rows: number;
-	labels: Int32Array;
-	blobs: Blob[];
-}
 
 /** The background is whatever colour dominates the sheet's border (median per channel). */
 export function estimateBackground(rgb: Buffer, width: number, height: number): Rgb {

@@ -1,5 +1,4 @@
-import type { Box, CoarseMask, Rgb } from './sticker-mask.ts';
-import { BLOCK } from './sticker-mask.ts';
+import { BLOCK, type Box, type CoarseMask, type Rgb } from './sticker-grid.ts';
 import { refineEdges } from './sticker-edge.ts';
 
 /**

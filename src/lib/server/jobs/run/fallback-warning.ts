@@ -1,7 +1,7 @@
 import { ADMIN_ALERTS } from '../../../i18n/admin-alerts.ts';
 import { alertAdmins } from '../../telegram/guest-notices.ts';
 import type { FallbackEvent } from '../pipeline/pipeline-context.ts';
-import { pacificQuotaDay } from '../quota-day.ts';
+import { pacificQuotaDay } from '../../spend/provider-quota-day.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**

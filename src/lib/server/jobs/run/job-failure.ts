@@ -4,7 +4,7 @@ import { alertAdmins, sendGuestNotice } from '../../telegram/guest-notices.ts';
 import { recordStage } from '../job-progress.ts';
 import { isShutdown, JobAborted, SelfieMissing } from '../job-errors.ts';
 import { failJobForGood, requeueJob } from '../job.repository.ts';
-import { nextPacificMidnight } from '../quota-day.ts';
+import { nextPacificMidnight } from '../../spend/provider-quota-day.ts';
 import { ProviderError } from '../../providers/provider.ts';
 import { startMaintenance } from '../../settings/maintenance.ts';
 import { pauseForQuotaDay } from '../queue-pause.ts';
