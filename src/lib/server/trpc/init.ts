@@ -5,6 +5,7 @@ import type { Actor } from '../audit/audit-log.ts';
 import { canAct, canManageOperators, type OperatorIdentity } from '../auth/roles.ts';
 import { ConsoleActionError } from '../console/console-error.ts';
 import { DATABASE_BUSY_MESSAGE, isDatabaseBusy } from '../db/busy.ts';
+import { errorReference, isUnexpected, unexpectedErrorMessage } from './error-reference.ts';
 
 /**
  * tRPC plumbing: the request context, the error formatter and the procedure tiers. Routers per
@@ -30,9 +31,15 @@ export function createTrpcContext(app: AppContext, request: Request, locals: Trp
 
 const t = initTRPC.context<TrpcContext>().create({
 	errorFormatter({ shape, error }) {
-		// Validation problems go back field by field so forms can show them; nothing internal leaks.
+		// Validation problems go back field by field so forms can show them; nothing internal leaks:
+		// an unexpected error becomes a sentence with the reference its log line carries.
 		const zodError = error.cause instanceof ZodError ? error.cause.flatten() : null;
-		return { ...shape, data: { ...shape.data, stack: undefined, zodError } };
+		const unexpected = isUnexpected(error);
+		return {
+			...shape,
+			message: unexpected ? unexpectedErrorMessage(error) : shape.message,
+			data: { ...shape.data, stack: undefined, zodError, requestId: unexpected ? errorReference(error) : undefined }
+		};
 	}
 });
 
