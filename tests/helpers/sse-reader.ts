@@ -53,9 +53,10 @@ async function readEvents(response: Response, events: SseEvent[], notify: () => 
 	if (!response.body) return;
 	const decoder = new TextDecoder();
 	let buffer = '';
+	const reader = response.body.getReader();
 	try {
-		for await (const chunk of response.body) {
-			buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+		for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+			buffer += decoder.decode(chunk.value, { stream: true });
 			let split: number;
 			while ((split = buffer.indexOf('\n\n')) >= 0) {
 				const block = buffer.slice(0, split);
