@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { afterEach } from 'vitest';
+import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { PROJECT_ROOT } from './node-process.ts';
+import { useTempDir } from './temp-dir.ts';
 
 /**
  * The built web server (build/index.js, as `npm start` and systemd run it) on a free port with a
@@ -66,6 +69,27 @@ export async function startBuiltWeb(dataDir: string, env: NodeJS.ProcessEnv = {}
 	}
 	await stop();
 	throw new Error(`the web server did not answer:\n${output}`);
+}
+
+/**
+ * For a test file: `start()` gives a built web server on a fresh data dir and a Prisma client on
+ * its database; `later()` adds a clean-up step. After each test everything stops, newest first.
+ */
+export function useBuiltWeb(prefix: string): { start: (env?: NodeJS.ProcessEnv) => Promise<{ web: BuiltWeb; db: Db }>; later: (step: () => Promise<void> | void) => void } {
+	const tempDir = useTempDir(prefix);
+	const steps: (() => Promise<void> | void)[] = [];
+	afterEach(async () => {
+		for (const step of steps.splice(0).reverse()) await step();
+	});
+	const later = (step: () => Promise<void> | void) => void steps.push(step);
+	const start = async (env: NodeJS.ProcessEnv = {}) => {
+		const web = await startBuiltWeb(tempDir(), env);
+		later(() => web.stop());
+		const db = openDatabase(web.dbPath);
+		later(() => db.$disconnect());
+		return { web, db };
+	};
+	return { start, later };
 }
 
 /** Signs in through the real form (POST /console/login) and returns the Cookie header to send. */

@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { Db } from '../../src/lib/server/db/client.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
-import { callTrpc, signIn, startBuiltWeb, type BuiltWeb } from '../helpers/built-web.ts';
+import { callTrpc, signIn, useBuiltWeb, type BuiltWeb } from '../helpers/built-web.ts';
 import { openSse } from '../helpers/sse-reader.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 /**
@@ -15,28 +14,25 @@ import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 const INTERNAL_TEXT = /audit_log|prisma|table|does not exist|sqlite|invocation/i;
 
 describe('finding 10: error text for operators', () => {
-	const tempDir = useTempDir('error-text-');
-	const cleanup: (() => Promise<void> | void)[] = [];
-	afterEach(async () => {
-		for (const step of cleanup.splice(0).reverse()) await step();
-	});
+	const builtWeb = useBuiltWeb('error-text-');
 
 	async function start(): Promise<{ web: BuiltWeb; db: Db; cookie: string; operatorId: number }> {
-		const web = await startBuiltWeb(tempDir());
-		cleanup.push(() => web.stop());
-		const db = openDatabase(web.dbPath);
-		cleanup.push(() => db.$disconnect());
+		const { web, db } = await builtWeb.start();
 		const { id } = await insertOperator(db, systemClock, 'olga', 'owner');
 		return { web, db, cookie: await signIn(web, 'olga', TEST_PASSWORD), operatorId: id };
 	}
 
-	function expectReferenceLogged(web: BuiltWeb, reference: string): void {
-		const line = web
-			.output()
-			.split('\n')
-			.find((l) => l.includes(reference));
-		expect(line, `a log line with ${reference}`).toBeDefined();
-		expect(JSON.parse(line!)).toMatchObject({ level: 50, requestId: reference, err: { message: expect.stringMatching(/audit_log/) } });
+	/** The web process writes its log lines asynchronously: the line may follow the answer by a moment. */
+	async function expectReferenceLogged(web: BuiltWeb, reference: string): Promise<void> {
+		const line = await vi.waitFor(() => {
+			const found = web
+				.output()
+				.split('\n')
+				.find((l) => l.includes(reference));
+			if (!found) throw new Error(`no log line with ${reference} yet`);
+			return found;
+		}, { timeout: 5_000 });
+		expect(JSON.parse(line)).toMatchObject({ level: 50, requestId: reference, err: { message: expect.stringMatching(/audit_log/) } });
 	}
 
 	it('finding 10: an unexpected error reaches the operator as a sentence and a reference that is in the log', async () => {
@@ -50,16 +46,16 @@ describe('finding 10: error text for operators', () => {
 		expect(JSON.stringify(body)).not.toMatch(INTERNAL_TEXT);
 		const reference = error.data.requestId!;
 		expect(error.message).toContain(reference);
-		expectReferenceLogged(web, reference);
+		await expectReferenceLogged(web, reference);
 
 		// The same inside a live view: the stream's error event carries the sentence, not Prisma's text.
 		const stream = await openSse(`${web.base}/api/trpc/audit.watch?input=${encodeURIComponent('{}')}`, { cookie });
-		cleanup.push(() => stream.close());
+		builtWeb.later(() => stream.close());
 		const failed = await stream.waitFor((e) => e.event === 'serialized-error');
 		expect(failed.data).not.toMatch(INTERNAL_TEXT);
 		const streamed = JSON.parse(failed.data) as { message: string; data: { requestId: string } };
 		expect(streamed.message).toContain(`(reference ${streamed.data.requestId})`);
-		expectReferenceLogged(web, streamed.data.requestId);
+		await expectReferenceLogged(web, streamed.data.requestId);
 	}, 60_000);
 
 	it('finding 10: deliberate refusals and input problems keep their messages', async () => {

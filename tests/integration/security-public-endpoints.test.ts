@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { readMaintenance, startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
-import { callTrpc, signIn, startBuiltWeb, type BuiltWeb } from '../helpers/built-web.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { callTrpc, signIn, useBuiltWeb } from '../helpers/built-web.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 /**
@@ -11,19 +9,7 @@ import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
  * (/health, /start) and the cross-origin guard in front of every /api route.
  */
 describe('public endpoints', () => {
-	const tempDir = useTempDir('public-endpoints-');
-	const cleanup: (() => Promise<void> | void)[] = [];
-	afterEach(async () => {
-		for (const step of cleanup.splice(0).reverse()) await step();
-	});
-
-	async function start(env: NodeJS.ProcessEnv = {}): Promise<{ web: BuiltWeb; db: Db }> {
-		const web = await startBuiltWeb(tempDir(), env);
-		cleanup.push(() => web.stop());
-		const db = openDatabase(web.dbPath);
-		cleanup.push(() => db.$disconnect());
-		return { web, db };
-	}
+	const { start } = useBuiltWeb('public-endpoints-');
 
 	it('finding 7: public /health answers status only; the console Health page has the details', async () => {
 		const { web, db } = await start();
