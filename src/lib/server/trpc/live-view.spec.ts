@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangeFeed, watchSnapshots } from '../console/change-feed.ts';
 import { FakeClock, HOUR } from '../time/clock.ts';
 import { OpenStreams } from '../web/open-streams.ts';
+import { createCallerFactory, operatorProcedure, router, type TrpcContext } from './init.ts';
 import { guardLiveView, LIVE_VIEW_LIMITS } from './live-view.ts';
 
 /**
@@ -68,4 +69,14 @@ describe('live views and tRPC’s client', () => {
 		expect(opened()).toBe(1);
 		expect(views.size).toBe(0);
 	}, 15_000);
+
+	it('the operator tier refuses a console subscription that does not go through watchLive', async () => {
+		const unguarded = router({
+			watch: operatorProcedure.subscription(async function* () {
+				yield 'for ever';
+			})
+		});
+		const ctx = { operator: { id: 1, username: 'olga', displayName: null, role: 'owner' }, clientIp: null, sessionToken: 'x' } as unknown as TrpcContext;
+		await expect(createCallerFactory(unguarded)(ctx).watch()).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR', message: expect.stringContaining('watchLive') });
+	});
 });
