@@ -1,4 +1,4 @@
-import type { Handle, HandleServerError, ServerInit } from '@sveltejs/kit';
+import type { Handle, HandleServerError, RequestEvent, ServerInit } from '@sveltejs/kit';
 import { ConfigError } from '$lib/server/config/config';
 import { DATABASE_BUSY_MESSAGE, isDatabaseBusy } from '$lib/server/db/busy';
 import { MigrationError } from '$lib/server/db/migrations/safe-migrate';
@@ -24,12 +24,8 @@ export const init: ServerInit = async () => {
 };
 
 export const handle: Handle = async ({ event, resolve }) => {
-	if (event.url.pathname.startsWith('/api/') && isForeignMutation(event.request, event.url)) {
-		return new Response(JSON.stringify({ error: 'Cross-site request refused.' }), {
-			status: 403,
-			headers: { 'content-type': 'application/json' }
-		});
-	}
+	const foreign = refuseForeignApiMutation(event);
+	if (foreign) return foreign;
 	let response: Response;
 	try {
 		await resolveOperatorSession(event, appContext());
@@ -42,6 +38,19 @@ export const handle: Handle = async ({ event, resolve }) => {
 	applySecurityHeaders(response.headers, event.url.protocol === 'https:');
 	return response;
 };
+
+/**
+ * Every /api mutation must come from our own origin. Decided on the route SvelteKit matched, not on
+ * the raw path: routing decodes the path, so `/%61pi/…` runs the /api handlers too. A path no
+ * route matched reaches no handler at all.
+ */
+function refuseForeignApiMutation(event: RequestEvent): Response | null {
+	if (!event.route.id?.startsWith('/api/') || !isForeignMutation(event.request, event.url)) return null;
+	return new Response(JSON.stringify({ error: 'Cross-site request refused.' }), {
+		status: 403,
+		headers: { 'content-type': 'application/json' }
+	});
+}
 
 /** Unexpected errors are logged with their stack; people only ever see a sentence. */
 export const handleError: HandleServerError = ({ error, event, status }) => {

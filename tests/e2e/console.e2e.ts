@@ -155,8 +155,15 @@ test.describe.serial('operator console', () => {
 		await page.getByRole('button', { name: 'Yes, pause everything' }).click();
 		await expect(page.getByRole('status', { name: 'Maintenance' })).toContainText('Paused');
 		expect(lastAudit('pause')).toMatchObject({ actor: 'olga', ip: expect.stringMatching(/127\.0\.0\.1|::1|::ffff:127\.0\.0\.1/) });
+		// Public /health says "paused" and nothing more; the reason is for operators only.
 		const health = await page.request.get('/health');
-		expect((await health.json()).maintenance).toMatchObject({ source: 'admin', reason: 'e2e check' });
+		expect(await health.json()).toEqual({ status: 'paused', worker: { alive: expect.any(Boolean) } });
+		expect(await page.request.get('/health').then((r) => r.text())).not.toContain('e2e check');
+		await page.getByRole('link', { name: 'Health' }).click();
+		const service = page.getByRole('region', { name: 'Service' });
+		await expect(service).toContainText('paused by an operator');
+		await expect(service).toContainText('e2e check');
+		await page.getByRole('link', { name: 'Live' }).click();
 
 		await page.getByRole('button', { name: 'Resume' }).click();
 		await expect(page.getByRole('region', { name: 'Maintenance' })).toContainText('Running');

@@ -1,3 +1,4 @@
+import { goto } from '$app/navigation';
 import { describeCallError } from './trpc-client';
 
 // onData takes `any` on purpose: the page names the server's snapshot type, and tRPC's inferred
@@ -13,7 +14,9 @@ type Start = (handlers: Handlers) => { unsubscribe: () => void };
 /**
  * The state of one live view: the latest snapshot the server pushed, whether the stream is up,
  * and a sentence when it failed. `follow` is called inside `$effect` so a changed input (a search
- * term, a job id) closes the old stream and opens a new one.
+ * term, a job id) closes the old stream and opens a new one. The server ends a view with
+ * UNAUTHORIZED once its session is over (signed out elsewhere, expired, removed, role changed):
+ * then the page goes to sign-in, which comes back here afterwards.
  */
 export class LiveData<T> {
 	data = $state<T | undefined>(undefined);
@@ -36,6 +39,7 @@ export class LiveData<T> {
 				this.connected = false;
 				this.signedOut = (error as { data?: { code?: string } })?.data?.code === 'UNAUTHORIZED';
 				this.error = describeCallError(error);
+				if (this.signedOut) void goto(`/console/login?next=${encodeURIComponent(location.pathname)}`);
 			}
 		});
 		return () => subscription.unsubscribe();

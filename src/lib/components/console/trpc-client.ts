@@ -33,11 +33,15 @@ export function useConsoleClient(): ConsoleClient {
 	return client;
 }
 
-/** A sentence for a failed call: the server's own message for refusals, a plain one otherwise. */
+/**
+ * A sentence for a failed call: the server's own message for refusals, and for its own failures
+ * (a sentence with a reference to quote: the server never sends internal error text), a plain one otherwise.
+ */
 export function describeCallError(error: unknown): string {
-	const data = (error as { data?: { code?: string } } | null)?.data;
+	const data = (error as { data?: { code?: string; requestId?: string } } | null)?.data;
 	const message = error instanceof Error ? error.message : '';
 	if (data?.code === 'UNAUTHORIZED') return 'Your session has ended. Please sign in again.';
-	if (data?.code === 'FORBIDDEN' || data?.code === 'BAD_REQUEST' || data?.code === 'NOT_FOUND') return message;
+	if (data?.code === 'FORBIDDEN' || data?.code === 'BAD_REQUEST' || data?.code === 'NOT_FOUND' || data?.code === 'TOO_MANY_REQUESTS') return message;
+	if (data?.requestId) return message;
 	return 'The server could not be reached or had a problem. Please try again.';
 }

@@ -149,6 +149,7 @@ export class KioskFlow {
 			this.#applyView(JSON.parse((event as MessageEvent<string>).data) as KioskSessionView);
 		});
 		events.onerror = () => (this.reconnecting = true);
+		this.#listenForServerEnd(events);
 		this.#sessionEvents = events;
 	}
 
@@ -160,7 +161,19 @@ export class KioskFlow {
 			if (this.screen === 'start' && this.paused) this.screen = 'paused';
 			else if (this.screen === 'paused' && !this.paused) this.screen = 'start';
 		});
+		this.#listenForServerEnd(events);
 		this.#kioskEvents = events;
+	}
+
+	/** The server ended a stream for good: the key was revoked (ask for it again), or newer streams of this kiosk replaced it. */
+	#listenForServerEnd(events: EventSource): void {
+		events.addEventListener('closed', () => events.close());
+		events.addEventListener('unauthorised', () => {
+			this.dispose();
+			this.session = null;
+			this.view = null;
+			this.screen = 'key';
+		});
 	}
 
 	#applyView(view: KioskSessionView): void {

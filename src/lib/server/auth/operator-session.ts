@@ -33,8 +33,10 @@ export async function createOperatorSession(db: Db, clock: Clock, operatorId: nu
 /**
  * The operator behind a cookie token, or null. Expired sessions are deleted on sight; sessions of a
  * disabled or removed operator are refused (removal deletes them through the foreign key).
+ * `renew: false` for checks that cannot write the cookie again (an open live stream): renewing
+ * there would push the server's expiry past the browser's cookie, which is then never rewritten.
  */
-export async function validateOperatorSession(db: Db, clock: Clock, token: string): Promise<ValidSession | null> {
+export async function validateOperatorSession(db: Db, clock: Clock, token: string, { renew = true }: { renew?: boolean } = {}): Promise<ValidSession | null> {
 	if (!/^[a-z2-7]{20,64}$/.test(token)) return null;
 	const id = hashSessionToken(token);
 	const row = await db.operatorSession.findUnique({ where: { id }, include: { operator: true } });
@@ -48,7 +50,7 @@ export async function validateOperatorSession(db: Db, clock: Clock, token: strin
 	const { operator } = row;
 	if (operator.disabledAt !== null || !isRole(operator.role)) return null;
 	const identity: OperatorIdentity = { id: operator.id, username: operator.username, displayName: operator.displayName, role: operator.role };
-	if (expiresAt - now >= SESSION_RENEW_WHEN_UNDER_MS) return { operator: identity, expiresAt: new Date(expiresAt), renewed: false };
+	if (!renew || expiresAt - now >= SESSION_RENEW_WHEN_UNDER_MS) return { operator: identity, expiresAt: new Date(expiresAt), renewed: false };
 	const renewedAt = new Date(now + SESSION_LIFETIME_MS);
 	await db.operatorSession.updateMany({ where: { id }, data: { expiresAt: renewedAt.toISOString() } });
 	return { operator: identity, expiresAt: renewedAt, renewed: true };

@@ -1,16 +1,19 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/client.ts';
-import { WORKER_STALE_AFTER_SECONDS } from '../health/health.service.ts';
+import { readHealthDetails, WORKER_STALE_AFTER_SECONDS, type HealthDetails } from '../health/health.service.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**
- * The Health page: storage, housekeeping and versions. Last sweep and last backup are settings
- * the lifecycle tasks write (`last_sweep_at`, `last_backup`); until they do, the page says so.
+ * The Health page: the service's state (what public /health reduces to a status word: the pause
+ * and its reason, the worker's heartbeat, the image provider), storage, housekeeping and versions.
+ * Last sweep and last backup are settings the lifecycle tasks write (`last_sweep_at`,
+ * `last_backup`); until they do, the page says so.
  */
 export interface ConsoleHealth {
 	at: string;
+	service: HealthDetails & { provider: string };
 	db: { path: string; bytes: number | null; walBytes: number | null; sqliteVersion: string | null; integrity: 'not checked here' };
 	disk: { freeBytes: number | null; totalBytes: number | null; dataDir: string };
 	lastSweep: unknown;
@@ -26,11 +29,13 @@ export interface ConsoleHealthDeps {
 	dbPath: string;
 	dataDir: string;
 	version: string;
+	provider: string;
 }
 
 export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<ConsoleHealth> {
 	const now = deps.clock.now();
-	const [bytes, walBytes, disk, sqliteVersion, lastSweep, lastBackup, resetBackups, workerRows] = await Promise.all([
+	const [service, bytes, walBytes, disk, sqliteVersion, lastSweep, lastBackup, resetBackups, workerRows] = await Promise.all([
+		readHealthDetails(deps),
 		fileSize(deps.dbPath),
 		fileSize(`${deps.dbPath}-wal`),
 		diskSpace(deps.dataDir),
@@ -42,6 +47,7 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 	]);
 	return {
 		at: now.toISOString(),
+		service: { ...service, provider: deps.provider },
 		db: { path: deps.dbPath, bytes, walBytes, sqliteVersion, integrity: 'not checked here' },
 		disk: { ...disk, dataDir: deps.dataDir },
 		lastSweep,

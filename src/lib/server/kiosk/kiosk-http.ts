@@ -22,7 +22,8 @@ export type KioskErrorCode =
 	| 'not_ready'
 	| 'already_taken'
 	| 'session_closed'
-	| 'busy';
+	| 'busy'
+	| 'too_many_streams';
 
 const MESSAGES: Record<KioskErrorCode, string> = {
 	no_kiosk_key: 'This device is not registered as a kiosk. Enter the kiosk key from your operator.',
@@ -40,7 +41,8 @@ const MESSAGES: Record<KioskErrorCode, string> = {
 	not_ready: 'The guest has not chosen an outfit yet.',
 	already_taken: 'A photo for this session was already taken.',
 	session_closed: 'This session is closed.',
-	busy: 'A photo for this session is being uploaded right now.'
+	busy: 'A photo for this session is being uploaded right now.',
+	too_many_streams: 'The server has too many live connections open right now. Try again in a minute.'
 };
 
 export function kioskError(status: number, error: KioskErrorCode, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {

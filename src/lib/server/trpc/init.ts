@@ -5,6 +5,8 @@ import type { Actor } from '../audit/audit-log.ts';
 import { canAct, canManageOperators, type OperatorIdentity } from '../auth/roles.ts';
 import { ConsoleActionError } from '../console/console-error.ts';
 import { DATABASE_BUSY_MESSAGE, isDatabaseBusy } from '../db/busy.ts';
+import { errorReference, isUnexpected, unexpectedErrorMessage } from './error-reference.ts';
+import { isLiveView } from './live-view.ts';
 
 /**
  * tRPC plumbing: the request context, the error formatter and the procedure tiers. Routers per
@@ -16,23 +18,32 @@ export interface TrpcContext extends AppContext {
 	operator?: OperatorIdentity | null;
 	/** The client's address, for audit_log. */
 	clientIp?: string | null;
+	/** The console session cookie's token: live views check it again while they stream. */
+	sessionToken: string | null;
 }
 
-/** What the route passes from event.locals (optional: callers without a request have none). */
+/** What the route passes from event.locals and the cookie (optional: callers without a request have none). */
 export interface TrpcLocals {
 	operator?: OperatorIdentity | null;
 	clientIp?: string | null;
+	sessionToken?: string | null;
 }
 
 export function createTrpcContext(app: AppContext, request: Request, locals: TrpcLocals = {}): TrpcContext {
-	return { ...app, request, operator: locals.operator ?? null, clientIp: locals.clientIp ?? null };
+	return { ...app, request, operator: locals.operator ?? null, clientIp: locals.clientIp ?? null, sessionToken: locals.sessionToken ?? null };
 }
 
 const t = initTRPC.context<TrpcContext>().create({
 	errorFormatter({ shape, error }) {
-		// Validation problems go back field by field so forms can show them; nothing internal leaks.
+		// Validation problems go back field by field so forms can show them; nothing internal leaks:
+		// an unexpected error becomes a sentence with the reference its log line carries.
 		const zodError = error.cause instanceof ZodError ? error.cause.flatten() : null;
-		return { ...shape, data: { ...shape.data, stack: undefined, zodError } };
+		const unexpected = isUnexpected(error);
+		return {
+			...shape,
+			message: unexpected ? unexpectedErrorMessage(error) : shape.message,
+			data: { ...shape.data, stack: undefined, zodError, requestId: unexpected ? errorReference(error) : undefined }
+		};
 	}
 });
 
@@ -53,6 +64,7 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
  * Signed in to the console, any role. Viewers are read-only: every mutation through this tier is
  * refused for them here, so a router cannot forget it. Console domain errors (ConsoleActionError)
  * reach the browser as BAD_REQUEST with their sentence. `ctx.actor` is what audit_log records.
+ * Every subscription must be a live view (watchLive), which ends when the session does.
  */
 export const operatorProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
 	const operator = ctx.operator;
@@ -62,6 +74,9 @@ export const operatorProcedure = publicProcedure.use(async ({ ctx, type, next })
 	}
 	const actor: Actor = { name: operator.username, ip: ctx.clientIp ?? null };
 	const result = await next({ ctx: { ...ctx, operator, actor } });
+	if (type === 'subscription' && result.ok && !isLiveView(result.data)) {
+		throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'a console subscription must return watchLive(…): it would outlive its session' });
+	}
 	if (!result.ok && result.error.cause instanceof ConsoleActionError) {
 		throw new TRPCError({ code: 'BAD_REQUEST', message: result.error.cause.message, cause: result.error.cause });
 	}

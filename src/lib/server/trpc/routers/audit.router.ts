@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { listAuditActors, listAuditEntries } from '../../audit/audit-query.ts';
 import { AUDIT_ACTIONS } from '../../audit/audit-log.ts';
-import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { changeFeedFor } from '../../console/change-feed.ts';
 import { operatorProcedure, router } from '../init.ts';
+import { watchLive } from '../live-view.ts';
 import type { Db } from '../../db/client.ts';
 
 const filter = z.object({
@@ -20,7 +21,7 @@ async function readAuditPage(db: Db, input: z.infer<typeof filter>) {
 export const auditRouter = router({
 	list: operatorProcedure.input(filter).query(({ ctx, input }) => readAuditPage(ctx.db, input)),
 
-	watch: operatorProcedure.input(filter).subscription(async function* ({ ctx, input, signal }) {
-		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => readAuditPage(ctx.db, input));
-	})
+	watch: operatorProcedure.input(filter).subscription(({ ctx, input, signal }) =>
+		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readAuditPage(ctx.db, input))
+	)
 });

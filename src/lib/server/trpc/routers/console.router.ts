@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit-log.ts';
-import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { changeFeedFor } from '../../console/change-feed.ts';
 import { readLiveSnapshot, type LiveSettings } from '../../console/live.service.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../../settings/maintenance.ts';
 import { ConsoleActionError } from '../../console/console-error.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';
+import { watchLive } from '../live-view.ts';
 
 /** The Live page and the pause switch. */
 export function liveSettingsFrom(config: TrpcContext['config']): LiveSettings {
@@ -18,9 +19,9 @@ export function liveSettingsFrom(config: TrpcContext['config']): LiveSettings {
 export const consoleRouter = router({
 	live: operatorProcedure.query(({ ctx }) => readLiveSnapshot(ctx.db, ctx.clock, liveSettingsFrom(ctx.config))),
 
-	watchLive: operatorProcedure.subscription(async function* ({ ctx, signal }) {
-		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => readLiveSnapshot(ctx.db, ctx.clock, liveSettingsFrom(ctx.config)));
-	}),
+	watchLive: operatorProcedure.subscription(({ ctx, signal }) =>
+		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readLiveSnapshot(ctx.db, ctx.clock, liveSettingsFrom(ctx.config)))
+	),
 
 	/** Pause: the kiosk refuses Start, the bot answers guests politely, the queue stops claiming. */
 	pause: operatorProcedure.input(z.object({ reason: z.string().trim().max(300).default('') })).mutation(async ({ ctx, input }) => {

@@ -1,14 +1,22 @@
-import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { changeFeedFor } from '../../console/change-feed.ts';
 import { readConsoleHealth } from '../../console/console-health.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';
+import { watchLive } from '../live-view.ts';
 
-const deps = (ctx: TrpcContext) => ({ db: ctx.db, clock: ctx.clock, dbPath: ctx.config.dbPath, dataDir: ctx.config.dataDir, version: ctx.version });
+const deps = (ctx: TrpcContext) => ({
+	db: ctx.db,
+	clock: ctx.clock,
+	dbPath: ctx.config.dbPath,
+	dataDir: ctx.config.dataDir,
+	version: ctx.version,
+	provider: ctx.config.IMAGE_PROVIDER
+});
 
-/** The console's Health page (the public /health stays minimal). */
+/** The console's Health page: the details public /health leaves out. */
 export const healthRouter = router({
 	read: operatorProcedure.query(({ ctx }) => readConsoleHealth(deps(ctx))),
 
-	watch: operatorProcedure.subscription(async function* ({ ctx, signal }) {
-		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => readConsoleHealth(deps(ctx)));
-	})
+	watch: operatorProcedure.subscription(({ ctx, signal }) =>
+		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readConsoleHealth(deps(ctx)))
+	)
 });

@@ -1,11 +1,12 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { changeFeedFor } from '../../console/change-feed.ts';
 import { readJobDetail } from '../../console/job-detail.ts';
 import { retryJob } from '../../jobs/job-retry.ts';
 import type { JobStatus } from '../../../schemas/job-status.ts';
 import { requestStickerRedraw } from '../../jobs/sticker-redraw-request.ts';
 import { operatorProcedure, router } from '../init.ts';
+import { watchLive } from '../live-view.ts';
 
 const jobId = z.object({ jobId: z.number().int().positive() });
 
@@ -17,9 +18,9 @@ export const jobsRouter = router({
 	}),
 
 	/** Yields null once the job is gone (reset), so the page can say so instead of going blank. */
-	watchDetail: operatorProcedure.input(jobId).subscription(async function* ({ ctx, input, signal }) {
-		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => readJobDetail(ctx.db, ctx.config.dataDir, input.jobId));
-	}),
+	watchDetail: operatorProcedure.input(jobId).subscription(({ ctx, input, signal }) =>
+		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readJobDetail(ctx.db, ctx.config.dataDir, input.jobId))
+	),
 
 	retry: operatorProcedure.input(jobId).mutation(async ({ ctx, input }) => {
 		await retryJob(ctx.db, ctx.clock, ctx.actor, input.jobId);

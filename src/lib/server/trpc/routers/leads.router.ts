@@ -1,12 +1,12 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { LEAD_STATUSES } from '../../../schemas/lead-status.ts';
-import { watchSnapshots } from '../../console/change-feed.ts';
 import { recordAudit } from '../../audit/audit-log.ts';
 import { eraseLead } from '../../leads/lead-erasure.service.ts';
 import { CONSOLE_ACTOR_ID, setLeadStatus } from '../../leads/lead-status.service.ts';
 import { leadsChangeFeed, listLeads, readLeadDetail } from '../../leads/leads-console.service.ts';
 import { operatorProcedure, router } from '../init.ts';
+import { watchLive } from '../live-view.ts';
 
 /** The console's Leads page: table with filters, a lead's card, status change and erasure. */
 const filters = z.object({
@@ -25,15 +25,15 @@ async function detailOrThrow(ctx: { db: Parameters<typeof readLeadDetail>[0] }, 
 export const leadsRouter = router({
 	list: operatorProcedure.input(filters).query(({ ctx, input }) => listLeads(ctx.db, input, ctx.clock.now())),
 
-	watch: operatorProcedure.input(filters).subscription(async function* ({ ctx, input, signal }) {
-		yield* watchSnapshots(leadsChangeFeed(ctx.db, ctx.logger), signal, () => listLeads(ctx.db, input, ctx.clock.now()));
-	}),
+	watch: operatorProcedure.input(filters).subscription(({ ctx, input, signal }) =>
+		watchLive(ctx, signal, leadsChangeFeed(ctx.db, ctx.logger), () => listLeads(ctx.db, input, ctx.clock.now()))
+	),
 
 	detail: operatorProcedure.input(leadId).query(({ ctx, input }) => detailOrThrow(ctx, input.id)),
 
-	watchDetail: operatorProcedure.input(leadId).subscription(async function* ({ ctx, input, signal }) {
-		yield* watchSnapshots(leadsChangeFeed(ctx.db, ctx.logger), signal, () => readLeadDetail(ctx.db, input.id));
-	}),
+	watchDetail: operatorProcedure.input(leadId).subscription(({ ctx, input, signal }) =>
+		watchLive(ctx, signal, leadsChangeFeed(ctx.db, ctx.logger), () => readLeadDetail(ctx.db, input.id))
+	),
 
 	/** Recorded as status_by = 0 (not a Telegram user), status_by_name = "console: <operator>"; the worker edits the card. */
 	setStatus: operatorProcedure.input(leadId.extend({ status: z.enum(LEAD_STATUSES) })).mutation(async ({ ctx, input }) => {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { changeFeedFor } from '../../console/change-feed.ts';
 import { listLogEntries } from '../../log/log-query.ts';
 import { LOG_KEEP_DAYS, LOG_KEEP_ROWS } from '../../log/log-retention.ts';
 import { listWorkerLaunches } from '../../workers/launch-history.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';
+import { watchLive } from '../live-view.ts';
 
 const filter = z.object({
 	process: z.enum(['web', 'worker']).optional(),
@@ -23,7 +24,7 @@ export const logsRouter = router({
 	launches: operatorProcedure.query(({ ctx }) => listWorkerLaunches(ctx.db, ctx.clock)),
 	list: operatorProcedure.input(filter).query(({ ctx, input }) => listLogEntries(ctx.db, input)),
 
-	watch: operatorProcedure.input(filter).subscription(async function* ({ ctx, input, signal }) {
-		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => readLogsPage(ctx, input));
-	})
+	watch: operatorProcedure.input(filter).subscription(({ ctx, input, signal }) =>
+		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readLogsPage(ctx, input))
+	)
 });

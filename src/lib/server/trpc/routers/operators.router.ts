@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { addOperator, listOperators, removeOperator } from '../../auth/operators.ts';
 import { ROLES } from '../../auth/roles.ts';
-import { changeFeedFor, watchSnapshots } from '../../console/change-feed.ts';
+import { changeFeedFor } from '../../console/change-feed.ts';
 import { adminProcedure, operatorProcedure, router } from '../init.ts';
+import { watchLive } from '../live-view.ts';
 
 /** Operators management: everyone may see who has access; only the owner changes it. */
 export const operatorsRouter = router({
 	list: operatorProcedure.query(({ ctx }) => listOperators(ctx.db, ctx.clock)),
 
-	watch: operatorProcedure.subscription(async function* ({ ctx, signal }) {
-		yield* watchSnapshots(changeFeedFor(ctx.db, ctx.logger), signal, () => listOperators(ctx.db, ctx.clock));
-	}),
+	watch: operatorProcedure.subscription(({ ctx, signal }) =>
+		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => listOperators(ctx.db, ctx.clock))
+	),
 
 	add: adminProcedure
 		.input(z.object({ username: z.string().max(64), displayName: z.string().max(80).optional(), role: z.enum(ROLES), password: z.string().max(200) }))

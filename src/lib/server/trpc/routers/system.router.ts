@@ -1,7 +1,7 @@
-import { readHealth } from '../../health/health.service.ts';
+import { readPublicHealth } from '../../health/health.service.ts';
 import { publicProcedure, router } from '../init.ts';
 
 export const systemRouter = router({
-	/** The same report as GET /health, typed for the browser. */
-	health: publicProcedure.query(({ ctx }) => readHealth(ctx))
+	/** The same report as GET /health (status only), typed for the browser. */
+	health: publicProcedure.query(async ({ ctx }) => (await readPublicHealth(ctx)).health)
 });

@@ -1,6 +1,6 @@
 import type { RequestHandler } from './$types';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
-import { eventStream } from '$lib/server/kiosk/event-stream';
+import { kioskEventStream } from '$lib/server/kiosk/kiosk-streams';
 import { readMaintenance } from '$lib/server/settings/maintenance';
 
 const PAUSE_CHECK_MS = 1_000;
@@ -9,7 +9,7 @@ const PAUSE_CHECK_MS = 1_000;
 export const GET: RequestHandler = async ({ cookies, request }) => {
 	const ctx = await requireKiosk(cookies);
 	if (ctx instanceof Response) return ctx;
-	return eventStream(request.signal, (send) => {
+	return kioskEventStream(ctx, cookies, request.signal, (send) => {
 		let last: boolean | null = null;
 		const check = async () => {
 			const paused = (await readMaintenance(ctx.app.db).catch(() => null)) !== null;

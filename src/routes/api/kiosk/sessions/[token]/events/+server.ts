@@ -4,7 +4,7 @@ import { kioskError } from '$lib/server/kiosk/kiosk-http';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
 import { readKioskSessionView } from '$lib/server/kiosk/kiosk-session.service';
 import { sessionWatchHub } from '$lib/server/kiosk/session-watch';
-import { eventStream } from '$lib/server/kiosk/event-stream';
+import { kioskEventStream } from '$lib/server/kiosk/kiosk-streams';
 
 /** Server-sent events: the session's view now, then every change (EventSource reconnects by itself). */
 export const GET: RequestHandler = async ({ cookies, params, request }) => {
@@ -14,7 +14,7 @@ export const GET: RequestHandler = async ({ cookies, params, request }) => {
 	const first = await readKioskSessionView(ctx.deps, ctx.kiosk.id, params.token);
 	if (!first) return kioskError(404, 'not_found');
 	const hub = sessionWatchHub(ctx.deps, (error) => ctx.app.logger.error({ err: error }, 'kiosk live updates failed'));
-	return eventStream(request.signal, (send) => {
+	return kioskEventStream(ctx, cookies, request.signal, (send) => {
 		send('session', first);
 		return hub.watch(params.token, (view) => send('session', view));
 	});

@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
+import { PROJECT_ROOT } from './node-process.ts';
+import { useTempDir } from './temp-dir.ts';
+
+/**
+ * The built web server (build/index.js, as `npm start` and systemd run it) on a free port with a
+ * data directory of its own. Tests talk to it over HTTP only; `npx vite build` must have run.
+ */
+export interface BuiltWeb {
+	base: string;
+	dataDir: string;
+	dbPath: string;
+	/** Everything the process wrote to stdout and stderr so far (pino JSON lines). */
+	output: () => string;
+	stop: () => Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+		});
+	});
+}
+
+export async function startBuiltWeb(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<BuiltWeb> {
+	if (!existsSync(path.join(PROJECT_ROOT, 'build', 'index.js'))) throw new Error('build/ is missing: run `npx vite build` first');
+	const port = await freePort();
+	const base = `http://127.0.0.1:${port}`;
+	const dbPath = path.join(dataDir, 'app.db');
+	const child = spawn(process.execPath, ['build/index.js'], {
+		cwd: PROJECT_ROOT,
+		env: {
+			...process.env,
+			NODE_ENV: 'test',
+			LOG_LEVEL: 'info',
+			DATA_DIR: dataDir,
+			DB_PATH: dbPath,
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			ORIGIN: base,
+			PUBLIC_BASE_URL: base,
+			TELEGRAM_BOT_TOKEN: '',
+			TELEGRAM_API_ROOT: '',
+			...env
+		},
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	let output = '';
+	child.stdout.on('data', (chunk) => (output += chunk));
+	child.stderr.on('data', (chunk) => (output += chunk));
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	const stop = async () => {
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+		await exited;
+	};
+	for (let i = 0; i < 300; i++) {
+		if (child.exitCode !== null) throw new Error(`the web server exited (${child.exitCode}):\n${output}`);
+		if (await fetch(`${base}/health`).then(() => true, () => false)) return { base, dataDir, dbPath, output: () => output, stop };
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+	await stop();
+	throw new Error(`the web server did not answer:\n${output}`);
+}
+
+/**
+ * For a test file: `start()` gives a built web server on a fresh data dir and a Prisma client on
+ * its database; `later()` adds a clean-up step. After each test everything stops, newest first.
+ */
+export function useBuiltWeb(prefix: string): { start: (env?: NodeJS.ProcessEnv) => Promise<{ web: BuiltWeb; db: Db }>; later: (step: () => Promise<void> | void) => void } {
+	const tempDir = useTempDir(prefix);
+	const steps: (() => Promise<void> | void)[] = [];
+	afterEach(async () => {
+		for (const step of steps.splice(0).reverse()) await step();
+	});
+	const later = (step: () => Promise<void> | void) => void steps.push(step);
+	const start = async (env: NodeJS.ProcessEnv = {}) => {
+		const web = await startBuiltWeb(tempDir(), env);
+		later(() => web.stop());
+		const db = openDatabase(web.dbPath);
+		later(() => db.$disconnect());
+		return { web, db };
+	};
+	return { start, later };
+}
+
+/** Signs in through the real form (POST /console/login) and returns the Cookie header to send. */
+export async function signIn(web: BuiltWeb, username: string, password: string): Promise<string> {
+	const response = await fetch(`${web.base}/console/login`, {
+		method: 'POST',
+		headers: { origin: web.base, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ username, password }),
+		redirect: 'manual'
+	});
+	const cookie = response.headers.getSetCookie().find((line) => !/max-age=0/i.test(line));
+	if (response.status !== 303 || !cookie) throw new Error(`sign-in as ${username} failed: ${response.status} ${await response.text()}`);
+	return cookie.split(';')[0]!;
+}
+
+/** A tRPC call over plain HTTP, as the console's httpLink sends it (no batching). */
+export async function callTrpc(web: BuiltWeb, cookie: string, kind: 'query' | 'mutation', procedure: string, input?: unknown): Promise<{ status: number; body: TrpcBody }> {
+	const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+	const response =
+		kind === 'query'
+			? await fetch(`${web.base}/api/trpc/${procedure}${query}`, { headers: { cookie } })
+			: await fetch(`${web.base}/api/trpc/${procedure}`, {
+					method: 'POST',
+					headers: { cookie, origin: web.base, 'content-type': 'application/json' },
+					body: JSON.stringify(input ?? null)
+				});
+	return { status: response.status, body: (await response.json()) as TrpcBody };
+}
+
+export interface TrpcBody {
+	result?: { data: unknown };
+	error?: { message: string; code: number; data: { code: string; httpStatus: number; requestId?: string; zodError?: { fieldErrors: Record<string, string[]> } | null } };
+}
