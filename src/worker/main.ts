@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { ConfigError, getConfig } from '../lib/server/config/config.ts';
 import { readVersion } from '../lib/server/config/version.ts';
+import { announceDemoMode } from '../lib/server/config/demo-mode.ts';
 import { prepareDatabase } from '../lib/server/db/startup.ts';
 import { MigrationError } from '../lib/server/db/migrations/safe-migrate.ts';
 import { createLogger } from '../lib/server/log/logger.ts';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
 	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists).
 	const logSink = new LogSink('worker');
 	const logger = createLogger('worker', config.LOG_LEVEL, { warningsTo: logSink });
+	announceDemoMode(config, logger);
 	const lock = acquireInstanceLock(config.dataDir);
 	const clock = systemClock;
 	const db = await prepareDatabase(config, clock, logger);

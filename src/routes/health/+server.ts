@@ -1,10 +1,14 @@
 import { json } from '@sveltejs/kit';
 import type { RequestHandler } from './$types';
+import { isDemo } from '$lib/server/config/demo-mode';
 import { readHealth } from '$lib/server/health/health.service';
 import { appContext } from '$lib/server/web/app-context';
 
-/** Monitors and deploy/update.sh poll this; 503 when the database does not answer. */
+/**
+ * Monitors and deploy/update.sh poll this; 503 when the database does not answer. `demo: true`
+ * when no real bot is behind the product (the Telegram emulator stands in).
+ */
 export const GET: RequestHandler = async () => {
 	const report = await readHealth(appContext());
-	return json(report, { status: report.ok ? 200 : 503, headers: { 'cache-control': 'no-store' } });
+	return json({ ...report, demo: isDemo(appContext().config) }, { status: report.ok ? 200 : 503, headers: { 'cache-control': 'no-store' } });
 };

@@ -1,4 +1,5 @@
 import { getConfig, type Config } from '../config/config.ts';
+import { announceDemoMode } from '../config/demo-mode.ts';
 import { readVersion } from '../config/version.ts';
 import type { Db } from '../db/client.ts';
 import { prepareDatabase } from '../db/startup.ts';
@@ -24,6 +25,7 @@ export async function startAppContext(): Promise<AppContext> {
 	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists).
 	const logSink = new LogSink('web');
 	const logger = createLogger('web', config.LOG_LEVEL, { warningsTo: logSink });
+	announceDemoMode(config, logger);
 	const db = await prepareDatabase(config, systemClock, logger);
 	logSink.attach(openLogEntryWriter(config.dbPath));
 	// adapter-node's graceful shutdown: store what is still queued.
