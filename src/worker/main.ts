@@ -53,7 +53,7 @@ async function main(): Promise<void> {
 
 	const bot = createBot(config.telegram, { db, clock, logger, config });
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
-	const botRunner = new BotRunner(bot, logger);
+	const botRunner = new BotRunner(bot, logger, config.telegram);
 	botRunner.start();
 	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId });
 	jobLoop = new JobLoop(queueDeps);
