@@ -2,7 +2,7 @@
 # Installs the npm packages and builds the app in the application directory — as the deploy user,
 # never as root (called by update.sh, which runs as root):
 #   npm ci --ignore-scripts → npm rebuild <the packages package.json's allowScripts allows> →
-#   npm run db:generate → npm run build
+#   npm run prepare (our own svelte-kit sync, skipped with the scripts) → db:generate → build
 # npm runs with a private home, cache and temp directory owned by the deploy user (mode 700) and an
 # empty environment: a shared HOME such as /tmp would let any local user plant an .npmrc (and with
 # it code) for npm, and .env's secrets have no business in a build. Install scripts run only for the
@@ -20,18 +20,19 @@ OUTPUTS=(node_modules build .svelte-kit src/lib/server/db/generated)
 
 [[ "$(id -u)" -eq 0 ]] || { echo "run as root (deploy/update.sh does)" >&2; exit 1; }
 id -u "$DEPLOY_USER" >/dev/null 2>&1 || { echo "there is no user $DEPLOY_USER: run deploy/setup.sh first" >&2; exit 1; }
+DEPLOY_GROUP="$(id -gn "$DEPLOY_USER")"
 cd "$APP_DIR"
 
-install -d -o "$DEPLOY_USER" -g "$DEPLOY_USER" -m 700 "$DEPLOY_HOME" "$DEPLOY_HOME/npm-cache" "$DEPLOY_HOME/tmp"
+install -d -o "$DEPLOY_USER" -g "$DEPLOY_GROUP" -m 700 "$DEPLOY_HOME" "$DEPLOY_HOME/npm-cache" "$DEPLOY_HOME/tmp"
 # The build removes and recreates build/ itself, so the deploy user must be able to add entries to
 # the application directory: group-writable with the sticky bit (as /tmp), it can remove or rename
 # only what it owns — never the code, deploy/ or .env, which stay root's.
-chgrp "$DEPLOY_USER" "$APP_DIR"
+chgrp "$DEPLOY_GROUP" "$APP_DIR"
 chmod 1775 "$APP_DIR"
-install -d -o "$DEPLOY_USER" -g "$DEPLOY_USER" -m 755 src/lib/server/db/generated
+install -d -o "$DEPLOY_USER" -g "$DEPLOY_GROUP" -m 755 src/lib/server/db/generated
 for out in "${OUTPUTS[@]}"; do
 	# -h: a symlink is changed itself, never what it points to.
-	if [[ -e "$out" && ! -L "$out" ]]; then chown -hR "$DEPLOY_USER:$DEPLOY_USER" "$out"; fi
+	if [[ -e "$out" && ! -L "$out" ]]; then chown -hR "$DEPLOY_USER:$DEPLOY_GROUP" "$out"; fi
 done
 
 as_deploy() {
@@ -47,5 +48,6 @@ if [[ ${#allowed[@]} -gt 0 ]]; then
 	echo "build: install scripts of the allowed native packages: ${allowed[*]}"
 	as_deploy npm rebuild "${allowed[@]}"
 fi
+as_deploy npm run prepare
 as_deploy npm run db:generate
 as_deploy npm run build

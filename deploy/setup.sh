@@ -42,7 +42,7 @@ if ! id -u "$APP_USER" >/dev/null 2>&1; then
 fi
 # npm and the build run as this user (deploy/build.sh), never as root and never as the service.
 if ! id -u "$DEPLOY_USER" >/dev/null 2>&1; then
-	useradd --system --home-dir "$DEPLOY_HOME" --no-create-home --shell /usr/sbin/nologin "$DEPLOY_USER"
+	useradd --system --user-group --home-dir "$DEPLOY_HOME" --no-create-home --shell /usr/sbin/nologin "$DEPLOY_USER"
 fi
 install -d -o "$DEPLOY_USER" -g "$DEPLOY_USER" -m 700 "$DEPLOY_HOME"
 # Code: root-owned, readable by the service. The directory is group-writable for the deploy user

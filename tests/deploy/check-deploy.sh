@@ -233,7 +233,7 @@ check "update.sh: build.sh → confirm (--yes) → migrate → restart web → w
 	steps_in_order "$DEPLOY/update.sh" 'bash "$HERE/build.sh"' 'read -r -p' 'src/lib/server/db/migrate-cli.ts' 'restart sticker-api' 'restart sticker-bot' 'seq 1 15' 'log-tail.sh'
 # shellcheck disable=SC2016
 check "setup.sh: users, directories, ufw 22/80/443, fail2ban, swap, units, logrotate, timer, caddy.sh" \
-	steps_in_order "$DEPLOY/setup.sh" 'useradd --system' 'useradd --system --home-dir "$DEPLOY_HOME"' 'install -d -o root -g "$DEPLOY_USER" -m 1775' 'ufw default deny incoming' 'for port in 22 80 443' 'jail.d/sticker-sshd.local' 'swap.sh' '/etc/systemd/system/' 'logrotate.d' 'sticker-backup.timer' 'caddy.sh'
+	steps_in_order "$DEPLOY/setup.sh" 'useradd --system' 'useradd --system --user-group --home-dir "$DEPLOY_HOME"' 'install -d -o root -g "$DEPLOY_USER" -m 1775' 'ufw default deny incoming' 'for port in 22 80 443' 'jail.d/sticker-sshd.local' 'swap.sh' '/etc/systemd/system/' 'logrotate.d' 'sticker-backup.timer' 'caddy.sh'
 
 # ─── npm hygiene (finding 6): build.sh with stand-ins that record who runs what ───────────────
 B="$WORK/build"
@@ -268,7 +268,7 @@ npm_calls() { grep '^npm ' "$B/calls" | sed 's/ |.*//'; }
 build_order() {
 	local allowed expected
 	allowed="$(node -p "Object.entries(require('$ROOT/package.json').allowScripts).filter(([, ok]) => ok === true).map(([n]) => n).join(' ')")"
-	expected="$(printf 'npm ci --ignore-scripts --no-audit --no-fund\nnpm rebuild %s\nnpm run db:generate\nnpm run build' "$allowed")"
+	expected="$(printf 'npm ci --ignore-scripts --no-audit --no-fund\nnpm rebuild %s\nnpm run prepare\nnpm run db:generate\nnpm run build' "$allowed")"
 	[[ "$(npm_calls)" == "$expected" ]] || { echo "npm calls:"; npm_calls; echo "expected:"; echo "$expected"; return 1; }
 }
 build_as_deploy_user() {
@@ -295,7 +295,7 @@ no_npm_elsewhere() {
 	if grep -n 'HOME=/tmp' "$DEPLOY"/*.sh; then return 1; fi
 }
 check "finding 6: build.sh runs" run_build
-check "finding 6: npm ci --ignore-scripts, then npm rebuild of exactly the packages allowScripts allows, then db:generate and build" build_order
+check "finding 6: npm ci --ignore-scripts, then npm rebuild of exactly the packages allowScripts allows, then prepare, db:generate and build" build_order
 check "finding 6: every npm call runs as the deploy user (runuser -u), none as root" build_as_deploy_user
 check "finding 6: npm gets a private home, cache and temp dir (mode 700, the deploy user's) and an empty environment; the code directory is sticky" build_private_home
 check "finding 6: no deploy script runs npm outside build.sh, none sets HOME=/tmp" no_npm_elsewhere
