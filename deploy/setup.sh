@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # First-time server setup, as root (idempotent: running it again changes nothing that is right).
-# Service user, directories, firewall (22/80/443), fail2ban's sshd jail, 2 GB swap, Node.js and
+# Service and deploy users, directories, firewall (22/80/443), fail2ban's sshd jail, 2 GB swap, Node.js and
 # Caddy, systemd units, logrotate, the backup timer, and this project's Caddy site without
 # breaking a neighbour's. It does not write .env and does not start the application services.
 set -euo pipefail
@@ -8,6 +8,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 APP_DIR="${APP_DIR:-/opt/sticker-kiosk}"
 APP_USER="${APP_USER:-sticker}"
+DEPLOY_USER="${DEPLOY_USER:-sticker-deploy}"
+DEPLOY_HOME="${DEPLOY_HOME:-/var/lib/sticker-deploy}"
 BACKUP_DIR="${BACKUP_DIR:-/var/backups/sticker-pack}"
 NODE_MAJOR=20
 
@@ -34,12 +36,19 @@ if ! command -v caddy >/dev/null; then
 	apt-get install -y -qq caddy >/dev/null
 fi
 
-say "service user and directories"
+say "service and deploy users, directories"
 if ! id -u "$APP_USER" >/dev/null 2>&1; then
 	useradd --system --home-dir "$APP_DIR" --no-create-home --shell /usr/sbin/nologin "$APP_USER"
 fi
-# Code: root-owned, readable by the service. Data and logs: the service's own (750).
-install -d -o root -g "$APP_USER" -m 755 "$APP_DIR"
+# npm and the build run as this user (deploy/build.sh), never as root and never as the service.
+if ! id -u "$DEPLOY_USER" >/dev/null 2>&1; then
+	useradd --system --user-group --home-dir "$DEPLOY_HOME" --no-create-home --shell /usr/sbin/nologin "$DEPLOY_USER"
+fi
+install -d -o "$DEPLOY_USER" -g "$DEPLOY_USER" -m 700 "$DEPLOY_HOME"
+# Code: root-owned, readable by the service. The directory is group-writable for the deploy user
+# with the sticky bit, so the build can replace its own outputs (node_modules, build/) but nothing
+# of root's. Data and logs: the service's own (750).
+install -d -o root -g "$DEPLOY_USER" -m 1775 "$APP_DIR"
 install -d -o "$APP_USER" -g "$APP_USER" -m 750 "$APP_DIR/data" "$APP_DIR/logs"
 install -d -o "$APP_USER" -g "$APP_USER" -m 700 "$BACKUP_DIR"
 install -d -o caddy -g caddy -m 755 /var/log/caddy

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Deploys the code that is in the application directory, as root:
-#   npm ci → build → show active jobs and confirm (--yes skips) → npm run db:migrate (backup, trial
-#   on a copy, verify, live) → changed unit files installed → restart web, then worker → Caddy
-#   site (deploy/caddy.sh) → poll /health for up to 15 s → status and recent log lines.
+#   install and build as the deploy user (deploy/build.sh: npm ci --ignore-scripts, rebuild of the
+#   allowed native packages, private npm home — npm never runs as root) → show active jobs and
+#   confirm (--yes skips) → migrate as the service user (backup, trial on a copy, verify, live) →
+#   changed unit files installed → restart web, then worker → Caddy site (deploy/caddy.sh) → poll
+#   /health for up to 15 s → status and recent log lines (secrets cut out).
 # Exits non-zero if anything fails; see docs/runbook.md for the rollback.
 set -euo pipefail
 
@@ -22,6 +24,9 @@ say() { printf '\n\033[1m[update]\033[0m %s\n' "$*"; }
 [[ "$(id -u)" -eq 0 ]] || { echo "run as root (sudo bash deploy/update.sh)" >&2; exit 1; }
 cd "$APP_DIR"
 [[ -f .env ]] || { echo "$APP_DIR/.env is missing (see docs/configuration.md)" >&2; exit 1; }
+# The deploy user may add files to this directory (deploy/build.sh): a .env that root did not
+# write is never read here, it would run as root.
+[[ "$(stat -c %u .env)" -eq 0 && ! -L .env ]] || { echo "$APP_DIR/.env must be a file owned by root (chown root:$APP_USER .env)" >&2; exit 1; }
 
 # systemd would keep a Windows carriage return inside a value (a token that never matches).
 sed -i 's/\r$//' .env
@@ -32,11 +37,16 @@ set +a
 DB_FILE="${DB_PATH:-data/app.db}"
 [[ "$DB_FILE" = /* ]] || DB_FILE="$APP_DIR/$DB_FILE"
 
-say "install (npm ci) and build"
-npm ci --no-audit --no-fund
-npm run db:generate
-npm run build
-if git -C "$APP_DIR" rev-parse --short HEAD >VERSION.tmp 2>/dev/null; then mv VERSION.tmp VERSION; else rm -f VERSION.tmp; fi
+say "install and build, as the deploy user (deploy/build.sh)"
+bash "$HERE/build.sh"
+# mktemp, not a fixed name: the deploy user could have left a symlink under a fixed one.
+version_tmp="$(mktemp "$APP_DIR/.VERSION.XXXXXX")"
+if git -C "$APP_DIR" rev-parse --short HEAD >"$version_tmp" 2>/dev/null; then
+	chmod 644 "$version_tmp"
+	mv -fT "$version_tmp" VERSION
+else
+	rm -f "$version_tmp"
+fi
 
 say "jobs in flight"
 active=0
@@ -51,9 +61,10 @@ if [[ "$ASSUME_YES" -eq 0 ]]; then
 	[[ "$answer" =~ ^[Yy]$ ]] || { echo "nothing restarted (the new build is in place; run again to deploy)"; exit 1; }
 fi
 
-say "database migration (npm run db:migrate)"
-# As the service user, so a new database and its backup copy belong to it; HOME=/tmp for npm's cache.
-runuser -u "$APP_USER" -- env HOME=/tmp npm run --silent db:migrate
+say "database migration (src/lib/server/db/migrate-cli.ts, what npm run db:migrate runs)"
+# As the service user, so a new database and its backup copy belong to it; node directly, without
+# npm (which would read an .npmrc from the HOME it is given) and without tsx's cache in /tmp.
+runuser -u "$APP_USER" -- env HOME="$APP_DIR/data" TSX_DISABLE_CACHE=1 node --import tsx src/lib/server/db/migrate-cli.ts
 
 say "unit files"
 changed=0
@@ -89,7 +100,7 @@ done
 say "status"
 systemctl --no-pager --lines=0 status sticker-api.service sticker-bot.service || true
 say "recent log lines"
-tail -n 15 "$APP_DIR/logs/web.log" "$APP_DIR/logs/worker.log" 2>/dev/null || true
+bash "$HERE/log-tail.sh" 15 "$APP_DIR/logs/web.log" "$APP_DIR/logs/worker.log"
 
 if [[ "$healthy" -eq 0 ]]; then
 	echo "DEPLOY FAILED: $HEALTH_URL did not answer within 15 s (see the logs above and docs/runbook.md)" >&2

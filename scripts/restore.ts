@@ -10,7 +10,8 @@ const USAGE = `usage: npm run restore -- <backup file | file name in BACKUP_DIR 
        npm run restore -- --list
 Stop the services first (systemctl stop sticker-bot sticker-api). The current database is kept as
 app.db.bak-<ts>-before-restore; erasures made after the backup are applied again.
-  --force           restore although a worker holds DATA_DIR/main.lock (it would keep the old file open)
+  --force           restore although the worker or the web process holds its lock in DATA_DIR
+                    (main.lock, web.lock): it would keep writing to the old file
   --without-replay  restore although the current database is unreadable (later erasures cannot be re-applied)`;
 
 function findBackup(choice: string, backupDir: string): string | null {

@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, getConfig, type Config } from '../src/lib/server/config/config.ts';
+import { firstRunSecretsPath } from '../src/lib/server/system/first-run-secrets.ts';
 
 /**
  * Starts the product's processes side by side — the Telegram emulator (only when no bot token is
- * configured), the worker and the web server — prefixes their output, and stops them all together
- * on Ctrl-C or when one of them exits. In production systemd runs web and worker instead (deploy/).
+ * configured), the worker and the web server — prefixes their output, shows the secrets of a first
+ * start on this terminal, and stops them all on Ctrl-C or when one of them exits: web and worker
+ * first, the emulator once the worker is gone (a worker whose Telegram vanished under its long
+ * poll cannot confirm its updates). In production systemd runs web and worker instead (deploy/).
  */
 interface Service {
 	name: string;
@@ -21,7 +24,8 @@ function plan(config: Config): Service[] {
 		services.push({
 			name: 'telegram',
 			args: ['--import', 'tsx', 'tools/telegram-emulator/main.ts'],
-			env: { ...base, EMULATOR_PORT: String(config.EMULATOR_PORT), EMULATOR_STATE: path.join(config.dataDir, 'telegram-emulator', 'state.json') }
+			// EMULATOR_SUPERVISED: it ignores the terminal's Ctrl-C and waits for our SIGTERM.
+			env: { ...base, EMULATOR_PORT: String(config.EMULATOR_PORT), EMULATOR_STATE: path.join(config.dataDir, 'telegram-emulator', 'state.json'), EMULATOR_SUPERVISED: '1' }
 		});
 	}
 	services.push({ name: 'worker', args: ['--import', 'tsx', 'src/worker/main.ts'], env: base });
@@ -61,31 +65,67 @@ function main(): void {
 	}
 	const children = new Map<string, ChildProcess>();
 	let stopping = false;
-	const stopAll = (code: number) => {
+	const stopAll = async (code: number) => {
 		if (stopping) return;
 		stopping = true;
-		for (const child of children.values()) child.kill('SIGTERM');
 		setTimeout(() => process.exit(code), 30_000).unref();
-		const wait = () => ([...children.values()].every((c) => c.exitCode !== null || c.signalCode !== null) ? process.exit(code) : setTimeout(wait, 100));
-		wait();
+		const emulator = children.get('telegram');
+		const others = [...children.values()].filter((child) => child !== emulator);
+		for (const child of others) child.kill('SIGTERM');
+		await allExited(others);
+		emulator?.kill('SIGTERM');
+		await allExited([...children.values()]);
+		process.exit(code);
 	};
 	for (const service of plan(config)) {
 		children.set(service.name, start(service, (code) => {
 			if (!stopping) console.error(`${service.name} exited (code ${code}); stopping everything`);
-			stopAll(code === 0 ? 0 : 1);
+			void stopAll(code === 0 ? 0 : 1);
 		}));
 	}
 	printWelcome(config);
-	process.on('SIGINT', () => stopAll(0));
-	process.on('SIGTERM', () => stopAll(0));
+	showFirstRunSecrets(firstRunSecretsPath(config.dataDir));
+	process.on('SIGINT', () => void stopAll(0));
+	process.on('SIGTERM', () => void stopAll(0));
+}
+
+function allExited(children: ChildProcess[]): Promise<void> {
+	const exited = () => children.every((child) => child.exitCode !== null || child.signalCode !== null);
+	return new Promise((resolve) => {
+		const check = () => (exited() ? resolve() : setTimeout(check, 50));
+		check();
+	});
+}
+
+/**
+ * The web process keeps a first start's secrets (kiosk key, console setup link) out of its log
+ * and appends them to a file of mode 600; what appears there while we run is shown here, on the
+ * terminal of the person who started the product.
+ */
+function showFirstRunSecrets(file: string): void {
+	const read = () => {
+		try {
+			return readFileSync(file);
+		} catch {
+			return Buffer.alloc(0); // not written (yet)
+		}
+	};
+	let shown = read().length;
+	setInterval(() => {
+		const text = read();
+		if (text.length <= shown) return void (shown = text.length);
+		const notes = text.subarray(shown).toString('utf8').split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+		shown = text.length;
+		if (notes.length > 0) console.log(`\n${notes.join('\n')}\n(kept in ${file}, mode 600: delete it once you have these)\n`);
+	}, 250).unref();
 }
 
 function printWelcome(config: Config): void {
 	const lines = [
 		`Sticker kiosk is starting at ${config.publicBaseUrl}`,
 		`  start:    ${config.publicBaseUrl}/start (links to everything, live status)`,
-		`  kiosk:    ${config.publicBaseUrl}/kiosk (first run: enter the kiosk key printed below)`,
-		`  console:  ${config.publicBaseUrl}/console (first run: open the setup link printed below)`,
+		`  kiosk:    ${config.publicBaseUrl}/kiosk (first run: enter the kiosk key shown below)`,
+		`  console:  ${config.publicBaseUrl}/console (first run: open the setup link shown below)`,
 		`  landing:  ${config.publicBaseUrl}/`,
 		config.telegram.mode === 'emulator'
 			? `  telegram: emulator at http://localhost:${config.EMULATOR_PORT}/ (no TELEGRAM_BOT_TOKEN set)`

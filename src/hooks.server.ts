@@ -2,6 +2,7 @@ import type { Handle, HandleServerError, RequestEvent, ServerInit } from '@svelt
 import { ConfigError } from '$lib/server/config/config';
 import { DATABASE_BUSY_MESSAGE, isDatabaseBusy } from '$lib/server/db/busy';
 import { MigrationError } from '$lib/server/db/migrations/safe-migrate';
+import { InstanceLockError } from '$lib/server/system/instance-lock';
 import { appContext, startAppContext } from '$lib/server/web/app-context';
 import { applySecurityHeaders, isForeignMutation } from '$lib/server/web/security-headers';
 import { asUnavailable, unavailableResponse } from '$lib/server/web/unavailable';
@@ -15,7 +16,7 @@ export const init: ServerInit = async () => {
 		await announceFirstKiosk(appContext());
 		await announceConsoleSetup(appContext());
 	} catch (error) {
-		if (error instanceof ConfigError || error instanceof MigrationError) {
+		if (error instanceof ConfigError || error instanceof MigrationError || error instanceof InstanceLockError) {
 			console.error(`web process refuses to start: ${error.message}`);
 			process.exit(1);
 		}

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { ConfigError, getConfig } from '../lib/server/config/config.ts';
 import { readVersion } from '../lib/server/config/version.ts';
+import { announceDemoMode } from '../lib/server/config/demo-mode.ts';
 import { prepareDatabase } from '../lib/server/db/startup.ts';
 import { MigrationError } from '../lib/server/db/migrations/safe-migrate.ts';
 import { createLogger } from '../lib/server/log/logger.ts';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
 	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists).
 	const logSink = new LogSink('worker');
 	const logger = createLogger('worker', config.LOG_LEVEL, { warningsTo: logSink });
+	announceDemoMode(config, logger);
 	const lock = acquireInstanceLock(config.dataDir);
 	const clock = systemClock;
 	const db = await prepareDatabase(config, clock, logger);
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
 
 	const bot = createBot(config.telegram, { db, clock, logger, config });
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
-	const botRunner = new BotRunner(bot, logger);
+	const botRunner = new BotRunner(bot, logger, config.telegram);
 	botRunner.start();
 	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId });
 	jobLoop = new JobLoop(queueDeps);

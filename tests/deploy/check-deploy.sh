@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks deploy/ with the real tools: shellcheck on every script, systemd-analyze verify on the
-# units, caddy validate on the site file, the site's headers/body cap/compression through a real
-# Caddy, deploy/caddy.sh's Caddyfile table, and logrotate's parse of the rule. Installs shellcheck,
+# units, caddy validate on the site file, the site's headers/body cap/compression and its private
+# access log through a real Caddy, deploy/caddy.sh's Caddyfile table, logrotate's parse of the rule,
+# deploy/build.sh's npm hygiene (with stand-ins for runuser and npm) and deploy/log-tail.sh. Installs shellcheck,
 # caddy, systemd and logrotate from Debian when missing. Prints PASS/FAIL per check and a summary;
 # exits 0 only when everything passed. Usage: bash tests/deploy/check-deploy.sh
 # Most functions below are called through check(); shellcheck cannot see that (file-wide).
@@ -130,6 +131,16 @@ body_cap() {
 }
 check "site: request bodies above 20 MB are cut off before the app (1 MB passes)" body_cap
 check "site: access log written to the configured file" test -s "$WORK/stickers.log"
+curl -s -o /dev/null "http://127.0.0.1:$PORT_SITE/console/setup?token=SETUP-TOKEN-SEEN-BY-CADDY&x=1"
+access_log_private() {
+	local log="$WORK/stickers.log"
+	if grep -q '"remote_ip":"127.0.0.1"' "$log"; then echo "a full visitor address in the access log:"; grep -m1 remote_ip "$log"; return 1; fi
+	grep -q '"remote_ip":"127.0.0.0"' "$log" || { echo "no masked remote_ip in:"; head -n 2 "$log"; return 1; }
+	if grep -q 'SETUP-TOKEN-SEEN-BY-CADDY' "$log"; then echo "a one-time token in the access log"; return 1; fi
+	grep -q 'token=REDACTED&x=1' "$log" || { echo "the setup request is not in the log"; return 1; }
+}
+check "finding 13: access log masks visitor addresses (/24, /48) and cuts one-time tokens from URLs" access_log_private
+check "finding 13: rolled access logs are deleted after 7 days" grep -qE '^[[:space:]]*roll_keep_for 7d$' "$DEPLOY/caddy/stickers.caddy"
 
 # ─── deploy/caddy.sh: the Caddyfile table of seed 002 ──────────────────────────────────────────
 sed "s#/var/log/caddy/stickers.log#$WORK/caddysh.log#" "$DEPLOY/caddy/stickers.caddy" >"$WORK/site-source.caddy"
@@ -216,10 +227,93 @@ steps_in_order() { # file pattern...
 		last="$line"
 	done
 }
-check "update.sh: npm ci → build → confirm (--yes) → db:migrate → restart web → worker → /health ≤ 15 s" \
-	steps_in_order "$DEPLOY/update.sh" 'npm ci --no-audit' 'npm run build' 'read -r -p' 'npm run --silent db:migrate' 'restart sticker-api' 'restart sticker-bot' 'seq 1 15'
-check "setup.sh: user, directories, ufw 22/80/443, fail2ban, swap, units, logrotate, timer, caddy.sh" \
-	steps_in_order "$DEPLOY/setup.sh" 'useradd --system' 'install -d' 'ufw default deny incoming' 'for port in 22 80 443' 'jail.d/sticker-sshd.local' 'swap.sh' '/etc/systemd/system/' 'logrotate.d' 'sticker-backup.timer' 'caddy.sh'
+# The patterns are literal text of the scripts (shellcheck: no expansion meant).
+# shellcheck disable=SC2016
+check "update.sh: build.sh → confirm (--yes) → migrate → restart web → worker → /health ≤ 15 s → log-tail.sh" \
+	steps_in_order "$DEPLOY/update.sh" 'bash "$HERE/build.sh"' 'read -r -p' 'src/lib/server/db/migrate-cli.ts' 'restart sticker-api' 'restart sticker-bot' 'seq 1 15' 'log-tail.sh'
+# shellcheck disable=SC2016
+check "setup.sh: users, directories, ufw 22/80/443, fail2ban, swap, units, logrotate, timer, caddy.sh" \
+	steps_in_order "$DEPLOY/setup.sh" 'useradd --system' 'useradd --system --user-group --home-dir "$DEPLOY_HOME"' 'install -d -o root -g "$DEPLOY_USER" -m 1775' 'ufw default deny incoming' 'for port in 22 80 443' 'jail.d/sticker-sshd.local' 'swap.sh' '/etc/systemd/system/' 'logrotate.d' 'sticker-backup.timer' 'caddy.sh'
+
+# ─── npm hygiene (finding 6): build.sh with stand-ins that record who runs what ───────────────
+B="$WORK/build"
+mkdir -p "$B/app/deploy" "$B/bin"
+cp "$DEPLOY/build.sh" "$B/app/deploy/"
+cp "$ROOT/package.json" "$B/app/"
+cat >"$B/bin/runuser" <<FAKE
+#!/usr/bin/env bash
+# Records the user, then runs the command as the caller (the test cannot switch users).
+[[ "\$1" == -u && "\$3" == -- ]] || { echo "unexpected: runuser \$*" >&2; exit 2; }
+echo "runuser \$2 \${*:4}" >>"$B/calls"
+shift 3
+exec "\$@"
+FAKE
+cat >"$B/bin/npm" <<FAKE
+#!/usr/bin/env bash
+echo "npm \$* | HOME=\$HOME | cache=\${npm_config_cache:-} | TMPDIR=\${TMPDIR:-} | bot token=\${TELEGRAM_BOT_TOKEN:-}" >>"$B/calls"
+FAKE
+cat >"$B/bin/id" <<'FAKE'
+#!/usr/bin/env bash
+# Plays root for build.sh's own check; any other question goes to the real id.
+if [[ "$*" == "-u" ]]; then echo 0; else exec /usr/bin/id "$@"; fi
+FAKE
+chmod +x "$B/bin/"*
+me="$(id -un)"
+run_build() {
+	PATH="$B/bin:$PATH" APP_DIR="$B/app" DEPLOY_USER="$me" DEPLOY_HOME="$B/home" RUNUSER="$B/bin/runuser" \
+		TELEGRAM_BOT_TOKEN=123456:planted-in-roots-environment HOME=/tmp bash "$B/app/deploy/build.sh" >"$B/out" 2>&1 ||
+		{ cat "$B/out"; return 1; }
+}
+npm_calls() { grep '^npm ' "$B/calls" | sed 's/ |.*//'; }
+build_order() {
+	local allowed expected
+	allowed="$(node -p "Object.entries(require('$ROOT/package.json').allowScripts).filter(([, ok]) => ok === true).map(([n]) => n).join(' ')")"
+	expected="$(printf 'npm ci --ignore-scripts --no-audit --no-fund\nnpm rebuild %s\nnpm run prepare\nnpm run db:generate\nnpm run build' "$allowed")"
+	[[ "$(npm_calls)" == "$expected" ]] || { echo "npm calls:"; npm_calls; echo "expected:"; echo "$expected"; return 1; }
+}
+build_as_deploy_user() {
+	# Every npm call comes right after a runuser -u <deploy user> that runs it.
+	local prev="" line bad=0
+	while IFS= read -r line; do
+		if [[ "$line" == npm\ * && "$prev" != "runuser $me env -i "*" npm "* ]]; then echo "npm not run through runuser -u $me: $line (before it: $prev)"; bad=1; fi
+		prev="$line"
+	done <"$B/calls"
+	[[ "$bad" -eq 0 && -n "$(npm_calls)" ]]
+}
+build_private_home() {
+	local want="| HOME=$B/home | cache=$B/home/npm-cache | TMPDIR=$B/home/tmp | bot token=" bad
+	bad="$(grep '^npm ' "$B/calls" | while IFS= read -r line; do [[ "$line" == *" $want" ]] || echo "$line"; done)"
+	[[ -z "$bad" ]] || { echo "npm ran with another home, cache, temp dir or root's environment:"; echo "$bad"; return 1; }
+	[[ "$(stat -c '%a %U' "$B/home")" == "700 $me" ]] || { echo "npm home: $(stat -c '%a %U' "$B/home")"; return 1; }
+	[[ "$(stat -c '%a' "$B/app")" == 1775 ]] || { echo "application directory: mode $(stat -c '%a' "$B/app"), expected 1775 (sticky)"; return 1; }
+}
+no_npm_elsewhere() {
+	# No other deploy script runs npm itself (as root) or gives anything HOME=/tmp.
+	local bad
+	bad="$(grep -nE '(^|[[:space:];&|(])npm([[:space:]]|$)' "$DEPLOY"/*.sh | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' | grep -vE '(echo|say) "' | grep -v 'as_deploy npm ' || true)"
+	[[ -z "$bad" ]] || { echo "npm outside build.sh's as_deploy:"; echo "$bad"; return 1; }
+	if grep -n 'HOME=/tmp' "$DEPLOY"/*.sh; then return 1; fi
+}
+check "finding 6: build.sh runs" run_build
+check "finding 6: npm ci --ignore-scripts, then npm rebuild of exactly the packages allowScripts allows, then prepare, db:generate and build" build_order
+check "finding 6: every npm call runs as the deploy user (runuser -u), none as root" build_as_deploy_user
+check "finding 6: npm gets a private home, cache and temp dir (mode 700, the deploy user's) and an empty environment; the code directory is sticky" build_private_home
+check "finding 6: no deploy script runs npm outside build.sh, none sets HOME=/tmp" no_npm_elsewhere
+
+# ─── update.sh's recent log lines (finding 8) ─────────────────────────────────────────────────
+cat >"$WORK/logs/old-web.log" <<'LOG'
+First kiosk registered: kiosk-1
+  kiosk key: kk_SECRETKIOSKKEY123
+{"level":40,"msg":"console setup: open https://s.example/console/setup?token=SECRETSETUPTOKEN to create the owner","setupLink":"https://s.example/console/setup?token=SECRETSETUPTOKEN"}
+{"level":40,"err":{"message":"request to https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/getMe failed"}}
+LOG
+log_tail_cuts_secrets() {
+	local out
+	out="$(bash "$DEPLOY/log-tail.sh" 15 "$WORK/logs/old-web.log" "$WORK/logs/missing.log")" || return 1
+	if grep -E 'SECRETKIOSKKEY|SECRETSETUPTOKEN|AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw' <<<"$out"; then return 1; fi
+	if ! grep -q 'kiosk key: \[redacted\]' <<<"$out" || ! grep -q 'bot\[redacted\]/getMe' <<<"$out"; then echo "$out"; return 1; fi
+}
+check "finding 8: update.sh's recent log lines (log-tail.sh) never show a kiosk key, setup token or bot token" log_tail_cuts_secrets
 
 echo
 if [[ "$failed" -eq 0 ]]; then

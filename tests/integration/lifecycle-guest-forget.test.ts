@@ -35,7 +35,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		cleanups.push(() => db.$disconnect());
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url });
 		const deps: BotDeps = { db, clock: new FakeClock(AT), logger: silentLogger, config };
-		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger);
+		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, { apiRoot: emulator.url });
 		runner.start();
 		cleanups.push(() => runner.stop());
 		return { emulator, db, deps, dataDir };

@@ -74,7 +74,10 @@ async function main(): Promise<void> {
 			}
 		);
 	};
-	process.on('SIGINT', () => stop('SIGINT'));
+	// Under `npm start` (scripts/run-all.ts) the emulator is stopped last, by SIGTERM, once the worker
+	// has stopped; a terminal's Ctrl-C reaches every process of the group at once, so it waits then.
+	const supervised = process.env.EMULATOR_SUPERVISED === '1';
+	process.on('SIGINT', () => (supervised ? undefined : stop('SIGINT')));
 	process.on('SIGTERM', () => stop('SIGTERM'));
 }
 

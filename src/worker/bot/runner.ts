@@ -1,33 +1,50 @@
-import type { Bot } from 'grammy';
+import { Api, type Bot } from 'grammy';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { BotContext } from './context.ts';
 
 const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
+/** One getMe at start may take this long: a Telegram that never answers is reported, not waited for. */
+const GET_ME_TIMEOUT_SECONDS = 10;
+/**
+ * How long stopping waits for Telegram to confirm the updates handled so far. An unreachable
+ * Telegram must not hold shutdown: unconfirmed updates come again at the next start, and the
+ * guest handlers recognise them as handled (processed_updates).
+ */
+const STOP_CONFIRM_MS = 2_000;
 
 /**
  * Long polling that survives Telegram (or the emulator) being unreachable at start: getMe is
- * retried with capped backoff instead of crashing the worker. grammY itself retries failed
- * getUpdates calls once polling runs.
+ * retried with capped backoff instead of crashing the worker, and each failure is logged. grammY
+ * itself retries failed getUpdates calls once polling runs.
  */
 export class BotRunner {
 	#stopping = false;
 	#polling: Promise<void> | undefined;
+	/** getMe without the bot's auto-retry (which would retry a network error silently for ever). */
+	readonly #probe: Api;
 
 	constructor(
 		readonly bot: Bot<BotContext>,
-		private readonly logger: Logger
-	) {}
+		private readonly logger: Logger,
+		telegram: { apiRoot: string }
+	) {
+		this.#probe = new Api(bot.token, { apiRoot: telegram.apiRoot, timeoutSeconds: GET_ME_TIMEOUT_SECONDS });
+	}
 
 	start(): void {
-		this.#polling = this.#run();
+		this.#polling = this.#run().catch((error: unknown) => {
+			// Stopping aborts the call in flight (the long poll, or deleteWebhook right at start): no failure.
+			if (!this.#stopping) this.logger.error({ err: error }, 'bot polling ended with an error');
+		});
 	}
 
 	async #run(): Promise<void> {
 		for (let attempt = 0; !this.#stopping; attempt++) {
 			try {
-				await this.bot.init();
+				this.bot.botInfo = await this.#probe.getMe();
 				break;
 			} catch (error) {
+				if (this.#stopping) return;
 				const waitMs = Math.min(30_000, 1000 * 2 ** attempt);
 				this.logger.warn({ err: error, retryInMs: waitMs }, 'Telegram not reachable yet (getMe failed)');
 				await delay(waitMs);
@@ -38,15 +55,35 @@ export class BotRunner {
 		await this.bot.start({ allowed_updates: [...ALLOWED_UPDATES], drop_pending_updates: false });
 	}
 
-	/** Ends polling (confirming handled updates). A getMe still retrying is simply abandoned. */
+	/**
+	 * Ends polling: the long poll is aborted at once, handled updates are confirmed if Telegram
+	 * answers within STOP_CONFIRM_MS. A getMe still retrying is simply abandoned.
+	 */
 	async stop(): Promise<void> {
 		this.#stopping = true;
 		if (!this.bot.isRunning()) return;
-		await this.bot.stop();
-		await this.#polling?.catch((error: unknown) => this.logger.error({ err: error }, 'bot polling ended with an error'));
+		const confirmed = this.bot.stop().then(
+			() => true,
+			() => false
+		);
+		if (!(await within(confirmed, STOP_CONFIRM_MS))) {
+			this.logger.info('Telegram did not confirm the last updates before stopping; they come again at the next start and are skipped as handled');
+		}
+		await within(this.#polling, STOP_CONFIRM_MS);
 	}
 }
 
 function delay(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** The promise's value, or false when it takes longer than `ms`. */
+async function within<T>(promise: Promise<T> | undefined, ms: number): Promise<T | false> {
+	let timer: NodeJS.Timeout | undefined;
+	const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+	try {
+		return await Promise.race([promise ?? Promise.resolve(false as const), late]);
+	} finally {
+		clearTimeout(timer);
+	}
 }

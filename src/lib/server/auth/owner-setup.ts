@@ -55,7 +55,7 @@ export async function createOwner(db: Db, clock: Clock, input: OwnerInput): Prom
 	return db.$transaction(async (tx) => {
 		if ((await tx.operator.count()) > 0) throw new OperatorError('Setup is already done. Sign in instead.');
 		const stored = (await tx.setting.findUnique({ where: { key: SETUP_SETTING_KEY } }))?.value ?? null;
-		if (!matchesStoredToken(stored, input.token)) throw new OperatorError('This setup link is not valid any more. Use the newest link from the web process log.');
+		if (!matchesStoredToken(stored, input.token)) throw new OperatorError('This setup link is not valid any more. Use the newest link in first-run-secrets.txt in the data directory.');
 		const row = await tx.operator.create({
 			data: { username, displayName: input.displayName?.trim() || null, role: 'owner', passwordHash, createdAt: clock.now().toISOString() }
 		});

@@ -3,6 +3,7 @@ import type { AppContext } from '../web/app-context.ts';
 import { validateOperatorSession } from './operator-session.ts';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie.ts';
 import { issueSetupToken, setupLink } from './owner-setup.ts';
+import { keepFirstRunSecret } from '../system/first-run-secrets.ts';
 
 /**
  * Puts the signed-in operator (or null) and the client address on event.locals. A cookie that no
@@ -33,13 +34,14 @@ function readClientIp(event: RequestEvent): string | null {
 }
 
 /**
- * At web start: while no operator exists, print a one-time link that creates the owner. A restart
- * before setup prints a new link (the old one stops working); only the token's hash is stored.
+ * At web start: while no operator exists, hand over a one-time link that creates the owner — in
+ * the first-run secrets file and on the terminal, never in the log. A restart before setup gives
+ * a new link (the old one stops working); only the token's hash is stored.
  */
 export async function announceConsoleSetup(app: AppContext): Promise<void> {
 	const token = await issueSetupToken(app.db, app.clock);
 	if (!token) return;
 	const link = setupLink(app.config.publicBaseUrl, token);
-	app.logger.warn({ setupLink: link }, `console setup: no operator exists yet — open ${link} to create the owner account (link works once)`);
-	console.log(`\n  Console first run: create the owner account at\n  ${link}\n`);
+	const file = keepFirstRunSecret(app.config.dataDir, app.clock, 'Console first run: create the owner account at', [link, '(the link works once; a restart before setup gives a new one)']);
+	app.logger.warn({ file }, 'console setup: no operator exists yet — the one-time setup link is in the first-run secrets file');
 }

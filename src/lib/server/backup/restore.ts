@@ -18,7 +18,7 @@ export interface RestoreOptions {
 	dataDir: string;
 	clock: Clock;
 	pseudonymKey: Buffer;
-	/** Restore even though a worker holds DATA_DIR/main.lock (it keeps writing to the old file!). */
+	/** Restore even though the worker or the web process holds its lock (it keeps writing to the old file!). */
 	force?: boolean;
 	/** Restore even when the current database cannot be read, so its erasures cannot be carried over. */
 	withoutReplay?: boolean;
@@ -40,12 +40,12 @@ const REQUIRED_TABLES = ['users', 'sessions', 'jobs', 'audit_log', 'settings', '
 
 /**
  * Restores a backup in steps that each stop on failure with the live database untouched:
- * refuse while a worker runs → gunzip next to the database → integrity_check and required tables
+ * refuse while the worker or the web process runs → gunzip next to the database → integrity_check and required tables
  * → re-apply erasures recorded in the current database after the backup was taken → keep the
  * current database aside as app.db.bak-<ts>-before-restore → swap the files.
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
-	assertNoWorker(options.dataDir, options.force ?? false);
+	assertNoProcessRunning(options.dataDir, options.force ?? false);
 	if (!existsSync(options.backupFile)) throw new RestoreError(`no backup at ${options.backupFile}`);
 	const staged = `${options.dbPath}.restore-${backupStamp(options.clock)}.tmp`;
 	try {
@@ -65,12 +65,18 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
 	}
 }
 
-function assertNoWorker(dataDir: string, force: boolean): void {
-	const pid = liveLockHolder(dataDir);
-	if (pid === null || force) return;
-	throw new RestoreError(
-		`the worker (pid ${pid}) holds ${instanceLockPath(dataDir)}: stop the web and worker services first (systemctl stop sticker-bot sticker-api), or pass --force`
-	);
+/**
+ * Both processes keep the database open: after the swap their writes would go to the replaced
+ * file and be lost. Each holds its own lock in DATA_DIR (main.lock, web.lock) while it runs.
+ */
+function assertNoProcessRunning(dataDir: string, force: boolean): void {
+	if (force) return;
+	const running = (['worker', 'web'] as const)
+		.map((owner) => ({ owner, pid: liveLockHolder(dataDir, owner) }))
+		.filter((holder) => holder.pid !== null)
+		.map(({ owner, pid }) => `the ${owner === 'web' ? 'web process' : 'worker'} (pid ${pid}) holds ${instanceLockPath(dataDir, owner)}`);
+	if (running.length === 0) return;
+	throw new RestoreError(`${running.join(' and ')}: stop the web and worker services first (systemctl stop sticker-bot sticker-api), or pass --force`);
 }
 
 async function unpack(source: string, target: string): Promise<void> {

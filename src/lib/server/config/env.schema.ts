@@ -47,6 +47,8 @@ export const envSchema = z
 			z.string().regex(/^\d+:[\w-]{20,}$/, { message: 'must look like 123456:ABC… (from @BotFather)' }).optional()
 		),
 		TELEGRAM_API_ROOT: optionalString.pipe(url('e.g. http://127.0.0.1:8081').optional()),
+		// The demo on purpose: no bot token, the local emulator stands in for Telegram (docs/configuration.md).
+		DEMO_MODE: optionalString.pipe(z.enum(['0', '1'], { message: 'must be 0 or 1' }).optional()).transform((v) => v === '1'),
 		EMULATOR_PORT: intIn(1, 65535, 8081),
 		ADMIN_TELEGRAM_IDS: telegramIdList,
 		LEADS_CHAT_ID: optionalString.pipe(
@@ -101,7 +103,11 @@ export const envSchema = z
 		if (env.IMAGE_PROVIDER_FALLBACK === env.IMAGE_PROVIDER) ctx.addIssue({ code: 'custom', path: ['IMAGE_PROVIDER_FALLBACK'], message: 'must differ from IMAGE_PROVIDER' });
 		if (env.IMAGE_PROVIDER_FALLBACK === 'gemini' && !env.GEMINI_API_KEY) need('GEMINI_API_KEY', 'when IMAGE_PROVIDER_FALLBACK=gemini');
 		if (env.IMAGE_PROVIDER_FALLBACK === 'openai' && !env.OPENAI_API_KEY) need('OPENAI_API_KEY', 'when IMAGE_PROVIDER_FALLBACK=openai');
+		if (env.DEMO_MODE && env.TELEGRAM_BOT_TOKEN) ctx.addIssue({ code: 'custom', path: ['DEMO_MODE'], message: 'must not be 1 while TELEGRAM_BOT_TOKEN is set (the demo has no real bot)' });
 		if (env.NODE_ENV === 'production') {
+			// Without a token the bot talks plain HTTP to a local emulator with a public token: anyone on
+			// this machine could pose as Telegram. Only an explicit DEMO_MODE=1 may run it like that.
+			if (!env.TELEGRAM_BOT_TOKEN && !env.DEMO_MODE) need('TELEGRAM_BOT_TOKEN', 'in production (without it the bot would talk to a local emulator anyone on this machine could run); set DEMO_MODE=1 to run the demo on purpose');
 			if (!env.LEADS_IP_SALT) need('LEADS_IP_SALT', 'in production (visitor IPs are stored only as its HMAC)');
 			if (!env.PUBLIC_BASE_URL) need('PUBLIC_BASE_URL', 'in production (kiosk QR codes and links use it)');
 		}

@@ -1,7 +1,12 @@
 /**
  * Turning one pino JSON line into a `log_entries` row. The line is already redacted by pino (the
- * same `redact` rules as stdout), so what reaches the table never holds a token, password or IP.
+ * same `redact` rules and secret scrub as stdout), so what reaches the table never holds a token,
+ * password or IP; the scrub runs here once more for lines that came another way.
  */
+import { scrubSecrets } from './secret-scrub.ts';
+
+export { scrubLinkSecrets } from './secret-scrub.ts';
+
 export type LogProcess = 'web' | 'worker';
 export type StoredLevel = 'warn' | 'error' | 'fatal';
 
@@ -39,18 +44,9 @@ export function parseLogLine(line: string, processName: LogProcess, fallbackAt: 
 		at: typeof record.time === 'string' ? record.time : fallbackAt(),
 		process: processName,
 		level,
-		message: scrubLinkSecrets(describeMessage(record)).slice(0, MESSAGE_MAX_CHARS),
-		context: Object.keys(rest).length > 0 ? capContext(scrubLinkSecrets(JSON.stringify(rest))) : null
+		message: scrubSecrets(describeMessage(record)).slice(0, MESSAGE_MAX_CHARS),
+		context: Object.keys(rest).length > 0 ? capContext(scrubSecrets(JSON.stringify(rest))) : null
 	};
-}
-
-/**
- * One-time links carry their secret in the query (the console setup link: `?token=`). stdout must
- * show it — that is how the first operator gets it — but the table is readable in the console for
- * as long as rows are kept, so secrets in links are cut there.
- */
-export function scrubLinkSecrets(text: string): string {
-	return text.replace(/([?&](?:token|key|secret)=)[^&\s"'\\]+/gi, '$1[redacted]');
 }
 
 function describeMessage(record: Record<string, unknown>): string {

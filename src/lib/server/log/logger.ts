@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { scrubSecrets } from './secret-scrub.ts';
 
 export type Logger = pino.Logger;
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -13,14 +14,17 @@ export interface LoggerOptions {
 /**
  * JSON lines on stdout (journald and logrotate take it from there). `process` names the emitting
  * process (web, worker, emulator). Never log a visitor's raw IP, a token or a password.
- * Redaction happens before a line is serialised, so it holds for every destination alike.
+ * Redaction happens before a line is serialised (by field name) and once more on the finished
+ * line (secrets inside values, e.g. a bot token in a nested error's URL), so it holds for every
+ * destination alike.
  */
 export function createLogger(processName: string, level: LogLevel = 'info', options: LoggerOptions = {}): Logger {
 	const settings: pino.LoggerOptions = {
 		level,
 		base: { process: processName },
 		timestamp: pino.stdTimeFunctions.isoTime,
-		redact: { paths: ['token', 'password', '*.token', '*.password', 'ip', '*.ip'], censor: '[redacted]' }
+		redact: { paths: ['token', 'password', '*.token', '*.password', 'ip', '*.ip'], censor: '[redacted]' },
+		hooks: { streamWrite: scrubSecrets }
 	};
 	if (!options.warningsTo && !options.stdout) return pino(settings);
 	// The stdout stream takes every line the logger's level lets through, as without a copy.

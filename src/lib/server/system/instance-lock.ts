@@ -2,41 +2,51 @@ import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeFi
 import path from 'node:path';
 
 /**
- * One worker per DATA_DIR: two workers would both poll Telegram (409 Conflict) and double the
- * queue's slots. The lock is `main.lock` created atomically (link(2) fails if it exists) holding
- * our pid; `main.pid` is the same pid for people and scripts (seed 002 file layout).
+ * One worker and one web process per DATA_DIR. Two workers would both poll Telegram (409
+ * Conflict) and double the queue's slots; and while either process runs, a restore must not swap
+ * the database under it (its writes would go to the replaced file and be lost). Each process holds
+ * its own lock file, created atomically (link(2) fails if it exists) and holding its pid: the
+ * worker `main.lock`, the web process `web.lock`. Next to it, `main.pid` / `web.pid` carry the
+ * same pid for people and scripts. A lock whose process is gone is stale and taken over.
  */
 export class InstanceLockError extends Error {
 	override name = 'InstanceLockError';
 }
+
+export type LockOwner = 'worker' | 'web';
+
+const FILES: Record<LockOwner, { lock: string; pid: string; who: string }> = {
+	worker: { lock: 'main.lock', pid: 'main.pid', who: 'another worker' },
+	web: { lock: 'web.lock', pid: 'web.pid', who: 'another web process' }
+};
 
 export interface InstanceLock {
 	lockPath: string;
 	release(): void;
 }
 
-export function instanceLockPath(dataDir: string): string {
-	return path.join(dataDir, 'main.lock');
+export function instanceLockPath(dataDir: string, owner: LockOwner = 'worker'): string {
+	return path.join(dataDir, FILES[owner].lock);
 }
 
-/** The pid of a live worker holding the lock of `dataDir`, or null (no lock, or a stale one). */
-export function liveLockHolder(dataDir: string): number | null {
-	const holder = readHolder(instanceLockPath(dataDir));
+/** The pid of a live process holding `owner`'s lock of `dataDir`, or null (no lock, or a stale one). */
+export function liveLockHolder(dataDir: string, owner: LockOwner = 'worker'): number | null {
+	const holder = readHolder(instanceLockPath(dataDir, owner));
 	return holder !== null && isAlive(holder) ? holder : null;
 }
 
-export function acquireInstanceLock(dataDir: string, pid = process.pid): InstanceLock {
+export function acquireInstanceLock(dataDir: string, owner: LockOwner = 'worker', pid = process.pid): InstanceLock {
 	mkdirSync(dataDir, { recursive: true });
-	const lockPath = instanceLockPath(dataDir);
-	const pidPath = path.join(dataDir, 'main.pid');
+	const lockPath = instanceLockPath(dataDir, owner);
+	const pidPath = path.join(dataDir, FILES[owner].pid);
 	if (!tryCreateLock(lockPath, pid)) {
 		const holder = readHolder(lockPath);
 		if (holder !== null && holder !== pid && isAlive(holder)) {
-			throw new InstanceLockError(`another worker (pid ${holder}) is already running with ${lockPath}; stop it first`);
+			throw new InstanceLockError(`${FILES[owner].who} (pid ${holder}) is already running with ${lockPath}; stop it first`);
 		}
 		// The holder is gone (crash, kill -9, reboot): take the stale lock over.
 		rmSync(lockPath, { force: true });
-		if (!tryCreateLock(lockPath, pid)) throw new InstanceLockError(`another worker took ${lockPath} at the same moment`);
+		if (!tryCreateLock(lockPath, pid)) throw new InstanceLockError(`${FILES[owner].who} took ${lockPath} at the same moment`);
 	}
 	writeFileSync(pidPath, `${pid}\n`);
 	return {

@@ -1,10 +1,12 @@
 import { getConfig, type Config } from '../config/config.ts';
+import { announceDemoMode } from '../config/demo-mode.ts';
 import { readVersion } from '../config/version.ts';
 import type { Db } from '../db/client.ts';
 import { prepareDatabase } from '../db/startup.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { openLogEntryWriter } from '../log/log-entry-writer.ts';
 import { LogSink } from '../log/log-sink.ts';
+import { acquireInstanceLock } from '../system/instance-lock.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
 
 /** What every request handler of the web process needs; built once in the `init` hook. */
@@ -24,10 +26,18 @@ export async function startAppContext(): Promise<AppContext> {
 	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists).
 	const logSink = new LogSink('web');
 	const logger = createLogger('web', config.LOG_LEVEL, { warningsTo: logSink });
+	announceDemoMode(config, logger);
+	// DATA_DIR/web.lock while this process runs: one web process per data dir, and a restore
+	// refuses to swap the database under it. A crash leaves a stale lock the next start takes over.
+	const lock = acquireInstanceLock(config.dataDir, 'web');
+	process.once('exit', () => lock.release());
 	const db = await prepareDatabase(config, systemClock, logger);
 	logSink.attach(openLogEntryWriter(config.dbPath));
 	// adapter-node's graceful shutdown: store what is still queued.
-	process.once('sveltekit:shutdown', () => logSink.close());
+	process.once('sveltekit:shutdown', () => {
+		logSink.close();
+		lock.release();
+	});
 	context = { config, db, clock: systemClock, logger, version: readVersion(config.projectRoot) };
 	logger.info({ db: config.dbPath, version: context.version }, 'web process ready');
 	return context;
