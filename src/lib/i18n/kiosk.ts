@@ -64,6 +64,10 @@ const en = {
 	err_not_an_image: 'That was not a photo. Please try again.',
 	err_too_many_pixels: 'The photo is too large. Please try again.',
 	err_damaged_image: 'The photo arrived damaged. Please try again.',
+	err_no_face: 'We can’t see your face — look at the camera and try again.',
+	err_several_faces: 'We see more than one face — stand in front of the camera alone and try again.',
+	err_face_too_small: 'You are too far away — come closer to the camera and try again.',
+	err_face_cut_off: 'Your face is cut off at the edge — stand in the middle of the picture and try again.',
 	err_network: 'No connection — trying again…',
 	err_other: 'Something went wrong. Please try again.'
 };
@@ -132,6 +136,10 @@ const ru: Record<KioskTextKey, string> = {
 	err_not_an_image: 'Это не фото. Попробуйте ещё раз.',
 	err_too_many_pixels: 'Фото слишком большое. Попробуйте ещё раз.',
 	err_damaged_image: 'Фото пришло повреждённым. Попробуйте ещё раз.',
+	err_no_face: 'Мы не видим вашего лица — посмотрите в камеру и попробуйте ещё раз.',
+	err_several_faces: 'В кадре больше одного лица — встаньте перед камерой один и попробуйте ещё раз.',
+	err_face_too_small: 'Вы слишком далеко — подойдите ближе к камере и попробуйте ещё раз.',
+	err_face_cut_off: 'Лицо обрезано краем кадра — встаньте в центр и попробуйте ещё раз.',
 	err_network: 'Нет связи — пробуем снова…',
 	err_other: 'Что-то пошло не так. Попробуйте ещё раз.'
 };
@@ -198,6 +206,10 @@ const uz: Record<KioskTextKey, string> = {
 	err_not_an_image: 'Bu surat emas. Qayta urinib ko‘ring.',
 	err_too_many_pixels: 'Surat juda katta. Qayta urinib ko‘ring.',
 	err_damaged_image: 'Surat buzilgan holda keldi. Qayta urinib ko‘ring.',
+	err_no_face: 'Yuzingiz ko‘rinmayapti — kameraga qarang va qayta urinib ko‘ring.',
+	err_several_faces: 'Kadrda bittadan ortiq yuz bor — kamera oldida yolg‘iz turing va qayta urinib ko‘ring.',
+	err_face_too_small: 'Siz juda uzoqdasiz — kameraga yaqinroq keling va qayta urinib ko‘ring.',
+	err_face_cut_off: 'Yuzingiz kadr chetida qirqilib qoldi — o‘rtaga turing va qayta urinib ko‘ring.',
 	err_network: 'Aloqa yo‘q — qayta urinmoqdamiz…',
 	err_other: 'Nimadir xato ketdi. Qayta urinib ko‘ring.'
 };
