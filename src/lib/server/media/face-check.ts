@@ -12,7 +12,7 @@ export type FaceProblem = 'no_face' | 'several_faces' | 'face_too_small' | 'face
 export type FaceVerdict = { ok: true; face: FaceBox } | { ok: false; problem: FaceProblem };
 
 export interface FaceFinder {
-	findFaces(image: Buffer): Promise<FaceBox[]>;
+	findFaces(image: Buffer, options?: { maxSide?: number }): Promise<FaceBox[]>;
 }
 
 /** A face narrower than this share of the photo's shorter side: the guest stands too far away. */
@@ -29,6 +29,11 @@ const EDGE_SLACK = 0.03;
 /** face_crop.jpg is a square this many face sizes wide, centred on the face. */
 const CROP_FACE_SIZES = 2;
 const FACE_CROP_MAX_SIDE = 768;
+/**
+ * The detector looks at a copy this long: a face of MIN_FACE_SHARE is still ~45 px there, far above
+ * the detector's floor, and the small copy keeps the check fast and the web process's memory low.
+ */
+const DETECTION_SIDE = 512;
 
 export function judgeFaces(faces: readonly FaceBox[], width: number, height: number): FaceVerdict {
 	const [face, ...others] = [...faces].sort((a, b) => b.width - a.width);
@@ -80,7 +85,7 @@ export type SelfieFaceCheck = { ok: true; face: FaceBox; faceCrop: Buffer } | { 
 
 /** Finds the faces on a normalised selfie, judges them and, when the photo passes, crops the face. */
 export async function checkSelfieFace(selfie: { selfie: Buffer; width: number; height: number }, detector: FaceFinder): Promise<SelfieFaceCheck> {
-	const faces = await detector.findFaces(selfie.selfie);
+	const faces = await detector.findFaces(selfie.selfie, { maxSide: DETECTION_SIDE });
 	const verdict = judgeFaces(faces, selfie.width, selfie.height);
 	if (!verdict.ok) return { ok: false, problem: verdict.problem, faces: faces.length };
 	const faceCrop = await cropFace(selfie.selfie, faceCropRegion(verdict.face, selfie.width, selfie.height));
