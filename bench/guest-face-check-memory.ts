@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { openDatabase, type Db } from '../src/lib/server/db/client.ts';
 import { rememberBotUsername } from '../src/lib/server/guests/bot-identity.ts';
 import { createKiosk } from '../src/lib/server/kiosk/kiosk-keys.ts';
 import { startKioskSession } from '../src/lib/server/kiosk/kiosk-session.service.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
+import { startBuiltWeb } from './_built-web.ts';
 import { kioskFrame, phonePhoto } from './_upload-photos.ts';
 
 /**
@@ -19,29 +17,13 @@ import { kioskFrame, phonePhoto } from './_upload-photos.ts';
 const UPLOADS = 6;
 const TARGET_MB = 200;
 const SETTLE_MS = 3_000;
-const root = path.resolve(import.meta.dirname, '..');
-if (!existsSync(path.join(root, 'build', 'index.js'))) {
-	console.error('build/ is missing: run `npx vite build` first');
-	process.exit(1);
-}
-const dir = mkdtempSync(path.join(tmpdir(), 'bench-face-memory-'));
-const port = 4590 + Math.floor(Math.random() * 200);
-const base = `http://127.0.0.1:${port}`;
-const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DB_PATH: path.join(dir, 'app.db'), DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ORIGIN: base, PUBLIC_BASE_URL: base, BODY_SIZE_LIMIT: '20M', TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: '' };
-const web = spawn(process.execPath, ['build/index.js'], { cwd: root, env, stdio: 'ignore' });
+const server = startBuiltWeb('face-memory', 4590, { BODY_SIZE_LIMIT: '20M' });
+const { base, web } = server;
 
 /** Resident set of the web process as the kernel counts it (what a memory limit would see). */
 function rssMb(pid: number): number {
 	const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
 	return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) / 1024;
-}
-
-async function waitForServer(): Promise<void> {
-	for (let i = 0; i < 200; i++) {
-		if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-	throw new Error('web server did not start');
 }
 
 /** A session whose guest has chosen an outfit, as the bot leaves it before the selfie. */
@@ -73,10 +55,10 @@ async function uploadAll(db: Db, kioskId: number, key: string, photo: Buffer, fi
 }
 
 try {
-	await waitForServer();
+	await server.ready();
 	await settle();
 	const idle = rssMb(web.pid!);
-	const db = openDatabase(env.DB_PATH);
+	const db = openDatabase(server.dbPath);
 	const { key, kiosk } = await createKiosk(db, systemClock, 'bench');
 	await rememberBotUsername(db, systemClock, 'bench_kiosk_bot');
 	const frame = await kioskFrame();
@@ -95,6 +77,5 @@ try {
 	console.log(`web RSS idle, detector loaded, after kiosk frames: ${verdict(afterKiosk)} (peak ${kioskRun.peak.toFixed(0)} MB)`);
 	console.log(`web RSS idle, after 12 MP selfies too:             ${verdict(afterPhone)} (peak ${phoneRun.peak.toFixed(0)} MB)`);
 } finally {
-	web.kill('SIGTERM');
-	rmSync(dir, { recursive: true, force: true });
+	server.stop();
 }
