@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { EventSource } from 'eventsource';
 import { openDatabase } from '../src/lib/server/db/client.ts';
 import { rememberBotUsername } from '../src/lib/server/guests/bot-identity.ts';
 import { createKiosk } from '../src/lib/server/kiosk/kiosk-keys.ts';
 import { startKioskSession } from '../src/lib/server/kiosk/kiosk-session.service.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
+import { startBuiltWeb } from './_built-web.ts';
 
 /**
  * The kiosk's live status through the real built web server (build/index.js):
@@ -19,27 +16,11 @@ import { systemClock } from '../src/lib/server/time/clock.ts';
  */
 const READS = 300;
 const PUSHES = 40;
-const root = path.resolve(import.meta.dirname, '..');
-if (!existsSync(path.join(root, 'build', 'index.js'))) {
-	console.error('build/ is missing: run `npx vite build` first');
-	process.exit(1);
-}
-const dir = mkdtempSync(path.join(tmpdir(), 'bench-guest-live-'));
-const port = 4390 + Math.floor(Math.random() * 200);
-const base = `http://127.0.0.1:${port}`;
-const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DB_PATH: path.join(dir, 'app.db'), DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ORIGIN: base, PUBLIC_BASE_URL: base, TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: '' };
-const web = spawn(process.execPath, ['build/index.js'], { cwd: root, env, stdio: 'ignore' });
+const server = startBuiltWeb('guest-live', 4390);
+const { base } = server;
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const describe = (xs: number[]) => `p50 ${percentile(xs, 0.5).toFixed(1)} ms, p95 ${percentile(xs, 0.95).toFixed(1)} ms, mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)} ms`;
-
-async function waitForServer(): Promise<void> {
-	for (let i = 0; i < 200; i++) {
-		if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-	throw new Error('web server did not start');
-}
 
 async function timeRequests(url: string, cookie: string): Promise<number[]> {
 	const samples: number[] = [];
@@ -54,8 +35,8 @@ async function timeRequests(url: string, cookie: string): Promise<number[]> {
 }
 
 try {
-	await waitForServer();
-	const db = openDatabase(env.DB_PATH);
+	await server.ready();
+	const db = openDatabase(server.dbPath);
 	const { key, kiosk } = await createKiosk(db, systemClock, 'bench');
 	await rememberBotUsername(db, systemClock, 'bench_kiosk_bot');
 	const started = await startKioskSession({ db, clock: systemClock, timeouts: { qrTimeoutMs: 3_600_000, idleTimeoutMs: 3_600_000 }, slots: 2 }, kiosk.id);
@@ -96,6 +77,5 @@ try {
 	console.log(`baseline, DB change → fresh GET answered:          ${describe(fresh)}`);
 	console.log(`ratio (p95): ${(p95 / percentile(fresh, 0.95)).toFixed(2)}× a fresh request`);
 } finally {
-	web.kill('SIGTERM');
-	rmSync(dir, { recursive: true, force: true });
+	server.stop();
 }

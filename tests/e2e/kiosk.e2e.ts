@@ -3,14 +3,28 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
 import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
+import { selfieJpeg } from '../integration/guest-photos.ts';
+import { writeGuestCameraFeed } from './fake-camera.ts';
 
 /**
  * The guest flow as people live it: Chromium with a fake camera on /kiosk, the emulated guest in
- * Telegram (the emulator started by the product), the real worker and web processes.
+ * Telegram (the emulator started by the product), the real worker and web processes. The fake
+ * camera shows Chromium's test pattern, with no face in it (the upload's face check refuses it);
+ * `guestPage` is a page of a browser of its own whose camera shows a guest.
  */
+const test = base.extend<{ guestPage: Page }>({
+	guestPage: async ({ playwright, launchOptions, baseURL }, use) => {
+		const feed = await writeGuestCameraFeed(path.resolve('.tmp/fake-camera'));
+		const browser = await playwright.chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), `--use-file-for-fake-video-capture=${feed}`] });
+		const context = await browser.newContext({ baseURL });
+		await use(await context.newPage());
+		await browser.close();
+	}
+});
+
 const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
 const DB_PATH = path.join(DATA_DIR, 'app.db');
 const control = createControlClient(`http://127.0.0.1:${E2E_EMULATOR_PORT}`);
@@ -54,7 +68,7 @@ async function guestChoosesOutfit(userId: number, token: string): Promise<void> 
 	await control.pressButton({ user_id: userId, message_id: catalogue.message_id, callback_data: `go:astronaut:${token}` });
 }
 
-test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Generating…", back to Start', async ({ page }) => {
+test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Generating…", back to Start', async ({ guestPage: page }) => {
 	test.setTimeout(120_000);
 	await openKiosk(page);
 	const token = await startAndReadToken(page);
@@ -70,7 +84,7 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	// Hold the queue while we look at the stored selfie: the generation worker does not claim during a pause.
 	db().prepare(`INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?)`).run(JSON.stringify({ source: 'admin', reason: 'e2e hold', at: new Date().toISOString() }), new Date().toISOString());
-	const upload = page.waitForResponse((r) => r.url().endsWith(`/sessions/${token}/photo`));
+	const upload = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(`/sessions/${token}/photo`));
 	await page.getByRole('button', { name: 'Use this photo' }).click();
 	const response = await upload;
 	try {
@@ -122,7 +136,7 @@ test('the upload endpoint refuses what is not a usable photo with the right stat
 
 	await guestChoosesOutfit(nextUser++, token);
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
-	const jpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c96' } }).jpeg().toBuffer();
+	const jpeg = await selfieJpeg(800, 600);
 	const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: "#000" } }).png({ compressionLevel: 9 }).toBuffer();
 	const cases: [string, Buffer, number, string][] = [
 		['16 MB', Buffer.concat([jpeg, Buffer.alloc(16 * 1024 * 1024)]), 413, 'too_large'],
@@ -141,4 +155,34 @@ test('the upload endpoint refuses what is not a usable photo with the right stat
 	const again = await post(jpeg);
 	expect([again.status(), (await again.json()).error]).toEqual([409, 'already_taken']);
 	expect(db().prepare(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`).get(token)).toEqual({ n: 1 });
+});
+
+test('a photo without a face is refused on the kiosk with the retake sentence; the session stays open for the next photo', async ({ page, baseURL }) => {
+	test.setTimeout(90_000);
+	await openKiosk(page);
+	const token = await startAndReadToken(page);
+	await guestChoosesOutfit(nextUser++, token);
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+
+	// The fake camera's test pattern has no face in it.
+	await page.getByRole('button', { name: 'Take photo' }).click();
+	const upload = page.waitForResponse((r) => r.url().includes(`/sessions/${token}/photo`));
+	await page.getByRole('button', { name: 'Use this photo' }).click();
+	const response = await upload;
+	expect([response.status(), (await response.json()).error]).toEqual([422, 'no_face']);
+	await expect(page.getByRole('alert')).toHaveText('We can’t see your face — look at the camera and try again.');
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
+	const session = () => db().prepare(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`).get(token);
+	expect(session()).toEqual({ status: 'template_chosen', closed_reason: null });
+	expect(existsSync(path.join(DATA_DIR, 'sessions', token))).toBe(false);
+
+	// Retake: countdown and preview again, the sentence gone while the guest poses.
+	await page.getByRole('button', { name: 'Retake' }).click();
+	await expect(page.getByRole('alert')).toHaveCount(0);
+	await expect(page.getByRole('button', { name: 'Use this photo' })).toBeVisible({ timeout: 10_000 });
+	// A photo with a face is still taken for this session, and the kiosk moves on by itself.
+	const good = await page.request.post(`/api/kiosk/sessions/${token}/photo`, { headers: { origin: baseURL!, 'content-type': 'image/jpeg' }, data: await selfieJpeg(800, 600) });
+	expect(good.status()).toBe(201);
+	await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({ timeout: 10_000 });
+	expect(session()).toEqual({ status: 'photo_taken', closed_reason: null });
 });

@@ -14,18 +14,26 @@ const SOURCE = path.join(HUMAN_DIR, 'assets', 'screenshot-faceid.jpg');
 export async function makeSelfie(width = 900): Promise<Buffer> {
 	const height = Math.round((width * 4) / 3);
 	const side = Math.round(width * 0.62);
-	const crop = sharp(SOURCE).extract({ left: 13, top: 142, width: 142, height: 140 });
-	const person = await crop.clone().resize(side, side).png().toBuffer();
-	// The backdrop is the same photo blurred beyond recognition, so colours match and no second face appears.
-	const backdrop = await crop.clone().resize(width, height, { fit: 'fill' }).blur(60).modulate({ brightness: 1.15 }).png().toBuffer();
+	return sharp(await blurredBackdrop(width, height))
+		.composite([{ input: await featheredFace(side), left: Math.round((width - side) / 2), top: Math.round(height * 0.16) }])
+		.jpeg({ quality: 90 })
+		.toBuffer();
+}
+
+const faceSource = () => sharp(SOURCE).extract({ left: 13, top: 142, width: 142, height: 140 });
+
+/** The one real face, `side` px square, its edge faded out so it sits on any backdrop (PNG with alpha). */
+export async function featheredFace(side: number): Promise<Buffer> {
+	const person = await faceSource().resize(side, side).png().toBuffer();
 	const fade = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><rect x="${side * 0.06}" y="${side * 0.04}" width="${side * 0.88}" height="${side * 1.2}" rx="${side * 0.2}" fill="white"/></svg>`);
 	const mask = await sharp(fade).blur(side / 25).extractChannel(0).raw().toBuffer();
 	const rgb = await sharp(person).removeAlpha().raw().toBuffer();
-	const feathered = await sharp(rgb, { raw: { width: side, height: side, channels: 3 } }).joinChannel(mask, { raw: { width: side, height: side, channels: 1 } }).png().toBuffer();
-	return sharp(backdrop)
-		.composite([{ input: feathered, left: Math.round((width - side) / 2), top: Math.round(height * 0.16) }])
-		.jpeg({ quality: 90 })
-		.toBuffer();
+	return sharp(rgb, { raw: { width: side, height: side, channels: 3 } }).joinChannel(mask, { raw: { width: side, height: side, channels: 1 } }).png().toBuffer();
+}
+
+/** The same photo blurred beyond recognition, so colours match and no second face appears (PNG). */
+export function blurredBackdrop(width: number, height: number): Promise<Buffer> {
+	return faceSource().resize(width, height, { fit: 'fill' }).blur(60).modulate({ brightness: 1.15 }).png().toBuffer();
 }
 
 /** A face crop as the guest flow saves it next to the selfie. */

@@ -5,7 +5,7 @@ import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.service.ts
 import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.service.ts';
 import { generatingNoticeTask } from '../../src/worker/tasks/generating-notice.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
+import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';
 
 describe('the guest flow through the real bot and the emulator', () => {
@@ -42,7 +42,7 @@ describe('the guest flow through the real bot and the emulator', () => {
 		expect([chosen.status, chosen.templateId]).toEqual(['template_chosen', 'wizard']);
 		expect((await readKioskSessionView(world.deps, world.kiosk.id, token))?.status).toBe('template_chosen');
 
-		const outcome = await uploadSelfie({ ...world.deps, dataDir: world.dir, logger: silentLogger }, world.kiosk.id, token, streamOf(await selfieJpeg()), null);
+		const outcome = await uploadSelfie(uploadDeps(world), world.kiosk.id, token, streamOf(await selfieJpeg()), null);
 		expect(outcome.kind).toBe('enqueued');
 		const job = await world.db.job.findFirstOrThrow({ where: { sessionToken: token } });
 		expect(job).toMatchObject({ status: 'queued', attempts: 0, templateId: 'wizard', telegramUserId: BigInt(guest.id), createdAt: world.clock.now().toISOString() });

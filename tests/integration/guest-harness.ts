@@ -5,7 +5,9 @@ import { rememberBotUsername } from '../../src/lib/server/guests/bot-identity.ts
 import { sessionTimeoutsFrom } from '../../src/lib/server/guests/session-clock.ts';
 import { createKiosk, type Kiosk } from '../../src/lib/server/kiosk/kiosk-keys.ts';
 import { startKioskSession, type KioskDeps } from '../../src/lib/server/kiosk/kiosk-session.service.ts';
+import type { UploadDeps } from '../../src/lib/server/kiosk/photo-upload.service.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { getFaceDetector } from '../../src/lib/server/media/face-detector.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import type { BotContext } from '../../src/worker/bot/context.ts';
@@ -28,6 +30,8 @@ export interface GuestWorld {
 	emulator: TelegramEmulator;
 	bot: Bot<BotContext>;
 	kiosk: Kiosk;
+	/** The kiosk's key, as the kiosk page's cookie carries it. */
+	kioskKey: string;
 	deps: KioskDeps;
 	close(): Promise<void>;
 }
@@ -41,10 +45,10 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	await bot.init();
 	const polling = pollUpdates(bot);
 	await rememberBotUsername(db, clock, bot.botInfo.username);
-	const { kiosk } = await createKiosk(db, clock, 'test-kiosk');
+	const { kiosk, key: kioskKey } = await createKiosk(db, clock, 'test-kiosk');
 	const deps: KioskDeps = { db, clock, timeouts: sessionTimeoutsFrom(config), slots: config.WORKER_SLOTS };
 	return {
-		db, dbPath, dir, clock, config, emulator, bot, kiosk, deps,
+		db, dbPath, dir, clock, config, emulator, bot, kiosk, kioskKey, deps,
 		close: async () => {
 			await polling.stop();
 			await emulator.close();
@@ -105,6 +109,11 @@ export async function startSession(world: GuestWorld): Promise<string> {
 	const started = await startKioskSession(world.deps, world.kiosk.id);
 	if (started.kind !== 'started') throw new Error(`kiosk could not start: ${started.kind}`);
 	return started.token;
+}
+
+/** What the upload endpoint gives the selfie upload service: this world's kiosk deps and the real face detector. */
+export function uploadDeps(world: GuestWorld): UploadDeps {
+	return { ...world.deps, dataDir: world.dir, logger: silentLogger, faceDetector: getFaceDetector };
 }
 
 export async function sessionRow(world: GuestWorld, token: string) {

@@ -3,11 +3,10 @@ import { giveConsent } from '../../src/lib/server/guests/guest-steps.service.ts'
 import { linkGuest } from '../../src/lib/server/guests/guest-link.service.ts';
 import { expireOverdueSessions } from '../../src/lib/server/guests/session-timeouts.service.ts';
 import { takePhotoAndEnqueue } from '../../src/lib/server/guests/take-photo.ts';
-import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.service.ts';
 import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
+import { sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';
 
 /**
@@ -86,7 +85,7 @@ describe('races on one session', () => {
 		world = await startGuestWorld(tempDir());
 		const token = await linkedSession(3001n);
 		await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'chef' } });
-		const deps = { ...world.deps, dataDir: world.dir, logger: silentLogger };
+		const deps = uploadDeps(world);
 		const photo = await selfieJpeg();
 		const outcomes = await Promise.all([0, 1, 2].map(() => uploadSelfie(deps, world.kiosk.id, token, streamOf(photo), null)));
 		expect(outcomes.filter((o) => o.kind === 'enqueued')).toHaveLength(1);

@@ -2,11 +2,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { sniffPhotoFormat } from '../../src/lib/server/media/photo-normalise.ts';
 import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.service.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
+import { sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';
 
 /** RELIABILITY R11 at the upload service: size, sniffing, pixel bombs, truncation, metadata. */
@@ -23,7 +22,7 @@ describe('the selfie upload', () => {
 	}
 
 	const upload = (token: string, bytes: Buffer, declared: number | null = null) =>
-		uploadSelfie({ ...world.deps, dataDir: world.dir, logger: silentLogger }, world.kiosk.id, token, streamOf(bytes), declared);
+		uploadSelfie(uploadDeps(world), world.kiosk.id, token, streamOf(bytes), declared);
 
 	it('refuses bad files with the right problem, keeps nothing, and the session still takes a good photo', async () => {
 		world = await startGuestWorld(tempDir());

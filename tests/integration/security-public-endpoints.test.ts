@@ -17,10 +17,10 @@ describe('public endpoints', () => {
 			const response = await fetch(`${web.base}/health`);
 			return { status: response.status, text: await response.text() };
 		};
-		expect(await health()).toEqual({ status: 200, text: JSON.stringify({ status: 'degraded', worker: { alive: false } }) });
+		expect(await health()).toEqual({ status: 200, text: JSON.stringify({ status: 'degraded', worker: { alive: false }, demo: true }) });
 
 		await startMaintenance(db, systemClock, 'auto', 'image provider billing: 429 RESOURCE_EXHAUSTED project 123456 billing account closed');
-		expect(await health()).toEqual({ status: 200, text: JSON.stringify({ status: 'paused', worker: { alive: false } }) });
+		expect(await health()).toEqual({ status: 200, text: JSON.stringify({ status: 'paused', worker: { alive: false }, demo: true }) });
 		const typed = await fetch(`${web.base}/api/trpc/system.health`).then((r) => r.json());
 		expect(typed).toEqual({ result: { data: { status: 'paused', worker: { alive: false } } } });
 

@@ -1,4 +1,5 @@
 import type { KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
+import type { Locale } from '$lib/i18n/locale';
 
 /** The kiosk page's calls to /api/kiosk. Network failures are retried with capped backoff. */
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: string };
@@ -33,11 +34,14 @@ export const kioskApi = {
 	staffReset: (pin: string) => call<{ closed: number }>('POST', '/staff-reset', { pin }, 0)
 };
 
-/** Uploads the photo with progress (fetch cannot report upload progress; XMLHttpRequest can). */
-export function uploadPhoto(token: string, photo: Blob, onProgress: (fraction: number) => void): Promise<ApiResult<{ jobId: number }>> {
+/**
+ * Uploads the photo with progress (fetch cannot report upload progress; XMLHttpRequest can). The
+ * kiosk's language goes along, so a refusal's `sentence` is in it.
+ */
+export function uploadPhoto(token: string, photo: Blob, locale: Locale, onProgress: (fraction: number) => void): Promise<ApiResult<{ jobId: number }>> {
 	return new Promise((resolve) => {
 		const xhr = new XMLHttpRequest();
-		xhr.open('POST', `/api/kiosk/sessions/${token}/photo`);
+		xhr.open('POST', `/api/kiosk/sessions/${token}/photo?locale=${locale}`);
 		xhr.setRequestHeader('content-type', photo.type || 'application/octet-stream');
 		xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
 		xhr.onload = () => {

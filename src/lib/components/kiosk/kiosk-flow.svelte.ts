@@ -98,7 +98,7 @@ export class KioskFlow {
 		this.screen = 'uploading';
 		this.uploadProgress = 0;
 		this.problem = null;
-		const result = await uploadPhoto(this.session.token, photo, (fraction) => (this.uploadProgress = fraction));
+		const result = await uploadPhoto(this.session.token, photo, this.locale, (fraction) => (this.uploadProgress = fraction));
 		if (result.ok || result.error === 'already_taken') {
 			this.uploadProgress = 1;
 			const view = await kioskApi.session(this.session.token);
@@ -111,6 +111,7 @@ export class KioskFlow {
 			if (view.ok) this.#applyView(view.data);
 			return;
 		}
+		// Refused (no usable face, damaged, …): the session is still open, back to the camera to retake.
 		this.screen = 'camera';
 	}
 

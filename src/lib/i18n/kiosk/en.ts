@@ -61,6 +61,10 @@ export const en = {
 	err_not_an_image: 'That was not a photo. Please try again.',
 	err_too_many_pixels: 'The photo is too large. Please try again.',
 	err_damaged_image: 'The photo arrived damaged. Please try again.',
+	err_no_face: 'We can’t see your face — look at the camera and try again.',
+	err_several_faces: 'We see more than one face — stand in front of the camera alone and try again.',
+	err_face_too_small: 'You are too far away — come closer to the camera and try again.',
+	err_face_cut_off: 'Your face is cut off at the edge — stand in the middle of the picture and try again.',
 	err_network: 'No connection — trying again…',
 	err_other: 'Something went wrong. Please try again.'
 } as const;

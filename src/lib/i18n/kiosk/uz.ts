@@ -64,6 +64,10 @@ export const uz = {
 	err_not_an_image: 'Bu surat emas. Qayta urinib ko‘ring.',
 	err_too_many_pixels: 'Surat juda katta. Qayta urinib ko‘ring.',
 	err_damaged_image: 'Surat buzilgan holda keldi. Qayta urinib ko‘ring.',
+	err_no_face: 'Yuzingiz ko‘rinmayapti — kameraga qarang va qayta urinib ko‘ring.',
+	err_several_faces: 'Kadrda bittadan ortiq yuz bor — kamera oldida yolg‘iz turing va qayta urinib ko‘ring.',
+	err_face_too_small: 'Siz juda uzoqdasiz — kameraga yaqinroq keling va qayta urinib ko‘ring.',
+	err_face_cut_off: 'Yuzingiz kadr chetida qirqilib qoldi — o‘rtaga turing va qayta urinib ko‘ring.',
 	err_network: 'Aloqa yo‘q — qayta urinmoqdamiz…',
 	err_other: 'Nimadir xato ketdi. Qayta urinib ko‘ring.'
 } satisfies Texts<typeof en>;

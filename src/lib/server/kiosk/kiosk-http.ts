@@ -1,3 +1,5 @@
+import { kioskErrorText } from '../../i18n/kiosk.ts';
+import type { Locale } from '../../i18n/locale.ts';
 import type { Kiosk } from './kiosk-keys.ts';
 import { TokenBuckets } from './rate-limit.ts';
 import type { UploadOutcome } from './photo-upload.service.ts';
@@ -19,6 +21,10 @@ export type KioskErrorCode =
 	| 'not_an_image'
 	| 'too_many_pixels'
 	| 'damaged_image'
+	| 'no_face'
+	| 'several_faces'
+	| 'face_too_small'
+	| 'face_cut_off'
 	| 'not_ready'
 	| 'already_taken'
 	| 'session_closed'
@@ -38,6 +44,10 @@ const MESSAGES: Record<KioskErrorCode, string> = {
 	not_an_image: 'The file is not a photo (JPEG, PNG or WebP).',
 	too_many_pixels: 'The photo has too many pixels (over 40 megapixels).',
 	damaged_image: 'The photo is damaged or incomplete.',
+	no_face: 'No face was found in the photo.',
+	several_faces: 'More than one face is in the photo.',
+	face_too_small: 'The face is too small in the photo: the guest stands too far from the camera.',
+	face_cut_off: 'The face is cut off by the edge of the photo.',
 	not_ready: 'The guest has not chosen an outfit yet.',
 	already_taken: 'A photo for this session was already taken.',
 	session_closed: 'This session is closed.',
@@ -67,26 +77,36 @@ export function rateLimited(limiter: TokenBuckets, kiosk: Kiosk): Response | nul
 	return kioskError(429, 'rate_limited', {}, { 'retry-after': String(Math.max(1, limiter.retryAfterSeconds(key))) });
 }
 
-/** 413 for size, 415 for "not a photo", 422 for a photo we cannot or will not decode, 409/410 for state. */
-export function uploadResponse(outcome: UploadOutcome): Response {
+/**
+ * 413 for size, 415 for "not a photo", 422 for a photo we cannot decode or that shows no usable
+ * face, 409/410 for state. Every refusal also carries `sentence`: what the kiosk tells the guest,
+ * in the kiosk's language.
+ */
+export function uploadResponse(outcome: UploadOutcome, locale: Locale): Response {
+	if (outcome.kind === 'enqueued') return kioskJson({ ok: true, jobId: outcome.jobId }, 201);
+	const [status, error, extra] = uploadRefusal(outcome);
+	return kioskError(status, error, { ...extra, sentence: kioskErrorText(locale, error) });
+}
+
+function uploadRefusal(outcome: Exclude<UploadOutcome, { kind: 'enqueued' }>): [number, KioskErrorCode, Record<string, unknown>?] {
 	switch (outcome.kind) {
-		case 'enqueued':
-			return kioskJson({ ok: true, jobId: outcome.jobId }, 201);
 		case 'too_large':
-			return kioskError(413, 'too_large');
+			return [413, 'too_large'];
 		case 'rejected':
-			if (outcome.problem === 'not_an_image' || outcome.problem === 'unsupported') return kioskError(415, 'not_an_image');
-			return kioskError(422, outcome.problem === 'too_many_pixels' ? 'too_many_pixels' : 'damaged_image');
+			if (outcome.problem === 'not_an_image' || outcome.problem === 'unsupported') return [415, 'not_an_image'];
+			return [422, outcome.problem === 'too_many_pixels' ? 'too_many_pixels' : 'damaged_image'];
+		case 'no_usable_face':
+			return [422, outcome.problem];
 		case 'not_ready':
-			return kioskError(409, 'not_ready', { status: outcome.status });
+			return [409, 'not_ready', { status: outcome.status }];
 		case 'already_taken':
 		case 'used':
-			return kioskError(409, 'already_taken');
+			return [409, 'already_taken'];
 		case 'busy':
-			return kioskError(409, 'busy');
+			return [409, 'busy'];
 		case 'closed':
-			return kioskError(410, 'session_closed', { reason: outcome.reason, notice: outcome.notice });
+			return [410, 'session_closed', { reason: outcome.reason, notice: outcome.notice }];
 		default:
-			return kioskError(404, 'not_found');
+			return [404, 'not_found'];
 	}
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { findSession } from '../guests/sessions.repository.ts';
 import { photoReadiness, takePhotoAndEnqueue, type TakePhotoOutcome } from '../guests/take-photo.ts';
+import { checkSelfieFace, type FaceFinder, type FaceProblem } from '../media/face-check.ts';
 import { MAX_UPLOAD_BYTES, normalisePhoto, PhotoRejected } from '../media/photo-normalise.ts';
 import type { KioskDeps } from './kiosk-session.service.ts';
 import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
@@ -11,12 +12,15 @@ import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
 export interface UploadDeps extends KioskDeps {
 	dataDir: string;
 	logger: Logger;
+	/** The process's face detector, asked for only when a photo has passed normalisation (it loads on first use). */
+	faceDetector: () => Promise<FaceFinder>;
 }
 
 export type UploadOutcome =
 	| TakePhotoOutcome
 	| { kind: 'too_large' }
 	| { kind: 'rejected'; problem: PhotoRejected['problem'] }
+	| { kind: 'no_usable_face'; problem: FaceProblem }
 	| { kind: 'busy' };
 
 /** Sessions with an upload being processed in this process: a second one at once is refused early. */
@@ -24,9 +28,10 @@ const uploading = new Set<string>();
 
 /**
  * The kiosk's selfie upload: owner check, cheap status check, the body read with a byte count
- * (never more than 15 MB kept in memory), content validation and normalisation, then the files and
- * `take_photo_and_enqueue`. Nothing is written to disk before the photo has passed, and a photo that
- * loses the race for the session is deleted again.
+ * (never more than 15 MB kept in memory), content validation and normalisation, the face check,
+ * then the files and `take_photo_and_enqueue`. Nothing is written to disk before the photo has
+ * passed, and a photo that loses the race for the session is deleted again. A photo without one
+ * usable face leaves the session as it was, so the guest can retake at once.
  */
 export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: string, body: ReadableStream<Uint8Array> | null, declaredLength: number | null): Promise<UploadOutcome> {
 	if (!(await isSessionOfKiosk(deps.db, kioskId, token))) return { kind: 'unknown' };
@@ -46,7 +51,12 @@ export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: str
 			deps.logger.info({ problem: photo.problem, detail: photo.message }, 'selfie upload refused');
 			return { kind: 'rejected', problem: photo.problem };
 		}
-		return await storeAndEnqueue(deps, token, photo.selfie, photo.faceCrop);
+		const checked = await checkSelfieFace(photo, await deps.faceDetector());
+		if (!checked.ok) {
+			deps.logger.info({ problem: checked.problem, faces: checked.faces }, 'selfie upload refused: no usable face');
+			return { kind: 'no_usable_face', problem: checked.problem };
+		}
+		return await storeAndEnqueue(deps, token, photo.selfie, checked.faceCrop);
 	} finally {
 		uploading.delete(token);
 	}

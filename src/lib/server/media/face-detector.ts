@@ -26,6 +26,13 @@ const MODELS_URL = `file://${path.join(HUMAN_DIR, 'models')}/`;
 /** Detection is done on a copy no larger than this: faces on stickers and selfies stay well above the detector's floor. */
 const MAX_SIDE = 800;
 
+export interface FindFacesOptions {
+	/** What shows through transparent pixels (stickers): white unless said. */
+	background?: { r: number; g: number; b: number };
+	/** Longest side of the copy the detector looks at; smaller is faster and leaves less memory behind. */
+	maxSide?: number;
+}
+
 type HumanInstance = {
 	load(): Promise<void>;
 	detect(input: unknown): Promise<{ face: { box: [number, number, number, number]; mesh?: number[][]; score: number }[] }>;
@@ -113,15 +120,15 @@ export class FaceDetector {
 	}
 
 	/** Faces in an encoded image (any format sharp reads), in the image's own pixel coordinates. */
-	async findFaces(image: Buffer, background = { r: 255, g: 255, b: 255 }): Promise<FaceBox[]> {
-		const run = this.#queue.then(() => this.#detect(image, background));
+	async findFaces(image: Buffer, options: FindFacesOptions = {}): Promise<FaceBox[]> {
+		const run = this.#queue.then(() => this.#detect(image, options.background ?? { r: 255, g: 255, b: 255 }, options.maxSide ?? MAX_SIDE));
 		this.#queue = run.catch(() => undefined);
 		return run;
 	}
 
-	async #detect(image: Buffer, background: { r: number; g: number; b: number }): Promise<FaceBox[]> {
+	async #detect(image: Buffer, background: { r: number; g: number; b: number }, maxSide: number): Promise<FaceBox[]> {
 		const meta = await sharp(image).metadata();
-		const scale = Math.min(1, MAX_SIDE / Math.max(meta.width ?? 1, meta.height ?? 1));
+		const scale = Math.min(1, maxSide / Math.max(meta.width ?? 1, meta.height ?? 1));
 		const { data, info } = await sharp(image)
 			.rotate()
 			.flatten({ background })

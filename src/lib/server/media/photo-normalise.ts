@@ -9,7 +9,6 @@ import sharp from 'sharp';
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
 export const MAX_INPUT_PIXELS = 40_000_000;
 export const MAX_SIDE = 2048;
-const FACE_CROP_SIDE = 768;
 
 export type PhotoFormat = 'jpeg' | 'png' | 'webp';
 
@@ -34,7 +33,6 @@ export function sniffPhotoFormat(bytes: Uint8Array): PhotoFormat | null {
 
 export interface NormalisedPhoto {
 	selfie: Buffer;
-	faceCrop: Buffer;
 	width: number;
 	height: number;
 }
@@ -43,8 +41,8 @@ const decodeOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' 
 
 /**
  * Validates and normalises: auto-rotated by EXIF, every metadata block dropped (sharp writes none
- * unless asked), longest side ≤ 2048 px, JPEG. Also a face crop for the pipeline: the centre of the
- * upper part of the frame, where a kiosk selfie puts the face.
+ * unless asked), longest side ≤ 2048 px, JPEG. Whether it shows a usable face is face-check.ts's
+ * question, asked of this copy.
  */
 export async function normalisePhoto(bytes: Buffer): Promise<NormalisedPhoto> {
 	const format = sniffPhotoFormat(bytes);
@@ -63,21 +61,8 @@ export async function normalisePhoto(bytes: Buffer): Promise<NormalisedPhoto> {
 			.resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
 			.jpeg({ quality: 88, mozjpeg: false })
 			.toBuffer({ resolveWithObject: true });
-		const faceCrop = await cropFace(data, info.width, info.height);
-		return { selfie: data, faceCrop, width: info.width, height: info.height };
+		return { selfie: data, width: info.width, height: info.height };
 	} catch (error) {
 		throw new PhotoRejected('damaged', `image cannot be decoded: ${(error as Error).message.slice(0, 120)}`);
 	}
-}
-
-/** A square around where the face usually is: centred, in the upper part of the frame. */
-async function cropFace(selfie: Buffer, width: number, height: number): Promise<Buffer> {
-	const side = Math.max(1, Math.round(Math.min(width, height) * 0.7));
-	const left = Math.round((width - side) / 2);
-	const top = Math.max(0, Math.min(height - side, Math.round(height * 0.3 - side / 2)));
-	return sharp(selfie)
-		.extract({ left, top, width: side, height: side })
-		.resize(FACE_CROP_SIDE, FACE_CROP_SIDE, { withoutEnlargement: true })
-		.jpeg({ quality: 88 })
-		.toBuffer();
 }

@@ -1,0 +1,35 @@
+import { sessionTokenSchema } from '../../schemas/kiosk.ts';
+import { pickLocale } from '../../i18n/locale.ts';
+import { getFaceDetector } from '../media/face-detector.ts';
+import type { FaceFinder } from '../media/face-check.ts';
+import type { AppContext } from '../web/app-context.ts';
+import { kioskDepsFrom, kioskFromCookie } from './kiosk-auth.ts';
+import { kioskError, rateLimited, uploadLimiter, uploadResponse } from './kiosk-http.ts';
+import { uploadSelfie } from './photo-upload.service.ts';
+import type { TokenBuckets } from './rate-limit.ts';
+
+export interface UploadRouteDeps {
+	app: AppContext;
+	limiter?: TokenBuckets;
+	faceDetector?: () => Promise<FaceFinder>;
+}
+
+/**
+ * POST /api/kiosk/sessions/<token>/photo?locale=<ru|uz|en>: the selfie as the raw request body
+ * (any Content-Type; the content is sniffed). 201 with the job id, or a 4xx whose `sentence` is in
+ * the kiosk's language (`locale`, from the page) — see kiosk-http.ts for the codes.
+ */
+export async function answerSelfieUpload(deps: UploadRouteDeps, kioskKey: string | undefined, token: string, request: Request): Promise<Response> {
+	const { app } = deps;
+	const kiosk = await kioskFromCookie(app.db, kioskKey);
+	if (!kiosk) return kioskError(401, 'no_kiosk_key');
+	if (!sessionTokenSchema.safeParse(token).success) return kioskError(404, 'not_found');
+	const limited = rateLimited(deps.limiter ?? uploadLimiter, kiosk);
+	if (limited) return limited;
+	const locale = pickLocale(new URL(request.url).searchParams.get('locale'));
+	const length = Number(request.headers.get('content-length') ?? NaN);
+	const uploadDeps = { ...kioskDepsFrom(app), dataDir: app.config.dataDir, logger: app.logger, faceDetector: deps.faceDetector ?? getFaceDetector };
+	const outcome = await uploadSelfie(uploadDeps, kiosk.id, token, request.body, Number.isFinite(length) ? length : null);
+	if (outcome.kind === 'enqueued') app.logger.info({ kiosk: kiosk.name, jobId: outcome.jobId }, 'selfie taken, job queued');
+	return uploadResponse(outcome, locale);
+}
