@@ -4,7 +4,7 @@ import type { Db } from '../../src/lib/server/db/client.ts';
 import { rememberBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
 import { sessionTimeoutsFrom } from '../../src/lib/server/guests/session-clock.ts';
 import { createKiosk, type Kiosk } from '../../src/lib/server/kiosk/kiosk-keys.ts';
-import { startKioskSession, type KioskDeps } from '../../src/lib/server/kiosk/kiosk-session.service.ts';
+import { startKioskSession, type KioskDeps } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { createBot } from '../../src/worker/bot/index.ts';

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { sniffPhotoFormat } from '../../src/lib/server/media/photo-normalise.ts';
-import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.service.ts';
+import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';

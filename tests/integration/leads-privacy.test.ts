@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db } from '../../src/lib/server/db/client.ts';
 import { DEV_SALT_FILE, hashVisitorIp, loadIpSalt } from '../../src/lib/server/leads/ip-hash.ts';
-import { RATE_LIMIT } from '../../src/lib/server/leads/lead-intake.service.ts';
+import { RATE_LIMIT } from '../../src/lib/server/leads/lead-intake.ts';
 import { submitLandingForm } from '../../src/lib/server/leads/landing-submission.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';

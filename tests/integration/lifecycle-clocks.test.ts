@@ -2,7 +2,7 @@ import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { eraseExpiredLeads } from '../../src/lib/server/leads/lead-erasure.service.ts';
+import { eraseExpiredLeads } from '../../src/lib/server/leads/lead-erasure.ts';
 import { loadPseudonymKey } from '../../src/lib/server/lifecycle/pseudonym.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { DAY, FakeClock, HOUR, MINUTE } from '../../src/lib/server/time/clock.ts';

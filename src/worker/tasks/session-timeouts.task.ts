@@ -3,7 +3,7 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import { forgetOldUpdates } from '../../lib/server/guests/processed-updates.ts';
 import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
-import { expireOverdueSessions, type ExpiredSession } from '../../lib/server/guests/session-timeouts.service.ts';
+import { expireOverdueSessions, type ExpiredSession } from '../../lib/server/guests/session-timeouts.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { isBlockedByUser } from '../../lib/server/telegram/errors.ts';

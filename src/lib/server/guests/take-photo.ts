@@ -2,7 +2,7 @@ import type { Db } from '../db/client.ts';
 import { enqueueJob } from '../jobs/job.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import type { SessionStatus } from '../../schemas/kiosk.ts';
-import { closeForTimeout } from './guest-link.service.ts';
+import { closeForTimeout } from './guest-link.ts';
 import { closedRefusal, type StepRefusal } from './guest-outcomes.ts';
 import { isOverdue, stillOpenSince, type SessionTimeouts } from './session-clock.ts';
 import { advanceSession, findSession } from './sessions.repository.ts';

@@ -1,6 +1,6 @@
 import type { Kiosk } from './kiosk-keys.ts';
 import { TokenBuckets } from './rate-limit.ts';
-import type { UploadOutcome } from './photo-upload.service.ts';
+import type { UploadOutcome } from './photo-upload.ts';
 
 /**
  * HTTP answers of the kiosk API in one place: a stable `error` code the page turns into a sentence

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit-log.ts';
 import { changeFeedFor } from '../../console/change-feed.ts';
-import { readLiveSnapshot, type LiveSettings } from '../../console/live.service.ts';
+import { readLiveSnapshot, type LiveSettings } from '../../console/live-snapshot.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../../settings/maintenance.ts';
 import { ConsoleActionError } from '../../console/console-error.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';

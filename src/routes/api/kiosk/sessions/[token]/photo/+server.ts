@@ -2,7 +2,7 @@ import type { RequestHandler } from './$types';
 import { sessionTokenSchema } from '$lib/schemas/kiosk';
 import { kioskError, rateLimited, uploadLimiter, uploadResponse } from '$lib/server/kiosk/kiosk-http';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
-import { uploadSelfie } from '$lib/server/kiosk/photo-upload.service';
+import { uploadSelfie } from '$lib/server/kiosk/photo-upload';
 
 /**
  * The selfie: the raw image bytes as the request body (any Content-Type; the content is sniffed).

@@ -5,7 +5,7 @@ import type { Logger } from '../log/logger.ts';
 import { findSession } from '../guests/sessions.repository.ts';
 import { photoReadiness, takePhotoAndEnqueue, type TakePhotoOutcome } from '../guests/take-photo.ts';
 import { MAX_UPLOAD_BYTES, normalisePhoto, PhotoRejected } from '../media/photo-normalise.ts';
-import type { KioskDeps } from './kiosk-session.service.ts';
+import type { KioskDeps } from './kiosk-session.ts';
 import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
 
 export interface UploadDeps extends KioskDeps {
