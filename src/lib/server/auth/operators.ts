@@ -1,15 +1,17 @@
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
-import { ConsoleActionError } from '../console/console-error.ts';
+import { DomainError } from '../errors/domain-error.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { describePasswordProblem, hashPassword } from './password.ts';
 import { isRole, type OperatorIdentity, type Role } from './roles.ts';
 
 /** The console's people: list, add with a role, remove (their sessions end with them). */
-export class OperatorError extends ConsoleActionError {
-	constructor(message: string) {
-		super(message);
+/** An operator account refused (name taken, last owner, weak password): its sentence is shown as is. */
+export class OperatorError extends DomainError {
+	constructor(sentence: string) {
+		super({ code: 'OperatorRefused', sentence });
 		this.name = 'OperatorError';
+		this.message = sentence;
 	}
 }
 
