@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/server/time/clock.ts';
 import { ACTIVE_JOB_STATUSES } from '../../lib/schemas/job-status.ts';
 
 /**
- * Job deadlines, counted from jobs.created_at (PRODUCT.md B), kept in the database so they survive
+ * Job deadlines, counted from jobs.created_at (the moment the guest saw "Generating…"), kept in the database so they survive
  * restarts: one "taking longer" notice (delay_notice_sent_at, claimed by a conditional update so
  * it is sent once), and at the hard deadline `failed` with the guest told. A job whose sticker set
  * already exists is left to finish its delivery: failing it then would strand a ready pack.

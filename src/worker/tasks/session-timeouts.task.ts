@@ -24,7 +24,7 @@ export const SESSION_TIMEOUTS_EVERY_MS = 1_000;
 const FORGET_UPDATES_EVERY_RUNS = 600;
 
 /**
- * The server's session clock (PRODUCT.md part A): closes sessions that sat past their deadline and
+ * The server's session clock (the browser is never trusted with it): closes sessions that sat past their deadline and
  * tells a guest who had linked that their kiosk session timed out. The kiosk page learns it through
  * its live view. Also forgets processed update ids older than a day.
  */

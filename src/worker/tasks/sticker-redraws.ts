@@ -9,7 +9,7 @@ import { buildJobContext } from '../../lib/server/jobs/run/job-context.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /**
- * Operators' redraws of single stickers in delivered packs (PRODUCT.md I.2), one at a time: the
+ * Operators' redraws of single stickers in delivered packs, one at a time: the
  * figure is drawn again from the face crop and the anchor (the selfie is gone once the set
  * exists), checked by the local gate like any sticker (api stages `passport` + `regen`, costed),
  * then swapped into the Telegram set. Redraws are possible while the session folder lives

@@ -13,7 +13,7 @@ import type { Clock } from '../time/clock.ts';
 import { CLAIMED_JOB_STATUSES } from '../../schemas/job-status.ts';
 
 /**
- * reset_user (seed 000): back the database up to `app.db.bak-<ts>-reset`, then in one transaction
+ * reset_user: back the database up to `app.db.bak-<ts>-reset`, then in one transaction
  * delete the guest's users/sessions/jobs rows (and the rows other features keep per session or job),
  * keep api_usage, and write the audit entry. Its details keep the old pack names and links in
  * clear — generation reads `packNames` so a new pack never reuses an old name. The shape is agreed:

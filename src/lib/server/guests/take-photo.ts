@@ -23,7 +23,7 @@ export function photoReadiness(session: { status: string; closedReason: string |
 }
 
 /**
- * `take_photo_and_enqueue` (PRODUCT.md part A): in one BEGIN IMMEDIATE transaction the session goes
+ * `take_photo_and_enqueue`: in one BEGIN IMMEDIATE transaction the session goes
  * template_chosen → photo_taken and the job is queued, with created_at = now — the moment the bot's
  * "Generating…" refers to. Two uploads racing: exactly one transition wins, so one job.
  */

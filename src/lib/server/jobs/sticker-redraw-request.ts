@@ -5,7 +5,7 @@ import { STICKER_VARIANTS } from '../media/sticker-variants.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**
- * sticker_redraw (PRODUCT.md I.2): an operator asks for one sticker of a delivered pack to be drawn
+ * sticker_redraw: an operator asks for one sticker of a delivered pack to be drawn
  * again; the worker does the drawing and swaps it into the Telegram set (worker/tasks/sticker-redraws.ts).
  * One redraw per pack at a time, so two swaps never race on the same set; the request and its audit
  * row are written in one transaction.

@@ -47,7 +47,7 @@ const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases', 'sticker_r
 /**
  * Deletes everything that names the guest: their jobs (and the rows kept per job), their
  * sessions (and which kiosk started them), their language, their users row. api_usage stays: spend
- * must survive (seed 000) and it names no guest.
+ * must survive resets (it is what the provider bills) and it names no guest.
  */
 export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, footprint: GuestFootprint): Promise<Record<string, number>> {
 	const id = telegramUserId;

@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 
-/** The `settings` key-value table shared by both processes (seed 000 lists the known keys). */
+/** The `settings` key-value table shared by both processes (docs/data-model.md lists the keys). */
 export async function readSetting(db: Db | Tx, key: string): Promise<string | null> {
 	const row = await db.setting.findUnique({ where: { key } });
 	return row?.value ?? null;

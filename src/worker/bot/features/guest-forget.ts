@@ -14,7 +14,7 @@ const KEEP = 'forget:no';
 type ForgetOutcome = 'done' | 'nothing' | 'busy' | 'failed';
 
 /**
- * /forget for guests (PRODUCT I.4): asks first, then deletes their sticker sets in Telegram,
+ * /forget for guests (a guest may erase themselves at any time): asks first, then deletes their sticker sets in Telegram,
  * their files and their rows, and says so in their language. Pressing "yes" twice is harmless:
  * the second press finds nothing left. Registered before the maintenance pause on purpose — a
  * guest's erasure does not wait for the image provider.
