@@ -5,7 +5,7 @@ import { openDatabase, readConnectionPragmas } from '../../src/lib/server/db/cli
 import { runTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
-/** Every table and column of seed 000, in the seed's words. */
+/** Every table and column of the product's data model, named as the product names them. */
 const SEED_COLUMNS: Record<string, string[]> = {
 	users: ['telegram_user_id', 'consented_at', 'pack_link', 'pack_name', 'pack_completed_at', 'extra_packs_allowed', 'first_name', 'last_name', 'username', 'created_at'],
 	sessions: ['session_token', 'telegram_user_id', 'template_id', 'status', 'notice', 'closed_reason', 'created_at', 'updated_at'],

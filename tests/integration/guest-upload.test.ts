@@ -9,7 +9,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import { sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';
 
-/** RELIABILITY R11 at the upload service: size, sniffing, pixel bombs, truncation, metadata. */
+/** Hostile uploads at the upload service: size, sniffing, pixel bombs, truncation, metadata. */
 describe('the selfie upload', () => {
 	const tempDir = useTempDir('guest-upload-');
 	let world: GuestWorld;

@@ -12,7 +12,7 @@ import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 
-/** R18: the raw visitor IP is hashed at once and appears nowhere — not in the database, not in the logs. */
+/** The raw visitor IP is hashed at once and appears nowhere — not in the database, not in the logs. */
 const IPV4 = '203.0.113.77';
 const IPV6 = '2001:db8:85a3::8a2e:370:7334';
 

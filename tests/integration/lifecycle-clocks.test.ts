@@ -12,7 +12,7 @@ import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
 
-// The "where personal data is" table of seed 000, end to end on one fake clock: every piece is
+// Every place personal data is kept (docs/data-lifecycle.md), end to end on one fake clock: every piece is
 // put in place at T0, then the hourly passes of the worker (TTL sweep, retention, and the leads
 // feature's retention) run at the last moment each piece must still be kept, and right after. The selfie-after-set clock
 // is generation's (deliverPack) and is proven in its own tests.

@@ -14,7 +14,7 @@ import { runNextStickerRedraw } from '../../src/worker/tasks/sticker-redraws.ts'
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 
 /**
- * PRODUCT.md I.2: an operator redraws one sticker of a delivered pack. One offline job is delivered
+ * An operator redraws one sticker of a delivered pack. One offline job is delivered
  * through the real queue and the Telegram emulator; then redraw requests go through the console's
  * service and the worker's task, and the emulator's set shows what changed.
  */
