@@ -1,4 +1,5 @@
 import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
+import { deleteGuestSessions } from '../guests/sessions.repository.ts';
 import { deleteGuestJobs, sqlList } from '../jobs/job.repository.ts';
 import { fingerprintPackName } from './pseudonym.ts';
 import { tableExists, toBigInt, type SqlRunner } from './sql-runner.ts';
@@ -61,7 +62,7 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
 		deleted.kiosk_sessions = await sql.run(`DELETE FROM kiosk_sessions WHERE session_token IN (${inList(footprint.sessionTokens.length)})`, footprint.sessionTokens);
 	}
 	deleted.jobs = await deleteGuestJobs(sql, id);
-	deleted.sessions = await sql.run(`DELETE FROM sessions WHERE telegram_user_id = ?`, [id]);
+	deleted.sessions = await deleteGuestSessions(sql, id);
 	if (await tableExists(sql, 'guest_languages')) deleted.guest_languages = await sql.run(`DELETE FROM guest_languages WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'bot_messages')) deleted.bot_messages = await sql.run(`DELETE FROM bot_messages WHERE telegram_user_id = ?`, [id]);
 	deleted.users = await sql.run(`DELETE FROM users WHERE telegram_user_id = ?`, [id]);
