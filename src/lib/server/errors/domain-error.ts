@@ -13,7 +13,7 @@ export type Refusal =
 	| { code: 'JobNotFound'; jobId: number }
 	| { code: 'JobNotRetryable'; jobId: number; status: JobStatus | null }
 	| { code: 'StickerOutOfRange'; stickerNumber: number; stickers: number }
-	| { code: 'PackNotDelivered'; jobId: number; status: JobStatus }
+	| { code: 'PackNotDelivered'; jobId: number; status: string }
 	| { code: 'RedrawInProgress'; stickerNumber: number }
 	| { code: 'BalanceOutOfRange'; maxUsd: number }
 	| { code: 'QueueAlreadyPaused' }
