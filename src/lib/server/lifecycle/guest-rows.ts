@@ -37,6 +37,12 @@ export function extractPackNames(text: string): string[] {
 	return [...new Set(text.match(PACK_NAME) ?? [])];
 }
 
+/** Whether the guest has a users row (they pressed /start at least once). */
+export async function isKnownGuest(sql: SqlRunner, telegramUserId: bigint): Promise<boolean> {
+	const rows = await sql.all(`SELECT 1 AS x FROM users WHERE telegram_user_id = ? LIMIT 1`, [telegramUserId]);
+	return rows.length > 0;
+}
+
 export async function hasActiveJob(sql: SqlRunner, telegramUserId: bigint): Promise<boolean> {
 	const rows = await sql.all(`SELECT 1 AS x FROM jobs WHERE telegram_user_id = ? AND status IN ${sqlList(ACTIVE_JOB_STATUSES)} LIMIT 1`, [telegramUserId]);
 	return rows.length > 0;

@@ -12,6 +12,13 @@ export async function writeSetting(db: Db | Tx, clock: Clock, key: string, value
 	await db.setting.upsert({ where: { key }, create: { key, value, updatedAt }, update: { value, updatedAt } });
 }
 
+/** Writes the key only if it is absent; false when it already existed (of two racing callers one wins). */
+export async function insertSettingOnce(db: Db | Tx, clock: Clock, key: string, value: string): Promise<boolean> {
+	const updatedAt = clock.now().toISOString();
+	const { count } = await db.setting.createMany({ data: [{ key, value, updatedAt }] }).catch(() => ({ count: 0 }));
+	return count > 0;
+}
+
 export async function deleteSetting(db: Db | Tx, key: string): Promise<boolean> {
 	const { count } = await db.setting.deleteMany({ where: { key } });
 	return count > 0;

@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { eraseGuest, GuestBusyError } from '../../../lib/server/lifecycle/guest-erasure.ts';
-import { hasActiveJob, readGuestFootprint } from '../../../lib/server/lifecycle/guest-rows.ts';
+import { hasActiveJob, isKnownGuest, readGuestFootprint } from '../../../lib/server/lifecycle/guest-rows.ts';
 import { loadPseudonymKey } from '../../../lib/server/lifecycle/pseudonym.ts';
 import { prismaRunner } from '../../../lib/server/lifecycle/sql-runner.ts';
 import type { TelegramApi } from '../../../lib/server/telegram/api.ts';
@@ -42,7 +42,7 @@ export function guestForgetFeature(): Composer<BotContext> {
 export async function forgetGuest(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, telegramUserId: bigint): Promise<ForgetOutcome> {
 	const sql = prismaRunner(deps.db);
 	const footprint = await readGuestFootprint(sql, telegramUserId);
-	const known = (await deps.db.user.count({ where: { telegramUserId } })) > 0;
+	const known = await isKnownGuest(sql, telegramUserId);
 	if (!known && footprint.sessionTokens.length === 0 && footprint.jobIds.length === 0) return 'nothing';
 	if (await hasActiveJob(sql, telegramUserId)) return 'busy';
 	for (const name of footprint.packNames) {
