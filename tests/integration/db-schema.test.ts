@@ -44,7 +44,7 @@ describe('a fresh database from `npm run db:migrate`', () => {
 		return dbPath;
 	}
 
-	it('has every seed table and column, every seed index by name, the unique keys and the two foreign keys', async () => {
+	it('has every product table and column, every product index by name, the unique keys and the two foreign keys', async () => {
 		const conn = new Database(await migrateFresh(), { readonly: true });
 		for (const [table, columns] of Object.entries(SEED_COLUMNS)) {
 			const actual = conn.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table);

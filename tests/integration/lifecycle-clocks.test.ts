@@ -62,7 +62,7 @@ const leadName = async (db: Db, requestId: string) => (await db.lead.findUniqueO
 
 /**
  * [what, still there at (after T0; null = no earlier moment to check), gone by, is it still there?]
- * in the order of the seed table. "Still there" is the last hourly pass that must keep it.
+ * in the order of the table on docs/data-lifecycle.md. "Still there" is the last hourly pass that must keep it.
  */
 const CLOCKS: [string, number | null, number, (w: World) => Promise<boolean>][] = [
 	['appearance card of a finished job: the next hourly pass', null, MINUTE, async (w) => (await w.db.job.findFirstOrThrow({ where: { telegramUserId: 424242n } })).appearanceJson !== null],
