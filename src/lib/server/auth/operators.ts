@@ -5,8 +5,10 @@ import type { Clock } from '../time/clock.ts';
 import { describePasswordProblem, hashPassword } from './password.ts';
 import { isRole, type OperatorIdentity, type Role } from './roles.ts';
 
-/** The console's people: list, add with a role, remove (their sessions end with them). */
-/** An operator account refused (name taken, last owner, weak password): its sentence is shown as is. */
+/**
+ * The console's people: list, add with a role, remove (their sessions end with them). A refusal
+ * (name taken, last owner, weak password) is an OperatorError, whose sentence is shown as is.
+ */
 export class OperatorError extends DomainError {
 	constructor(sentence: string) {
 		super({ code: 'OperatorRefused', sentence });
