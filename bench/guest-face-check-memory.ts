@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { openDatabase, type Db } from '../src/lib/server/db/client.ts';
 import { rememberBotUsername } from '../src/lib/server/guests/bot-identity.ts';
 import { createKiosk } from '../src/lib/server/kiosk/kiosk-keys.ts';
-import { startKioskSession } from '../src/lib/server/kiosk/kiosk-session.service.ts';
+import { startKioskSession } from '../src/lib/server/kiosk/kiosk-session.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
 import { startBuiltWeb } from './_built-web.ts';
 import { kioskFrame, phonePhoto } from './_upload-photos.ts';

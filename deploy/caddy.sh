@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs this project's Caddy site without ever breaking the neighbour's (seed 002):
+# Installs this project's Caddy site without ever breaking the neighbour's (the server is shared):
 #
 #   main Caddyfile                                      action
 #   already has the import line                         not touched at all

@@ -142,7 +142,7 @@ access_log_private() {
 check "finding 13: access log masks visitor addresses (/24, /48) and cuts one-time tokens from URLs" access_log_private
 check "finding 13: rolled access logs are deleted after 7 days" grep -qE '^[[:space:]]*roll_keep_for 7d$' "$DEPLOY/caddy/stickers.caddy"
 
-# ─── deploy/caddy.sh: the Caddyfile table of seed 002 ──────────────────────────────────────────
+# ─── deploy/caddy.sh: each kind of main Caddyfile and what the script does with it ─────────────
 sed "s#/var/log/caddy/stickers.log#$WORK/caddysh.log#" "$DEPLOY/caddy/stickers.caddy" >"$WORK/site-source.caddy"
 cat >"$WORK/fake-systemctl" <<FAKE
 #!/usr/bin/env bash

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 
 /**
- * RELIABILITY R10: another process holds the write lock past busy_timeout (5 s). The request
+ * Another process holds the write lock past busy_timeout (5 s). The request
  * fails cleanly — 503, Retry-After, a sentence, nothing half-written — and the next one works.
  */
 const DB_PATH = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data', 'app.db');

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 
 /**
- * Issue 13, finding 3, in the browser: when the session behind an open console page ends
+ * In the browser: when the session behind an open console page ends
  * elsewhere (signed out on another device, removed, expired), the page's live view gets the
  * server's UNAUTHORIZED event within seconds and sends the person to sign in, coming back to the
  * same page afterwards. (Named to run after console.e2e.ts, which must find no operator yet.)

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 
 /**
  * Another process holding SQLite's write lock (as `sqlite3` with BEGIN IMMEDIATE would), for the
- * R10 fault test. Usage: node --import tsx tests/helpers/hold-write-lock.ts <db> <ms>
+ * test that a lock held past busy_timeout fails a request cleanly (503). Usage: node --import tsx tests/helpers/hold-write-lock.ts <db> <ms>
  * Prints "locked" once it holds the lock, then rolls back and exits after <ms>.
  */
 const [dbPath, msArg] = process.argv.slice(2);

@@ -12,7 +12,7 @@ import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
-describe('console sessions (RELIABILITY R12)', () => {
+describe('console sessions', () => {
 	const tempDir = useTempDir('auth-sessions-');
 	const open: Db[] = [];
 	afterEach(async () => {

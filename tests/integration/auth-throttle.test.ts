@@ -7,7 +7,7 @@ import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
-describe('sign-in throttling (RELIABILITY R13)', () => {
+describe('sign-in throttling', () => {
 	const tempDir = useTempDir('auth-throttle-');
 	const open: Db[] = [];
 	afterEach(async () => {

@@ -33,7 +33,7 @@ async function insertLead(db: Db, id: number, at: string): Promise<void> {
 	await db.leadRepeat.create({ data: { leadId: id, requestId: `rep-${id}`, at, phone: '+998900000000', comment: 'again' } });
 }
 
-describe('backups (R8)', () => {
+describe('backups', () => {
 	const tempDir = useTempDir('kiosk-backup-');
 
 	it('takes a consistent snapshot while another OS process writes: integrity ok, gzip, mode 600 in a 700 directory', async () => {

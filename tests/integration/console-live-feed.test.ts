@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeFeed, changeFeedFor, watchSnapshots } from '../../src/lib/server/console/change-feed.ts';
-import { readLiveSnapshot } from '../../src/lib/server/console/live.service.ts';
+import { readLiveSnapshot } from '../../src/lib/server/console/live-snapshot.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
 import { createTestDb } from '../helpers/test-db.ts';

@@ -139,13 +139,13 @@ describe('reset_user from the console', () => {
 	it('refuses while the guest’s pack is being made, and leaves everything in place', async () => {
 		const { db, deps } = await setUp();
 		await insertGuest(db, deps.clock, { id: 8880001n, jobs: [{ status: 'processing' }] });
-		await expect(resetGuest(deps, { name: 'olga', ip: null }, 8880001n)).rejects.toThrow(/being made right now/);
+		await expect(resetGuest(deps, { name: 'olga', ip: null }, 8880001n)).rejects.toMatchObject({ refusal: { code: 'GuestPackInProgress', telegramUserId: 8880001n } });
 		expect(await db.job.count({ where: { telegramUserId: 8880001n } })).toBe(1);
 		expect(await db.auditLog.count()).toBe(0);
 	});
 
 	it('says so when there is no such guest', async () => {
 		const { deps } = await setUp();
-		await expect(resetGuest(deps, { name: 'olga', ip: null }, 123n)).rejects.toThrow(/no guest 123/);
+		await expect(resetGuest(deps, { name: 'olga', ip: null }, 123n)).rejects.toMatchObject({ refusal: { code: 'GuestNotFound', telegramUserId: 123n, perhapsReset: true } });
 	});
 });

@@ -8,7 +8,7 @@ import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { PROJECT_ROOT, runTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
-describe('web and worker writing the same SQLite file at once (RELIABILITY R1)', () => {
+describe('web and worker writing the same SQLite file at once', () => {
 	const tempDir = useTempDir();
 
 	it('processes above the core count doing thousands of read-then-write transactions see zero SQLITE_BUSY and lose no update', async () => {

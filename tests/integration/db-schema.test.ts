@@ -5,7 +5,7 @@ import { openDatabase, readConnectionPragmas } from '../../src/lib/server/db/cli
 import { runTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
-/** Every table and column of seed 000, in the seed's words. */
+/** Every table and column of the product's data model, named as the product names them. */
 const SEED_COLUMNS: Record<string, string[]> = {
 	users: ['telegram_user_id', 'consented_at', 'pack_link', 'pack_name', 'pack_completed_at', 'extra_packs_allowed', 'first_name', 'last_name', 'username', 'created_at'],
 	sessions: ['session_token', 'telegram_user_id', 'template_id', 'status', 'notice', 'closed_reason', 'created_at', 'updated_at'],
@@ -44,7 +44,7 @@ describe('a fresh database from `npm run db:migrate`', () => {
 		return dbPath;
 	}
 
-	it('has every seed table and column, every seed index by name, the unique keys and the two foreign keys', async () => {
+	it('has every product table and column, every product index by name, the unique keys and the two foreign keys', async () => {
 		const conn = new Database(await migrateFresh(), { readonly: true });
 		for (const [table, columns] of Object.entries(SEED_COLUMNS)) {
 			const actual = conn.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table);

@@ -8,7 +8,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 
 /**
- * "Two slots never take the same job" (PRODUCT.md B) across separate OS processes, each with its
+ * "Two slots never take the same job" across separate OS processes, each with its
  * own SQLite connection to one real file — the race is decided by SQLite's write lock, not by one
  * event loop. The real worker holds an instance lock (one worker per DATA_DIR), so several full
  * workers cannot be started on one database; instead each process here runs

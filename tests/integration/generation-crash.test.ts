@@ -7,7 +7,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 
 /**
- * RELIABILITY R3: the real worker process is killed with SIGKILL at each step of a job and started
+ * Exactly one sticker set and one link, whatever step a crash hits: the real worker process is killed with SIGKILL at each step of a job and started
  * again. How the kill is placed: CRASH_AT=<step> (read only when NODE_ENV=test) makes the worker
  * SIGKILL itself the first time it reaches that step — polling the database from outside could not
  * hit the narrow ones (between the link edit and its commit). The restarted worker requeues the job

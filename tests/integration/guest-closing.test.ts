@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { checkStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
-import { closeKioskSession, closeKioskSessions, readKioskSessionView, startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.service.ts';
+import { closeKioskSession, closeKioskSessions, readKioskSessionView, startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { SECOND } from '../../src/lib/server/time/clock.ts';
-import { sessionTimeoutsTask } from '../../src/worker/tasks/session-timeouts.ts';
+import { sessionTimeoutsTask } from '../../src/worker/tasks/session-timeouts.task.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
 

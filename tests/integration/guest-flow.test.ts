@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.service.ts';
-import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.service.ts';
-import { generatingNoticeTask } from '../../src/worker/tasks/generating-notice.ts';
+import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
+import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.ts';
+import { generatingNoticeTask } from '../../src/worker/tasks/generating-notice.task.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { giveConsent } from '../../src/lib/server/guests/guest-steps.service.ts';
-import { linkGuest } from '../../src/lib/server/guests/guest-link.service.ts';
-import { expireOverdueSessions } from '../../src/lib/server/guests/session-timeouts.service.ts';
+import { giveConsent } from '../../src/lib/server/guests/guest-steps.ts';
+import { linkGuest } from '../../src/lib/server/guests/guest-link.ts';
+import { expireOverdueSessions } from '../../src/lib/server/guests/session-timeouts.ts';
 import { takePhotoAndEnqueue } from '../../src/lib/server/guests/take-photo.ts';
-import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.service.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';

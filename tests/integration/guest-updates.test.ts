@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, newGuest, sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
 
-/** RELIABILITY R6 and the bot's answers to /start payloads that lead nowhere. */
+/** The same update delivered twice has one effect; and the bot's answers to /start payloads that lead nowhere. */
 describe('guest updates: duplicates and bad /start payloads', () => {
 	const tempDir = useTempDir('guest-updates-');
 	let world: GuestWorld;

@@ -3,12 +3,12 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sniffPhotoFormat } from '../../src/lib/server/media/photo-normalise.ts';
-import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.service.ts';
+import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';
 
-/** RELIABILITY R11 at the upload service: size, sniffing, pixel bombs, truncation, metadata. */
+/** Hostile uploads at the upload service: size, sniffing, pixel bombs, truncation, metadata. */
 describe('the selfie upload', () => {
 	const tempDir = useTempDir('guest-upload-');
 	let world: GuestWorld;

@@ -45,7 +45,7 @@ describe('status buttons and /stickers_forget in the sales group', () => {
 		expect(await world.db.leadStatusHistory.count({ where: { leadId: id } })).toBe(1);
 		expect((await world.db.lead.findUniqueOrThrow({ where: { id } })).statusAt).toBe(lead.statusAt);
 
-		// The same update delivered twice (R6) has one effect.
+		// The same update delivered twice has one effect.
 		const deal = await press(ADMIN.id, messageId, `lead:${id}:deal`);
 		await answerOf(deal.callback_query_id);
 		await world.emulator.control.replayUpdate(deal.update_id);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
 import { applyPendingCardEdits } from '../../src/worker/tasks/leads-cards.ts';
-import { receiveLead } from '../../src/lib/server/leads/lead-intake.service.ts';
+import { receiveLead } from '../../src/lib/server/leads/lead-intake.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
 import { addLead, groupMessages, startLeadsWorld, submission, type LeadsWorld } from './leads-world.ts';

@@ -6,13 +6,13 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db } from '../../src/lib/server/db/client.ts';
 import { DEV_SALT_FILE, hashVisitorIp, loadIpSalt } from '../../src/lib/server/leads/ip-hash.ts';
-import { RATE_LIMIT } from '../../src/lib/server/leads/lead-intake.service.ts';
+import { RATE_LIMIT } from '../../src/lib/server/leads/lead-intake.ts';
 import { submitLandingForm } from '../../src/lib/server/leads/landing-submission.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 
-/** R18: the raw visitor IP is hashed at once and appears nowhere — not in the database, not in the logs. */
+/** The raw visitor IP is hashed at once and appears nowhere — not in the database, not in the logs. */
 const IPV4 = '203.0.113.77';
 const IPV6 = '2001:db8:85a3::8a2e:370:7334';
 

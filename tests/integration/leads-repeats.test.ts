@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { receiveLead } from '../../src/lib/server/leads/lead-intake.service.ts';
+import { receiveLead } from '../../src/lib/server/leads/lead-intake.ts';
 import { HOUR, MINUTE } from '../../src/lib/server/time/clock.ts';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
 import { notifyPendingRepeats } from '../../src/worker/tasks/leads-repeats.ts';

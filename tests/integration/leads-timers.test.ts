@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { setLeadStatus } from '../../src/lib/server/leads/lead-status.service.ts';
+import { setLeadStatus } from '../../src/lib/server/leads/lead-status.ts';
 import { readSetting } from '../../src/lib/server/settings/settings.repository.ts';
 import { DAY, HOUR, MINUTE } from '../../src/lib/server/time/clock.ts';
 import { applyPendingCardEdits } from '../../src/worker/tasks/leads-cards.ts';

@@ -3,7 +3,7 @@ import { Api, type Bot } from 'grammy';
 import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { openDatabase } from '../../src/lib/server/db/client.ts';
-import { receiveLead, type IncomingLead } from '../../src/lib/server/leads/lead-intake.service.ts';
+import { receiveLead, type IncomingLead } from '../../src/lib/server/leads/lead-intake.ts';
 import { EMULATOR_SALES_GROUP_ID } from '../../src/lib/server/leads/leads-config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';

@@ -2,7 +2,7 @@ import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { eraseExpiredLeads } from '../../src/lib/server/leads/lead-erasure.service.ts';
+import { eraseExpiredLeads } from '../../src/lib/server/leads/lead-erasure.ts';
 import { loadPseudonymKey } from '../../src/lib/server/lifecycle/pseudonym.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { DAY, FakeClock, HOUR, MINUTE } from '../../src/lib/server/time/clock.ts';
@@ -12,7 +12,7 @@ import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
 
-// The "where personal data is" table of seed 000, end to end on one fake clock: every piece is
+// Every place personal data is kept (docs/data-lifecycle.md), end to end on one fake clock: every piece is
 // put in place at T0, then the hourly passes of the worker (TTL sweep, retention, and the leads
 // feature's retention) run at the last moment each piece must still be kept, and right after. The selfie-after-set clock
 // is generation's (deliverPack) and is proven in its own tests.
@@ -62,7 +62,7 @@ const leadName = async (db: Db, requestId: string) => (await db.lead.findUniqueO
 
 /**
  * [what, still there at (after T0; null = no earlier moment to check), gone by, is it still there?]
- * in the order of the seed table. "Still there" is the last hourly pass that must keep it.
+ * in the order of the table on docs/data-lifecycle.md. "Still there" is the last hourly pass that must keep it.
  */
 const CLOCKS: [string, number | null, number, (w: World) => Promise<boolean>][] = [
 	['appearance card of a finished job: the next hourly pass', null, MINUTE, async (w) => (await w.db.job.findFirstOrThrow({ where: { telegramUserId: 424242n } })).appearanceJson !== null],

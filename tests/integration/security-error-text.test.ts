@@ -6,7 +6,7 @@ import { openSse } from '../helpers/sse-reader.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 /**
- * Issue 13, finding 10, against the built web server: an unexpected failure (here Prisma, after a
+ * Against the built web server: an unexpected failure (here Prisma, after a
  * table vanished) reaches the operator as a sentence with a reference; the same reference is in
  * the web process's error line next to the real message. Deliberate refusals and input problems
  * keep their own words.

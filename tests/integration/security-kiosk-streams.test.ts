@@ -7,7 +7,7 @@ import { useBuiltWeb, type BuiltWeb } from '../helpers/built-web.ts';
 import { openSse, type SseStream } from '../helpers/sse-reader.ts';
 
 /**
- * Issue 13, finding 3, kiosk side: the kiosk's event streams (SSE on the built server) have the
+ * Kiosk side of the stream limits: the kiosk's event streams (SSE on the built server) have the
  * same limits as the console's — a few per kiosk, the oldest closed for a new one — and end
  * within seconds once the kiosk's key is revoked.
  */

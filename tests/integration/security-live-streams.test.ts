@@ -7,7 +7,7 @@ import { openSse, type SseEvent, type SseStream } from '../helpers/sse-reader.ts
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 /**
- * Issue 13, finding 3, console side: a live view (tRPC subscription over SSE on the built server)
+ * Console side of the stream limits: a live view (tRPC subscription over SSE on the built server)
  * checks its session on every push and every few seconds, and ends with an UNAUTHORIZED error
  * event the moment the session is gone — signed out, expired, the operator removed or their
  * role changed. The browser's httpSubscriptionLink does not retry that code.

@@ -5,7 +5,7 @@ import { callTrpc, signIn, useBuiltWeb } from '../helpers/built-web.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 /**
- * Issue 13, findings 7 and 9, against the built web server: what anyone on the network can read
+ * Against the built web server: what anyone on the network can read
  * (/health, /start) and the cross-origin guard in front of every /api route.
  */
 describe('public endpoints', () => {

@@ -14,7 +14,7 @@ import { runNextStickerRedraw } from '../../src/worker/tasks/sticker-redraws.ts'
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 
 /**
- * PRODUCT.md I.2: an operator redraws one sticker of a delivered pack. One offline job is delivered
+ * An operator redraws one sticker of a delivered pack. One offline job is delivered
  * through the real queue and the Telegram emulator; then redraw requests go through the console's
  * service and the worker's task, and the emulator's set shows what changed.
  */
@@ -52,7 +52,7 @@ describe('redrawing one sticker of a delivered pack', () => {
 		const guestMessagesBefore = (await world.emulator.control.chatMessages(world.guestId)).length;
 		const usageBefore = await world.db.apiUsage.count({ where: { jobId } });
 		const requestId = await requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 3 });
-		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 5 })).rejects.toThrow('Sticker 3 of this pack is being redrawn; wait until it is done.');
+		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 5 })).rejects.toMatchObject({ refusal: { code: 'RedrawInProgress', stickerNumber: 3 } });
 
 		expect(await runNextStickerRedraw(deps, stopping.signal)).toBe(requestId);
 		const request = await world.db.stickerRedraw.findUniqueOrThrow({ where: { id: requestId } });
@@ -79,10 +79,10 @@ describe('redrawing one sticker of a delivered pack', () => {
 	}, 60_000);
 
 	it('refuses what cannot be redrawn, with a sentence: an unknown sticker, a pack not delivered', async () => {
-		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 13 })).rejects.toThrow('There is no sticker 13: a pack has stickers 1 to 12.');
-		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId: 99_999, stickerNumber: 1 })).rejects.toThrow(/does not exist/);
+		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 13 })).rejects.toMatchObject({ refusal: { code: 'StickerOutOfRange', stickerNumber: 13, stickers: 12 } });
+		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId: 99_999, stickerNumber: 1 })).rejects.toMatchObject({ refusal: { code: 'JobNotFound', jobId: 99_999 } });
 		const queued = await world.queueJob();
-		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId: queued, stickerNumber: 1 })).rejects.toThrow(`Job ${queued} is queued: only a delivered pack can have a sticker redrawn.`);
+		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId: queued, stickerNumber: 1 })).rejects.toMatchObject({ refusal: { code: 'PackNotDelivered', jobId: queued, status: 'queued' } });
 		await world.db.job.update({ where: { jobId: queued }, data: { status: 'failed' } });
 	});
 

@@ -3,7 +3,7 @@ import type { JobStatus } from './job-status.ts';
 
 /**
  * What the kiosk page and the server agree on: session tokens, the statuses and reasons of the
- * session state machine (PRODUCT.md part A, seed 000), and the live view the page renders.
+ * session state machine, and the live view the page renders.
  * Shared by browser and server code, so nothing here imports from src/lib/server.
  */
 

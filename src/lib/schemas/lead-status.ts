@@ -1,5 +1,5 @@
 /**
- * The six statuses of a lead (seed 000: leads.status), in the order the buttons show them.
+ * The six statuses of a lead (leads.status), in the order the buttons show them.
  * Shared by the bot (card buttons), the console and the server rules.
  */
 export const LEAD_STATUSES = ['new', 'in_work', 'contacted', 'deal', 'refused', 'spam'] as const;

@@ -1,7 +1,7 @@
 import { json } from '@sveltejs/kit';
 import type { RequestHandler } from './$types';
 import { isDemo } from '$lib/server/config/demo-mode';
-import { readPublicHealth } from '$lib/server/health/health.service';
+import { readPublicHealth } from '$lib/server/health/health';
 import { appContext } from '$lib/server/web/app-context';
 
 /**

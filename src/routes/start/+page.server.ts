@@ -1,6 +1,6 @@
 import { error } from '@sveltejs/kit';
 import type { PageServerLoad } from './$types';
-import { readHealthDetails } from '$lib/server/health/health.service';
+import { readHealthDetails } from '$lib/server/health/health';
 import { appContext } from '$lib/server/web/app-context';
 
 /**

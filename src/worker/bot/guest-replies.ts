@@ -1,6 +1,6 @@
 import { InlineKeyboard, InputFile } from 'grammy';
-import type { LinkOutcome } from '../../lib/server/guests/guest-link.service.ts';
-import type { StepOutcome } from '../../lib/server/guests/guest-steps.service.ts';
+import type { LinkOutcome } from '../../lib/server/guests/guest-link.ts';
+import type { StepOutcome } from '../../lib/server/guests/guest-steps.ts';
 import type { StepRefusal } from '../../lib/server/guests/guest-outcomes.ts';
 import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
 import { packLink } from '../../lib/server/jobs/delivery/pack-name.ts';

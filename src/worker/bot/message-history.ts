@@ -6,7 +6,7 @@ import type { BotContext, BotDeps } from './context.ts';
 import { describeIncoming, describeOutgoing, privateChatIdOf, type MessageLine } from './message-history-entries.ts';
 
 /**
- * The bot's message history (PRODUCT.md F; docs/console.md "Messages"): every private-chat
+ * The bot's message history, which the console shows (docs/console.md "Messages"): every private-chat
  * message in and out, with guests and admins alike. The sales group is never recorded — it is a
  * group, and LEADS_CHAT_ID is excluded by id as well, in case it is set to a person's chat.
  * Incoming updates are seen by a middleware placed before every feature; outgoing messages by an

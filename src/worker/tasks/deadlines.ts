@@ -1,14 +1,13 @@
 import type { Db } from '../../lib/server/db/client.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
-import { claimDelayNotice, failJobPastDeadline, releaseDelayNotice } from '../../lib/server/jobs/job.repository.ts';
+import { claimDelayNotice, failJobPastDeadline, listJobsDueDelayNotice, listJobsPastDeadline, releaseDelayNotice } from '../../lib/server/jobs/job.repository.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { sendGuestNotice } from '../../lib/server/telegram/guest-notices.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
-import { ACTIVE_JOB_STATUSES } from '../../lib/schemas/job-status.ts';
 
 /**
- * Job deadlines, counted from jobs.created_at (PRODUCT.md B), kept in the database so they survive
+ * Job deadlines, counted from jobs.created_at (the moment the guest saw "Generating…"), kept in the database so they survive
  * restarts: one "taking longer" notice (delay_notice_sent_at, claimed by a conditional update so
  * it is sent once), and at the hard deadline `failed` with the guest told. A job whose sticker set
  * already exists is left to finish its delivery: failing it then would strand a ready pack.
@@ -31,7 +30,7 @@ export async function enforceJobDeadlines(deps: DeadlineDeps): Promise<{ noticed
 async function sendDelayNotices(deps: DeadlineDeps): Promise<number[]> {
 	const { db, clock } = deps;
 	const cutoff = new Date(clock.now().getTime() - deps.delayNoticeMs).toISOString();
-	const due = await db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, delayNoticeSentAt: null, createdAt: { lte: cutoff } }, select: { jobId: true, telegramUserId: true } });
+	const due = await listJobsDueDelayNotice(db, cutoff);
 	const sent: number[] = [];
 	for (const job of due) {
 		const nowIso = clock.now().toISOString();
@@ -51,7 +50,7 @@ async function sendDelayNotices(deps: DeadlineDeps): Promise<number[]> {
 async function failOverdueJobs(deps: DeadlineDeps): Promise<number[]> {
 	const { db, clock } = deps;
 	const cutoff = new Date(clock.now().getTime() - deps.hardDeadlineMs).toISOString();
-	const overdue = await db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, packCreatedAt: null, createdAt: { lte: cutoff } }, select: { jobId: true, telegramUserId: true } });
+	const overdue = await listJobsPastDeadline(db, cutoff);
 	const failed: number[] = [];
 	for (const job of overdue) {
 		const minutes = Math.round(deps.hardDeadlineMs / 60_000);

@@ -1,5 +1,5 @@
 import { describeFailure } from '../../lib/server/leads/backoff.ts';
-import { claimReminder, findLeadsToRemind, releaseReminder } from '../../lib/server/leads/lead-reminders.service.ts';
+import { claimReminder, findLeadsToRemind, releaseReminder } from '../../lib/server/leads/lead-reminders.ts';
 import { leadText } from '../../lib/i18n/leads.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import { leadTag } from '../../lib/server/telegram/lead-card.ts';

@@ -1,4 +1,4 @@
-import { eraseExpiredLeads } from '../../lib/server/leads/lead-erasure.service.ts';
+import { eraseExpiredLeads } from '../../lib/server/leads/lead-erasure.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /** Erases leads whose retention ran out (30 days for spam, 365 for others); cards follow via lead_card_edits. */

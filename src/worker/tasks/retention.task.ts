@@ -17,7 +17,7 @@ export interface RetentionTaskDeps {
 }
 
 /**
- * The clocks the seeds left without one (PRODUCT E): inactive guests, audit entries of long-reset
+ * Retention for the data no other clock removes: inactive guests, audit entries of long-reset
  * guests, sessions nobody linked, expired console sign-ins, old app.db.bak-* copies. Each step
  * runs even if an earlier one failed; the failure is logged and the next pass retries.
  */

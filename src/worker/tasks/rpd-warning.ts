@@ -2,6 +2,7 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
 import { pacificDayStart, pacificQuotaDay } from '../../lib/server/spend/provider-quota-day.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
+import { insertSettingOnce, readSetting } from '../../lib/server/settings/settings.repository.ts';
 import { countImageRequestsSince } from '../../lib/server/spend/usage-recorder.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { alertAdmins } from '../../lib/server/telegram/guest-notices.ts';
@@ -25,11 +26,10 @@ export async function warnAdminsAboutDailyRequests(deps: RpdDeps): Promise<boole
 	const now = deps.clock.now();
 	const day = pacificQuotaDay(now);
 	const key = `rpd_warned:${day}`;
-	if (await deps.db.setting.findUnique({ where: { key } })) return false;
+	if ((await readSetting(deps.db, key)) !== null) return false;
 	const count = await countImageRequestsSince(deps.db, pacificDayStart(now).toISOString());
 	if (count < deps.threshold) return false;
-	const { count: created } = await deps.db.setting.createMany({ data: [{ key, value: String(count), updatedAt: now.toISOString() }] }).catch(() => ({ count: 0 }));
-	if (created === 0) return false;
+	if (!(await insertSettingOnce(deps.db, deps.clock, key, String(count)))) return false;
 	await alertAdmins({ db: deps.db, api: deps.api, logger: deps.logger }, deps.adminIds, ADMIN_ALERTS.rpd(day, count, deps.threshold));
 	return true;
 }

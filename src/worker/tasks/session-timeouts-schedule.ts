@@ -5,8 +5,8 @@ import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { Scheduler } from '../scheduler.ts';
-import { generatingNoticeTask } from './generating-notice.ts';
-import { sessionTimeoutsTask } from './session-timeouts.ts';
+import { generatingNoticeTask } from './generating-notice.task.ts';
+import { sessionTimeoutsTask } from './session-timeouts.task.ts';
 
 /** The bot as these tasks use it: its Api, and its identity once getMe has answered. */
 interface RunningBot {

@@ -4,12 +4,13 @@ import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
 import { createPackState, pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import { callProvider } from '../../lib/server/jobs/pipeline/provider-call.ts';
 import { redrawSticker } from '../../lib/server/jobs/pipeline/sticker-redraw.ts';
+import { findJob } from '../../lib/server/jobs/job.repository.ts';
 import { claimStickerRedraw, finishStickerRedraw, type RedrawRequest } from '../../lib/server/jobs/sticker-redraws.repository.ts';
 import { buildJobContext } from '../../lib/server/jobs/run/job-context.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /**
- * Operators' redraws of single stickers in delivered packs (PRODUCT.md I.2), one at a time: the
+ * Operators' redraws of single stickers in delivered packs, one at a time: the
  * figure is drawn again from the face crop and the anchor (the selfie is gone once the set
  * exists), checked by the local gate like any sticker (api stages `passport` + `regen`, costed),
  * then swapped into the Telegram set. Redraws are possible while the session folder lives
@@ -31,7 +32,7 @@ export async function runNextStickerRedraw(deps: QueueDeps, signal: AbortSignal)
 }
 
 async function redrawDeliveredSticker(deps: QueueDeps, request: RedrawRequest, signal: AbortSignal): Promise<void> {
-	const job = await deps.db.job.findUnique({ where: { jobId: request.jobId } });
+	const job = await findJob(deps.db, request.jobId);
 	if (!job || job.status !== 'done' || !job.packName) throw new RedrawRefused('the job is no longer a delivered pack (reset or erased)');
 	const files = jobFiles(deps.settings.dataDir, job.jobId, job.sessionToken);
 	const [faceCrop, anchor] = await Promise.all([readFile(files.faceCrop).catch(() => null), readFile(files.anchor).catch(() => null)]);

@@ -16,7 +16,7 @@ export interface TtlSweepDeps {
 }
 
 /**
- * The hourly TTL sweep (seed 002): photo and drawing files by age, then the appearance cards the
+ * The hourly TTL sweep: photo and drawing files by age, then the appearance cards the
  * pipeline missed, then `last_sweep_at` for the console. File failures never stop the pass.
  */
 export async function runTtlSweep(deps: TtlSweepDeps): Promise<void> {

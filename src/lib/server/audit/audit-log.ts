@@ -4,7 +4,7 @@ import type { Clock } from '../time/clock.ts';
 /**
  * audit_log: one row per console or admin action, written in the same transaction as the change
  * it describes. actor = the operator's username (or `telegram:<id>` for a bot admin), ip = the
- * operator's client address (staff, as the seed stores it).
+ * operator's client address (stored raw: it is staff's address, not a visitor's).
  */
 export const AUDIT_ACTIONS = [
 	'grant_extra_pack',

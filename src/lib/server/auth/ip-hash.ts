@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 
 /**
  * Throttling counts failures per client address without storing the address: first 32 hex of
- * HMAC-SHA256(ip, salt), the same recipe as the leads' ip_hash (RELIABILITY R18).
+ * HMAC-SHA256(ip, salt), the same recipe as the leads' ip_hash: no raw visitor IP is ever kept.
  */
 export function hashClientIp(ip: string, salt: string): string {
 	return createHmac('sha256', salt).update(ip).digest('hex').slice(0, 32);

@@ -2,7 +2,7 @@ import type { Db } from '../db/client.ts';
 import { DAY, HOUR, MINUTE, SECOND, type Clock } from '../time/clock.ts';
 
 /**
- * Sign-in throttling (RELIABILITY R13). Failures are counted under two keys: the (account, client)
+ * Sign-in throttling, per account and per client without locking the real person out. Failures are counted under two keys: the (account, client)
  * pair and the client alone. Past a few free failures each key waits an exponentially growing
  * delay. Nothing is counted per account alone, so an attacker elsewhere cannot lock the real
  * person out: the right password from another address still works.

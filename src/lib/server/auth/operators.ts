@@ -1,15 +1,19 @@
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
-import { ConsoleActionError } from '../console/console-error.ts';
+import { DomainError } from '../errors/domain-error.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { describePasswordProblem, hashPassword } from './password.ts';
 import { isRole, type OperatorIdentity, type Role } from './roles.ts';
 
-/** The console's people: list, add with a role, remove (their sessions end with them). */
-export class OperatorError extends ConsoleActionError {
-	constructor(message: string) {
-		super(message);
+/**
+ * The console's people: list, add with a role, remove (their sessions end with them). A refusal
+ * (name taken, last owner, weak password) is an OperatorError, whose sentence is shown as is.
+ */
+export class OperatorError extends DomainError {
+	constructor(sentence: string) {
+		super({ code: 'OperatorRefused', sentence });
 		this.name = 'OperatorError';
+		this.message = sentence;
 	}
 }
 

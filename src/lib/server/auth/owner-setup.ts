@@ -17,9 +17,14 @@ import { generateSessionToken, hashSessionToken } from './session-token.ts';
 export const SETUP_SETTING_KEY = 'console_setup_token';
 const setupRecordSchema = z.object({ hash: z.string().length(64), created_at: z.string() });
 
+/** Setup is done once any operator exists. */
+export async function isSetupDone(db: Db): Promise<boolean> {
+	return (await db.operator.count()) > 0;
+}
+
 /** A fresh token (replacing any earlier one) while no operator exists; null once someone does. */
 export async function issueSetupToken(db: Db, clock: Clock): Promise<string | null> {
-	if ((await db.operator.count()) > 0) {
+	if ((await isSetupDone(db))) {
 		await deleteSetting(db, SETUP_SETTING_KEY);
 		return null;
 	}
@@ -34,7 +39,7 @@ export function setupLink(publicBaseUrl: string, token: string): string {
 
 /** Whether setup is still open and this token is the current one (constant-time compare). */
 export async function isSetupTokenValid(db: Db, token: string): Promise<boolean> {
-	if ((await db.operator.count()) > 0) return false;
+	if ((await isSetupDone(db))) return false;
 	return matchesStoredToken(await readSetting(db, SETUP_SETTING_KEY), token);
 }
 

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** Daily backups kept (seed 002): the oldest go once there are more. */
+/** Daily backups kept, two weeks: the oldest go once there are more. */
 export const BACKUPS_KEPT = 14;
 /** `app-<YYYYMMDD-HHMMSS>[.n].db.gz`: names sort in the order the backups were taken. */
 const BACKUP_NAME = /^app-(\d{8})-(\d{6})(?:\.(\d+))?\.db\.gz$/;

@@ -4,7 +4,7 @@ import { readSetting, writeSetting } from '../settings/settings.repository.ts';
 import { HOUR, MINUTE, type Clock } from '../time/clock.ts';
 import type { BackupResult } from './create-backup.ts';
 
-// Settings rows the console's Health page reads (seed 000 "known keys", extended here).
+// Settings rows the console's Health page reads (docs/data-model.md lists every settings key).
 export const LAST_BACKUP_KEY = 'last_backup';
 export const LAST_BACKUP_FAILURE_KEY = 'last_backup_failure';
 export const LAST_SWEEP_KEY = 'last_sweep_at';

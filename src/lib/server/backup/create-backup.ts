@@ -33,7 +33,7 @@ export class BackupError extends Error {
 }
 
 /**
- * One backup (seed 002, R8): a consistent snapshot with SQLite's backup API while the processes
+ * One backup: a consistent snapshot with SQLite's backup API while the processes
  * keep writing → integrity_check on the snapshot → gzip -9 → mode 600 in a 700 directory → keep
  * the newest 14. The photos are not backed up. A failure leaves no partial file behind.
  */

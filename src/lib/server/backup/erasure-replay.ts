@@ -7,7 +7,7 @@ import { pseudonymForGuest } from '../lifecycle/pseudonym.ts';
 import { sqliteRunner, tableExists, type SqlRunner } from '../lifecycle/sql-runner.ts';
 
 /**
- * Erasures a restore must not undo (PRODUCT I.4, R8). Taken from the database being replaced:
+ * Erasures a restore must not undo (an erased guest or lead never comes back). Taken from the database being replaced:
  * - guests: the erasure ledger since the backup was taken (forget, retention, and console resets
  *   that record themselves), plus `reset_user` audit entries since then that still name the guest;
  * - leads: every lead with erased_at set (re-erasing an erased lead changes nothing), plus lead

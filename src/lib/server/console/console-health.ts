@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/client.ts';
-import { readHealthDetails, WORKER_STALE_AFTER_SECONDS, type HealthDetails } from '../health/health.service.ts';
+import { readHealthDetails, WORKER_STALE_AFTER_SECONDS, type HealthDetails } from '../health/health.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 

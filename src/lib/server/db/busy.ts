@@ -1,5 +1,5 @@
 /**
- * "The database stayed locked longer than busy_timeout" (RELIABILITY R10). The transaction that
+ * "The database stayed locked longer than busy_timeout". The transaction that
  * hit it rolled back, so nothing was half-written; the request is answered 503 with Retry-After
  * and a human sentence, and the next request works once the lock is gone.
  */

@@ -9,7 +9,7 @@ export type Db = PrismaClient;
 /** The client inside `db.$transaction(async (tx) => …)`. */
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
-/** How long a writer waits for another process's write lock before giving up (seed 002, Litestream). */
+/** How long a writer waits for another process's write lock before giving up (Litestream's value). */
 export const BUSY_TIMEOUT_MS = 5000;
 
 /**

@@ -11,7 +11,7 @@ import type {
  * Prisma's better-sqlite3 adapter opens transactions with a plain (deferred) BEGIN. A deferred
  * transaction that reads and then writes must upgrade its lock, and in WAL mode SQLite answers an
  * upgrade that collides with another writer with SQLITE_BUSY at once, ignoring busy_timeout. Our
- * rule (RELIABILITY R1) is BEGIN IMMEDIATE for every read-then-write transaction, so this wrapper
+ * rule is BEGIN IMMEDIATE for every read-then-write transaction, so this wrapper
  * takes the write lock up front, where busy_timeout does apply.
  *
  * The adapter has one connection. While a transaction is open, a query from another async flow

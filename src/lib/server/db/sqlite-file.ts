@@ -24,7 +24,7 @@ export async function backupDatabase(source: Database.Database, destination: str
 	await source.backup(destination);
 }
 
-/** `YYYYMMDD-HHMMSS` in UTC, the suffix of `app.db.bak-*` files (seed 002). */
+/** `YYYYMMDD-HHMMSS` in UTC, the suffix of `app.db.bak-*` files: names sort in time order. */
 export function backupStamp(clock: Clock): string {
 	return clock.now().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }

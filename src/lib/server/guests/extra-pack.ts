@@ -1,5 +1,5 @@
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
-import { ConsoleActionError } from '../console/console-error.ts';
+import { DomainError } from '../errors/domain-error.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 
@@ -7,7 +7,7 @@ import type { Clock } from '../time/clock.ts';
 export async function grantExtraPack(db: Db, clock: Clock, actor: Actor, telegramUserId: bigint): Promise<{ extraPacksAllowed: number }> {
 	return db.$transaction(async (tx) => {
 		const { count } = await tx.user.updateMany({ where: { telegramUserId }, data: { extraPacksAllowed: { increment: 1 } } });
-		if (count === 0) throw new ConsoleActionError(`There is no guest ${telegramUserId}.`);
+		if (count === 0) throw new DomainError({ code: 'GuestNotFound', telegramUserId, perhapsReset: false });
 		const user = await tx.user.findUniqueOrThrow({ where: { telegramUserId }, select: { extraPacksAllowed: true } });
 		await recordAudit(tx, clock, actor, { action: 'grant_extra_pack', telegramUserId, details: { extraPacksAllowed: user.extraPacksAllowed } });
 		return { extraPacksAllowed: user.extraPacksAllowed };

@@ -3,7 +3,7 @@ import type { Locale } from '../../i18n/locale.ts';
 import { pickLocale } from '../../i18n/locale.ts';
 import type { Clock } from '../time/clock.ts';
 
-/** The Telegram profile the bot sees (seed 000: saved at /start and at consent). */
+/** The Telegram profile the bot sees, saved at /start and at consent. */
 export interface GuestProfile {
 	telegramUserId: bigint;
 	firstName?: string | null;

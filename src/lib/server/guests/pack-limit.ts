@@ -5,7 +5,7 @@ import type { SessionNotice } from '../../schemas/kiosk.ts';
 export type PackLimitVerdict = { allowed: true } | { allowed: false; notice: SessionNotice; packName: string | null };
 
 /**
- * PRODUCT.md part A: one pack per guest plus `users.extra_packs_allowed`. A running job blocks a
+ * One pack per guest plus `users.extra_packs_allowed`. A running job blocks a
  * second one (pack_in_progress); enough done packs block a new one (pack_ready, and the bot sends
  * the existing link, always built from users.pack_name).
  */

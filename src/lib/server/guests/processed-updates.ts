@@ -3,7 +3,7 @@ import type { Clock } from '../time/clock.ts';
 import { DAY } from '../time/clock.ts';
 
 /**
- * RELIABILITY R6: the same Telegram update delivered twice has one effect. The state machine
+ * The same Telegram update delivered twice has one effect. The state machine
  * already makes every guest step idempotent; this ledger also keeps a replayed update from
  * producing a second reply. INSERT OR IGNORE is raw SQL because Prisma has no "insert unless
  * present" for SQLite that reports whether it inserted.

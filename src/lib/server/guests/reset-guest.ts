@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
-import { ConsoleActionError } from '../console/console-error.ts';
+import { DomainError } from '../errors/domain-error.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { backupDatabase, backupPathFor, openSqliteFile } from '../db/sqlite-file.ts';
 import { packLink } from '../jobs/delivery/pack-name.ts';
@@ -13,7 +13,7 @@ import type { Clock } from '../time/clock.ts';
 import { CLAIMED_JOB_STATUSES } from '../../schemas/job-status.ts';
 
 /**
- * reset_user (seed 000): back the database up to `app.db.bak-<ts>-reset`, then in one transaction
+ * reset_user: back the database up to `app.db.bak-<ts>-reset`, then in one transaction
  * delete the guest's users/sessions/jobs rows (and the rows other features keep per session or job),
  * keep api_usage, and write the audit entry. Its details keep the old pack names and links in
  * clear — generation reads `packNames` so a new pack never reuses an old name. The shape is agreed:
@@ -77,8 +77,8 @@ async function refuseUnlessResettable(db: Db | Tx, telegramUserId: bigint): Prom
 		db.session.count({ where: { telegramUserId } }),
 		db.job.count({ where: { telegramUserId, status: { in: [...CLAIMED_JOB_STATUSES] } } })
 	]);
-	if (user + jobs + sessions === 0) throw new ConsoleActionError(`There is no guest ${telegramUserId} (already reset?).`);
-	if (busy > 0) throw new ConsoleActionError('This guest’s pack is being made right now. Reset once the job is done or failed.');
+	if (user + jobs + sessions === 0) throw new DomainError({ code: 'GuestNotFound', telegramUserId, perhapsReset: true });
+	if (busy > 0) throw new DomainError({ code: 'GuestPackInProgress', telegramUserId });
 }
 
 /** SQLite's backup API gives a consistent copy while the worker keeps writing. */
@@ -89,7 +89,7 @@ async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string> {
 		await backupDatabase(conn, target);
 	} catch (error) {
 		deps.logger?.error({ err: error }, 'reset: backup failed');
-		throw new ConsoleActionError('The database backup before the reset failed, so nothing was deleted. Check disk space and try again.');
+		throw new DomainError({ code: 'ResetBackupFailed' });
 	} finally {
 		conn.close();
 	}

@@ -4,7 +4,7 @@ import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 import { SECOND } from '../time/clock.ts';
 
 /**
- * The two session clocks of PRODUCT.md part A. Both count from `updated_at`, the moment of the last
+ * The two session clocks of a kiosk session. Both count from `updated_at`, the moment of the last
  * step (for an idle session that is its creation): a QR nobody scanned expires as `qr_timeout`, a
  * guest who stalls after linking as `idle_timeout`. The server enforces them, never the browser.
  */

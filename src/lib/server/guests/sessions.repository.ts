@@ -2,11 +2,12 @@ import type { Db, Tx } from '../db/client.ts';
 import { transitionStatus, type TransitionResult } from '../db/transition.ts';
 import type { ClosedReason, OpenStatus, SessionNotice, SessionStatus } from '../../schemas/kiosk.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
+import type { SqlRunner } from '../lifecycle/sql-runner.ts';
 
 /**
- * The `sessions` rows, and the only place their status changes: every change is conditional
- * (transitionStatus), so of two racing actors exactly one moves a session. The other writes are
- * the data lifecycle's deletes (unlinked sessions after a day, a guest's erasure), not transitions.
+ * The `sessions` rows: the one module that writes them. Every status change is conditional
+ * (transitionStatus), so of two racing actors exactly one moves a session; the only other writes
+ * are the data lifecycle's deletes (unlinked sessions after a day, a guest's erasure).
  */
 export interface SessionRow {
 	sessionToken: string;
@@ -74,4 +75,24 @@ export function listStillSessions(db: Db, status: OpenStatus | readonly OpenStat
 
 export function listOpenSessionsOfGuest(db: Db | Tx, telegramUserId: bigint): Promise<SessionRow[]> {
 	return db.session.findMany({ where: { telegramUserId, status: { in: [...OPEN_STATUSES] } } });
+}
+
+/** Sessions no guest ever linked (the QR was never scanned), started before `createdBefore`. */
+export async function listUnlinkedSessionTokens(db: Db | Tx, createdBefore: string): Promise<string[]> {
+	const rows = await db.session.findMany({ where: { telegramUserId: null, createdAt: { lt: createdBefore } }, select: { sessionToken: true } });
+	return rows.map((row) => row.sessionToken);
+}
+
+/** Deletes those of `tokens` that are still unlinked (a guest may have scanned one meanwhile). */
+export async function deleteStillUnlinkedSessions(tx: Tx, tokens: readonly string[]): Promise<number> {
+	const { count } = await tx.session.deleteMany({ where: { sessionToken: { in: [...tokens] }, telegramUserId: null } });
+	return count;
+}
+
+/**
+ * A guest's sessions, for the erasures (/forget, retention, reset): raw SQL through SqlRunner because
+ * the same statement also runs on a restored backup file, before any process has opened it.
+ */
+export function deleteGuestSessions(sql: SqlRunner, telegramUserId: bigint): Promise<number> {
+	return sql.run(`DELETE FROM sessions WHERE telegram_user_id = ?`, [telegramUserId]);
 }

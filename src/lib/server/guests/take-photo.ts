@@ -2,7 +2,7 @@ import type { Db } from '../db/client.ts';
 import { enqueueJob } from '../jobs/job.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import type { SessionStatus } from '../../schemas/kiosk.ts';
-import { closeForTimeout } from './guest-link.service.ts';
+import { closeForTimeout } from './guest-link.ts';
 import { closedRefusal, type StepRefusal } from './guest-outcomes.ts';
 import { isOverdue, stillOpenSince, type SessionTimeouts } from './session-clock.ts';
 import { advanceSession, findSession } from './sessions.repository.ts';
@@ -23,7 +23,7 @@ export function photoReadiness(session: { status: string; closedReason: string |
 }
 
 /**
- * `take_photo_and_enqueue` (PRODUCT.md part A): in one BEGIN IMMEDIATE transaction the session goes
+ * `take_photo_and_enqueue`: in one BEGIN IMMEDIATE transaction the session goes
  * template_chosen → photo_taken and the job is queued, with created_at = now — the moment the bot's
  * "Generating…" refers to. Two uploads racing: exactly one transition wins, so one job.
  */

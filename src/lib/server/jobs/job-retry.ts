@@ -1,5 +1,5 @@
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
-import { ConsoleActionError } from '../console/console-error.ts';
+import { DomainError } from '../errors/domain-error.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { retryFailedJob } from './job.repository.ts';
@@ -13,9 +13,9 @@ import { retryFailedJob } from './job.repository.ts';
 export async function retryJob(db: Db, clock: Clock, actor: Actor, jobId: number): Promise<void> {
 	await db.$transaction(async (tx) => {
 		const before = await tx.job.findUnique({ where: { jobId }, select: { error: true, attempts: true, telegramUserId: true, createdAt: true } });
-		if (!before) throw new ConsoleActionError(`Job ${jobId} does not exist (the guest may have been reset).`);
+		if (!before) throw new DomainError({ code: 'JobNotFound', jobId });
 		const result = await retryFailedJob(tx, clock, jobId);
-		if (!result.won) throw new ConsoleActionError(`Job ${jobId} is ${result.current ?? 'gone'}, not failed, so there is nothing to retry.`);
+		if (!result.won) throw new DomainError({ code: 'JobNotRetryable', jobId, status: result.current ?? null });
 		await recordAudit(tx, clock, actor, {
 			action: 'retry_job',
 			jobId,

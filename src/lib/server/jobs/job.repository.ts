@@ -253,6 +253,22 @@ export function completeJob(tx: Tx, jobId: number, now: string): Promise<JobTran
 
 // ─── Markers and clean-ups outside a run ─────────────────────────────────────────────────────
 
+export type JobOfGuest = { jobId: number; telegramUserId: bigint };
+
+/** Active jobs queued at or before `queuedBy` whose guest has not had the "taking longer" notice. */
+export function listJobsDueDelayNotice(db: Db, queuedBy: string): Promise<JobOfGuest[]> {
+	return db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, delayNoticeSentAt: null, createdAt: { lte: queuedBy } }, select: { jobId: true, telegramUserId: true } });
+}
+
+/** Active jobs queued at or before `queuedBy` whose sticker set does not exist yet (a ready pack is left to finish). */
+export function listJobsPastDeadline(db: Db, queuedBy: string): Promise<JobOfGuest[]> {
+	return db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, packCreatedAt: null, createdAt: { lte: queuedBy } }, select: { jobId: true, telegramUserId: true } });
+}
+
+export function findJob(db: Db | Tx, jobId: number) {
+	return db.job.findUnique({ where: { jobId } });
+}
+
 /** Claims the one delay notice (delay_notice_sent_at), so two passes never both send it. */
 export async function claimDelayNotice(db: Db, jobId: number, nowIso: string): Promise<boolean> {
 	return (await guardedUpdate(db, jobId, GUARDS.delayNotice, { delayNoticeSentAt: nowIso })).won;

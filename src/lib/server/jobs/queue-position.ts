@@ -4,7 +4,7 @@ import { jobStatusSchema } from '../../schemas/job-status.ts';
 import type { QueueView } from '../../schemas/kiosk.ts';
 
 /**
- * "You are #N, about M s" for the kiosk and the bot (PRODUCT.md part I.1). A job's place is the
+ * "You are #N, about M s" for the kiosk and the bot. A job's place is the
  * number of queued jobs claimed before it (claims take the oldest job_id first) plus one; the
  * estimate uses how long recent done jobs took from created_at to done, spread over the worker
  * slots. With no history yet a sensible default stands in.

@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { sessionTimeoutsFrom } from '../guests/session-clock.ts';
 import type { Clock } from '../time/clock.ts';
 import { findKioskByKey, type Kiosk } from './kiosk-keys.ts';
-import type { KioskDeps } from './kiosk-session.service.ts';
+import type { KioskDeps } from './kiosk-session.ts';
 
 /** The kiosk key travels in this httpOnly cookie (EventSource cannot send headers). */
 export const KIOSK_COOKIE = 'kiosk_key';

@@ -2,7 +2,7 @@ import { kioskErrorText } from '../../i18n/kiosk.ts';
 import type { Locale } from '../../i18n/locale.ts';
 import type { Kiosk } from './kiosk-keys.ts';
 import { TokenBuckets } from './rate-limit.ts';
-import type { UploadOutcome } from './photo-upload.service.ts';
+import type { UploadOutcome } from './photo-upload.ts';
 
 /**
  * HTTP answers of the kiosk API in one place: a stable `error` code the page turns into a sentence

@@ -3,7 +3,7 @@ import { appContext, type AppContext } from '../web/app-context.ts';
 import { KIOSK_COOKIE, kioskDepsFrom, kioskFromCookie } from './kiosk-auth.ts';
 import { kioskError } from './kiosk-http.ts';
 import type { Kiosk } from './kiosk-keys.ts';
-import type { KioskDeps } from './kiosk-session.service.ts';
+import type { KioskDeps } from './kiosk-session.ts';
 
 export interface KioskRequest {
 	app: AppContext;

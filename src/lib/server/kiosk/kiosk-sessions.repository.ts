@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../db/client.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 
-/** `kiosk_sessions`: which kiosk started which session (the seed's sessions table has no column for it). */
+/** `kiosk_sessions`: which kiosk started which session (the sessions table has no column for it). */
 export async function recordKioskSession(tx: Tx, kioskId: number, sessionToken: string, now: string): Promise<void> {
 	await tx.kioskSession.create({ data: { kioskId, sessionToken, createdAt: now } });
 }

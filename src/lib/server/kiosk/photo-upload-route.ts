@@ -5,7 +5,7 @@ import type { FaceFinder } from '../media/face-check.ts';
 import type { AppContext } from '../web/app-context.ts';
 import { kioskDepsFrom, kioskFromCookie } from './kiosk-auth.ts';
 import { kioskError, rateLimited, uploadLimiter, uploadResponse } from './kiosk-http.ts';
-import { uploadSelfie } from './photo-upload.service.ts';
+import { uploadSelfie } from './photo-upload.ts';
 import type { TokenBuckets } from './rate-limit.ts';
 
 export interface UploadRouteDeps {

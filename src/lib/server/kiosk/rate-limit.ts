@@ -1,6 +1,6 @@
 /**
  * A token bucket per key (a kiosk id). In memory: correct for the one web process we run on one
- * machine; with several web instances (ARCHITECTURE "Scaling") it would move into the database.
+ * machine; with several web instances it would have to move into the database.
  */
 export class TokenBuckets {
 	readonly #buckets = new Map<string, { tokens: number; at: number }>();

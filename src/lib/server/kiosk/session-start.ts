@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import type { Config } from '../config/config.ts';
 import { deepLinkFor } from '../guests/bot-identity.ts';
 import type { StartedSession } from '../../schemas/kiosk.ts';
-import { readSessionView, startKioskSession, type KioskDeps, type StartOutcome } from './kiosk-session.service.ts';
+import { readSessionView, startKioskSession, type KioskDeps, type StartOutcome } from './kiosk-session.ts';
 
 export type StartAnswer = { kind: 'started'; session: StartedSession } | Exclude<StartOutcome, { kind: 'started' }>;
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { isOverdue } from '../guests/session-clock.ts';
 import type { KioskSessionView } from '../../schemas/kiosk.ts';
-import { readSessionView, type KioskDeps } from './kiosk-session.service.ts';
+import { readSessionView, type KioskDeps } from './kiosk-session.ts';
 
 type Listener = (view: KioskSessionView) => void;
 

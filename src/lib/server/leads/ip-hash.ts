@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Visitor IPs are never stored or logged (seed 000, RELIABILITY R18): a lead keeps only
+ * Visitor IPs are never stored or logged: a lead keeps only
  * ip_hash = the first 32 hex characters of HMAC-SHA256(ip, LEADS_IP_SALT). Without the salt the
  * hash cannot be reversed by trying all 4 billion IPv4 addresses.
  */

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../time/clock.ts';
 import { hashVisitorIp } from './ip-hash.ts';
-import { receiveLead } from './lead-intake.service.ts';
+import { receiveLead } from './lead-intake.ts';
 import { normalisePhone } from './phone.ts';
 
 /**

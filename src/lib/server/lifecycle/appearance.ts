@@ -2,7 +2,7 @@ import type { Db } from '../db/client.ts';
 import { clearAppearanceCards } from '../jobs/job.repository.ts';
 import { MINUTE, type Clock } from '../time/clock.ts';
 
-/** An active job older than this has its appearance card dropped (seed 000: the hourly clean-up). */
+/** An active job older than this has its appearance card dropped by the hourly clean-up. */
 export const APPEARANCE_MAX_AGE_MS = 15 * MINUTE;
 
 /**

@@ -5,7 +5,7 @@ import { HOUR, type Clock } from '../time/clock.ts';
 
 /** The hourly sweep's own interval: the cutoff is moved forward by it so no file outlives the TTL. */
 export const SWEEP_INTERVAL_MS = HOUR;
-/** Folders under DATA_DIR that hold photos and drawings of guests (seed 002 file layout). */
+/** Folders under DATA_DIR that hold photos and drawings of guests. */
 export const SWEPT_FOLDERS = ['sessions', 'debug_sheets'] as const;
 
 /** The file operations the sweep uses; tests pass a wrapper that fails where they want. */
@@ -39,7 +39,7 @@ export interface SweepResult {
 
 /**
  * Age at which a file goes: PHOTO_TTL_HOURS minus the sweep interval, never below half an hour.
- * With a pass every hour, a file is therefore gone no later than the TTL itself (seed 002).
+ * With a pass every hour, a file is therefore gone no later than the TTL itself.
  */
 export function sweepCutoffMs(ttlHours: number): number {
 	return Math.max(ttlHours * HOUR - SWEEP_INTERVAL_MS, HOUR / 2);

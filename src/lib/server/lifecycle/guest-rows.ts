@@ -1,4 +1,5 @@
 import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
+import { deleteGuestSessions } from '../guests/sessions.repository.ts';
 import { deleteGuestJobs, sqlList } from '../jobs/job.repository.ts';
 import { fingerprintPackName } from './pseudonym.ts';
 import { tableExists, toBigInt, type SqlRunner } from './sql-runner.ts';
@@ -36,6 +37,12 @@ export function extractPackNames(text: string): string[] {
 	return [...new Set(text.match(PACK_NAME) ?? [])];
 }
 
+/** Whether the guest has a users row (they pressed /start at least once). */
+export async function isKnownGuest(sql: SqlRunner, telegramUserId: bigint): Promise<boolean> {
+	const rows = await sql.all(`SELECT 1 AS x FROM users WHERE telegram_user_id = ? LIMIT 1`, [telegramUserId]);
+	return rows.length > 0;
+}
+
 export async function hasActiveJob(sql: SqlRunner, telegramUserId: bigint): Promise<boolean> {
 	const rows = await sql.all(`SELECT 1 AS x FROM jobs WHERE telegram_user_id = ? AND status IN ${sqlList(ACTIVE_JOB_STATUSES)} LIMIT 1`, [telegramUserId]);
 	return rows.length > 0;
@@ -47,7 +54,7 @@ const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases', 'sticker_r
 /**
  * Deletes everything that names the guest: their jobs (and the rows kept per job), their
  * sessions (and which kiosk started them), their language, their users row. api_usage stays: spend
- * must survive (seed 000) and it names no guest.
+ * must survive resets (it is what the provider bills) and it names no guest.
  */
 export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, footprint: GuestFootprint): Promise<Record<string, number>> {
 	const id = telegramUserId;
@@ -61,7 +68,7 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
 		deleted.kiosk_sessions = await sql.run(`DELETE FROM kiosk_sessions WHERE session_token IN (${inList(footprint.sessionTokens.length)})`, footprint.sessionTokens);
 	}
 	deleted.jobs = await deleteGuestJobs(sql, id);
-	deleted.sessions = await sql.run(`DELETE FROM sessions WHERE telegram_user_id = ?`, [id]);
+	deleted.sessions = await deleteGuestSessions(sql, id);
 	if (await tableExists(sql, 'guest_languages')) deleted.guest_languages = await sql.run(`DELETE FROM guest_languages WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'bot_messages')) deleted.bot_messages = await sql.run(`DELETE FROM bot_messages WHERE telegram_user_id = ?`, [id]);
 	deleted.users = await sql.run(`DELETE FROM users WHERE telegram_user_id = ?`, [id]);

@@ -1,10 +1,11 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/client.ts';
+import { deleteStillUnlinkedSessions, listUnlinkedSessionTokens } from '../guests/sessions.repository.ts';
 import type { Logger } from '../log/logger.ts';
 import { DAY, HOUR, type Clock } from '../time/clock.ts';
 
-/** A session nobody linked to a guest (the QR was never scanned) is kept this long (seed gap, closed). */
+/** A session nobody linked to a guest (the QR was never scanned) is kept this long: a day. */
 export const UNLINKED_SESSION_MAX_AGE_MS = 24 * HOUR;
 /** The backup window: daily backups are kept 14 days, and so are the app.db.bak-* copies. */
 export const BACKUP_WINDOW_DAYS = 14;
@@ -12,17 +13,15 @@ export const BACKUP_WINDOW_DAYS = 14;
 /** Deletes sessions that never got a guest, 24 h after they were started. */
 export async function deleteUnlinkedSessions(db: Db, clock: Clock): Promise<number> {
 	const olderThan = new Date(clock.now().getTime() - UNLINKED_SESSION_MAX_AGE_MS).toISOString();
-	const stale = await db.session.findMany({ where: { telegramUserId: null, createdAt: { lt: olderThan } }, select: { sessionToken: true } });
-	if (stale.length === 0) return 0;
-	const tokens = stale.map((s) => s.sessionToken);
+	const tokens = await listUnlinkedSessionTokens(db, olderThan);
+	if (tokens.length === 0) return 0;
 	return db.$transaction(async (tx) => {
 		// kiosk_sessions (guest flow) names the kiosk of each session; it goes with the session.
 		const kioskTable = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kiosk_sessions'`);
 		if (kioskTable.length > 0) {
 			await tx.$executeRawUnsafe(`DELETE FROM kiosk_sessions WHERE session_token IN (${tokens.map(() => '?').join(',')})`, ...tokens);
 		}
-		const { count } = await tx.session.deleteMany({ where: { sessionToken: { in: tokens }, telegramUserId: null } });
-		return count;
+		return deleteStillUnlinkedSessions(tx, tokens);
 	});
 }
 

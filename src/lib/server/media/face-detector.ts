@@ -4,9 +4,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 
 /**
- * Offline face finding with @vladmandic/human on the wasm backend (TOOLCHAIN.md "Offline face and
- * person models"). Used to place the guest in offline drawings and, whatever the provider, to count
- * the people on every sticker before delivery. One detector per process: the models load once
+ * Offline face finding with @vladmandic/human on the wasm backend (no native build, no network:
+ * the models ship in the package). Used to place the guest in offline drawings and, whatever the
+ * provider, to count the people on every sticker before delivery. One detector per process: the models load once
  * (~0.2 s) and calls are serialised, because the wasm backend is single-threaded anyway.
  */
 export interface FaceBox {

@@ -7,7 +7,7 @@ import { SHEET_BACKGROUND_HEX } from './sticker-sheet.ts';
 /**
  * The layout guide sent with every sheet request: the flat sheet colour with the grid drawn in,
  * one numbered cell per figure, so the model keeps figures apart and in the right count.
- * Generated once per format as DATA_DIR/layout_guide_<cols>x<rows>_<aspect>.png (seed 002).
+ * Generated once per format as DATA_DIR/layout_guide_<cols>x<rows>_<aspect>.png and reused.
  */
 export interface GuideFormat {
 	cols: number;

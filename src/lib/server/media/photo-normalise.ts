@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 
 /**
- * The one bounded piece of image work a web request does (HOUSE-STYLE 9): check that an uploaded
+ * The one bounded piece of image work a web request does (all other image work is the worker's): check that an uploaded
  * selfie really is a photo, then store a clean copy. Content is sniffed from its bytes — never the
  * file name or Content-Type — and decoded with a pixel limit far below sharp's 268 MP default, so a
- * decompression bomb is refused from its header before any pixel is decoded (RELIABILITY R11).
+ * decompression bomb is refused from its header before any pixel is decoded.
  */
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
 export const MAX_INPUT_PIXELS = 40_000_000;

@@ -2,7 +2,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { DAY, type Clock } from '../time/clock.ts';
 
 /**
- * The bot's message history with people in private chats (PRODUCT.md F) and the daily counters
+ * The bot's message history with people in private chats and the daily counters
  * next to it. Both are written in one transaction, so the counters always agree with what was
  * recorded — and they stay when retention deletes the messages, because they name nobody.
  */

@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 
-/** The `settings` key-value table shared by both processes (seed 000 lists the known keys). */
+/** The `settings` key-value table shared by both processes (docs/data-model.md lists the keys). */
 export async function readSetting(db: Db | Tx, key: string): Promise<string | null> {
 	const row = await db.setting.findUnique({ where: { key } });
 	return row?.value ?? null;
@@ -10,6 +10,13 @@ export async function readSetting(db: Db | Tx, key: string): Promise<string | nu
 export async function writeSetting(db: Db | Tx, clock: Clock, key: string, value: string): Promise<void> {
 	const updatedAt = clock.now().toISOString();
 	await db.setting.upsert({ where: { key }, create: { key, value, updatedAt }, update: { value, updatedAt } });
+}
+
+/** Writes the key only if it is absent; false when it already existed (of two racing callers one wins). */
+export async function insertSettingOnce(db: Db | Tx, clock: Clock, key: string, value: string): Promise<boolean> {
+	const updatedAt = clock.now().toISOString();
+	const { count } = await db.setting.createMany({ data: [{ key, value, updatedAt }] }).catch(() => ({ count: 0 }));
+	return count > 0;
 }
 
 export async function deleteSetting(db: Db | Tx, key: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
-import { ConsoleActionError } from '../console/console-error.ts';
+import { DomainError } from '../errors/domain-error.ts';
 import type { Db } from '../db/client.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -10,6 +10,8 @@ import type { Clock } from '../time/clock.ts';
  * (settings billing_balance_override = {value, set_at}); spend recorded since then is subtracted.
  */
 export const BALANCE_KEY = 'billing_balance_override';
+/** The largest balance an operator may enter: anything above is a typo, not a top-up. */
+const MAX_BALANCE_USD = 10_000_000;
 const overrideSchema = z.object({ value: z.number(), set_at: z.string() });
 
 export interface BalanceEstimate {
@@ -30,7 +32,7 @@ export async function readBalanceEstimate(db: Db): Promise<BalanceEstimate> {
 
 /** set_balance_override: written with the audit row in one transaction. */
 export async function setBalanceOverride(db: Db, clock: Clock, actor: Actor, valueUsd: number): Promise<void> {
-	if (!Number.isFinite(valueUsd) || valueUsd < 0 || valueUsd > 10_000_000) throw new ConsoleActionError('Enter the balance in USD, from 0 up to 10,000,000.');
+	if (!Number.isFinite(valueUsd) || valueUsd < 0 || valueUsd > MAX_BALANCE_USD) throw new DomainError({ code: 'BalanceOutOfRange', maxUsd: MAX_BALANCE_USD });
 	const setAt = clock.now().toISOString();
 	const value = Math.round(valueUsd * 100) / 100;
 	await db.$transaction(async (tx) => {

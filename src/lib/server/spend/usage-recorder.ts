@@ -3,7 +3,7 @@ import type { CallUsage, ProviderName } from '../providers/provider.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**
- * api_usage: one row per provider call — success, 429 or error (seed 000). Cost comes from the
+ * api_usage: one row per provider call — success, 429 or error. Cost comes from the
  * prices in the environment at call time; failed and rate-limited calls cost 0 (not billed).
  */
 export interface Prices {

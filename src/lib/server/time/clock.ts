@@ -25,7 +25,7 @@ export class FakeClock implements Clock {
 	}
 }
 
-/** ISO 8601 UTC text, the on-disk form of every timestamp (seed 000). */
+/** ISO 8601 UTC text, the on-disk form of every timestamp (one format, so text order is time order). */
 export function isoNow(clock: Clock): string {
 	return clock.now().toISOString();
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../log/logger.ts';
  * message can name tables, columns, file paths or SQL. The operator gets one sentence and a short
  * reference; the web log's error line carries the same reference next to the real error, so the
  * person on call finds it with `grep <reference>`. Deliberate refusals (NOT_FOUND, FORBIDDEN,
- * console action errors, input validation) keep their own sentences.
+ * domain refusals, input validation) keep their own sentences.
  */
 export const UNEXPECTED_ERROR_SENTENCE = 'Something went wrong on our side. Please try again.';
 

@@ -3,8 +3,9 @@ import { ZodError } from 'zod';
 import type { AppContext } from '../web/app-context.ts';
 import type { Actor } from '../audit/audit-log.ts';
 import { canAct, canManageOperators, type OperatorIdentity } from '../auth/roles.ts';
-import { ConsoleActionError } from '../console/console-error.ts';
 import { DATABASE_BUSY_MESSAGE, isDatabaseBusy } from '../db/busy.ts';
+import { DomainError } from '../errors/domain-error.ts';
+import { consoleSentence } from './domain-error-text.ts';
 import { errorReference, isUnexpected, unexpectedErrorMessage } from './error-reference.ts';
 import { isLiveView } from './live-view.ts';
 
@@ -62,8 +63,8 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
 // ─── Console tiers ──────────────────────────────────────────────────────────────────────────────
 /**
  * Signed in to the console, any role. Viewers are read-only: every mutation through this tier is
- * refused for them here, so a router cannot forget it. Console domain errors (ConsoleActionError)
- * reach the browser as BAD_REQUEST with their sentence. `ctx.actor` is what audit_log records.
+ * refused for them here, so a router cannot forget it. A domain's refusal (DomainError) reaches the
+ * browser as BAD_REQUEST with its console sentence (domain-error-text.ts). `ctx.actor` is what audit_log records.
  * Every subscription must be a live view (watchLive), which ends when the session does.
  */
 export const operatorProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
@@ -77,8 +78,8 @@ export const operatorProcedure = publicProcedure.use(async ({ ctx, type, next })
 	if (type === 'subscription' && result.ok && !isLiveView(result.data)) {
 		throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'a console subscription must return watchLive(…): it would outlive its session' });
 	}
-	if (!result.ok && result.error.cause instanceof ConsoleActionError) {
-		throw new TRPCError({ code: 'BAD_REQUEST', message: result.error.cause.message, cause: result.error.cause });
+	if (!result.ok && result.error.cause instanceof DomainError) {
+		throw new TRPCError({ code: 'BAD_REQUEST', message: consoleSentence(result.error.cause.refusal), cause: result.error.cause });
 	}
 	return result;
 });

@@ -1,5 +1,6 @@
 /**
- * Headers on every response (RELIABILITY R15; the same set Caddy adds in deploy/, so a response
+ * Headers on every response (HSTS, nosniff, frame DENY, a strict referrer policy, the camera for
+ * our own origin only; the same set Caddy adds in deploy/, so a response
  * is safe even without the proxy). The CSP itself comes from svelte.config.js (kit.csp), which
  * adds nonces for SvelteKit's inline bootstrap script.
  */
@@ -16,7 +17,7 @@ export function applySecurityHeaders(headers: Headers, secure: boolean): void {
 
 /**
  * SvelteKit's CSRF check covers form posts only. A JSON mutation must come from our own origin
- * too (RELIABILITY R14): a missing or foreign Origin header is refused.
+ * too: a missing or foreign Origin header is refused.
  */
 export function isForeignMutation(request: Request, url: URL): boolean {
 	if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return false;

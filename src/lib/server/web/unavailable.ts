@@ -1,7 +1,8 @@
 import { DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER_SECONDS } from '../db/busy.ts';
 
 /**
- * The 503 of RELIABILITY R10. An error page SvelteKit already rendered (with our sentence from
+ * A full disk or a lock held past busy_timeout fails the request cleanly: 503 with a human
+ * sentence, no partial write, and the next request works. An error page SvelteKit already rendered (with our sentence from
  * handleError) keeps its body and only changes status; a failure before rendering gets a short
  * JSON answer. Either way the client learns when to try again.
  */

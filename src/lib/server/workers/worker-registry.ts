@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 
-/** The worker process registry (seed 004's worker_processes): who runs, with how many slots, alive when. */
+/** The worker process registry (worker_processes): who runs, with how many slots, alive when. */
 export interface WorkerIdentity {
 	id: string;
 	pid: number;

@@ -2,7 +2,7 @@ import { fail, redirect } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 import { createOperatorSession } from '$lib/server/auth/operator-session';
 import { OperatorError } from '$lib/server/auth/operators';
-import { createOwner, isSetupTokenValid } from '$lib/server/auth/owner-setup';
+import { createOwner, isSetupDone, isSetupTokenValid } from '$lib/server/auth/owner-setup';
 import { setSessionCookie } from '$lib/server/auth/session-cookie';
 import { appContext } from '$lib/server/web/app-context';
 
@@ -10,7 +10,7 @@ import { appContext } from '$lib/server/web/app-context';
 export const load: PageServerLoad = async ({ url }) => {
 	const app = appContext();
 	const token = url.searchParams.get('token') ?? '';
-	if ((await app.db.operator.count()) > 0) return { state: 'done' as const, token: '' };
+	if (await isSetupDone(app.db)) return { state: 'done' as const, token: '' };
 	return { state: (await isSetupTokenValid(app.db, token)) ? ('open' as const) : ('bad-token' as const), token };
 };
 

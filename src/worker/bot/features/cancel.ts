@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { cancelGuestSessions } from '../../../lib/server/guests/guest-steps.service.ts';
+import { cancelGuestSessions } from '../../../lib/server/guests/guest-steps.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import type { BotContext } from '../context.ts';
 import { guestText } from '../../../lib/i18n/guest-flow.ts';

@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { giveConsent } from '../../../lib/server/guests/guest-steps.service.ts';
+import { giveConsent } from '../../../lib/server/guests/guest-steps.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import type { BotContext } from '../context.ts';
 import { parseGuestCallback } from '../guest-callbacks.ts';

@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { eraseGuest, GuestBusyError } from '../../../lib/server/lifecycle/guest-erasure.ts';
-import { hasActiveJob, readGuestFootprint } from '../../../lib/server/lifecycle/guest-rows.ts';
+import { hasActiveJob, isKnownGuest, readGuestFootprint } from '../../../lib/server/lifecycle/guest-rows.ts';
 import { loadPseudonymKey } from '../../../lib/server/lifecycle/pseudonym.ts';
 import { prismaRunner } from '../../../lib/server/lifecycle/sql-runner.ts';
 import type { TelegramApi } from '../../../lib/server/telegram/api.ts';
@@ -14,7 +14,7 @@ const KEEP = 'forget:no';
 type ForgetOutcome = 'done' | 'nothing' | 'busy' | 'failed';
 
 /**
- * /forget for guests (PRODUCT I.4): asks first, then deletes their sticker sets in Telegram,
+ * /forget for guests (a guest may erase themselves at any time): asks first, then deletes their sticker sets in Telegram,
  * their files and their rows, and says so in their language. Pressing "yes" twice is harmless:
  * the second press finds nothing left. Registered before the maintenance pause on purpose — a
  * guest's erasure does not wait for the image provider.
@@ -42,7 +42,7 @@ export function guestForgetFeature(): Composer<BotContext> {
 export async function forgetGuest(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, telegramUserId: bigint): Promise<ForgetOutcome> {
 	const sql = prismaRunner(deps.db);
 	const footprint = await readGuestFootprint(sql, telegramUserId);
-	const known = (await deps.db.user.count({ where: { telegramUserId } })) > 0;
+	const known = await isKnownGuest(sql, telegramUserId);
 	if (!known && footprint.sessionTokens.length === 0 && footprint.jobIds.length === 0) return 'nothing';
 	if (await hasActiveJob(sql, telegramUserId)) return 'busy';
 	for (const name of footprint.packNames) {

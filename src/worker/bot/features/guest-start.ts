@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { linkGuest } from '../../../lib/server/guests/guest-link.service.ts';
+import { linkGuest } from '../../../lib/server/guests/guest-link.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import { sessionTokenSchema } from '../../../lib/schemas/kiosk.ts';
 import type { BotContext } from '../context.ts';

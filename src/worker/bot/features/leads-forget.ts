@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { BACKUP_ROTATION_DAYS, eraseLead } from '../../../lib/server/leads/lead-erasure.service.ts';
+import { BACKUP_ROTATION_DAYS, eraseLead } from '../../../lib/server/leads/lead-erasure.ts';
 import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
 import { formatTashkent } from '../../../lib/server/leads/tashkent-time.ts';
 import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';

@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { setLeadStatus } from '../../../lib/server/leads/lead-status.service.ts';
+import { setLeadStatus } from '../../../lib/server/leads/lead-status.ts';
 import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
 import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
 import { LEAD_CALLBACK_PATTERN, leadCallbackSchema } from '../../../lib/server/telegram/lead-card.ts';

@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { chooseOutfit } from '../../../lib/server/guests/guest-steps.service.ts';
+import { chooseOutfit } from '../../../lib/server/guests/guest-steps.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import { findOutfit, outfitTitle } from '../../../lib/server/outfits/catalogue.ts';
 import type { BotContext } from '../context.ts';

@@ -24,7 +24,7 @@ export class MigrationError extends Error {
 }
 
 /**
- * Brings the database at `dbPath` up to the migrations on disk with the seed's safety net:
+ * Brings the database at `dbPath` up to the migrations on disk with a safety net:
  * back up with the SQLite backup API, apply on a copy, verify the copy (integrity_check, row
  * counts unchanged, every expected table, column and index present), then apply live in one
  * transaction with the same checks. Any failure leaves the live file as it was and throws a

@@ -53,7 +53,8 @@ export async function deliverPack(deps: DeliveryDeps, jobId: number): Promise<vo
 		await recordPackCreated(db, clock, jobId);
 		deps.crashPoint('after_set_created');
 	}
-	// The selfie leaves as soon as the set exists (PRODUCT.md I.4); the face crop follows the TTL.
+	// The selfie is kept no longer than needed: it goes as soon as the set exists; the face crop
+	// (needed for redraws) follows the file TTL.
 	await rm(job.photoPath, { force: true });
 	await waitUntilReady(deps, name);
 	deps.crashPoint('after_readiness');

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 
 /**
- * Sticker set names (PRODUCT.md H): 1–64 chars, letters/digits/underscore, starts with a letter,
+ * Sticker set names, as Telegram requires them: 1–64 chars, letters/digits/underscore, starts with a letter,
  * no "__", ends `_by_<bot>`. Ours: `p<userId>_<n>_by_<bot>`, where n is one more than every number
  * this guest's packs ever used — in jobs, users and the reset_user entries of audit_log (whose
  * details carry `packNames` and `packLinks`) — because Telegram refuses a recently deleted name.

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Where a job's files live under DATA_DIR (seed 002's layout). */
+/** Where a job's files live: DATA_DIR/sessions/<token>/ and debug_sheets/, both swept by age (PHOTO_TTL_HOURS). */
 export interface JobFiles {
 	sessionDir: string;
 	faceCrop: string;

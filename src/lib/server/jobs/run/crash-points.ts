@@ -1,5 +1,6 @@
 /**
- * Crash injection for the crash-safety tests (RELIABILITY R3): with NODE_ENV=test and
+ * Crash injection for the crash-safety tests (a worker killed at any step still makes exactly one
+ * set and sends exactly one link): with NODE_ENV=test and
  * CRASH_AT=<step>, the worker process kills itself with SIGKILL the first time it reaches that step
  * — a precise point that polling from outside could not hit (e.g. between the link edit and its
  * commit). CRASH_MARKER names a file created just before dying, so the restarted worker does not

@@ -11,7 +11,8 @@ import { pauseForQuotaDay } from '../queue-pause.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**
- * What a failed attempt leads to (RELIABILITY R4, PRODUCT.md B):
+ * What a failed attempt leads to (capped exponential backoff with jitter, a maximum of attempts,
+ * then `failed` with the guest told):
  * - stopped (JobAborted): for a WorkerShutdown reason back to the queue, attempt refunded; a lost
  *   lease (LeaseLost) or a job ended elsewhere: nothing, whoever holds the job now finishes it;
  * - day quota: queue paused until midnight Pacific, operators told once, job requeued (refunded);

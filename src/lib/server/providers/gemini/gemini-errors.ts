@@ -2,7 +2,7 @@ import { ApiError } from '@google/genai';
 import { ProviderError, type CallUsage } from '../provider.ts';
 
 /**
- * Gemini's errors in the queue's terms (PRODUCT.md H). A 429 RESOURCE_EXHAUSTED carries a quotaId:
+ * Gemini's errors in the queue's terms. A 429 RESOURCE_EXHAUSTED carries a quotaId:
  * "…PerDay…" → the daily quota (pause until midnight Pacific), anything else per-minute (retry).
  * Prepaid credit or billing problems (429/402/403 whose text speaks of billing, prepayment, credits
  * or funds) → maintenance. 5xx, timeouts and network errors pass.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { recordAudit } from '../../audit/audit-log.ts';
 import { changeFeedFor } from '../../console/change-feed.ts';
-import { readLiveSnapshot, type LiveSettings } from '../../console/live.service.ts';
+import { readLiveSnapshot, type LiveSettings } from '../../console/live-snapshot.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../../settings/maintenance.ts';
-import { ConsoleActionError } from '../../console/console-error.ts';
+import { DomainError } from '../../errors/domain-error.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';
 import { watchLive } from '../live-view.ts';
 
@@ -27,7 +27,7 @@ export const consoleRouter = router({
 	pause: operatorProcedure.input(z.object({ reason: z.string().trim().max(300).default('') })).mutation(async ({ ctx, input }) => {
 		const reason = input.reason || `paused by ${ctx.actor.name} in the console`;
 		return ctx.db.$transaction(async (tx) => {
-			if (await readMaintenance(tx)) throw new ConsoleActionError('The queue is already paused.');
+			if (await readMaintenance(tx)) throw new DomainError({ code: 'QueueAlreadyPaused' });
 			const maintenance = await startMaintenance(tx, ctx.clock, 'admin', reason);
 			await recordAudit(tx, ctx.clock, ctx.actor, { action: 'pause', details: { reason } });
 			return maintenance;
@@ -37,7 +37,7 @@ export const consoleRouter = router({
 	resume: operatorProcedure.mutation(async ({ ctx }) => {
 		return ctx.db.$transaction(async (tx) => {
 			const previous = await readMaintenance(tx);
-			if (!previous) throw new ConsoleActionError('The queue is not paused.');
+			if (!previous) throw new DomainError({ code: 'QueueNotPaused' });
 			await endMaintenance(tx);
 			await recordAudit(tx, ctx.clock, ctx.actor, { action: 'resume', details: { was: previous } });
 			return { resumed: true };

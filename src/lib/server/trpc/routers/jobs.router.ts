@@ -27,7 +27,7 @@ export const jobsRouter = router({
 		return { jobId: input.jobId, status: 'queued' as const satisfies JobStatus };
 	}),
 
-	/** PRODUCT.md I.2: one sticker of a delivered pack drawn again and swapped in by the worker. */
+	/** One sticker of a delivered pack drawn again and swapped in by the worker. */
 	redrawSticker: operatorProcedure.input(jobId.extend({ stickerNumber: z.number().int().min(1).max(12) })).mutation(async ({ ctx, input }) => {
 		const requestId = await requestStickerRedraw(ctx.db, ctx.clock, ctx.actor, input);
 		return { requestId, status: 'queued' as const };

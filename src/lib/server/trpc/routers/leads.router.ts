@@ -2,9 +2,9 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { LEAD_STATUSES } from '../../../schemas/lead-status.ts';
 import { recordAudit } from '../../audit/audit-log.ts';
-import { eraseLead } from '../../leads/lead-erasure.service.ts';
-import { CONSOLE_ACTOR_ID, setLeadStatus } from '../../leads/lead-status.service.ts';
-import { leadsChangeFeed, listLeads, readLeadDetail } from '../../leads/leads-console.service.ts';
+import { eraseLead } from '../../leads/lead-erasure.ts';
+import { CONSOLE_ACTOR_ID, setLeadStatus } from '../../leads/lead-status.ts';
+import { leadsChangeFeed, listLeads, readLeadDetail } from '../../leads/leads-console.ts';
 import { operatorProcedure, router } from '../init.ts';
 import { watchLive } from '../live-view.ts';
 

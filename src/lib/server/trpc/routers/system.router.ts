@@ -1,4 +1,4 @@
-import { readPublicHealth } from '../../health/health.service.ts';
+import { readPublicHealth } from '../../health/health.ts';
 import { publicProcedure, router } from '../init.ts';
 
 export const systemRouter = router({

@@ -2,7 +2,7 @@ import type { RequestHandler } from './$types';
 import { kioskJson } from '$lib/server/kiosk/kiosk-http';
 import { touchKiosk } from '$lib/server/kiosk/kiosk-keys';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
-import { closeKioskSessions } from '$lib/server/kiosk/kiosk-session.service';
+import { closeKioskSessions } from '$lib/server/kiosk/kiosk-session';
 import { readMaintenance } from '$lib/server/settings/maintenance';
 
 /**

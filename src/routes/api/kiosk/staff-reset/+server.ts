@@ -2,7 +2,7 @@ import type { RequestHandler } from './$types';
 import { staffResetSchema } from '$lib/schemas/kiosk';
 import { kioskError, kioskJson, pinLimiter, rateLimited } from '$lib/server/kiosk/kiosk-http';
 import { readJsonBody, requireKiosk } from '$lib/server/kiosk/kiosk-route';
-import { closeKioskSessions } from '$lib/server/kiosk/kiosk-session.service';
+import { closeKioskSessions } from '$lib/server/kiosk/kiosk-session';
 import { checkStaffPin } from '$lib/server/kiosk/staff-pin';
 
 /** Staff PIN on the kiosk: closes its open session as staff_reset and the page returns to Start. */

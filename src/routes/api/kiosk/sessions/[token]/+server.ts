@@ -2,7 +2,7 @@ import type { RequestHandler } from './$types';
 import { sessionTokenSchema } from '$lib/schemas/kiosk';
 import { kioskError, kioskJson } from '$lib/server/kiosk/kiosk-http';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
-import { readKioskSessionView } from '$lib/server/kiosk/kiosk-session.service';
+import { readKioskSessionView } from '$lib/server/kiosk/kiosk-session';
 
 /** One read of the session's live view (the events stream pushes the same shape). */
 export const GET: RequestHandler = async ({ cookies, params }) => {

@@ -2,7 +2,7 @@ import type { RequestHandler } from './$types';
 import { kioskCloseSchema, sessionTokenSchema } from '$lib/schemas/kiosk';
 import { kioskError, kioskJson } from '$lib/server/kiosk/kiosk-http';
 import { readJsonBody, requireKiosk } from '$lib/server/kiosk/kiosk-route';
-import { closeKioskSession } from '$lib/server/kiosk/kiosk-session.service';
+import { closeKioskSession } from '$lib/server/kiosk/kiosk-session';
 
 /** The kiosk closes its own session: the camera failed (camera_error) or the page is leaving (kiosk_reset). */
 export const POST: RequestHandler = async ({ cookies, params, request }) => {

@@ -2,7 +2,7 @@ import type { RequestHandler } from './$types';
 import { sessionTokenSchema } from '$lib/schemas/kiosk';
 import { kioskError } from '$lib/server/kiosk/kiosk-http';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
-import { readKioskSessionView } from '$lib/server/kiosk/kiosk-session.service';
+import { readKioskSessionView } from '$lib/server/kiosk/kiosk-session';
 import { sessionWatchHub } from '$lib/server/kiosk/session-watch';
 import { kioskEventStream } from '$lib/server/kiosk/kiosk-streams';
 

@@ -3,7 +3,7 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import { forgetOldUpdates } from '../../lib/server/guests/processed-updates.ts';
 import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
-import { expireOverdueSessions, type ExpiredSession } from '../../lib/server/guests/session-timeouts.service.ts';
+import { expireOverdueSessions, type ExpiredSession } from '../../lib/server/guests/session-timeouts.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { isBlockedByUser } from '../../lib/server/telegram/errors.ts';
@@ -24,7 +24,7 @@ export const SESSION_TIMEOUTS_EVERY_MS = 1_000;
 const FORGET_UPDATES_EVERY_RUNS = 600;
 
 /**
- * The server's session clock (PRODUCT.md part A): closes sessions that sat past their deadline and
+ * The server's session clock (the browser is never trusted with it): closes sessions that sat past their deadline and
  * tells a guest who had linked that their kiosk session timed out. The kiosk page learns it through
  * its live view. Also forgets processed update ids older than a day.
  */

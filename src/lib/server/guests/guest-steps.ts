@@ -1,5 +1,5 @@
 import type { Tx } from '../db/client.ts';
-import { closeForTimeout, type GuestStepDeps } from './guest-link.service.ts';
+import { closeForTimeout, type GuestStepDeps } from './guest-link.ts';
 import { recordConsent } from './guest-profile.ts';
 import { refusalFor, type CurrentStep, type StepRefusal } from './guest-outcomes.ts';
 import { isOverdue, stillOpenSince } from './session-clock.ts';

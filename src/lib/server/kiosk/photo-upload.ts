@@ -6,7 +6,7 @@ import { findSession } from '../guests/sessions.repository.ts';
 import { photoReadiness, takePhotoAndEnqueue, type TakePhotoOutcome } from '../guests/take-photo.ts';
 import { checkSelfieFace, type FaceFinder, type FaceProblem } from '../media/face-check.ts';
 import { MAX_UPLOAD_BYTES, normalisePhoto, PhotoRejected } from '../media/photo-normalise.ts';
-import type { KioskDeps } from './kiosk-session.service.ts';
+import type { KioskDeps } from './kiosk-session.ts';
 import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
 
 export interface UploadDeps extends KioskDeps {

@@ -5,7 +5,7 @@ import { DAY, type Clock } from '../time/clock.ts';
 import { requestCardEdit } from './lead-card-edits.repository.ts';
 
 /**
- * Erasure of an organiser's personal data (seed 000 lead_erase / leads_to_erase): name,
+ * Erasure of an organiser's personal data (on request, or by age): name,
  * telegram, phone, comment and ip_hash become NULL in leads and in its lead_repeats; erased_at is
  * set; the row, its status and its history stay so statistics do not change. The card in the
  * sales group is re-rendered without the contact details (lead_card_edits).

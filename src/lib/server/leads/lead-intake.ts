@@ -47,7 +47,7 @@ export async function receiveLead(deps: { db: Db; clock: Clock }, incoming: Inco
 }
 
 /**
- * A repeat keeps only the fields that differ from the lead (seed 000), plus the repeated
+ * A repeat keeps only the fields that differ from the lead (the rest is already there), plus the repeated
  * submission's own locale, utm_source and ip_hash. The username compares case-insensitively.
  */
 export function describeRepeat(lead: Lead, incoming: IncomingLead, at: string): NewRepeat {

@@ -20,7 +20,7 @@ export type StatusChange = { outcome: 'changed' | 'unchanged'; lead: Lead } | { 
 /**
  * Sets a lead's status: leads.status/status_by/status_by_name/status_at, one lead_status_history
  * row and a card edit request — all in one transaction. Pressing the current status writes
- * nothing (seed 000), which also makes a replayed button update harmless (R6).
+ * nothing, which also makes a replayed button update harmless.
  */
 export async function setLeadStatus(deps: { db: Db; clock: Clock }, leadId: number, status: LeadStatus, actor: StatusActor): Promise<StatusChange> {
 	const now = deps.clock.now();

@@ -1,0 +1,31 @@
+import type { JobStatus } from '../../schemas/job-status.ts';
+
+/**
+ * A step the domain refuses for a reason a person can understand or fix: the guest does not exist,
+ * the job is not failed, the queue is already paused. Domain code throws the facts, never a
+ * sentence; each surface words them for its readers (the console: trpc/domain-error-text.ts).
+ * Anything else thrown is a bug or an outage and is answered as one.
+ */
+export type Refusal =
+	| { code: 'GuestNotFound'; telegramUserId: bigint; perhapsReset: boolean }
+	| { code: 'GuestPackInProgress'; telegramUserId: bigint }
+	| { code: 'ResetBackupFailed' }
+	| { code: 'JobNotFound'; jobId: number }
+	| { code: 'JobNotRetryable'; jobId: number; status: JobStatus | null }
+	| { code: 'StickerOutOfRange'; stickerNumber: number; stickers: number }
+	| { code: 'PackNotDelivered'; jobId: number; status: string }
+	| { code: 'RedrawInProgress'; stickerNumber: number }
+	| { code: 'BalanceOutOfRange'; maxUsd: number }
+	| { code: 'QueueAlreadyPaused' }
+	| { code: 'QueueNotPaused' }
+	/** Operator accounts: the problem is worded where it is found, because the setup page shows it too. */
+	| { code: 'OperatorRefused'; sentence: string };
+
+export type RefusalCode = Refusal['code'];
+
+export class DomainError extends Error {
+	constructor(readonly refusal: Refusal) {
+		super(refusal.code);
+		this.name = 'DomainError';
+	}
+}
