@@ -29,7 +29,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 	if (foreign) return foreign;
 	let response: Response;
 	try {
-		await resolveOperatorSession(event, appContext());
+		if (!isBearerApi(event)) await resolveOperatorSession(event, appContext());
 		response = await resolve(event);
 		if (event.locals.databaseBusy) response = asUnavailable(response);
 	} catch (error) {
@@ -46,11 +46,20 @@ export const handle: Handle = async ({ event, resolve }) => {
  * route matched reaches no handler at all.
  */
 function refuseForeignApiMutation(event: RequestEvent): Response | null {
-	if (!event.route.id?.startsWith('/api/') || !isForeignMutation(event.request, event.url)) return null;
+	if (!event.route.id?.startsWith('/api/') || isBearerApi(event) || !isForeignMutation(event.request, event.url)) return null;
 	return new Response(JSON.stringify({ error: 'Cross-site request refused.' }), {
 		status: 403,
 		headers: { 'content-type': 'application/json' }
 	});
+}
+
+/**
+ * /api/v1 authenticates by the Authorization header alone: its requests come from other systems
+ * (no Origin), and no cookie is read for them, so a browser's ambient console session cannot act there
+ * and the cross-site guard has nothing to protect.
+ */
+function isBearerApi(event: RequestEvent): boolean {
+	return event.route.id === '/api/v1/[...path]';
 }
 
 /** Unexpected errors are logged with their stack; people only ever see a sentence. */

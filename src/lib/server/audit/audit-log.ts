@@ -20,7 +20,9 @@ export const AUDIT_ACTIONS = [
 	'sign_in',
 	'sign_out',
 	'lead_status',
-	'lead_erase'
+	'lead_erase',
+	'api_token_create',
+	'api_token_revoke'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
