@@ -194,9 +194,10 @@ test.describe.serial('operator console', () => {
 	});
 
 	test('Live shows each provider’s health and the queue; the Job page shows sticker verdicts and the guest’s messages', async () => {
+		// A failed call of no job (as a model check or a redraw leaves), so the job's own spend stays as seeded.
 		withDb((db) => {
 			const now = new Date().toISOString();
-			db.prepare("INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, http_status, error, stage, images) VALUES (?, ?, 'image', 'gemini', 'm', 0, 0, 503, 'HTTP 503 e2e', 'sheet', 0)").run(doneJob, now);
+			db.prepare("INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, http_status, error, stage, images) VALUES (NULL, ?, 'image', 'gemini', 'm', 0, 0, 503, 'HTTP 503 e2e', 'sheet', 0)").run(now);
 			db.prepare("INSERT INTO bot_messages (telegram_user_id, direction, kind, text, at) VALUES (?, 'out', 'text', 'Your stickers are ready (e2e)', ?)").run(BORIS, now);
 		});
 		const debug = path.join(DATA_DIR, 'debug_sheets');
