@@ -193,6 +193,35 @@ test.describe.serial('operator console', () => {
 		expect(job.error === null || !job.error.includes('deadline passed')).toBe(true);
 	});
 
+	test('Live shows each provider’s health and the queue; the Job page shows sticker verdicts and the guest’s messages', async () => {
+		// A failed call of no job (as a model check or a redraw leaves), so the job's own spend stays as seeded.
+		withDb((db) => {
+			const now = new Date().toISOString();
+			db.prepare("INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, http_status, error, stage, images) VALUES (NULL, ?, 'image', 'gemini', 'm', 0, 0, 503, 'HTTP 503 e2e', 'sheet', 0)").run(now);
+			db.prepare("INSERT INTO bot_messages (telegram_user_id, direction, kind, text, at) VALUES (?, 'out', 'text', 'Your stickers are ready (e2e)', ?)").run(BORIS, now);
+		});
+		const debug = path.join(DATA_DIR, 'debug_sheets');
+		mkdirSync(debug, { recursive: true });
+		const local = (n: number, ok: boolean) => ({ n, ok, faces: ok ? 1 : 0, coverage: 0.4, reasons: ok ? [] : ['no face'], regenerated: !ok });
+		const review = (n: number, ok: boolean) => ({ n, ok, likeness: ok ? 0.8 : 0.2, onePerson: true, cropped: false, notes: ok ? [] : ['does not look like the anchor'], regenerated: !ok });
+		writeFileSync(path.join(debug, `job${doneJob}_consistency.json`), JSON.stringify({ jobId: doneJob, stickers: [local(1, true), local(2, false)] }));
+		writeFileSync(path.join(debug, `job${doneJob}_likeness.json`), JSON.stringify({ jobId: doneJob, pack: { stickers: [review(1, true), review(2, false)] } }));
+
+		await page.goto('/console');
+		const providers = page.getByRole('region', { name: 'Image providers' });
+		await expect(providers.getByTestId('queue-pause')).toContainText('running');
+		const gemini = providers.getByRole('row', { name: /gemini/ });
+		await expect(gemini).toContainText('failing');
+		await expect(gemini).toContainText('HTTP 503 e2e');
+		await expect(gemini).toContainText('1 of 2 calls');
+
+		await page.goto(`/console/jobs/${doneJob}`);
+		const verdicts = page.getByRole('table', { name: 'Sticker verdicts' });
+		await expect(verdicts.getByRole('row')).toHaveCount(3);
+		await expect(verdicts.getByRole('row', { name: /does not look like the anchor/ })).toContainText('20 %');
+		await expect(page.getByRole('table', { name: 'Guest messages' })).toContainText('Your stickers are ready (e2e)');
+	});
+
 	test('Job page: redraw one sticker of a delivered pack — queued, run by the worker, its outcome shown live', async () => {
 		await plantStickers('e2eTokBoris1');
 		await page.goto(`/console/jobs/${doneJob}`);

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readJobDetail } from '../../src/lib/server/console/job-detail.ts';
-import { useGeminiRuns } from './generation-gemini-harness.ts';
+import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
+import { useGeminiRuns, waitFor } from './generation-gemini-harness.ts';
 
 /**
  * The gemini provider against the stand-in answering the way real models answer: sizes other
@@ -89,9 +90,13 @@ describe('gemini: the answers real models give', () => {
 		expect(run.debugJson<{ ok: boolean; found: number; expected: number }>(jobId, 'sheet1_try1.json')).toMatchObject({ ok: false, found: 7, expected: 6 });
 	}, 120_000);
 
-	it('a model the API does not know answers 404 NOT_FOUND, recorded on the call', async () => {
-		const { jobId, ...run } = await start([], { GEMINI_VISION_MODEL: 'gemini-0-unknown', JOB_MAX_ATTEMPTS: '1' });
-		expect(await run.finalStatus(jobId)).toMatch(/^failed: .*models\/gemini-0-unknown is not found for API version v1beta/);
+	it('a model the API does not know answers 404 NOT_FOUND, recorded on the call; the queue pauses instead of failing the job', async () => {
+		const { jobId, world, ...run } = await start([], { GEMINI_VISION_MODEL: 'gemini-0-unknown', JOB_MAX_ATTEMPTS: '1' });
+		await waitFor(async () => (await readMaintenance(world.db))?.source === 'config');
+		await waitFor(async () => (await world.db.job.findUniqueOrThrow({ where: { jobId } })).status === 'queued');
+		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(job).toMatchObject({ status: 'queued', attempts: 0 });
+		expect(job.error).toMatch(/models\/gemini-0-unknown is not found for API version v1beta/);
 		const [first] = await run.usage(jobId);
 		expect(first).toMatchObject({ stage: 'passport', ok: 0, httpStatus: 404, model: 'gemini-0-unknown' });
 	}, 120_000);

@@ -9,5 +9,7 @@ export const ADMIN_ALERTS = {
 	billing: (reason: string) => fillTemplate(en.billing, { reason }),
 	quotaDay: (until: string, reason: string) => fillTemplate(en.quotaDay, { until, reason }),
 	fallback: (from: string, to: string, failure: string, reason: string) => fillTemplate(en.fallback, { from, to, failure, reason }),
+	modelMissing: (reason: string) => fillTemplate(en.modelMissing, { reason }),
+	modelsFound: () => en.modelsFound,
 	rpd: (day: string, count: number, threshold: number) => fillTemplate(en.rpd, { day, count, threshold })
 };

@@ -7,13 +7,14 @@ import { requeueUnfinishedRedraws } from '../../lib/server/jobs/sticker-redraws.
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { enforceJobDeadlines } from '../tasks/deadlines.ts';
 import { warnAdminsAboutDailyRequests } from '../tasks/rpd-warning.ts';
+import { MODEL_CHECK_EVERY_MS, runModelCheck } from '../tasks/model-check.task.ts';
 import { runNextStickerRedraw } from '../tasks/sticker-redraws.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /**
  * The generation queue's periodic tasks: deadlines every 5 s, the daily request counter every
  * minute, operators' sticker redraws every second (one at a time; unfinished ones from a stopped
- * worker are put back first).
+ * worker are put back first), the configured models asked for at start and every hour.
  */
 export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; queue: QueueDeps; stopping: AbortSignal }): void {
 	const { config, db, clock, logger, api } = deps;
@@ -37,6 +38,14 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 		run: async () => {
 			const { noticed, failed } = await enforceJobDeadlines({ db, clock, logger, api, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * 60_000, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * 60_000 });
 			if (noticed.length || failed.length) logger.info({ noticed, failed }, 'job deadlines applied');
+		}
+	});
+	scheduler.add({
+		name: 'model-check',
+		everyMs: MODEL_CHECK_EVERY_MS,
+		runAtStart: true,
+		run: async () => {
+			await runModelCheck(config, { db, clock, logger, api, adminIds: config.ADMIN_TELEGRAM_IDS });
 		}
 	});
 	scheduler.add({

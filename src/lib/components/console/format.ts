@@ -43,3 +43,10 @@ export function formatBytes(bytes: number | null | undefined): string {
 	}
 	return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
+
+/** Who paused the queue, for the banner and the Health page (maintenance.source). */
+export function pauseSourceText(source: string): string {
+	if (source === 'auto') return 'automatically — the image provider reported a billing problem';
+	if (source === 'config') return 'automatically — a configured model is unknown to the image provider';
+	return 'by an operator';
+}

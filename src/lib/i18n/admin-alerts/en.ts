@@ -7,5 +7,10 @@ export const en = {
 	fallback:
 		'🔀 Image provider {from} cannot serve jobs ({failure}); {to} (IMAGE_PROVIDER_FALLBACK) is drawing them instead. ' +
 		'Each job tries {from} first.\n{reason}',
+	modelMissing:
+		'⛔️ A configured model is unknown to the image provider, so every call with it would fail. The queue is paused ' +
+		'(maintenance, source config). Change the setting and restart the worker; the queue resumes by itself once the ' +
+		'models are found (checked at start and every hour).\n{reason}',
+	modelsFound: '▶️ The configured models are served again; the queue is running (the config pause is lifted).',
 	rpd: '⚠️ {count} image requests today (quota day {day}, Pacific) — past the warning threshold of {threshold}.'
 } as const;

@@ -81,7 +81,7 @@ export const envSchema = z
 		ART_STYLE: z.enum(['cartoon', 'comic', 'pop', 'pastel'], { message: 'must be cartoon, comic, pop or pastel' }).default('cartoon'),
 		RENDER_MODE: z.enum(['figure', 'composite'], { message: 'must be figure or composite' }).default('figure'),
 		GEMINI_IMAGE_MODEL: z.string().min(1).default('gemini-3.1-flash-image'),
-		GEMINI_VISION_MODEL: z.string().min(1).default('gemini-3-flash'),
+		GEMINI_VISION_MODEL: z.string().min(1).default('gemini-3.5-flash'),
 		GEMINI_TIMEOUT_SECONDS: intIn(5, 600, 120),
 		GEMINI_PRICE_INPUT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(0.5),
 		GEMINI_PRICE_OUTPUT_TEXT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(3),

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { readHealthDetails, WORKER_STALE_AFTER_SECONDS, type HealthDetails } from '../health/health.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
+import { readProvidersView, type ProvidersView } from './provider-health.ts';
 
 /**
  * The Health page: the service's state (what public /health reduces to a status word: the pause
@@ -21,6 +22,8 @@ export interface ConsoleHealth {
 	resetBackups: { count: number; newest: string | null };
 	workers: { id: string; hostname: string; pid: number; version: string; slots: number; busySlots: number; startedAt: string; heartbeatAt: string; alive: boolean }[];
 	versions: { app: string; node: string };
+	/** Provider health and the queue's pause in detail (source, since, until). */
+	providers: ProvidersView;
 }
 
 export interface ConsoleHealthDeps {
@@ -34,7 +37,7 @@ export interface ConsoleHealthDeps {
 
 export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<ConsoleHealth> {
 	const now = deps.clock.now();
-	const [service, bytes, walBytes, disk, sqliteVersion, lastSweep, lastBackup, resetBackups, workerRows] = await Promise.all([
+	const [service, bytes, walBytes, disk, sqliteVersion, lastSweep, lastBackup, resetBackups, workerRows, providers] = await Promise.all([
 		readHealthDetails(deps),
 		fileSize(deps.dbPath),
 		fileSize(`${deps.dbPath}-wal`),
@@ -43,7 +46,8 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 		readSetting(deps.db, 'last_sweep_at').then(parseMaybeJson),
 		readSetting(deps.db, 'last_backup').then(parseMaybeJson),
 		listBakFiles(deps.dbPath),
-		deps.db.workerProcess.findMany({ orderBy: { heartbeatAt: 'desc' }, take: 10 })
+		deps.db.workerProcess.findMany({ orderBy: { heartbeatAt: 'desc' }, take: 10 }),
+		readProvidersView(deps.db, deps.clock)
 	]);
 	return {
 		at: now.toISOString(),
@@ -64,7 +68,8 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 			heartbeatAt: w.heartbeatAt,
 			alive: w.stoppedAt === null && now.getTime() - Date.parse(w.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
 		})),
-		versions: { app: deps.version, node: process.version }
+		versions: { app: deps.version, node: process.version },
+		providers
 	};
 }
 

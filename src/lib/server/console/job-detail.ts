@@ -5,7 +5,8 @@ import { guestLabel } from './guest-label.ts';
 import type { ApiUsageView } from '../../schemas/api-usage-view.ts';
 import { readRefusal } from '../providers/gemini/gemini-refusals.ts';
 import { summarisePackCost, type PackCost } from '../spend/pack-cost.ts';
-import { jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
+import { FINISHED_JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
+import { readGuestMessages, stickerVerdictRows, type GuestMessage, type StickerVerdictRow } from './job-verdicts.ts';
 
 /** The Job page: everything an operator needs to understand one pack, good or bad. */
 export interface JobEvent {
@@ -71,19 +72,25 @@ export interface JobDetail {
 	/** Operators' redraws of single stickers, newest first. */
 	redraws: { id: number; stickerNumber: number; status: string; requestedBy: string; error: string | null; createdAt: string; updatedAt: string }[];
 	stickers: ArtefactFile[];
+	/** Per sticker: the local gate's and the provider review's verdicts, joined (from the two files above). */
+	verdicts: StickerVerdictRow[];
+	/** The guest's chat with the bot in the job's time window. */
+	guestMessages: GuestMessage[];
 }
 
 export async function readJobDetail(db: Db, dataDir: string, jobId: number): Promise<JobDetail | null> {
 	const job = await db.job.findUnique({ where: { jobId } });
 	if (!job) return null;
-	const [user, usageRows, audit, progress, artefacts, stickers, redraws] = await Promise.all([
+	const finished = (FINISHED_JOB_STATUSES as readonly string[]).includes(job.status);
+	const [user, usageRows, audit, progress, artefacts, stickers, redraws, guestMessages] = await Promise.all([
 		db.user.findUnique({ where: { telegramUserId: job.telegramUserId } }),
 		db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } }),
 		db.auditLog.findMany({ where: { jobId }, orderBy: { id: 'asc' }, take: 100 }),
 		readProgress(db, jobId),
 		listJobArtefacts(dataDir, jobId),
 		listStickers(dataDir, job.sessionToken),
-		db.stickerRedraw.findMany({ where: { jobId }, orderBy: { id: 'desc' }, take: 50, select: { id: true, stickerNumber: true, status: true, requestedBy: true, error: true, createdAt: true, updatedAt: true } })
+		db.stickerRedraw.findMany({ where: { jobId }, orderBy: { id: 'desc' }, take: 50, select: { id: true, stickerNumber: true, status: true, requestedBy: true, error: true, createdAt: true, updatedAt: true } }),
+		readGuestMessages(db, { telegramUserId: job.telegramUserId, createdAt: job.createdAt, updatedAt: job.updatedAt, finished })
 	]);
 	const usage = usageRows.map(toUsageRow);
 	const prefix = `job${jobId}_`;
@@ -92,6 +99,7 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 		const file = jsons.find((f) => f.name === `${prefix}${suffix}.json`);
 		return file ? readJsonArtefact(dataDir, file.name) : null;
 	};
+	const [consistency, likeness] = await Promise.all([readNamed('consistency'), readNamed('likeness')]);
 	const others = jsons.filter((f) => !/_(consistency|likeness)\.json$/.test(f.name)).slice(0, 40);
 	return {
 		job: {
@@ -123,10 +131,12 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 		anchor: artefacts.find((f) => f.kind === 'image' && f.name === `${prefix}anchor.png`) ?? null,
 		sheets: artefacts.filter((f) => f.kind === 'image' && f.name !== `${prefix}anchor.png`),
 		diagnoses: await Promise.all(others.map(async (f) => ({ name: f.name, content: await readJsonArtefact(dataDir, f.name) }))),
-		consistency: await readNamed('consistency'),
-		likeness: await readNamed('likeness'),
+		consistency,
+		likeness,
 		stickers,
-		redraws
+		redraws,
+		verdicts: stickerVerdictRows(consistency, likeness),
+		guestMessages
 	};
 }
 

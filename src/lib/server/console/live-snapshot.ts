@@ -7,6 +7,7 @@ import { pacificDayStart } from '../spend/provider-quota-day.ts';
 import { HOUR, type Clock } from '../time/clock.ts';
 import { startOfDayIn } from '../time/zoned-day.ts';
 import { guestLabel } from './guest-label.ts';
+import { readProvidersView, type ProvidersView } from './provider-health.ts';
 
 /** The Live page: what an operator glances at during an event. */
 const RECENT_FINISHED = 15;
@@ -45,6 +46,8 @@ export interface LiveSnapshot {
 	openSessions: { status: string; count: number }[];
 	today: { packs: number; spendUsd: number; imageRequests: number; quotaDayStart: string; quota: number | null; warnAt: number | null };
 	packsPerHour: { hour: string; count: number }[];
+	/** Provider health (last success and failure, errors in 15 min) and the queue's pause. */
+	health: ProvidersView;
 }
 
 export interface LiveSettings {
@@ -55,7 +58,7 @@ export interface LiveSettings {
 
 export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSettings): Promise<LiveSnapshot> {
 	const now = clock.now();
-	const [maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour] = await Promise.all([
+	const [maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour, health] = await Promise.all([
 		readMaintenance(db),
 		countJobsByStatus(db),
 		readJobs(db, ACTIVE_JOB_STATUSES, 'asc', 200),
@@ -63,9 +66,10 @@ export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSetti
 		readWorkers(db, now),
 		countOpenSessions(db),
 		readToday(db, now, settings),
-		countPacksPerHour(db, now)
+		countPacksPerHour(db, now),
+		readProvidersView(db, clock)
 	]);
-	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour };
+	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour, health };
 }
 
 async function countJobsByStatus(db: Db): Promise<Record<JobStatus, number>> {

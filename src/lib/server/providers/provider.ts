@@ -146,9 +146,11 @@ export interface ImageProvider {
  * - blocked: the provider stopped short of an answer (a safety or recitation stop, no image, an
  *   empty answer) — asked once more with a softened prompt, then counts as a job attempt;
  * - refused: the provider will not draw this at all (prohibited content, a blocklist) — the job
- *   fails at once and the guest is told kindly, without blame.
+ *   fails at once and the guest is told kindly, without blame;
+ * - model_missing: the configured model is unknown or retired (404 NOT_FOUND) — no retry: the queue
+ *   pauses (maintenance, source config) until the setting the message names is changed.
  */
-export type ProviderFailure = 'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output' | 'blocked' | 'refused';
+export type ProviderFailure = 'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output' | 'blocked' | 'refused' | 'model_missing';
 
 export class ProviderError extends Error {
 	constructor(

@@ -6,10 +6,11 @@ import { deleteSetting, readSetting, writeSetting } from './settings.repository.
 /**
  * `settings.maintenance`: while the row exists the kiosk refuses Start, the bot answers with a
  * pause message and the queue stops claiming. `auto` = set by the worker (provider out of funds),
- * `admin` = an operator's or admin's pause. Resume deletes the row.
+ * `config` = set by the worker (a configured model the provider does not serve; lifted by the worker
+ * when its model check passes again), `admin` = an operator's or admin's pause. Resume deletes the row.
  */
 export const maintenanceSchema = z.object({
-	source: z.enum(['auto', 'admin']),
+	source: z.enum(['auto', 'admin', 'config']),
 	reason: z.string().max(500),
 	at: z.string()
 });

@@ -8,6 +8,8 @@ import { nextPacificMidnight } from '../../spend/provider-quota-day.ts';
 import { ProviderError } from '../../providers/provider.ts';
 import { startMaintenance } from '../../settings/maintenance.ts';
 import { pauseForQuotaDay } from '../queue-pause.ts';
+import { pauseForMissingModels } from '../model-pause.ts';
+import { ModelMissing } from '../../providers/model-check.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**
@@ -17,6 +19,8 @@ import type { QueueDeps } from './queue-deps.ts';
  *   lease (LeaseLost) or a job ended elsewhere: nothing, whoever holds the job now finishes it;
  * - day quota: queue paused until midnight Pacific, operators told once, job requeued (refunded);
  * - no funds: maintenance {source:'auto'}, operators told, job requeued (refunded);
+ * - a configured model the provider does not serve (404): maintenance {source:'config'}, operators
+ *   told once, job requeued (refunded) — every other job would fail the same way, so none retries;
  * - a missing selfie: failed at once (nothing to retry with);
  * - the provider refuses to draw this at all (`refused`): failed at once, the guest told without blame;
  * - anything else: requeued with capped exponential backoff + jitter, or — at max attempts —
@@ -51,6 +55,11 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 		await startMaintenance(db, clock, 'auto', `image provider billing: ${message}`);
 		await alertAdmins(notices, deps.settings.adminIds, ADMIN_ALERTS.billing(message));
 		await requeueJob(db, clock, attempt.jobId, { error: `provider billing: ${message}`, notBefore: null, refundAttempt: true });
+		return;
+	}
+	if (attempt.error instanceof ModelMissing) {
+		await pauseForMissingModels({ ...notices, clock, adminIds: deps.settings.adminIds }, [attempt.error.model], false);
+		await requeueJob(db, clock, attempt.jobId, { error: `model missing: ${message}`, notBefore: null, refundAttempt: true });
 		return;
 	}
 	// Only a missing selfie is beyond retrying; any other missing file (a temp file, a debug sheet) is not.

@@ -2,6 +2,7 @@ import { readImageSize, resolutionOf } from '../../media/image-size.ts';
 import { createOfflineProvider } from '../offline/offline.provider.ts';
 import type { CallUsage, FigureRequest, ImageProvider, ProviderResult, SheetRequest } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
+import { ModelMissing } from '../model-check.ts';
 import { anchorPrompt, figurePrompt, headPrompt, sheetPrompt } from '../gemini/gemini-prompts.ts';
 
 /**
@@ -34,7 +35,7 @@ export function createOpenAiProvider(options: OpenAiOptions): ImageProvider {
 		}
 		const body = (await response.json().catch(() => ({}))) as { data?: { b64_json?: string }[]; usage?: { input_tokens?: number; output_tokens?: number }; error?: { message?: string; code?: string } };
 		const withStatus = { ...usage, httpStatus: response.status };
-		if (!response.ok) throw classifyOpenAi(response.status, body.error?.message ?? response.statusText, body.error?.code, withStatus);
+		if (!response.ok) throw classifyOpenAi(response.status, body.error?.message ?? response.statusText, body.error?.code, withStatus, options.model);
 		const b64 = body.data?.[0]?.b64_json;
 		if (!b64) throw new ProviderError('bad_output', 'the images API answered without an image', withStatus);
 		const outputTokens = body.usage?.output_tokens ?? 0;
@@ -55,7 +56,8 @@ export function createOpenAiProvider(options: OpenAiOptions): ImageProvider {
 	};
 }
 
-function classifyOpenAi(status: number, message: string, code: string | undefined, usage: Partial<CallUsage>): ProviderError {
+function classifyOpenAi(status: number, message: string, code: string | undefined, usage: Partial<CallUsage>, model: string): ProviderError {
+	if (status === 404 || code === 'model_not_found') return new ModelMissing({ provider: 'openai', setting: 'OPENAI_IMAGE_MODEL', model }, message, usage);
 	if (code === 'insufficient_quota' || code === 'billing_hard_limit_reached' || status === 402) return new ProviderError('billing', message, usage);
 	if (status === 429) return new ProviderError('rate_minute', message, usage);
 	if (status >= 500) return new ProviderError('server', message, usage);

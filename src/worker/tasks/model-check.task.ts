@@ -1,0 +1,30 @@
+import type { Config } from '../../lib/server/config/config.ts';
+import { pauseForMissingModels, recordModelsFound, type ModelPauseDeps } from '../../lib/server/jobs/model-pause.ts';
+import { checkConfiguredModels, configuredModels } from '../../lib/server/providers/model-check.ts';
+
+/** How often the worker asks the provider whether the configured models still exist. */
+export const MODEL_CHECK_EVERY_MS = 60 * 60_000;
+
+export type ModelCheckOutcome = 'none' | 'ok' | 'missing' | 'unreachable';
+
+/**
+ * One model check: with gemini or openai configured, asks for each model. Missing ones pause the
+ * queue (config); all found lifts a config pause. An unreachable provider decides nothing — the
+ * last finding stands until the next check.
+ */
+export async function runModelCheck(config: Config, deps: ModelPauseDeps): Promise<ModelCheckOutcome> {
+	if (configuredModels(config).length === 0) return 'none';
+	const verdicts = await checkConfiguredModels(config);
+	const missing = verdicts.filter((v) => v.answer === 'missing');
+	if (missing.length) {
+		await pauseForMissingModels(deps, missing, true);
+		return 'missing';
+	}
+	const unreachable = verdicts.filter((v) => v.answer === 'unreachable');
+	if (unreachable.length) {
+		deps.logger.warn({ unreachable: unreachable.map((v) => ({ setting: v.setting, detail: v.detail })) }, 'model check could not reach the provider');
+		return 'unreachable';
+	}
+	await recordModelsFound(deps);
+	return 'ok';
+}
