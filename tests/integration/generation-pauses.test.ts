@@ -60,14 +60,14 @@ describe('pauses hold the queue (fake clock, real emulator)', () => {
 
 		loop = await createJobLoop({ config: world.config({ WORKER_SLOTS: '2' }), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
 		loop.start();
-		for (const jobId of jobs) expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 120_000)).toBe('done');
+		for (const jobId of jobs) expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 300_000)).toBe('done');
 		for (const guestId of guests) {
 			const said = await botTexts(guestId);
 			expect(said.filter((t) => PAUSED_TEXT.test(t))).toHaveLength(1);
 			expect(said.filter((t) => /took too long|taking a little longer|could not/.test(t))).toHaveLength(0);
 			expect(said.some((t) => t.includes('t.me/addstickers/'))).toBe(true);
 		}
-	}, 240_000);
+	}, 480_000);
 
 	it('a quota pause across Pacific midnight: counted until midnight even when nobody looked, then the deadline runs on', async () => {
 		world = await createGenerationWorld(tempDir());
