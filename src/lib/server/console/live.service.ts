@@ -2,6 +2,7 @@ import type { Db } from '../db/client.ts';
 import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 import { WORKER_STALE_AFTER_SECONDS } from '../health/health.service.ts';
+import { readQueuePause, type QueuePause } from '../jobs/queue-pause.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import { pacificDayStart } from '../spend/provider-quota-day.ts';
 import { HOUR, type Clock } from '../time/clock.ts';
@@ -38,6 +39,8 @@ export interface LiveSnapshot {
 	at: string;
 	deadlineMinutes: number;
 	maintenance: Maintenance | null;
+	/** Whatever holds the queue (maintenance or the provider's day quota), with its source and expected end. */
+	queuePause: QueuePause | null;
 	jobCounts: Record<JobStatus, number>;
 	activeJobs: LiveJob[];
 	recentJobs: LiveJob[];
@@ -55,8 +58,9 @@ export interface LiveSettings {
 
 export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSettings): Promise<LiveSnapshot> {
 	const now = clock.now();
-	const [maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour] = await Promise.all([
+	const [maintenance, queuePause, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour] = await Promise.all([
 		readMaintenance(db),
+		readQueuePause(db, clock),
 		countJobsByStatus(db),
 		readJobs(db, ACTIVE_JOB_STATUSES, 'asc', 200),
 		readJobs(db, FINISHED_JOB_STATUSES, 'desc', RECENT_FINISHED),
@@ -65,7 +69,7 @@ export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSetti
 		readToday(db, now, settings),
 		countPacksPerHour(db, now)
 	]);
-	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour };
+	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, queuePause, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour };
 }
 
 async function countJobsByStatus(db: Db): Promise<Record<JobStatus, number>> {
