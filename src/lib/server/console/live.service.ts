@@ -3,6 +3,7 @@ import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, JOB_STATUSES, jobStatusSche
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 import { WORKER_STALE_AFTER_SECONDS } from '../health/health.service.ts';
 import { readQueuePause, type QueuePause } from '../jobs/queue-pause.ts';
+import { listQueuePauses, pausedMsBetween } from '../jobs/queue-pauses.repository.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import { pacificDayStart } from '../spend/provider-quota-day.ts';
 import { HOUR, type Clock } from '../time/clock.ts';
@@ -22,6 +23,8 @@ export interface LiveJob {
 	updatedAt: string;
 	attempts: number;
 	error: string | null;
+	/** Active jobs: when the hard deadline falls, the pauses so far added to it (they hold the deadline). */
+	deadlineAt?: string;
 }
 
 export interface LiveWorker {
@@ -69,6 +72,7 @@ export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSetti
 		readToday(db, now, settings),
 		countPacksPerHour(db, now)
 	]);
+	await addDeadlines(db, now, settings.deadlineMinutes, activeJobs);
 	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, queuePause, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour };
 }
 
@@ -93,6 +97,16 @@ async function readJobs(db: Db, statuses: readonly JobStatus[], order: 'asc' | '
 		attempts: job.attempts,
 		error: job.error
 	}));
+}
+
+async function addDeadlines(db: Db, now: Date, deadlineMinutes: number, jobs: LiveJob[]): Promise<void> {
+	const oldest = jobs[0];
+	if (!oldest) return;
+	const pauses = await listQueuePauses(db, new Date(oldest.createdAt));
+	for (const job of jobs) {
+		const created = new Date(job.createdAt);
+		job.deadlineAt = new Date(created.getTime() + deadlineMinutes * 60_000 + pausedMsBetween(pauses, created, now)).toISOString();
+	}
 }
 
 async function readWorkers(db: Db, now: Date): Promise<LiveWorker[]> {
