@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { createLogger, silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -41,6 +42,23 @@ describe('failures that end a job and failures that are retried', () => {
 		expect(await world.db.apiUsage.count({ where: { jobId } })).toBe(0);
 		const said = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
 		expect(said.at(-1)).toMatch(/sorry|could not/i);
+	}, 60_000);
+
+	it('a photo with no face (a wall): failed on the first attempt, not three; the guest asked for a new photo', async () => {
+		world = await createGenerationWorld(tempDir());
+		const jobId = await world.queueJob();
+		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		const wall = await sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: 186, g: 180, b: 168 } } }).jpeg().toBuffer();
+		writeFileSync(job.photoPath, wall);
+		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+		loop.start();
+		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 30_000)).toBe('failed');
+		const failed = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(failed.attempts).toBe(1);
+		expect(failed.error).toMatch(/NoFaceFound: no face found/);
+		expect(await world.db.apiUsage.count({ where: { jobId, stage: 'passport' } })).toBe(1);
+		const said = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		expect(said.at(-1)).toMatch(/could not see a face/);
 	}, 60_000);
 
 	it('any other missing file (ENOENT) is retried with backoff, not failed for good', async () => {

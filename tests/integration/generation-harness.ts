@@ -25,7 +25,7 @@ export interface GenerationWorld {
 	guestId: number;
 	env: Record<string, string>;
 	config(extra?: Record<string, string>): Config;
-	queueJob(options?: { createdAt?: Date; templateId?: string }): Promise<number>;
+	queueJob(options?: { createdAt?: Date; templateId?: string; guestId?: number }): Promise<number>;
 	close(): Promise<void>;
 }
 
@@ -69,10 +69,11 @@ export async function createGenerationWorld(dir: string, emulatorOptions: { port
 			writeFileSync(photoPath, selfie);
 			writeFileSync(path.join(sessionDir, 'face_crop.jpg'), faceCrop);
 			const created = (options.createdAt ?? new Date()).toISOString();
-			await db.session.create({ data: { sessionToken: token, telegramUserId: BigInt(guest.id), templateId: options.templateId ?? 'tuxedo', status: 'photo_taken', createdAt: created, updatedAt: created } });
-			const job = await db.job.create({ data: { telegramUserId: BigInt(guest.id), sessionToken: token, photoPath, templateId: options.templateId ?? 'tuxedo', status: 'queued', createdAt: created, updatedAt: created } });
-			const message = await api.sendMessage(guest.id, '⏳ Generating…');
-			await db.jobMessage.create({ data: { jobId: job.jobId, kind: 'generating', chatId: BigInt(guest.id), messageId: BigInt(message.message_id), sentAt: created } });
+			const guestId = options.guestId ?? guest.id;
+			await db.session.create({ data: { sessionToken: token, telegramUserId: BigInt(guestId), templateId: options.templateId ?? 'tuxedo', status: 'photo_taken', createdAt: created, updatedAt: created } });
+			const job = await db.job.create({ data: { telegramUserId: BigInt(guestId), sessionToken: token, photoPath, templateId: options.templateId ?? 'tuxedo', status: 'queued', createdAt: created, updatedAt: created } });
+			const message = await api.sendMessage(guestId, '⏳ Generating…');
+			await db.jobMessage.create({ data: { jobId: job.jobId, kind: 'generating', chatId: BigInt(guestId), messageId: BigInt(message.message_id), sentAt: created } });
 			return job.jobId;
 		},
 		async close() {

@@ -2,8 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { checkStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
 import { closeKioskSession, closeKioskSessions, readKioskSessionView, startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.ts';
-import { SECOND } from '../../src/lib/server/time/clock.ts';
+import { MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
+import { pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
 import { sessionTimeoutsTask } from '../../src/worker/tasks/session-timeouts.task.ts';
+
+const HOUR = 60 * MINUTE;
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
 
@@ -101,6 +104,15 @@ describe('every closed_reason through its real trigger', () => {
 	it('maintenance: Start is refused while paused', async () => {
 		world = await startGuestWorld(tempDir());
 		await world.db.setting.create({ data: { key: 'maintenance', value: JSON.stringify({ source: 'admin', reason: 'test', at: '' }), updatedAt: '' } });
-		expect(await startKioskSession(world.deps, world.kiosk.id)).toEqual({ kind: 'paused' });
+		expect(await startKioskSession(world.deps, world.kiosk.id)).toEqual({ kind: 'paused', until: null });
+	});
+
+	it('the provider’s day quota: Start is refused until midnight Pacific, saying when; after it, Start works', async () => {
+		world = await startGuestWorld(tempDir());
+		const until = new Date(world.clock.now().getTime() + 2 * HOUR);
+		await pauseForQuotaDay(world.db, world.clock, until, 'RESOURCE_EXHAUSTED per day');
+		expect(await startKioskSession(world.deps, world.kiosk.id)).toEqual({ kind: 'paused', until: until.toISOString() });
+		world.clock.advance(2 * HOUR + SECOND);
+		expect((await startKioskSession(world.deps, world.kiosk.id)).kind).toBe('started');
 	});
 });

@@ -1,16 +1,22 @@
 import type { Db } from '../../lib/server/db/client.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
-import { claimDelayNotice, failJobPastDeadline, listJobsDueDelayNotice, listJobsPastDeadline, releaseDelayNotice } from '../../lib/server/jobs/job.repository.ts';
+import { claimDelayNotice, failJobPastDeadline, listActiveJobsCreatedBy, listQueuedJobsNotNoticed, releaseDelayNotice } from '../../lib/server/jobs/job.repository.ts';
+import type { QueuePause } from '../../lib/server/jobs/queue-pause.ts';
+import { listQueuePauses, runningMsSince, syncQueuePauses } from '../../lib/server/jobs/queue-pauses.repository.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { sendGuestNotice } from '../../lib/server/telegram/guest-notices.ts';
+import type { GenerationText } from '../../lib/i18n/generation.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 
 /**
- * Job deadlines, counted from jobs.created_at (the moment the guest saw "Generating…"), kept in the database so they survive
- * restarts: one "taking longer" notice (delay_notice_sent_at, claimed by a conditional update so
- * it is sent once), and at the hard deadline `failed` with the guest told. A job whose sticker set
- * already exists is left to finish its delivery: failing it then would strand a ready pack.
+ * Job deadlines, kept in the database so they survive restarts. They count only the time the queue
+ * was running since jobs.created_at (queue_pauses records when it stood still): a pause holds the
+ * queue, it does not fail it. One notice per job (delay_notice_sent_at, claimed by a conditional
+ * update so it is sent once): "taking longer" after the delay time, or — for a job waiting in a
+ * pause that has lasted a minute — "delayed, it will come after the pause". At the hard deadline
+ * `failed` with the guest told. A job whose sticker set already exists is left to finish its
+ * delivery: failing it then would strand a ready pack.
  */
 export interface DeadlineDeps {
 	db: Db;
@@ -21,27 +27,52 @@ export interface DeadlineDeps {
 	hardDeadlineMs: number;
 }
 
+/** A pause this short is a click and its undo: guests are not told about it. */
+export const PAUSE_NOTICE_AFTER_MS = 60_000;
+
+type Candidate = { jobId: number; telegramUserId: bigint; createdAt: string };
+
 export async function enforceJobDeadlines(deps: DeadlineDeps): Promise<{ noticed: number[]; failed: number[] }> {
+	const pause = await syncQueuePauses(deps.db, deps.clock);
 	const failed = await failOverdueJobs(deps);
-	const noticed = await sendDelayNotices(deps);
+	const held = pause ? await tellWaitingGuests(deps, pause) : [];
+	const noticed = [...held, ...(await sendDelayNotices(deps))];
 	return { noticed, failed };
 }
 
+/** Jobs created at least `ms` ago whose running time has reached `ms` (a pause's time not counted). */
+async function jobsRunningFor(deps: DeadlineDeps, ms: number, where: { delayNoticeSentAt?: null; packCreatedAt?: null }): Promise<Candidate[]> {
+	const now = deps.clock.now();
+	const cutoff = new Date(now.getTime() - ms).toISOString();
+	const candidates = await listActiveJobsCreatedBy(deps.db, cutoff, where);
+	const oldest = candidates[0];
+	if (!oldest) return [];
+	const pauses = await listQueuePauses(deps.db, new Date(oldest.createdAt));
+	return candidates.filter((job) => runningMsSince(pauses, new Date(job.createdAt), now) >= ms);
+}
+
+async function tellWaitingGuests(deps: DeadlineDeps, pause: QueuePause): Promise<number[]> {
+	if (deps.clock.now().getTime() - Date.parse(pause.since) < PAUSE_NOTICE_AFTER_MS) return [];
+	const waiting = await listQueuedJobsNotNoticed(deps.db);
+	return sendOnce(deps, waiting, 'paused');
+}
+
 async function sendDelayNotices(deps: DeadlineDeps): Promise<number[]> {
-	const { db, clock } = deps;
-	const cutoff = new Date(clock.now().getTime() - deps.delayNoticeMs).toISOString();
-	const due = await listJobsDueDelayNotice(db, cutoff);
+	return sendOnce(deps, await jobsRunningFor(deps, deps.delayNoticeMs, { delayNoticeSentAt: null }), 'delay');
+}
+
+async function sendOnce(deps: DeadlineDeps, jobs: Pick<Candidate, 'jobId' | 'telegramUserId'>[], key: GenerationText): Promise<number[]> {
 	const sent: number[] = [];
-	for (const job of due) {
-		const nowIso = clock.now().toISOString();
-		if (!(await claimDelayNotice(db, job.jobId, nowIso))) continue;
+	for (const job of jobs) {
+		const nowIso = deps.clock.now().toISOString();
+		if (!(await claimDelayNotice(deps.db, job.jobId, nowIso))) continue;
 		try {
-			await sendGuestNotice({ db, api: deps.api, logger: deps.logger }, job.telegramUserId, 'delay');
+			await sendGuestNotice({ db: deps.db, api: deps.api, logger: deps.logger }, job.telegramUserId, key);
 			sent.push(job.jobId);
 		} catch (error) {
 			// Not sent: release the claim so the next pass tries again (at most once delivered).
-			await releaseDelayNotice(db, job.jobId, nowIso);
-			deps.logger.warn({ err: error, jobId: job.jobId }, 'could not send the delay notice; will retry');
+			await releaseDelayNotice(deps.db, job.jobId, nowIso);
+			deps.logger.warn({ err: error, jobId: job.jobId, notice: key }, 'could not send the notice; will retry');
 		}
 	}
 	return sent;
@@ -49,12 +80,11 @@ async function sendDelayNotices(deps: DeadlineDeps): Promise<number[]> {
 
 async function failOverdueJobs(deps: DeadlineDeps): Promise<number[]> {
 	const { db, clock } = deps;
-	const cutoff = new Date(clock.now().getTime() - deps.hardDeadlineMs).toISOString();
-	const overdue = await listJobsPastDeadline(db, cutoff);
+	const overdue = await jobsRunningFor(deps, deps.hardDeadlineMs, { packCreatedAt: null });
 	const failed: number[] = [];
 	for (const job of overdue) {
 		const minutes = Math.round(deps.hardDeadlineMs / 60_000);
-		const result = await failJobPastDeadline(db, clock, job.jobId, `deadline: not done within ${minutes} min of queueing`);
+		const result = await failJobPastDeadline(db, clock, job.jobId, `deadline: not done within ${minutes} min of running queue time`);
 		if (!result.won) continue;
 		failed.push(job.jobId);
 		await recordStage(db, clock, job.jobId, 'failed', 'hard deadline');

@@ -48,5 +48,6 @@ export function formatBytes(bytes: number | null | undefined): string {
 export function pauseSourceText(source: string): string {
 	if (source === 'auto') return 'automatically — the image provider reported a billing problem';
 	if (source === 'config') return 'automatically — a configured model is unknown to the image provider';
+	if (source === 'quota_day') return "automatically — the image provider's daily quota is spent";
 	return 'by an operator';
 }

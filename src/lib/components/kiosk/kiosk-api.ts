@@ -26,7 +26,7 @@ async function call<T>(method: string, path: string, body?: unknown, retries = B
 }
 
 export const kioskApi = {
-	hello: () => call<{ kiosk: { name: string }; paused: boolean; staffPin: boolean }>('POST', '/hello', {}),
+	hello: () => call<{ kiosk: { name: string }; paused: boolean; pausedUntil: string | null; staffPin: boolean }>('POST', '/hello', {}),
 	saveKey: (key: string) => call<{ kiosk: { name: string } }>('POST', '/key', { key }, 0),
 	start: () => call<StartedSession>('POST', '/sessions', {}, 1),
 	session: (token: string) => call<KioskSessionView>('GET', `/sessions/${token}`),

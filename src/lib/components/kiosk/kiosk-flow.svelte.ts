@@ -18,6 +18,8 @@ export class KioskFlow {
 	session = $state<StartedSession | null>(null);
 	view = $state<KioskSessionView | null>(null);
 	paused = $state(false);
+	/** When the queue expects to be back (ISO), when known. */
+	pausedUntil = $state<string | null>(null);
 	staffPin = $state(false);
 	problem = $state<string | null>(null);
 	uploadProgress = $state(0);
@@ -55,6 +57,7 @@ export class KioskFlow {
 			return;
 		}
 		this.paused = hello.data.paused;
+		this.pausedUntil = hello.data.pausedUntil;
 		this.staffPin = hello.data.staffPin;
 		this.#followKiosk();
 		this.backToStart();
@@ -158,7 +161,9 @@ export class KioskFlow {
 		this.#kioskEvents?.close();
 		const events = new EventSource('/api/kiosk/events');
 		events.addEventListener('kiosk', (event) => {
-			this.paused = (JSON.parse((event as MessageEvent<string>).data) as { paused: boolean }).paused;
+			const state = JSON.parse((event as MessageEvent<string>).data) as { paused: boolean; pausedUntil: string | null };
+			this.paused = state.paused;
+			this.pausedUntil = state.pausedUntil;
 			if (this.screen === 'start' && this.paused) this.screen = 'paused';
 			else if (this.screen === 'paused' && !this.paused) this.screen = 'start';
 		});

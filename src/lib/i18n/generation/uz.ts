@@ -20,5 +20,8 @@ export const uz = {
 	deadline:
 		'😔 Kechirasiz, stikerlar juda uzoq tayyorlandi va to‘xtatdik. Kiosk yonidagi xodimlarga murojaat qiling — ular qayta ' +
 		'boshlaydi.',
+	no_face: '😔 Kechirasiz, bu suratda yuzni aniq ko‘ra olmadik va uni chiza olmadik. Kiosk yonidagi xodimlarga murojaat qiling — ' +
+		'yangi surat bilan albatta chiqadi.',
+	paused: '⏸ To‘plamingiz kechikmoqda: chizish biroz vaqtga to‘xtatildi. U pauzadan keyin shu yerga keladi — hech narsa qilish shart emas.',
 	pack_title: 'Bayram stikerlarim'
 } satisfies Texts<typeof en>;

@@ -2,6 +2,8 @@ import type { Db } from '../db/client.ts';
 import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 import { WORKER_STALE_AFTER_SECONDS } from '../health/health.ts';
+import { readQueuePause, type QueuePause } from '../jobs/queue-pause.ts';
+import { listQueuePauses, pausedMsBetween } from '../jobs/queue-pauses.repository.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import { pacificDayStart } from '../spend/provider-quota-day.ts';
 import { HOUR, type Clock } from '../time/clock.ts';
@@ -22,6 +24,8 @@ export interface LiveJob {
 	updatedAt: string;
 	attempts: number;
 	error: string | null;
+	/** Active jobs: when the hard deadline falls, the pauses so far added to it (they hold the deadline). */
+	deadlineAt?: string;
 }
 
 export interface LiveWorker {
@@ -39,6 +43,8 @@ export interface LiveSnapshot {
 	at: string;
 	deadlineMinutes: number;
 	maintenance: Maintenance | null;
+	/** Whatever holds the queue (maintenance or the provider's day quota), with its source and expected end. */
+	queuePause: QueuePause | null;
 	jobCounts: Record<JobStatus, number>;
 	activeJobs: LiveJob[];
 	recentJobs: LiveJob[];
@@ -58,8 +64,9 @@ export interface LiveSettings {
 
 export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSettings): Promise<LiveSnapshot> {
 	const now = clock.now();
-	const [maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour, health] = await Promise.all([
+	const [maintenance, queuePause, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour, health] = await Promise.all([
 		readMaintenance(db),
+		readQueuePause(db, clock),
 		countJobsByStatus(db),
 		readJobs(db, ACTIVE_JOB_STATUSES, 'asc', 200),
 		readJobs(db, FINISHED_JOB_STATUSES, 'desc', RECENT_FINISHED),
@@ -69,7 +76,8 @@ export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSetti
 		countPacksPerHour(db, now),
 		readProvidersView(db, clock)
 	]);
-	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour, health };
+	await addDeadlines(db, now, settings.deadlineMinutes, activeJobs);
+	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, queuePause, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour, health };
 }
 
 async function countJobsByStatus(db: Db): Promise<Record<JobStatus, number>> {
@@ -93,6 +101,16 @@ async function readJobs(db: Db, statuses: readonly JobStatus[], order: 'asc' | '
 		attempts: job.attempts,
 		error: job.error
 	}));
+}
+
+async function addDeadlines(db: Db, now: Date, deadlineMinutes: number, jobs: LiveJob[]): Promise<void> {
+	const oldest = jobs[0];
+	if (!oldest) return;
+	const pauses = await listQueuePauses(db, new Date(oldest.createdAt));
+	for (const job of jobs) {
+		const created = new Date(job.createdAt);
+		job.deadlineAt = new Date(created.getTime() + deadlineMinutes * 60_000 + pausedMsBetween(pauses, created, now)).toISOString();
+	}
 }
 
 async function readWorkers(db: Db, now: Date): Promise<LiveWorker[]> {

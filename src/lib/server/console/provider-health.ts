@@ -39,9 +39,9 @@ export async function readProvidersView(db: Db, clock: Clock): Promise<Providers
 	return { providers, pause: pause ? toPauseView(pause) : null };
 }
 
-/** The only place that knows the queue pause's shape: `kind` is what holds it (maintenance or the quota day). */
+/** The only place that maps the queue pause to what the console shows. */
 function toPauseView(pause: QueuePause): PauseView {
-	return { source: pause.kind, reason: pause.reason, since: null, until: pause.until ?? null };
+	return { source: pause.source, reason: pause.reason, since: pause.since || null, until: pause.until ?? null };
 }
 
 export async function readProviderHealth(db: Db, clock: Clock): Promise<ProviderHealth[]> {

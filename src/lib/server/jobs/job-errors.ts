@@ -1,3 +1,5 @@
+import { ProviderError, type CallUsage } from '../providers/provider.ts';
+
 /**
  * The errors a running job stops with, shared by the pipeline, delivery and the failure policy.
  * A stop is not a failure of the job: nothing about the guest's photo or the provider went wrong,
@@ -36,6 +38,18 @@ export class SelfieMissing extends Error {
 	constructor() {
 		super('the selfie is no longer on disk (deleted by the photo TTL, /forget or a reset)');
 		this.name = 'SelfieMissing';
+	}
+}
+
+/**
+ * The guest's photo shows no face to draw from. A retry would look at the same photo, so the job
+ * fails at once and the guest is asked for a new photo. A ProviderError of class `bad_output`, so a
+ * provider call neither retries it nor hands it to the fallback provider.
+ */
+export class NoFaceFound extends ProviderError {
+	constructor(usage: Partial<CallUsage> = {}) {
+		super('bad_output', 'no face found in the photo', usage);
+		this.name = 'NoFaceFound';
 	}
 }
 

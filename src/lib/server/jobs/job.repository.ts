@@ -255,14 +255,14 @@ export function completeJob(tx: Tx, jobId: number, now: string): Promise<JobTran
 
 export type JobOfGuest = { jobId: number; telegramUserId: bigint };
 
-/** Active jobs queued at or before `queuedBy` whose guest has not had the "taking longer" notice. */
-export function listJobsDueDelayNotice(db: Db, queuedBy: string): Promise<JobOfGuest[]> {
-	return db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, delayNoticeSentAt: null, createdAt: { lte: queuedBy } }, select: { jobId: true, telegramUserId: true } });
+/** Active jobs queued at or before `cutoff`, oldest first; the deadline pass then takes out the pause time. */
+export function listActiveJobsCreatedBy(db: Db, cutoff: string, where: { delayNoticeSentAt?: null; packCreatedAt?: null }): Promise<(JobOfGuest & { createdAt: string })[]> {
+	return db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, createdAt: { lte: cutoff }, ...where }, select: { jobId: true, telegramUserId: true, createdAt: true }, orderBy: { createdAt: 'asc' } });
 }
 
-/** Active jobs queued at or before `queuedBy` whose sticker set does not exist yet (a ready pack is left to finish). */
-export function listJobsPastDeadline(db: Db, queuedBy: string): Promise<JobOfGuest[]> {
-	return db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, packCreatedAt: null, createdAt: { lte: queuedBy } }, select: { jobId: true, telegramUserId: true } });
+/** Queued jobs whose guest has had no notice yet, oldest first: told once that a pause delays them. */
+export function listQueuedJobsNotNoticed(db: Db): Promise<JobOfGuest[]> {
+	return db.job.findMany({ where: { status: 'queued', delayNoticeSentAt: null }, select: { jobId: true, telegramUserId: true }, orderBy: { createdAt: 'asc' } });
 }
 
 export function findJob(db: Db | Tx, jobId: number) {

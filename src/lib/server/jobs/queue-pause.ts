@@ -1,29 +1,35 @@
 import type { Db } from '../db/client.ts';
 import { readSetting, writeSetting } from '../settings/settings.repository.ts';
-import { readMaintenance } from '../settings/maintenance.ts';
+import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**
- * When the queue must not claim: `settings.maintenance` (operator pause or no funds), or the
- * provider's daily quota is spent (`settings.provider_pause` = {until, reason}, until midnight
- * Pacific). Both live in the database, so a restart keeps the pause.
+ * When the queue must not claim: `settings.maintenance` (an operator's pause, no funds, a wrong
+ * model setting), or the provider's daily quota is spent (`settings.provider_pause` =
+ * {since, until, reason}, until midnight Pacific). Both live in the database, so a restart keeps
+ * the pause; every source holds the queue the same way.
  */
 const PAUSE_KEY = 'provider_pause';
 
+export type QueuePauseSource = Maintenance['source'] | 'quota_day';
+
 export interface QueuePause {
-	kind: 'maintenance' | 'quota_day';
+	source: QueuePauseSource;
 	reason: string;
+	/** When the pause began (ISO UTC). */
+	since: string;
+	/** When it is expected to end, when that is known (the quota day's midnight Pacific). */
 	until?: string;
 }
 
 export async function readQueuePause(db: Db, clock: Clock): Promise<QueuePause | null> {
 	const maintenance = await readMaintenance(db);
-	if (maintenance) return { kind: 'maintenance', reason: maintenance.reason };
+	if (maintenance) return { source: maintenance.source, reason: maintenance.reason, since: maintenance.at || clock.now().toISOString() };
 	const raw = await readSetting(db, PAUSE_KEY);
 	if (!raw) return null;
 	try {
-		const pause = JSON.parse(raw) as { until: string; reason: string };
-		if (Date.parse(pause.until) > clock.now().getTime()) return { kind: 'quota_day', reason: pause.reason, until: pause.until };
+		const pause = JSON.parse(raw) as { since?: string; until: string; reason: string };
+		if (Date.parse(pause.until) > clock.now().getTime()) return { source: 'quota_day', reason: pause.reason, since: pause.since ?? clock.now().toISOString(), until: pause.until };
 	} catch {
 		// An unreadable pause is treated as over: the provider will say again if the quota is still out.
 	}
@@ -35,6 +41,6 @@ export async function pauseForQuotaDay(db: Db, clock: Clock, until: Date, reason
 	const raw = await readSetting(db, PAUSE_KEY);
 	const untilIso = until.toISOString();
 	if (raw && raw.includes(untilIso)) return false;
-	await writeSetting(db, clock, PAUSE_KEY, JSON.stringify({ until: untilIso, reason: reason.slice(0, 500) }));
+	await writeSetting(db, clock, PAUSE_KEY, JSON.stringify({ since: clock.now().toISOString(), until: untilIso, reason: reason.slice(0, 500) }));
 	return true;
 }

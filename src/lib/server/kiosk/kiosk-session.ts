@@ -4,7 +4,7 @@ import { readSessionQueuePosition } from '../jobs/queue-position.ts';
 import { readBotUsername } from '../guests/bot-identity.ts';
 import { isOverdue, sessionDeadline, timeoutReasonFor, type SessionTimeouts } from '../guests/session-clock.ts';
 import { closeSession, findSession, insertIdleSession, type SessionRow } from '../guests/sessions.repository.ts';
-import { readMaintenance } from '../settings/maintenance.ts';
+import { readQueuePause } from '../jobs/queue-pause.ts';
 import type { Clock } from '../time/clock.ts';
 import type { ClosedReason, KioskSessionView, OpenStatus, SessionNotice, SessionStatus } from '../../schemas/kiosk.ts';
 import { isSessionOfKiosk, listOpenSessionTokens, recordKioskSession } from './kiosk-sessions.repository.ts';
@@ -21,15 +21,17 @@ export function newSessionToken(): string {
 	return randomBytes(24).toString('base64url');
 }
 
-export type StartOutcome = { kind: 'started'; token: string; botUsername: string } | { kind: 'paused' } | { kind: 'bot_unknown' };
+export type StartOutcome = { kind: 'started'; token: string; botUsername: string } | { kind: 'paused'; until: string | null } | { kind: 'bot_unknown' };
 
 /**
- * Start: a new idle session owned by this kiosk. Refused during maintenance, and until the worker
+ * Start: a new idle session owned by this kiosk. Refused while the queue is paused for any reason
+ * (an operator, no funds, the provider's day quota: a guest let in then would only wait), and until the worker
  * has told us the bot's username (the QR needs it). A session this kiosk left open is closed as
  * kiosk_reset first: a kiosk shows one guest at a time.
  */
 export async function startKioskSession(deps: KioskDeps, kioskId: number): Promise<StartOutcome> {
-	if (await readMaintenance(deps.db)) return { kind: 'paused' };
+	const pause = await readQueuePause(deps.db, deps.clock);
+	if (pause) return { kind: 'paused', until: pause.until ?? null };
 	const botUsername = await readBotUsername(deps.db);
 	if (!botUsername) return { kind: 'bot_unknown' };
 	await closeKioskSessions(deps, kioskId, 'kiosk_reset');
@@ -79,7 +81,7 @@ export async function readSessionView(deps: KioskDeps, token: string): Promise<K
 		session = (await findSession(deps.db, token)) ?? session;
 	}
 	const [maintenance, queue] = await Promise.all([
-		readMaintenance(deps.db),
+		readQueuePause(deps.db, deps.clock),
 		session.status === 'photo_taken' ? readSessionQueuePosition(deps, token) : Promise.resolve(null)
 	]);
 	return toView(session, deps.timeouts, now, queue, maintenance !== null);

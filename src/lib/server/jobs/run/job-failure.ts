@@ -2,7 +2,7 @@ import { computeBackoffMs } from '../../time/backoff.ts';
 import { ADMIN_ALERTS } from '../../../i18n/admin-alerts.ts';
 import { alertAdmins, sendGuestNotice } from '../../telegram/guest-notices.ts';
 import { recordStage } from '../job-progress.ts';
-import { isShutdown, JobAborted, SelfieMissing } from '../job-errors.ts';
+import { isShutdown, JobAborted, NoFaceFound, SelfieMissing } from '../job-errors.ts';
 import { failJobForGood, requeueJob } from '../job.repository.ts';
 import { nextPacificMidnight } from '../../spend/provider-quota-day.ts';
 import { ProviderError } from '../../providers/provider.ts';
@@ -22,6 +22,7 @@ import type { QueueDeps } from './queue-deps.ts';
  * - a configured model the provider does not serve (404): maintenance {source:'config'}, operators
  *   told once, job requeued (refunded) — every other job would fail the same way, so none retries;
  * - a missing selfie: failed at once (nothing to retry with);
+ * - no face in the guest's photo (NoFaceFound): failed at once, the guest asked for a new photo;
  * - the provider refuses to draw this at all (`refused`): failed at once, the guest told without blame;
  * - anything else: requeued with capped exponential backoff + jitter, or — at max attempts —
  *   failed with the last error (≤ 1000 chars) and the guest told kindly.
@@ -64,13 +65,14 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	}
 	// Only a missing selfie is beyond retrying; any other missing file (a temp file, a debug sheet) is not.
 	const refused = attempt.error instanceof ProviderError && attempt.error.failure === 'refused';
-	const permanent = attempt.error instanceof SelfieMissing || refused;
+	const noFace = attempt.error instanceof NoFaceFound;
+	const permanent = attempt.error instanceof SelfieMissing || refused || noFace;
 	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
 		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
 		if ((await failJobForGood(db, clock, attempt.jobId, message)).won) {
 			await recordStage(db, clock, attempt.jobId, 'failed', message.slice(0, 300));
 			const job = await db.job.findUnique({ where: { jobId: attempt.jobId }, select: { telegramUserId: true } });
-			if (job) await sendGuestNotice(notices, job.telegramUserId, refused ? 'refused' : 'failed').catch((error: unknown) => logger.warn({ err: error }, 'could not tell the guest'));
+			if (job) await sendGuestNotice(notices, job.telegramUserId, noFace ? 'no_face' : refused ? 'refused' : 'failed').catch((error: unknown) => logger.warn({ err: error }, 'could not tell the guest'));
 		}
 		return;
 	}

@@ -7,7 +7,7 @@ import { cutPortrait } from '../../media/matte.ts';
 import { paletteForOutfit, STYLE_RECIPES } from '../../media/sticker-style.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AnchorReview, AppearanceCard, CallUsage, FigureRequest, HeadRequest, ImageProvider, JobBrief, PackReviewRequest, ProviderResult, SheetRequest, SheetReviewRequest, StickerReview } from '../provider.ts';
-import { ProviderError } from '../provider.ts';
+import { NoFaceFound } from '../../jobs/job-errors.ts';
 
 /**
  * The embedded default: no key, no network, deterministic. Finds the guest's face with the offline
@@ -40,7 +40,7 @@ async function describeAppearance(brief: JobBrief): Promise<ProviderResult<Appea
 	const detector = await getFaceDetector();
 	const faces = await detector.findFaces(brief.selfie);
 	const face = faces.sort((a, b) => b.width * b.height - a.width * a.height)[0];
-	if (!face) throw new ProviderError('bad_output', 'no face found in the photo', usage('vision', 0));
+	if (!face) throw new NoFaceFound(usage('vision', 0));
 	const hair = await sharp(brief.selfie).extract(hairRegion(face)).stats().catch(() => null);
 	const colour = hair ? `hair colour around rgb(${hair.dominant.r}, ${hair.dominant.g}, ${hair.dominant.b})` : 'hair not measured';
 	const summary = `one person; ${colour}; ${faces.length} face(s) in the photo`;

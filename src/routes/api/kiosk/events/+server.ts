@@ -1,20 +1,24 @@
 import type { RequestHandler } from './$types';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
 import { kioskEventStream } from '$lib/server/kiosk/kiosk-streams';
-import { readMaintenance } from '$lib/server/settings/maintenance';
+import { readQueuePause } from '$lib/server/jobs/queue-pause';
 
 const PAUSE_CHECK_MS = 1_000;
 
-/** Kiosk-wide events while no guest session runs: the pause screen comes and goes by itself. */
+/**
+ * Kiosk-wide events while no guest session runs: the pause screen comes and goes by itself, with the
+ * time the queue expects to be back when that is known (the provider's day quota).
+ */
 export const GET: RequestHandler = async ({ cookies, request }) => {
 	const ctx = await requireKiosk(cookies);
 	if (ctx instanceof Response) return ctx;
 	return kioskEventStream(ctx, cookies, request.signal, (send) => {
-		let last: boolean | null = null;
+		let last: string | null = null;
 		const check = async () => {
-			const paused = (await readMaintenance(ctx.app.db).catch(() => null)) !== null;
-			if (paused !== last) send('kiosk', { paused });
-			last = paused;
+			const pause = await readQueuePause(ctx.app.db, ctx.app.clock).catch(() => null);
+			const state = { paused: pause !== null, pausedUntil: pause?.until ?? null };
+			if (JSON.stringify(state) !== last) send('kiosk', state);
+			last = JSON.stringify(state);
 		};
 		void check();
 		const timer = setInterval(() => void check(), PAUSE_CHECK_MS);

@@ -10,7 +10,7 @@ export const POST: RequestHandler = async ({ cookies }) => {
 	const limited = rateLimited(startLimiter, ctx.kiosk);
 	if (limited) return limited;
 	const answer = await startSessionForKiosk(ctx.deps, ctx.app.config, ctx.kiosk.id);
-	if (answer.kind === 'paused') return kioskError(503, 'paused', {}, { 'retry-after': '30' });
+	if (answer.kind === 'paused') return kioskError(503, 'paused', { until: answer.until }, { 'retry-after': '30' });
 	if (answer.kind === 'bot_unknown') return kioskError(503, 'bot_not_ready', {}, { 'retry-after': '3' });
 	return kioskJson(answer.session, 201);
 };
