@@ -47,7 +47,7 @@ describe('provider health for the console', () => {
 		await startMaintenance(db, clock, 'config', 'gemini does not know the model');
 		const view = await readProvidersView(db, clock);
 		expect(view.providers).toEqual([expect.objectContaining({ provider: 'gemini', lastOkAt: null, down: 'model "gemini-3-flash" unknown — change GEMINI_VISION_MODEL' })]);
-		expect(view.pause).toMatchObject({ source: 'maintenance', reason: 'gemini does not know the model' });
+		expect(view.pause).toMatchObject({ source: 'config', reason: 'gemini does not know the model' });
 	});
 
 	it('the quota-day pause shows with its expected end', async () => {
@@ -55,6 +55,6 @@ describe('provider health for the console', () => {
 		open.push(db);
 		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
 		await pauseForQuotaDay(db, clock, new Date('2026-06-02T07:00:00.000Z'), 'RPD spent');
-		expect((await readProvidersView(db, clock)).pause).toEqual({ source: 'quota_day', reason: 'RPD spent', since: null, until: '2026-06-02T07:00:00.000Z' });
+		expect((await readProvidersView(db, clock)).pause).toEqual({ source: 'quota_day', reason: 'RPD spent', since: '2026-06-01T10:00:00.000Z', until: '2026-06-02T07:00:00.000Z' });
 	});
 });
