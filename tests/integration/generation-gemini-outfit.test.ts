@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SHEET_BACKGROUND_HEX } from '../../src/lib/server/media/sticker-sheet.ts';
 import { writeJobSnapshot } from '../../src/lib/server/jobs/job-snapshot.repository.ts';
 import { builtInCaptions } from '../../src/lib/server/media/sticker-variants.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
@@ -23,7 +24,9 @@ describe('the outfit and the event in the Gemini prompts', () => {
 		expect(drawings.map((call) => call.request)).toEqual(expect.arrayContaining(['anchor', 'sheet']));
 		for (const call of drawings) {
 			expect(call.prompt).toContain('wearing a cosy company hoodie with the Acme rocket on the chest');
-			expect(call.prompt).toContain('the costume mainly green (#2a9d3f) with yellow (#ffd23f) trim');
+			expect(call.prompt).toContain('the costume mainly green with yellow trim');
+			// The only hex a drawing asks for is the flat background the cutter keys out.
+			expect(call.prompt.match(/#[0-9a-f]{6}/gi)).toEqual([SHEET_BACKGROUND_HEX]);
 			expect(call.prompt).not.toContain('"acme-hoodie"');
 		}
 		const sheets = drawings.filter((call) => call.request === 'sheet').map((call) => call.prompt).join('\n');

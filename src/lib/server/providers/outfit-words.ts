@@ -2,20 +2,17 @@ import type { OutfitSnapshot } from '../../schemas/outfit.ts';
 
 /**
  * The outfit in words for image models: the operator's prompt text and the palette, each colour
- * named the way a person would say it with its hex after it, so a model that reads either gets the
- * event's colours. Gemini and OpenAI prompts carry the same phrase.
+ * named the way a person would say it. Names, not hex codes: the only hex in a drawing prompt is the
+ * flat background colour the cutter keys out, and a second one would compete with it. Gemini and
+ * OpenAI prompts carry the same phrase.
  */
 export function outfitPhrase(outfit: OutfitSnapshot): string {
 	const { body, trim } = outfit.palette;
 	return `wearing ${outfit.prompt.replace(/[.\s]+$/, '')}, the costume mainly ${colourName(body)} with ${colourName(trim)} trim`;
 }
 
-/** "deep purple (#5a189a)": a plain colour name from the hue, lightness and saturation. */
+/** "deep purple" for #5a189a: a plain colour name from the hue, lightness and saturation. */
 export function colourName(hex: string): string {
-	return `${plainName(hex)} (${hex.toLowerCase()})`;
-}
-
-function plainName(hex: string): string {
 	const { h, s, l } = toHsl(hex);
 	if (l < 0.12) return 'black';
 	if (l > 0.9 && s < 0.5) return 'white';
