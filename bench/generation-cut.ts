@@ -49,6 +49,7 @@ async function prepareSheets(): Promise<string[]> {
 	const { composeSheet } = await import('../src/lib/server/media/sticker-sheet.ts');
 	const { paletteForOutfit } = await import('../src/lib/server/media/sticker-style.ts');
 	const { STICKER_VARIANTS } = await import('../src/lib/server/media/sticker-variants.ts');
+	const { defaultOutfitSnapshot } = await import('../src/lib/server/outfits/default-outfit.ts');
 	mkdirSync(workDir, { recursive: true });
 	const selfie = await makeSelfie();
 	const face = (await (await getFaceDetector()).findFaces(selfie))[0]!;
@@ -57,7 +58,7 @@ async function prepareSheets(): Promise<string[]> {
 		const figures = [];
 		for (let i = 0; i < 6; i++) {
 			const index = (sheet % 2) * 6 + i;
-			figures.push(await drawFigure({ selfie, face, variant: STICKER_VARIANTS[index]!, index, style: sheet < 2 ? 'cartoon' : 'pop', palette: paletteForOutfit(`outfit${sheet}`), locale: 'en', size: 640 }));
+			figures.push(await drawFigure({ selfie, face, variant: STICKER_VARIANTS[index]!, index, style: sheet < 2 ? 'cartoon' : 'pop', palette: paletteForOutfit(`outfit${sheet}`), outfit: defaultOutfitSnapshot(sheet % 2 ? 'wizard' : 'astronaut'), caption: STICKER_VARIANTS[index]!.caption.en, size: 640 }));
 		}
 		const file = path.join(workDir, `sheet${sheet}.png`);
 		writeFileSync(file, await composeSheet(figures, { cols: 3, rows: 2, width: 2048, height: 1365 }));

@@ -5,7 +5,8 @@ import { createLogger } from '../src/lib/server/log/logger.ts';
 import { getFaceDetector } from '../src/lib/server/media/face-detector.ts';
 import { createOfflineProvider } from '../src/lib/server/providers/offline/offline.provider.ts';
 import { cutSheet } from '../src/lib/server/media/sticker-cutter.ts';
-import { STICKER_VARIANTS } from '../src/lib/server/media/sticker-variants.ts';
+import { builtInCaptions, STICKER_VARIANTS } from '../src/lib/server/media/sticker-variants.ts';
+import { defaultOutfitSnapshot } from '../src/lib/server/outfits/default-outfit.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
 import { createJobLoop } from '../src/worker/queue/start-queue.ts';
 import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-harness.ts';
@@ -50,7 +51,7 @@ try {
 
 async function measureBareWork(): Promise<number> {
 	const selfie = await makeSelfie();
-	const brief = { jobId: 0, selfie, faceCrop: await makeFaceCrop(selfie), outfitId: 'tuxedo', outfitPrompt: '', artStyle: 'cartoon' as const, locale: 'en' as const };
+	const brief = { jobId: 0, selfie, faceCrop: await makeFaceCrop(selfie), outfit: defaultOutfitSnapshot('astronaut'), captions: builtInCaptions('en'), artStyle: 'cartoon' as const, locale: 'en' as const };
 	const provider = createOfflineProvider();
 	const started = performance.now();
 	const appearance = (await provider.describeAppearance(brief)).value;

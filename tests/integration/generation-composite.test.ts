@@ -5,6 +5,7 @@ import { getFaceDetector, type FaceBox, type FaceDetector } from '../../src/lib/
 import { pasteHead, prepareHead } from '../../src/lib/server/media/head-paste.ts';
 import { cutPortrait } from '../../src/lib/server/media/matte.ts';
 import { drawFigure } from '../../src/lib/server/media/sticker-art.ts';
+import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import { SHEET_BACKGROUND } from '../../src/lib/server/media/sticker-sheet.ts';
 import { paletteForOutfit, STYLE_RECIPES } from '../../src/lib/server/media/sticker-style.ts';
 import { STICKER_VARIANTS } from '../../src/lib/server/media/sticker-variants.ts';
@@ -33,7 +34,7 @@ describe('pasting the guest’s head onto a figure', () => {
 		detector = await getFaceDetector();
 		selfie = await makeSelfie();
 		face = (await detector.findFaces(selfie))[0]!;
-		figure = await drawFigure({ selfie, face, variant: STICKER_VARIANTS[4]!, index: 4, style: 'pop', palette: paletteForOutfit('tuxedo'), locale: 'en', size: 512 });
+		figure = await drawFigure({ selfie, face, variant: STICKER_VARIANTS[4]!, index: 4, style: 'pop', palette: paletteForOutfit('tuxedo'), outfit: defaultOutfitSnapshot('chef'), caption: 'Cool', size: 512 });
 		const portrait = await cutPortrait(selfie, face, STYLE_RECIPES.comic, 1.25, 512);
 		const tinted = await sharp(portrait.png).tint({ r: 30, g: 60, b: 255 }).png().toBuffer();
 		blueHead = await sharp(tinted).flatten({ background: SHEET_BACKGROUND }).png().toBuffer();

@@ -27,7 +27,10 @@ export interface GeminiRun {
 	adminMessages(): Promise<string[]>;
 }
 
-export function useGeminiRuns(prefix: string): (faults?: FaultInput[], env?: Record<string, string>) => Promise<GeminiRun> {
+/** `prepare` runs after the job is queued and before the loop starts (to add its snapshot, say). */
+type Prepare = (world: GenerationWorld, jobId: number) => Promise<void>;
+
+export function useGeminiRuns(prefix: string): (faults?: FaultInput[], env?: Record<string, string>, prepare?: Prepare) => Promise<GeminiRun> {
 	const tempDir = useTempDir(prefix);
 	let loop: JobLoop | undefined;
 	let world: GenerationWorld | undefined;
@@ -38,13 +41,14 @@ export function useGeminiRuns(prefix: string): (faults?: FaultInput[], env?: Rec
 		await world?.close();
 		await gemini?.close();
 	});
-	return async (faults = [], env = {}) => {
+	return async (faults = [], env = {}, prepare) => {
 		world = await createGenerationWorld(tempDir());
 		gemini = await createFakeGemini({ apiKey: 'test-key', models: GEMINI_MODELS });
 		for (const fault of faults) gemini.control.inject(fault);
 		const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
 		await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
 		const jobId = await world.queueJob();
+		await prepare?.(world, jobId);
 		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: gemini.url, ADMIN_TELEGRAM_IDS: String(admin.id), ...env });
 		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
 		loop.start();

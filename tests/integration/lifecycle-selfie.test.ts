@@ -49,7 +49,7 @@ describe('the selfie leaves when the set exists; the rest of the session folder 
 		await deliverPack(
 			{
 				db, clock, logger: silentLogger, api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url }), botUsername: 'sticker_kiosk_bot',
-				files, dataDir, locale: 'en', signal: new AbortController().signal, enterStage: async () => undefined, crashPoint: () => undefined,
+				files, dataDir, locale: 'en', setTitle: 'My party stickers', signal: new AbortController().signal, enterStage: async () => undefined, crashPoint: () => undefined,
 				sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), holdsLease: async () => true
 			},
 			jobId!

@@ -22,7 +22,8 @@ export interface Portrait {
 	faceWidth: number;
 }
 
-export async function cutPortrait(selfie: Buffer, face: FaceBox, recipe: StyleRecipe, zoom: number, width: number): Promise<Portrait> {
+/** `shoulders: false` cuts the head and a short neck only, for putting into a drawn costume. */
+export async function cutPortrait(selfie: Buffer, face: FaceBox, recipe: StyleRecipe, zoom: number, width: number, options: { shoulders?: boolean } = {}): Promise<Portrait> {
 	const meta = await sharp(selfie).metadata();
 	const imgW = meta.width ?? 1;
 	const imgH = meta.height ?? 1;
@@ -37,7 +38,7 @@ export async function cutPortrait(selfie: Buffer, face: FaceBox, recipe: StyleRe
 	const faceX = (cx - left) * scale;
 	const faceY = (face.y + face.height / 2 - top) * scale;
 	const faceWidth = face.width * scale;
-	const mask = await portraitMask(width, height, faceX, faceY, faceWidth);
+	const mask = await portraitMask(width, height, faceX, faceY, faceWidth, options.shoulders ?? true);
 	return { png: await withAlpha(styled, mask, width, height), width, height, faceX, faceY, faceWidth };
 }
 
@@ -59,15 +60,21 @@ async function stylise(selfie: Buffer, region: Region, width: number, height: nu
 	return sharp(flat).removeAlpha().composite([{ input: edges, blend: 'multiply' }]).png().toBuffer();
 }
 
-/** Head ellipse (with hair room) joined to a shoulder ellipse, feathered so the edge is soft. */
-function portraitMask(width: number, height: number, faceX: number, faceY: number, faceWidth: number): Promise<Buffer> {
+/**
+ * Head ellipse (with hair room) joined to a shoulder ellipse, feathered so the edge is soft. Without
+ * shoulders the neck stops about two thirds of a face below the face centre, where a costume's
+ * collar begins.
+ */
+function portraitMask(width: number, height: number, faceX: number, faceY: number, faceWidth: number, shoulders: boolean): Promise<Buffer> {
 	const headRx = faceWidth * 0.78;
 	const headRy = faceWidth * 1.0;
+	const neck = shoulders ? height : faceWidth * 0.66;
+	const body = shoulders ? `<ellipse cx="${width / 2}" cy="${height * 1.02}" rx="${width * 0.5}" ry="${height * 0.36}" fill="white"/>` : '';
 	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <rect width="100%" height="100%" fill="black"/>
 <ellipse cx="${faceX}" cy="${faceY - faceWidth * 0.08}" rx="${headRx}" ry="${headRy}" fill="white"/>
-<ellipse cx="${width / 2}" cy="${height * 1.02}" rx="${width * 0.5}" ry="${height * 0.36}" fill="white"/>
-<rect x="${faceX - faceWidth * 0.32}" y="${faceY}" width="${faceWidth * 0.64}" height="${height}" fill="white"/>
+${body}
+<rect x="${faceX - faceWidth * 0.32}" y="${faceY}" width="${faceWidth * 0.64}" height="${neck}" fill="white"/>
 </svg>`;
 	return sharp(Buffer.from(svg)).blur(Math.max(1, width / 90)).greyscale().extractChannel(0).png().toBuffer();
 }

@@ -38,3 +38,8 @@ export const STICKER_VARIANTS: readonly StickerVariant[] = [
 ];
 
 export const STICKERS_PER_PACK = STICKER_VARIANTS.length;
+
+/** The built-in captions in one language, in pack order: what a pack says when its event sets none. */
+export function builtInCaptions(locale: Locale): string[] {
+	return STICKER_VARIANTS.map((variant) => variant.caption[locale]);
+}

@@ -1,4 +1,5 @@
 import type { Locale } from '../../i18n/locale.ts';
+import type { OutfitSnapshot } from '../../schemas/outfit.ts';
 import type { StickerVerdict } from '../media/sticker-qa.ts';
 import type { ArtStyle } from '../media/sticker-style.ts';
 import type { StickerVariant } from '../media/sticker-variants.ts';
@@ -51,8 +52,10 @@ export interface JobBrief {
 	jobId: number;
 	selfie: Buffer;
 	faceCrop: Buffer;
-	outfitId: string;
-	outfitPrompt: string;
+	/** The outfit as the job keeps it: its prompt text and palette go into every drawing request. */
+	outfit: OutfitSnapshot;
+	/** The twelve sticker captions in the guest's language, in pack order (the event's or the built-in ones). */
+	captions: string[];
 	artStyle: ArtStyle;
 	locale: Locale;
 	/** The provider refused this request once (a safety or no-image stop): ask again more gently. */

@@ -6,7 +6,6 @@ import type { Db } from '../../db/client.ts';
 import type { Logger } from '../../log/logger.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { Clock } from '../../time/clock.ts';
-import { generationText } from '../../../i18n/generation.ts';
 import type { JobStage } from '../job-progress.ts';
 import { LeaseLost, throwIfAborted } from '../job-errors.ts';
 import { markJobDelivering, recordPackCreated, recordPackName } from '../job.repository.ts';
@@ -32,6 +31,8 @@ export interface DeliveryDeps {
 	/** DATA_DIR, where the pseudonym key of the erasure ledger lives. */
 	dataDir: string;
 	locale: Locale;
+	/** The set's title (packTitle of the event's template), used when the set is created. */
+	setTitle: string;
 	signal: AbortSignal;
 	enterStage(stage: JobStage, detail?: string): Promise<void>;
 	crashPoint(step: string): void;
@@ -78,7 +79,7 @@ async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: s
 			emoji_list: [variant.emoji]
 		}))
 	);
-	await deps.api.createNewStickerSet(Number(userId), name, generationText(deps.locale, 'pack_title'), stickers);
+	await deps.api.createNewStickerSet(Number(userId), name, deps.setTitle, stickers);
 }
 
 export async function findSet(api: TelegramApi, name: string): Promise<StickerSet | null> {

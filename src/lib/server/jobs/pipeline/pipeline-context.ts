@@ -23,6 +23,8 @@ export interface PipelineContext {
 	onFallback(event: FallbackEvent): Promise<void>;
 	jobId: number;
 	brief: JobBrief;
+	/** The sticker set's title, from the event's title template (delivery creates the set with it). */
+	setTitle: string;
 	files: JobFiles;
 	/** jobs.render_mode when the run started (composite_fallback is decided during the run). */
 	renderMode: RenderMode;

@@ -9,7 +9,9 @@ import { pickRenderMode } from '../pipeline/pack-state.ts';
 import type { PipelineContext } from '../pipeline/pipeline-context.ts';
 import { pickArtStyle } from '../../media/sticker-style.ts';
 import type { JobBrief } from '../../providers/provider.ts';
+import { packTitle } from '../delivery/pack-title.ts';
 import { warnAboutFallback } from './fallback-warning.ts';
+import { readJobEventChoices } from './job-event.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
 /**
@@ -24,14 +26,17 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
 	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
 	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await recordDrawingChoices(deps.db, jobId, { artStyle, renderMode });
+	const locale = await readGuestLanguage(deps.db, job.telegramUserId);
+	const choices = await readJobEventChoices(deps.db, job, locale);
 	const brief: JobBrief = {
 		jobId,
 		...(options.redraw ? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop } : await readPhotos(deps, jobId, job.photoPath, files.faceCrop)),
-		outfitId: job.templateId,
-		outfitPrompt: `wearing the "${job.templateId}" outfit`,
+		outfit: choices.outfit,
+		captions: choices.captions,
 		artStyle,
-		locale: await readGuestLanguage(deps.db, job.telegramUserId)
+		locale
 	};
+	const guest = await deps.db.user.findUnique({ where: { telegramUserId: job.telegramUserId }, select: { firstName: true } });
 	const notices = { db: deps.db, api: deps.api, logger: deps.logger };
 	const showStage = async (stage: JobStage, detail?: string) => {
 		await recordStage(deps.db, deps.clock, jobId, stage, detail ?? null);
@@ -48,6 +53,7 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		onFallback: (event) => warnAboutFallback(deps, event),
 		jobId,
 		brief,
+		setTitle: packTitle(choices.titleTemplate, { event: choices.eventName, firstName: guest?.firstName ?? null, locale }),
 		files,
 		renderMode,
 		dataDir: deps.settings.dataDir,

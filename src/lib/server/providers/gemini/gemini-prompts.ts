@@ -2,6 +2,7 @@ import { SHEET_BACKGROUND_HEX } from '../../media/sticker-sheet.ts';
 import { STYLE_RECIPES } from '../../media/sticker-style.ts';
 import type { AppearanceCard, JobBrief, SheetRequest } from '../provider.ts';
 import type { StickerVariant } from '../../media/sticker-variants.ts';
+import { outfitPhrase } from '../outfit-words.ts';
 
 /** The words sent to Gemini. Image models give no transparency: always ask for a flat known colour. */
 export const PASSPORT_PROMPT =
@@ -9,7 +10,7 @@ export const PASSPORT_PROMPT =
 
 export function anchorPrompt(brief: JobBrief, card: AppearanceCard): string {
 	return [
-		`Draw one full-body character of the person in the reference photo, ${brief.outfitPrompt}.`,
+		`Draw one full-body character of the person in the reference photo, ${outfitPhrase(brief.outfit)}.`,
 		`Style: ${STYLE_RECIPES[brief.artStyle].prompt}. Keep the face recognisable: ${card.summary}.`,
 		`Plain flat ${SHEET_BACKGROUND_HEX} background, no text, no shadow on the background.`
 	].join(' ');
@@ -50,17 +51,17 @@ export function headPrompt(brief: JobBrief, card: AppearanceCard): string {
 }
 
 export function sheetPrompt(request: SheetRequest): string {
-	const cells = request.variants.map((v, i) => `${i + 1}: ${describeVariant(v, request.brief.locale)}`).join('; ');
+	const cells = request.variants.map((v, i) => `${i + 1}: ${describeVariant(v, request.firstIndex + i, request.brief)}`).join('; ');
 	return [
 		`A sticker sheet of the same character as the anchor image: ${request.cols} columns × ${request.rows} rows, exactly ${request.variants.length} separate figures, one per cell of the layout guide, none touching another or the edge.`,
-		`Style: ${STYLE_RECIPES[request.brief.artStyle].prompt}, ${request.brief.outfitPrompt}. Each figure with its caption under it.`,
+		`Style: ${STYLE_RECIPES[request.brief.artStyle].prompt}, ${outfitPhrase(request.brief.outfit)}. Each figure with its caption under it.`,
 		`Cells: ${cells}.`,
 		`Flat solid ${SHEET_BACKGROUND_HEX} background everywhere between figures; no grid lines, no numbers, no checkerboard.`
 	].join(' ');
 }
 
-export function figurePrompt(variant: StickerVariant, brief: JobBrief): string {
-	return `One sticker figure of the same character as the anchor image: ${describeVariant(variant, brief.locale)}. Style: ${STYLE_RECIPES[brief.artStyle].prompt}. Flat solid ${SHEET_BACKGROUND_HEX} background, figure fully inside the frame.`;
+export function figurePrompt(variant: StickerVariant, index: number, brief: JobBrief): string {
+	return `One sticker figure of the same character as the anchor image: ${describeVariant(variant, index, brief)}. Style: ${STYLE_RECIPES[brief.artStyle].prompt}, ${outfitPhrase(brief.outfit)}. Flat solid ${SHEET_BACKGROUND_HEX} background, figure fully inside the frame.`;
 }
 
 /**
@@ -74,6 +75,7 @@ export function toned(prompt: string, brief: JobBrief): string {
 	return brief.softened ? `${prompt} ${SOFTENING}` : prompt;
 }
 
-function describeVariant(v: StickerVariant, locale: JobBrief['locale']): string {
-	return `${v.pose}, caption "${v.caption[locale]}" ${v.emoji}`;
+/** `index` is the sticker's place in the pack (0-based): its caption is the brief's, from the event. */
+function describeVariant(v: StickerVariant, index: number, brief: JobBrief): string {
+	return `${v.pose}, caption "${brief.captions[index] ?? v.caption[brief.locale]}" ${v.emoji}`;
 }

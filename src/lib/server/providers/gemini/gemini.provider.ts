@@ -75,7 +75,7 @@ export function createGeminiProvider(options: GeminiOptions): ImageProvider {
 		drawAnchor: (brief, card) => image([{ text: toned(anchorPrompt(brief, card), brief) }, ...(brief.faceCrop.length ? [png(brief.faceCrop, 'image/jpeg')] : []), photo(brief)], IMAGE_ASKS.anchor),
 		reviewAnchor: (brief: JobBrief, _card: AppearanceCard, anchor: Buffer): Promise<ProviderResult<AnchorReview>> => json('qa', [{ text: toned(REVIEW_PROMPT, brief) }, photo(brief), png(anchor)], AnchorReviewAnswer),
 		drawSheet: (request: SheetRequest) => image([{ text: toned(sheetPrompt(request), request.brief) }, png(request.anchor), png(request.layoutGuide), photo(request.brief)], IMAGE_ASKS.sheet(request.aspectRatio)),
-		drawFigure: (request: FigureRequest) => image([{ text: toned(figurePrompt(request.variant, request.brief), request.brief) }, png(request.anchor), photo(request.brief)], IMAGE_ASKS.figure),
+		drawFigure: (request: FigureRequest) => image([{ text: toned(figurePrompt(request.variant, request.index, request.brief), request.brief) }, png(request.anchor), photo(request.brief)], IMAGE_ASKS.figure),
 		reviewSheet: (request: SheetReviewRequest) => review(sheetReviewPrompt(request.numbers), request, request.numbers),
 		reviewPack: (request: PackReviewRequest) => review(packReviewPrompt(request.stickers.length), request, request.stickers.map((_, i) => i + 1)),
 		drawHead: (request: HeadRequest) => image([{ text: toned(headPrompt(request.brief, request.appearance), request.brief) }, faceOrSelfie(request.brief), png(request.anchor)], IMAGE_ASKS.head)

@@ -11,7 +11,8 @@ import { NoFaceFound } from '../../jobs/job-errors.ts';
 
 /**
  * The embedded default: no key, no network, deterministic. Finds the guest's face with the offline
- * face model and draws stylised badge stickers of the real photo (media/sticker-art.ts). Sheets are
+ * face model and draws stickers of the real face on the chosen outfit's costume, recoloured with the
+ * outfit's palette, with the brief's captions (media/sticker-art.ts). Sheets are
  * drawn on the same flat background an image model is asked for, so they go through the same cutter
  * and quality gate as paid providers' sheets.
  */
@@ -103,8 +104,9 @@ async function drawOneFigure(request: FigureRequest): Promise<ProviderResult<Buf
 async function draw(brief: JobBrief, appearance: AppearanceCard, index: number, size: number, attempt = 1): Promise<Buffer> {
 	const variant = STICKER_VARIANTS[index % STICKER_VARIANTS.length]!;
 	const face = appearance.faceBox ?? (await describeAppearance(brief)).value.faceBox!;
-	const palette = paletteForOutfit(attempt > 1 ? `${brief.outfitId}#${attempt}` : brief.outfitId);
-	return drawFigure({ selfie: brief.selfie, face, variant, index, style: brief.artStyle, palette, locale: brief.locale, size });
+	const palette = paletteForOutfit(attempt > 1 ? `${brief.outfit.id}#${attempt}` : brief.outfit.id);
+	const caption = brief.captions[index % STICKER_VARIANTS.length] ?? variant.caption[brief.locale];
+	return drawFigure({ selfie: brief.selfie, face, variant, index, style: brief.artStyle, palette, outfit: brief.outfit, caption, size });
 }
 
 function hairRegion(face: FaceBox): Region {

@@ -51,7 +51,7 @@ export function createOpenAiProvider(options: OpenAiOptions): ImageProvider {
 		reviewPack: (request) => local.reviewPack(request),
 		drawAnchor: (brief, card) => edit(anchorPrompt(brief, card), [brief.selfie], '1024x1024'),
 		drawSheet: (request: SheetRequest) => edit(sheetPrompt(request), [request.anchor, request.layoutGuide], '1536x1024'),
-		drawFigure: (request: FigureRequest) => edit(figurePrompt(request.variant, request.brief), [request.anchor], '1024x1024'),
+		drawFigure: (request: FigureRequest) => edit(figurePrompt(request.variant, request.index, request.brief), [request.anchor], '1024x1024'),
 		drawHead: (request) => edit(headPrompt(request.brief, request.appearance), [request.brief.faceCrop.length ? request.brief.faceCrop : request.brief.selfie, request.anchor], '1024x1024')
 	};
 }

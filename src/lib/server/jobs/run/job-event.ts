@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { Locale } from '../../../i18n/locale.ts';
+import type { Db } from '../../db/client.ts';
+import { defaultOutfitSnapshot } from '../../outfits/default-outfit.ts';
+import { builtInCaptions, STICKERS_PER_PACK } from '../../media/sticker-variants.ts';
+import type { OutfitSnapshot } from '../../../schemas/outfit.ts';
+import { readJobSnapshot } from '../job-snapshot.repository.ts';
+
+/**
+ * What a job takes from its event: the outfit it was queued with (job_snapshots), the twelve
+ * captions in the guest's language and the set title template. A job queued before events has no
+ * snapshot: it draws the built-in catalogue's outfit of its template_id, with the built-in
+ * captions and the default title.
+ */
+export interface JobEventChoices {
+	outfit: OutfitSnapshot;
+	captions: string[];
+	titleTemplate: string;
+	eventName: string;
+}
+
+export const DEFAULT_TITLE_TEMPLATE = '{pack_title}';
+
+const captionList = z.array(z.string().trim().min(1).max(40)).length(STICKERS_PER_PACK);
+/** events.captions_json: per language, twelve captions; a language left out uses the built-in ones. */
+const eventCaptionsSchema = z.object({ ru: captionList, uz: captionList, en: captionList }).partial();
+
+export async function readJobEventChoices(db: Db, job: { jobId: number; templateId: string }, locale: Locale): Promise<JobEventChoices> {
+	const snapshot = await readJobSnapshot(db, job.jobId);
+	const event = snapshot ? await db.event.findUnique({ where: { id: snapshot.eventId } }) : null;
+	return {
+		outfit: snapshot?.outfit ?? defaultOutfitSnapshot(job.templateId),
+		captions: eventCaptions(event?.captionsJson ?? null, locale),
+		titleTemplate: event?.titleTemplate ?? DEFAULT_TITLE_TEMPLATE,
+		eventName: event?.name ?? ''
+	};
+}
+
+/** The event's captions in this language, or the built-in ones when it sets none (or none that read). */
+export function eventCaptions(captionsJson: string | null, locale: Locale): string[] {
+	if (!captionsJson) return builtInCaptions(locale);
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(captionsJson);
+	} catch {
+		return builtInCaptions(locale);
+	}
+	const captions = eventCaptionsSchema.safeParse(parsed);
+	return (captions.success && captions.data[locale]) || builtInCaptions(locale);
+}
