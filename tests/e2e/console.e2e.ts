@@ -157,7 +157,7 @@ test.describe.serial('operator console', () => {
 		expect(lastAudit('pause')).toMatchObject({ actor: 'olga', ip: expect.stringMatching(/127\.0\.0\.1|::1|::ffff:127\.0\.0\.1/) });
 		// Public /health says "paused" and nothing more; the reason is for operators only.
 		const health = await page.request.get('/health');
-		expect(await health.json()).toEqual({ status: 'paused', worker: { alive: expect.any(Boolean) } });
+		expect(await health.json()).toEqual({ status: 'paused', worker: { alive: expect.any(Boolean) }, demo: true });
 		expect(await page.request.get('/health').then((r) => r.text())).not.toContain('e2e check');
 		await page.getByRole('link', { name: 'Health' }).click();
 		const service = page.getByRole('region', { name: 'Service' });

@@ -23,7 +23,7 @@ test('the worker reports its heartbeat to /health, which Chromium loads as JSON'
 	expect(response?.headers()['x-frame-options']).toBe('DENY');
 	expect(response?.headers()['x-content-type-options']).toBe('nosniff');
 	// Status only: the details (pause reason, version, provider) are on the console's Health page.
-	expect(await response?.json()).toEqual({ status: 'ok', worker: { alive: true } });
+	expect(await response?.json()).toEqual({ status: 'ok', worker: { alive: true }, demo: true });
 });
 
 test('a cross-site JSON call to the API is refused, a same-origin one answers', async ({ request, baseURL }) => {
