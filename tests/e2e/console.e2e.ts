@@ -79,6 +79,13 @@ test.describe.serial('operator console', () => {
 	let page: Page;
 
 	test.beforeAll(async ({ browser }) => {
+		// Specs share one product per run and others may have signed in first (they create an
+		// operator); this spec proves the first run, so it brings back the state of "no operator yet".
+		withDb((db) => {
+			db.prepare('DELETE FROM operator_sessions').run();
+			db.prepare('DELETE FROM api_tokens').run();
+			db.prepare('DELETE FROM operators').run();
+		});
 		// The web process printed its own one-time link; this run plants a known token's hash instead.
 		withDb((db) => {
 			const value = JSON.stringify({ hash: createHash('sha256').update(SETUP_TOKEN).digest('hex'), created_at: new Date().toISOString() });
