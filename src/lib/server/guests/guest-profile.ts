@@ -26,7 +26,8 @@ export async function saveGuestProfile(db: Db | Tx, clock: Clock, profile: Guest
 	const user = await db.user.upsert({
 		where: { telegramUserId: profile.telegramUserId },
 		create: { telegramUserId: profile.telegramUserId, createdAt: now, ...fields },
-		update: fields
+		// A guest who writes to the bot has unblocked it (see bot-blocked.ts).
+		update: { ...fields, botBlockedAt: null }
 	});
 	if (profile.languageCode !== undefined) await saveGuestLanguage(db, clock, profile.telegramUserId, pickLocale(profile.languageCode));
 	return user;
