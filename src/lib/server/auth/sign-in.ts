@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
-import { hashClientIp } from './ip-hash.ts';
+import { hashClientIp } from '../privacy/ip-hash.ts';
 import { clearSignInFailures, recordSignInFailure, secondsUntilSignInAllowed, throttleKeysFor } from './login-throttle.ts';
 import { createOperatorSession, type IssuedSession } from './operator-session.ts';
 import { normaliseUsername } from './operators.ts';
