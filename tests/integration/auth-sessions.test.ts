@@ -1,9 +1,11 @@
 import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOperatorSession, invalidateOperatorSession, validateOperatorSession } from '../../src/lib/server/auth/operator-session.ts';
 import { removeOperator } from '../../src/lib/server/auth/operators.ts';
-import { cleanConsoleAuthRows } from '../../src/lib/server/auth/auth-housekeeping.ts';
+import { loadPseudonymKey } from '../../src/lib/server/lifecycle/pseudonym.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { runRetention } from '../../src/worker/tasks/retention.task.ts';
 import { hashSessionToken } from '../../src/lib/server/auth/session-token.ts';
 import { signIn } from '../../src/lib/server/auth/sign-in.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
@@ -104,14 +106,15 @@ describe('console sessions (RELIABILITY R12)', () => {
 		expect(await db.operatorSession.count()).toBe(1);
 	});
 
-	it('hourly housekeeping removes expired sessions and throttle rows quiet for a day, nothing else', async () => {
-		const { db, clock, owner, deps } = await setUp();
+	it('the hourly retention pass removes expired sessions and throttle rows quiet for a day, nothing else', async () => {
+		const { db, dbPath, clock, owner, deps } = await setUp();
 		const old = await createOperatorSession(db, clock, owner.id);
 		await signIn(deps, { username: 'olga', password: 'wrong-password', ip: '10.0.0.9' });
 		clock.advance(20 * DAY);
 		const fresh = await createOperatorSession(db, clock, owner.id);
 		clock.advance(11 * DAY);
-		await cleanConsoleAuthRows(db, clock, silentLogger);
+		const dataDir = path.dirname(dbPath);
+		await runRetention({ db, clock, logger: silentLogger, dataDir, dbPath, pseudonymKey: loadPseudonymKey(dataDir), retentionDays: 90 });
 		expect((await db.operatorSession.findMany()).map((s) => s.id)).toEqual([hashSessionToken(fresh.token)]);
 		expect(await validateOperatorSession(db, clock, old.token)).toBeNull();
 		expect(await db.loginThrottle.count()).toBe(0);

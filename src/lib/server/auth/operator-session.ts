@@ -64,7 +64,11 @@ export async function invalidateOperatorSessions(db: Db, operatorId: number): Pr
 	return count;
 }
 
-/** Housekeeping: expired rows would be refused anyway; this keeps the table small. */
+/**
+ * The retention pass: expired sessions would be refused anyway, but they name an operator and keep
+ * the table growing. "Expired" is what validateOperatorSession refuses — an expiry at or before now
+ * (`lte`) — so no row outlives the moment the console stops accepting its cookie.
+ */
 export async function deleteExpiredOperatorSessions(db: Db, clock: Clock): Promise<number> {
 	const { count } = await db.operatorSession.deleteMany({ where: { expiresAt: { lte: clock.now().toISOString() } } });
 	return count;
