@@ -18,14 +18,18 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 };
 
 export const actions: Actions = {
-	default: async ({ request, cookies, locals, url }) => {
+	default: async ({ request, cookies, locals, url, setHeaders }) => {
 		const app = appContext();
 		const form = await request.formData();
 		const username = String(form.get('username') ?? '').slice(0, 64);
 		const password = String(form.get('password') ?? '').slice(0, 200);
 		if (!username || !password) return fail(400, { username, message: 'Enter your username and password.' });
 		const result = await signIn({ db: app.db, clock: app.clock, ipSalt: ipSaltFor(app.config) }, { username, password, ip: locals.clientIp ?? 'unknown' });
-		if (!result.ok) return fail(result.reason === 'throttled' ? 429 : 400, { username, message: describeSignInFailure(result) });
+		if (!result.ok) {
+			if (result.reason === 'invalid') return fail(400, { username, message: describeSignInFailure(result) });
+			setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
+			return fail(429, { username, message: describeSignInFailure(result) });
+		}
 		setSessionCookie(cookies, result.session.token, result.session.expiresAt, url.protocol === 'https:');
 		await recordAudit(app.db, app.clock, { name: result.operator.username, ip: locals.clientIp }, { action: 'sign_in' });
 		redirect(303, safeNext(url.searchParams.get('next')));
