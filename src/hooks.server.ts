@@ -4,6 +4,7 @@ import { DATABASE_BUSY_MESSAGE, isDatabaseBusy } from '$lib/server/db/busy';
 import { MigrationError } from '$lib/server/db/migrations/safe-migrate';
 import { appContext, startAppContext } from '$lib/server/web/app-context';
 import { applySecurityHeaders, isForeignMutation } from '$lib/server/web/security-headers';
+import { limitRequestBody } from '$lib/server/web/body-limit';
 import { asUnavailable, unavailableResponse } from '$lib/server/web/unavailable';
 import { announceFirstKiosk } from '$lib/server/kiosk/first-kiosk';
 import { announceConsoleSetup, resolveOperatorSession } from '$lib/server/auth/request-session';
@@ -24,6 +25,8 @@ export const init: ServerInit = async () => {
 };
 
 export const handle: Handle = async ({ event, resolve }) => {
+	const oversized = await limitRequestBody(event);
+	if (oversized) return oversized;
 	if (event.url.pathname.startsWith('/api/') && isForeignMutation(event.request, event.url)) {
 		return new Response(JSON.stringify({ error: 'Cross-site request refused.' }), {
 			status: 403,
