@@ -247,6 +247,7 @@ test.describe.serial('operator console', () => {
 			['jobs.redrawSticker', { jobId: doneJob, stickerNumber: 1 }],
 			['spend.setBalance', { valueUsd: 1 }],
 			['operators.add', { username: 'sneaky', role: 'owner', password: 'sneaky password 1' }],
+			['operators.setRole', { operatorId: 1, role: 'viewer' }],
 			['operators.remove', { operatorId: 1 }]
 		];
 		const auditBefore = withDb((db) => db.prepare('SELECT count(*) AS n FROM audit_log').get());

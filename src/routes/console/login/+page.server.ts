@@ -2,7 +2,7 @@ import { fail, redirect } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 import { recordAudit } from '$lib/server/audit/audit-log';
 import { countOperators } from '$lib/server/auth/operators';
-import { setSessionCookie } from '$lib/server/auth/session-cookie';
+import { isHttpsSite, setSessionCookie } from '$lib/server/auth/session-cookie';
 import { describeSignInFailure, signIn } from '$lib/server/auth/sign-in';
 import { ipSaltFor } from '$lib/server/privacy/ip-hash';
 import { appContext } from '$lib/server/web/app-context';
@@ -30,7 +30,7 @@ export const actions: Actions = {
 			setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
 			return fail(429, { username, message: describeSignInFailure(result) });
 		}
-		setSessionCookie(cookies, result.session.token, result.session.expiresAt, url.protocol === 'https:');
+		setSessionCookie(cookies, result.session.token, result.session.expiresAt, isHttpsSite(app.config));
 		await recordAudit(app.db, app.clock, { name: result.operator.username, ip: locals.clientIp }, { action: 'sign_in' });
 		redirect(303, safeNext(url.searchParams.get('next')));
 	}
