@@ -74,24 +74,26 @@ export async function startBuiltWeb(dataDir: string, options: BuiltWebOptions = 
 	const port = await findFreePort();
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const origin = options.https ? `https://localhost:${port}` : baseUrl;
+	const web = spawnWeb(entry, { DATA_DIR: dataDir, DB_PATH: dbPath, PORT: String(port), ORIGIN: origin, PUBLIC_BASE_URL: origin, ...options.env });
+	await waitUntilAnswering(baseUrl, web.child, web.output);
+	return { baseUrl, origin, pid: web.child.pid!, dbPath, output: web.output, ...clientFor(baseUrl, origin), rssBytes: () => readRssBytes(web.child.pid!), withDb: (run) => withSqlite(dbPath, run), stop: web.stop };
+}
+
+/** build/index.js as npm start runs it: our body limit, the client address from X-Forwarded-For, no Telegram. */
+function spawnWeb(entry: string, env: Record<string, string>): { child: ChildProcess; output: () => string; stop: () => Promise<void> } {
 	const child = spawn(process.execPath, [entry], {
 		cwd: PROJECT_ROOT,
 		env: {
 			...process.env,
 			NODE_ENV: 'test',
 			LOG_LEVEL: 'info',
-			DATA_DIR: dataDir,
-			DB_PATH: dbPath,
 			HOST: '127.0.0.1',
-			PORT: String(port),
-			ORIGIN: origin,
-			PUBLIC_BASE_URL: origin,
 			BODY_SIZE_LIMIT: ADAPTER_BODY_SIZE_LIMIT,
 			ADDRESS_HEADER: 'X-Forwarded-For',
 			XFF_DEPTH: '1',
 			TELEGRAM_BOT_TOKEN: '',
 			TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
-			...options.env
+			...env
 		},
 		stdio: ['ignore', 'pipe', 'pipe']
 	});
@@ -99,8 +101,17 @@ export async function startBuiltWeb(dataDir: string, options: BuiltWebOptions = 
 	child.stdout!.on('data', (chunk) => (output += chunk));
 	child.stderr!.on('data', (chunk) => (output += chunk));
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	await waitUntilAnswering(baseUrl, child, () => output);
+	const stop = async () => {
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		child.kill('SIGTERM');
+		const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+		await exited;
+		clearTimeout(killer);
+	};
+	return { child, output: () => output, stop };
+}
 
+function clientFor(baseUrl: string, origin: string): Pick<BuiltWeb, 'request' | 'postForm' | 'postJson'> {
 	const request = (pathname: string, init: WebRequestInit = {}) => {
 		const headers = new Headers(init.headers);
 		headers.set('x-forwarded-for', init.ip ?? DEFAULT_TEST_IP);
@@ -109,34 +120,22 @@ export async function startBuiltWeb(dataDir: string, options: BuiltWebOptions = 
 		return fetch(`${baseUrl}${pathname}`, { redirect: 'manual', ...init, headers });
 	};
 	return {
-		baseUrl,
-		origin,
-		pid: child.pid!,
-		dbPath,
-		output: () => output,
 		request,
+		// As a browser without JavaScript posts a form: the answer is the page, with the action's status.
 		postForm: (pathname, fields, init = {}) =>
-			// As a browser without JavaScript posts a form: the answer is the page, with the action's status.
 			request(pathname, { ...init, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', ...init.headers }, body: new URLSearchParams(fields).toString() }),
 		postJson: (pathname, body, init = {}) =>
-			request(pathname, { ...init, method: 'POST', headers: { 'content-type': 'application/json', ...init.headers }, body: JSON.stringify(body) }),
-		rssBytes: () => readRssBytes(child.pid!),
-		withDb: (run) => {
-			const sqlite = new Database(dbPath, { timeout: 5000 });
-			try {
-				return run(sqlite);
-			} finally {
-				sqlite.close();
-			}
-		},
-		stop: async () => {
-			if (child.exitCode !== null || child.signalCode !== null) return;
-			child.kill('SIGTERM');
-			const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-			await exited;
-			clearTimeout(killer);
-		}
+			request(pathname, { ...init, method: 'POST', headers: { 'content-type': 'application/json', ...init.headers }, body: JSON.stringify(body) })
 	};
+}
+
+function withSqlite<T>(dbPath: string, run: (db: Database.Database) => T): T {
+	const sqlite = new Database(dbPath, { timeout: 5000 });
+	try {
+		return run(sqlite);
+	} finally {
+		sqlite.close();
+	}
 }
 
 export function readRssBytes(pid: number): number {
