@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { DAY, systemClock } from '../../src/lib/server/time/clock.ts';
 import { cookiesFrom, postForm, postJson, requestWeb, useBuiltWeb, type BuiltWeb } from '../helpers/built-web.ts';
+import { openSse, type SseEvent } from '../helpers/sse-reader.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 /** Console session hygiene over HTTP against the built server served as an https origin. */
@@ -32,6 +33,21 @@ describe('console sessions over HTTP', () => {
 		expect(line).toMatch(/; HttpOnly/i);
 		expect(line).not.toMatch(/Domain=/i);
 		expect((await me(web, cookiesFrom(answer))).status).toBe(200);
+	});
+
+	it('finding 11: on https a live view finds its __Host- session, and ends when that session is signed out', async () => {
+		const { web } = await startOnHttps();
+		const cookie = await signIn(web, 'olga');
+		expect(cookie).toMatch(/^__Host-console_session=/);
+		const live = await openSse(`${web.base}/api/trpc/console.watchLive`, { cookie });
+		builtWeb.later(() => live.close());
+		expect(live.status).toBe(200);
+		await live.waitFor((event) => event.event === 'message');
+
+		expect((await postForm(web, '/console/logout', {}, { cookie })).status).toBe(303);
+		const unauthorised = (event: SseEvent) => event.event === 'serialized-error' && (JSON.parse(event.data) as { data?: { code?: string } }).data?.code === 'UNAUTHORIZED';
+		await live.waitFor(unauthorised, 15_000);
+		expect(live.events.filter((event) => event.event === 'serialized-error')).toHaveLength(1);
 	});
 
 	it('finding 11: a session ends 30 days after sign-in, however recently it was renewed', async () => {
