@@ -90,6 +90,14 @@ describe('request body size per route (over HTTP)', () => {
 		const tooLarge = await postForm(web, '/console/login', { username: 'olga', password: 'x'.repeat(70 * 1024) });
 		expect(tooLarge.status).toBe(413);
 		expect(await tooLarge.text()).toMatch(/too large/i);
+		// The JSON APIs say it in their own error shapes.
+		const padding = 'x'.repeat(70 * 1024);
+		const kioskAnswer = await postJson(web, '/api/kiosk/key', { key: padding });
+		expect(kioskAnswer.status).toBe(413);
+		expect(await kioskAnswer.json()).toEqual({ error: 'too_large', message: expect.stringMatching(/64 KB/) });
+		const apiAnswer = await postJson(web, '/api/v1/leads/1/status', { status: 'deal', padding }, { headers: { authorization: 'Bearer skt_not-a-real-token' } });
+		expect(apiAnswer.status).toBe(413);
+		expect(await apiAnswer.json()).toEqual({ error: { code: 'too_large', message: expect.stringMatching(/64 KB/) } });
 
 		// The selfie route reads up to 15 MB itself: 1 MB is past the 64 KB cap and reaches it (unknown session → 404).
 		const photo = await postBytes(web, '/api/kiosk/sessions/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/photo', { size: MB, contentType: 'image/jpeg', chunked: false, cookie: `kiosk_key=${kioskKey}` });

@@ -57,10 +57,17 @@ async function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promis
 	}
 }
 
-/** A sentence: JSON for the API, plain text for pages (a browser without JavaScript shows it as is). */
+/**
+ * A sentence: JSON for the API in its error shape (/api/v1 nests code and message, the kiosk and
+ * tRPC routes put the code beside the message), plain text for pages (a browser without
+ * JavaScript shows it as is).
+ */
 function refusal(event: RequestEvent, status: number, message: string): Response {
-	const json = event.route.id?.startsWith('/api/') ?? false;
-	return new Response(json ? JSON.stringify({ error: status === 413 ? 'too_large' : 'bad_request', message }) : message, {
+	const route = event.route.id ?? '';
+	const json = route.startsWith('/api/');
+	const code = status === 413 ? 'too_large' : 'bad_request';
+	const body = route.startsWith('/api/v1/') ? { error: { code, message } } : { error: code, message };
+	return new Response(json ? JSON.stringify(body) : message, {
 		status,
 		headers: { 'content-type': json ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store' }
 	});
