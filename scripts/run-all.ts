@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, getConfig, type Config } from '../src/lib/server/config/config.ts';
 import { firstRunSecretsPath } from '../src/lib/server/system/first-run-secrets.ts';
+import { ADAPTER_BODY_SIZE_LIMIT } from '../src/lib/server/web/body-limit.ts';
 
 /**
  * Starts the product's processes side by side — the Telegram emulator (only when no bot token is
@@ -33,8 +34,8 @@ function plan(config: Config): Service[] {
 		name: 'web',
 		args: ['build/index.js'],
 		// adapter-node reads these: our public origin (for CSRF checks and links), the bind address
-		// and a body limit above the 15 MB photo cap so the upload endpoint can answer 413 itself.
-		env: { ...base, PORT: String(config.PORT), HOST: config.HOST, ORIGIN: config.publicBaseUrl, BODY_SIZE_LIMIT: '20M' }
+		// and the body limit (web/body-limit.ts).
+		env: { ...base, PORT: String(config.PORT), HOST: config.HOST, ORIGIN: config.publicBaseUrl, BODY_SIZE_LIMIT: ADAPTER_BODY_SIZE_LIMIT }
 	});
 	return services;
 }
