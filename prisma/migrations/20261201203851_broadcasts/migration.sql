@@ -7,6 +7,7 @@ CREATE TABLE "broadcasts" (
     "event_id" INTEGER,
     "text" TEXT NOT NULL,
     "image_path" TEXT,
+    "image_file_id" TEXT,
     "button_text" TEXT,
     "button_url" TEXT,
     "state" TEXT NOT NULL DEFAULT 'draft',
