@@ -3,20 +3,23 @@ import { MAX_CAPTION_CHARS, MAX_TEXT_CHARS, parseBroadcastHtml, type HtmlProblem
 
 /**
  * What an operator composes: the text (Telegram's HTML subset), the audience (one event, or
- * every event when eventId is null), an optional URL button (https only) and whether a picture
- * goes with it (the picture itself is uploaded on its own). The console form and the server
+ * every event when eventId is null), an optional URL button (https only) and the name of a
+ * picture uploaded before (the upload endpoint checks and stores it). The console form and the server
  * validate the same object.
  */
+export const BROADCAST_IMAGE_NAME = /^[0-9a-f]{24}\.jpg$/;
+
 export const composeBroadcastInput = z
 	.object({
 		text: z.string().max(20_000),
 		eventId: z.number().int().positive().nullable(),
-		withImage: z.boolean().default(false),
+		/** The stored picture's name, as the upload answered it; null = text only. */
+		imageName: z.string().regex(BROADCAST_IMAGE_NAME).nullable().default(null),
 		buttonText: z.string().trim().max(64).default(''),
 		buttonUrl: z.string().trim().max(2048).default('')
 	})
 	.superRefine((input, ctx) => {
-		const parsed = parseBroadcastHtml(input.text, input.withImage ? MAX_CAPTION_CHARS : MAX_TEXT_CHARS);
+		const parsed = parseBroadcastHtml(input.text, input.imageName ? MAX_CAPTION_CHARS : MAX_TEXT_CHARS);
 		if (!parsed.ok) ctx.addIssue({ code: 'custom', path: ['text'], message: describeHtmlProblem(parsed.problem) });
 		if ((input.buttonText === '') !== (input.buttonUrl === '')) {
 			ctx.addIssue({ code: 'custom', path: ['buttonUrl'], message: 'A button needs both a label and a link.' });

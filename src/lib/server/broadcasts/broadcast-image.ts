@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { normalisePhoto } from '../media/photo-normalise.ts';
+import { BROADCAST_IMAGE_NAME } from '../../schemas/broadcast.schema.ts';
 
 /**
  * A broadcast's picture, checked like every upload (real JPEG/PNG/WebP by its bytes, a pixel
@@ -11,13 +12,22 @@ import { normalisePhoto } from '../media/photo-normalise.ts';
 export const BROADCAST_IMAGE_DIR = 'broadcasts';
 export const MAX_BROADCAST_IMAGE_BYTES = 10 * 1024 * 1024;
 
+/** Stores the picture; returns its name (what the compose form sends back). */
 export async function storeBroadcastImage(dataDir: string, bytes: Buffer): Promise<string> {
 	const { selfie: jpeg } = await normalisePhoto(bytes);
 	const dir = path.join(dataDir, BROADCAST_IMAGE_DIR);
 	await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-	const file = path.join(dir, `${randomBytes(12).toString('hex')}.jpg`);
-	await fsp.writeFile(file, jpeg, { mode: 0o600 });
-	return file;
+	const name = `${randomBytes(12).toString('hex')}.jpg`;
+	await fsp.writeFile(path.join(dir, name), jpeg, { mode: 0o600 });
+	return name;
+}
+
+/** The stored picture's path, or null when the name is not one of ours or the file is gone. */
+export async function resolveBroadcastImage(dataDir: string, name: string): Promise<string | null> {
+	if (!BROADCAST_IMAGE_NAME.test(name)) return null;
+	const file = path.join(dataDir, BROADCAST_IMAGE_DIR, name);
+	const stat = await fsp.stat(file).catch(() => null);
+	return stat?.isFile() ? file : null;
 }
 
 /** Removes a stored picture; only files inside DATA_DIR/broadcasts/ are ever touched. */
