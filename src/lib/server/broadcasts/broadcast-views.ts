@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readOperatorTelegramId } from '../auth/operator-telegram-id.ts';
 import type { Db } from '../db/client.ts';
 import type { Broadcast } from '../db/generated/client.ts';
@@ -30,7 +31,8 @@ export interface BroadcastSummary {
 
 export interface BroadcastDetail extends BroadcastSummary {
 	text: string;
-	hasImage: boolean;
+	/** The stored picture's name (served by /api/console/broadcasts/image/<name>), or null. */
+	imageName: string | null;
 	buttonText: string | null;
 	buttonUrl: string | null;
 	optedOutSince: number;
@@ -64,7 +66,7 @@ export async function readBroadcastDetail(db: Db, id: number, operatorId: number
 	return {
 		...summarise(broadcast, names, counts),
 		text: broadcast.text,
-		hasImage: broadcast.imagePath !== null,
+		imageName: broadcast.imagePath ? path.basename(broadcast.imagePath) : null,
 		buttonText: broadcast.buttonText,
 		buttonUrl: broadcast.buttonUrl,
 		optedOutSince,
