@@ -22,7 +22,8 @@ export type ParsedHtml = { ok: true; plainText: string; previewHtml: string } | 
 
 const SIMPLE_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'tg-spoiler', 'code', 'pre', 'blockquote']);
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
-const TAG = /^<(\/?)([a-z][a-z0-9-]*)((?:\s+[a-z-]+(?:="[^"]*")?)*)\s*>/i;
+const TAG = /^<(\/?)([a-z][a-z0-9-]*)([^<>]*)>/i;
+const ATTRIBUTES = /^(?:\s+[a-z-]+(?:="[^"]*")?)*\s*$/i;
 const ATTRIBUTE = /([a-z-]+)(?:="([^"]*)")?/gi;
 const ENTITY = /^&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/i;
 
@@ -37,7 +38,7 @@ export function parseBroadcastHtml(raw: string, maxChars = MAX_TEXT_CHARS): Pars
 			if (!match) return fail({ code: 'stray_angle' });
 			const [whole, closing, name, attrs] = match as unknown as [string, string, string, string];
 			const tag = name.toLowerCase();
-			const step = closing ? closeTag(open, tag) : openTag(open, tag, attrs);
+			const step = closing ? (attrs.trim() === '' ? closeTag(open, tag) : { code: 'bad_attribute' as const, tag }) : openTag(open, tag, attrs);
 			if (typeof step !== 'string') return fail(step);
 			preview += step;
 			i += whole.length;
@@ -67,9 +68,12 @@ function fail(problem: HtmlProblem): ParsedHtml {
 }
 
 function openTag(open: string[], tag: string, rawAttrs: string): string | HtmlProblem {
+	const known = SIMPLE_TAGS.has(tag) || KNOWN_WITH_ATTRIBUTES.has(tag);
+	if (!known) return { code: 'unknown_tag', tag };
+	if (!ATTRIBUTES.test(rawAttrs)) return { code: 'bad_attribute', tag };
 	const attrs = readAttributes(rawAttrs);
 	const safe = safeOpening(tag, attrs);
-	if (safe === undefined) return SIMPLE_TAGS.has(tag) || KNOWN_WITH_ATTRIBUTES.has(tag) ? { code: 'bad_attribute', tag } : { code: 'unknown_tag', tag };
+	if (safe === undefined) return { code: 'bad_attribute', tag };
 	open.push(tag);
 	return safe;
 }
