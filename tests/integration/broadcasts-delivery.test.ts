@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Api } from 'grammy';
 import { countAudience } from '../../src/lib/server/broadcasts/audience.ts';
 import { queueTestSend } from '../../src/lib/server/broadcasts/broadcast-recipients.repository.ts';
-import { cancelBroadcast, pauseBroadcast, resumeBroadcast } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
+import { cancelBroadcast, pauseBroadcast, resumeBroadcast, startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
+import { markBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { eraseGuest } from '../../src/lib/server/lifecycle/guest-erasure.ts';
 import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
@@ -115,6 +116,15 @@ describe('broadcast audience and delivery', () => {
 		await deliverAll(deps);
 		expect(await world.db.broadcastRecipient.count({ where: { broadcastId: second } })).toBe(1);
 		expect((await countDeliveries(world.emulator, [fine!], 'Second m3')).get(fine!)).toBe(1);
+
+		// Marked by something else (a notice's 403) after the audience was chosen: closed without a call.
+		const third = await queueBroadcast(world.db, 'Third m3', null, world.clock.now().toISOString());
+		await startDueBroadcasts(world.db, world.clock.now().toISOString());
+		await markBotBlocked(world.db, world.clock, BigInt(fine!));
+		const callsBefore = (await world.emulator.control.callCounts()).byChat[`sendMessage:${fine}`];
+		await deliverAll(deps);
+		expect(await world.db.broadcastRecipient.findFirst({ where: { broadcastId: third } })).toMatchObject({ state: 'blocked', error: 'blocked the bot' });
+		expect((await world.emulator.control.callCounts()).byChat[`sendMessage:${fine}`]).toBe(callsBefore);
 	});
 
 	it('opts a guest out at once from the button and from /stop, and forgets their rows with them', async () => {
