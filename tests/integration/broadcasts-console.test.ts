@@ -7,10 +7,9 @@ import { BROADCAST_RETENTION_DAYS, eraseExpiredBroadcasts } from '../../src/lib/
 import { readBroadcastDetail } from '../../src/lib/server/broadcasts/broadcast-views.ts';
 import { startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { DAY, FakeClock } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
+import { DAY } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { consoleCaller, insertGuest, insertOperator } from './console-fixtures.ts';
+import { insertGuest, startConsoleWorld } from './console-fixtures.ts';
 
 /** The console's broadcast procedures (the real router, a real SQLite file): validation, audit, states, picture, retention. */
 describe('broadcasts in the console', () => {
@@ -19,12 +18,10 @@ describe('broadcasts in the console', () => {
 	afterEach(async () => db?.$disconnect());
 
 	async function setUp() {
-		const dir = tempDir();
-		db = (await createTestDb(dir)).db;
-		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
-		const ivan = await insertOperator(db, clock, 'ivan', 'operator');
-		const vera = await insertOperator(db, clock, 'vera', 'viewer');
-		const as = (who: typeof ivan) => consoleCaller(db, clock, dir, who).broadcasts;
+		const world = await startConsoleWorld(tempDir());
+		db = world.db;
+		const { dir, clock, ivan, vera } = world;
+		const as = (who: typeof ivan) => world.callerFor(who).broadcasts;
 		return { dir, clock, ivan, vera, as };
 	}
 
