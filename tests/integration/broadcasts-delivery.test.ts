@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { Api } from 'grammy';
+import sharp from 'sharp';
+import { storeBroadcastImage } from '../../src/lib/server/broadcasts/broadcast-image.ts';
 import { countAudience } from '../../src/lib/server/broadcasts/audience.ts';
 import { queueTestSend } from '../../src/lib/server/broadcasts/broadcast-recipients.repository.ts';
-import { cancelBroadcast, pauseBroadcast, resumeBroadcast, startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
+import { cancelBroadcast, createBroadcast, pauseBroadcast, resumeBroadcast, scheduleBroadcast, startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import { markBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { eraseGuest } from '../../src/lib/server/lifecycle/guest-erasure.ts';
@@ -29,6 +32,8 @@ afterEach(async () => {
 interface Sent {
 	chatId: number;
 	at: number;
+	/** For sendPhoto: the file_id reused, or 'upload'. */
+	photo?: string;
 }
 
 async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps; sends: Sent[] }> {
@@ -37,7 +42,8 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 	const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
 	const sends: Sent[] = [];
 	api.config.use((prev, method, payload, signal) => {
-		if (method === 'sendMessage' || method === 'sendPhoto') sends.push({ chatId: Number((payload as { chat_id: number }).chat_id), at: clock.now().getTime() });
+		const { chat_id, photo } = payload as { chat_id: number; photo?: unknown };
+		if (method === 'sendMessage' || method === 'sendPhoto') sends.push({ chatId: Number(chat_id), at: clock.now().getTime(), ...(method === 'sendPhoto' ? { photo: typeof photo === 'string' ? photo : 'upload' } : {}) });
 		return prev(method, payload, signal);
 	});
 	const deps: BroadcastDeliveryDeps = {
@@ -101,6 +107,25 @@ describe('broadcast audience and delivery', () => {
 		const calls = (await world.emulator.control.callCounts()).calls.filter((c) => c.method === 'sendMessage');
 		expect(calls.filter((c) => c.outcome === 429)).toHaveLength(4);
 		for (let i = 1; i <= 4; i++) expect(sends[i]!.at - sends[i - 1]!.at).toBeGreaterThanOrEqual(3000);
+	});
+
+	it('sends a picture with the text as its caption, uploading it once and reusing its file_id', async () => {
+		const { world, deps, sends } = await setUp();
+		const now = world.clock.now().toISOString();
+		const guests = await seedGuests(world.db, world.emulator, [{}, {}, {}], now);
+		const png = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#3a6' } }).png().toBuffer();
+		const imagePath = path.join(world.dir, 'broadcasts', await storeBroadcastImage(world.dir, png));
+		const broadcast = await createBroadcast(world.db, now, { eventId: null, text: '<i>Photo</i> m7', imagePath, buttonText: 'Gallery', buttonUrl: 'https://example.com/g', createdBy: 'test' });
+		await scheduleBroadcast(world.db, now, broadcast.id, now);
+		await deliverAll(deps);
+		for (const guest of guests) {
+			const message = (await world.emulator.control.chatMessages(guest)).find((m) => m.caption?.includes('Photo m7'));
+			expect(message?.photo).toBeDefined();
+			expect(message?.buttons.flat().map((b) => b.text)).toEqual(['Gallery', '🔕 No more messages']);
+		}
+		const fileId = (await world.db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).imageFileId;
+		expect(fileId).toBeTruthy();
+		expect(sends.map((s) => s.photo)).toEqual(['upload', fileId, fileId]);
 	});
 
 	it('marks a guest who blocked the bot (403) and leaves them out of the next broadcast', async () => {
