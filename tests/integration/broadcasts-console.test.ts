@@ -5,6 +5,9 @@ import sharp from 'sharp';
 import { answerBroadcastImageUpload } from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
 import { BROADCAST_RETENTION_DAYS, eraseExpiredBroadcasts } from '../../src/lib/server/broadcasts/broadcast-retention.ts';
 import { readBroadcastDetail } from '../../src/lib/server/broadcasts/broadcast-views.ts';
+import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
+import { eraseInactiveGuests } from '../../src/lib/server/lifecycle/guest-retention.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { DAY } from '../../src/lib/server/time/clock.ts';
@@ -67,6 +70,21 @@ describe('broadcasts in the console', () => {
 		expect(new Set(audit.map((a) => a.actor))).toEqual(new Set(['ivan']));
 		const detail = await readBroadcastDetail(db, id, ivan.id);
 		expect(detail).toMatchObject({ state: 'cancelled', audienceCount: 1, counts: { skipped: 1 }, failures: [{ reason: 'cancelled', count: 1 }], myTelegramId: '777000111' });
+	});
+
+	it('retention erases an inactive guest’s broadcast rows and opt-out with them; the broadcast itself stays', async () => {
+		const { dir, clock, ivan, as } = await setUp();
+		await insertGuest(db, clock, { id: 601n });
+		const { id } = await as(ivan).create({ ...draft, eventId: null });
+		await as(ivan).send({ id, sendAt: null });
+		await startDueBroadcasts(db, clock.now().toISOString());
+		await optOutOfBroadcasts(db, clock, 601n, 'stop');
+		clock.advance(91 * DAY);
+		const erased = await eraseInactiveGuests({ db, clock, logger: silentLogger, dataDir: dir, pseudonymKey: Buffer.alloc(32, 7), retentionDays: 90 });
+		expect(erased).toBe(1);
+		expect(await db.broadcastRecipient.count({ where: { telegramUserId: 601n } })).toBe(0);
+		expect(await db.broadcastOptOut.count()).toBe(0);
+		expect(await db.broadcast.count({ where: { id } })).toBe(1);
 	});
 
 	it('checks a picture like every upload, stores a clean copy, and the retention clock removes the broadcast with it', async () => {
