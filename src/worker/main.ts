@@ -14,6 +14,7 @@ import { Scheduler } from './scheduler.ts';
 import { scheduleGuestTasks } from './tasks/session-timeouts-schedule.ts';
 import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';
 import { createLeadsTaskDeps, scheduleLeadsTasks } from './tasks/leads-schedule.ts';
+import { scheduleBroadcastTasks } from './tasks/broadcasts-schedule.ts';
 import { JobLoop } from './queue/job-loop.ts';
 import { createQueueDeps } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
 	scheduler.add(logPruneTask({ db, clock, logger }));
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
+	scheduleBroadcastTasks(scheduler, config, db, clock, logger, () => stopping);
 
 	const bot = createBot(config.telegram, { db, clock, logger, config });
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });

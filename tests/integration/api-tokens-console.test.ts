@@ -2,10 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authenticateBearer } from '../../src/lib/server/api-tokens/bearer-auth.ts';
 import { hashTokenSecret } from '../../src/lib/server/api-tokens/token-secret.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { DAY, FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
+import { DAY, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { consoleCaller, insertOperator } from './console-fixtures.ts';
+import { startConsoleWorld } from './console-fixtures.ts';
 
 /** The console's token procedures (the real router, a real SQLite file) and the token's clock rules. */
 describe('API tokens in the console', () => {
@@ -14,13 +13,10 @@ describe('API tokens in the console', () => {
 	afterEach(async () => db?.$disconnect());
 
 	async function setUp() {
-		const dir = tempDir();
-		db = (await createTestDb(dir)).db;
-		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
-		const owner = await insertOperator(db, clock, 'olga', 'owner');
-		const ivan = await insertOperator(db, clock, 'ivan', 'operator');
-		const vera = await insertOperator(db, clock, 'vera', 'viewer');
-		const as = (who: typeof owner) => consoleCaller(db, clock, dir, who).apiTokens;
+		const world = await startConsoleWorld(tempDir());
+		db = world.db;
+		const { clock, owner, ivan, vera } = world;
+		const as = (who: typeof owner) => world.callerFor(who).apiTokens;
 		return { clock, owner, ivan, vera, as };
 	}
 

@@ -5,7 +5,8 @@ import type { OperatorIdentity, Role } from '../../src/lib/server/auth/roles.ts'
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { createTrpcContext } from '../../src/lib/server/trpc/init.ts';
 import { createCaller } from '../../src/lib/server/trpc/root.ts';
-import type { Clock } from '../../src/lib/server/time/clock.ts';
+import { FakeClock, type Clock } from '../../src/lib/server/time/clock.ts';
+import { createTestDb } from '../helpers/test-db.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 
 /** Shared set-up for the console's integration tests: operators, guests, jobs, spend, a tRPC caller. */
@@ -68,4 +69,15 @@ export function testConfig(dir: string) {
 export function consoleCaller(db: Db, clock: Clock, dir: string, operator: OperatorIdentity | null, ip = '10.0.0.7') {
 	const app = { config: testConfig(dir), db, clock, logger: silentLogger, version: 'test' };
 	return createCaller(createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: ip }));
+}
+
+/** A fresh database in `dir`, a FakeClock, one operator of each role (olga owner, ivan operator, vera viewer) and a caller per operator. */
+export async function startConsoleWorld(dir: string) {
+	const { db } = await createTestDb(dir);
+	const clock = new FakeClock('2026-06-01T10:00:00.000Z');
+	const owner = await insertOperator(db, clock, 'olga', 'owner');
+	const ivan = await insertOperator(db, clock, 'ivan', 'operator');
+	const vera = await insertOperator(db, clock, 'vera', 'viewer');
+	const callerFor = (who: OperatorIdentity) => consoleCaller(db, clock, dir, who);
+	return { db, dir, clock, owner, ivan, vera, callerFor };
 }

@@ -4,6 +4,7 @@ import { applyTelegramRetryPolicy } from '../../lib/server/telegram/retry-policy
 import type { BotContext, BotDeps } from './context.ts';
 import { localeFeature } from './features/locale.ts';
 import { guestForgetFeature } from './features/guest-forget.ts';
+import { broadcastOptOutFeature } from './features/broadcast-opt-out.ts';
 import { maintenanceFeature } from './features/maintenance.ts';
 import { adminPauseFeature } from './features/admin-pause.ts';
 import { welcomeFeature } from './features/welcome.ts';
@@ -28,6 +29,7 @@ export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotCont
 	installMessageHistory(bot, deps); // before every feature: history sees each private update and reply
 	bot.use(localeFeature(deps));
 	bot.use(guestForgetFeature());
+	bot.use(broadcastOptOutFeature());
 	bot.use(maintenanceFeature());
 	bot.use(adminPauseFeature());
 	bot.use(welcomeFeature());

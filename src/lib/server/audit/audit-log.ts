@@ -23,7 +23,13 @@ export const AUDIT_ACTIONS = [
 	'lead_status',
 	'lead_erase',
 	'api_token_create',
-	'api_token_revoke'
+	'api_token_revoke',
+	'broadcast_create',
+	'broadcast_send',
+	'broadcast_test_send',
+	'broadcast_pause',
+	'broadcast_resume',
+	'broadcast_cancel'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

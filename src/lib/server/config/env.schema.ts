@@ -78,6 +78,8 @@ export const envSchema = z
 		JOB_BACKOFF_CAP_SECONDS: intIn(0, 3600, 120),
 		JOB_DELAY_NOTICE_MINUTES: intIn(1, 120, 5),
 		JOB_HARD_DEADLINE_MINUTES: intIn(2, 240, 20),
+		// Broadcasts (docs/console.md "Broadcasts"): a claimed recipient row is left alone this long.
+		BROADCAST_LEASE_SECONDS: intIn(2, 600, 120),
 		ART_STYLE: z.enum(['cartoon', 'comic', 'pop', 'pastel'], { message: 'must be cartoon, comic, pop or pastel' }).default('cartoon'),
 		RENDER_MODE: z.enum(['figure', 'composite'], { message: 'must be figure or composite' }).default('figure'),
 		GEMINI_IMAGE_MODEL: z.string().min(1).default('gemini-3.1-flash-image'),

@@ -19,7 +19,12 @@ export type Refusal =
 	| { code: 'QueueAlreadyPaused' }
 	| { code: 'QueueNotPaused' }
 	/** Operator accounts: the problem is worded where it is found, because the setup page shows it too. */
-	| { code: 'OperatorRefused'; sentence: string };
+	| { code: 'OperatorRefused'; sentence: string }
+	| { code: 'BroadcastNotFound'; broadcastId: number }
+	| { code: 'BroadcastStateRefused'; broadcastId: number; state: string | null; action: 'send' | 'pause' | 'resume' | 'cancel' }
+	| { code: 'BroadcastEventNotFound'; eventId: number }
+	| { code: 'BroadcastImageMissing' }
+	| { code: 'TestSendNeedsTelegramId' };
 
 export type RefusalCode = Refusal['code'];
 

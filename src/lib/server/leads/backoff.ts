@@ -11,8 +11,5 @@ export function backoffDelayMs(failedAttempts: number, retryAfterMs = 0, random:
 	return Math.max(computeBackoffMs(failedAttempts, LEADS_BACKOFF, random), retryAfterMs);
 }
 
-/** Errors kept on a row are short and never hold a stack. */
-export function describeFailure(error: unknown, max = 300): string {
-	const text = error instanceof Error ? error.message : String(error);
-	return text.replace(/\s+/g, ' ').trim().slice(0, max);
-}
+// Shared with every other outbox; kept importable from here for the leads modules.
+export { describeFailure } from '../telegram/outbox-record.ts';

@@ -51,9 +51,13 @@ export async function hasActiveJob(sql: SqlRunner, telegramUserId: bigint): Prom
 /** Rows other features keep per job (bot messages, live progress with the guest's chat id, leases, sticker redraws). */
 const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases', 'sticker_redraws'] as const;
 
+/** Broadcast rows that name the guest: their place in each broadcast's outbox, their opt-out. */
+const PER_GUEST_BROADCAST_TABLES = ['broadcast_recipients', 'broadcast_opt_outs'] as const;
+
 /**
  * Deletes everything that names the guest: their jobs (and the rows kept per job), their
- * sessions (and which kiosk started them), their language, a bot-blocked mark, their users row. api_usage stays: spend
+ * sessions (and which kiosk started them), their language, a bot-blocked mark, their broadcast rows,
+ * their users row. api_usage stays: spend
  * must survive resets (it is what the provider bills) and it names no guest.
  */
 export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, footprint: GuestFootprint): Promise<Record<string, number>> {
@@ -72,6 +76,9 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
 	if (await tableExists(sql, 'guest_languages')) deleted.guest_languages = await sql.run(`DELETE FROM guest_languages WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'guest_bot_blocks')) deleted.guest_bot_blocks = await sql.run(`DELETE FROM guest_bot_blocks WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'bot_messages')) deleted.bot_messages = await sql.run(`DELETE FROM bot_messages WHERE telegram_user_id = ?`, [id]);
+	for (const table of PER_GUEST_BROADCAST_TABLES) {
+		if (await tableExists(sql, table)) deleted[table] = await sql.run(`DELETE FROM ${table} WHERE telegram_user_id = ?`, [id]);
+	}
 	deleted.users = await sql.run(`DELETE FROM users WHERE telegram_user_id = ?`, [id]);
 	return deleted;
 }

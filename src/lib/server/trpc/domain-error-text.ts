@@ -27,5 +27,15 @@ export function consoleSentence(refusal: Refusal): string {
 			return 'The queue is not paused.';
 		case 'OperatorRefused':
 			return refusal.sentence;
+		case 'BroadcastNotFound':
+			return `Broadcast #${refusal.broadcastId} does not exist (it may have passed its retention period).`;
+		case 'BroadcastStateRefused':
+			return `Broadcast #${refusal.broadcastId} is ${refusal.state ?? 'gone'}, so it cannot ${refusal.action === 'send' ? 'be sent' : `be ${refusal.action === 'pause' ? 'paused' : refusal.action === 'resume' ? 'resumed' : 'cancelled'}`} now.`;
+		case 'BroadcastEventNotFound':
+			return `Event #${refusal.eventId} does not exist: choose the event again.`;
+		case 'BroadcastImageMissing':
+			return 'The picture is no longer on the server: upload it again.';
+		case 'TestSendNeedsTelegramId':
+			return 'Enter your own Telegram id first (and write /start to the bot once), so the test message has somewhere to go.';
 	}
 }

@@ -1,0 +1,53 @@
+import type { Db, Tx } from '../db/client.ts';
+import { isBotBlocked } from '../guests/bot-blocked.ts';
+
+/**
+ * Who a broadcast goes to: guests who consented, still exist (forgotten and retention-erased
+ * guests have no users row), have not opted out and are not marked as having blocked the bot —
+ * of one event (a session started at one of its kiosks, or a job made from its catalogue) or of
+ * every event (eventId null). Raw SQL: the event test spans sessions, kiosk_sessions, jobs and
+ * job_snapshots, which have no relations Prisma could follow.
+ */
+const AUDIENCE_WHERE = `u.consented_at IS NOT NULL
+	AND NOT EXISTS (SELECT 1 FROM guest_bot_blocks b WHERE b.telegram_user_id = u.telegram_user_id)
+	AND NOT EXISTS (SELECT 1 FROM broadcast_opt_outs o WHERE o.telegram_user_id = u.telegram_user_id)
+	AND (? IS NULL
+		OR EXISTS (SELECT 1 FROM sessions s JOIN kiosk_sessions k ON k.session_token = s.session_token
+			WHERE s.telegram_user_id = u.telegram_user_id AND k.event_id = ?)
+		OR EXISTS (SELECT 1 FROM jobs j JOIN job_snapshots js ON js.job_id = j.job_id
+			WHERE j.telegram_user_id = u.telegram_user_id AND js.event_id = ?))`;
+
+/** AUDIENCE_WHERE names the event three times. */
+const eventParams = (eventId: number | null) => [eventId, eventId, eventId];
+
+export async function countAudience(db: Db | Tx, eventId: number | null): Promise<number> {
+	const rows = await db.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT count(*) AS n FROM users u WHERE ${AUDIENCE_WHERE}`, ...eventParams(eventId));
+	return Number(rows[0]?.n ?? 0);
+}
+
+/** One queued outbox row per guest of the audience, as it is at this moment; returns how many. */
+export async function queueAudience(tx: Tx, broadcastId: number, eventId: number | null, nowIso: string): Promise<number> {
+	return tx.$executeRawUnsafe(
+		`INSERT INTO broadcast_recipients (broadcast_id, telegram_user_id, test, state, attempts, updated_at)
+		 SELECT ?, u.telegram_user_id, 0, 'queued', 0, ? FROM users u WHERE ${AUDIENCE_WHERE}
+		 ON CONFLICT DO NOTHING`,
+		broadcastId,
+		nowIso,
+		...eventParams(eventId)
+	);
+}
+
+export type Standing = 'ok' | 'gone' | 'opted_out' | 'blocked';
+
+/** Checked again right before each send: a guest may have opted out, blocked the bot or left since the audience was chosen. */
+export async function readStanding(db: Db | Tx, telegramUserId: bigint): Promise<Standing> {
+	const [user, optOut, blocked] = await Promise.all([
+		db.user.findUnique({ where: { telegramUserId }, select: { consentedAt: true } }),
+		db.broadcastOptOut.findUnique({ where: { telegramUserId }, select: { via: true } }),
+		isBotBlocked(db, telegramUserId)
+	]);
+	if (!user || !user.consentedAt) return 'gone';
+	if (optOut) return 'opted_out';
+	if (blocked) return 'blocked';
+	return 'ok';
+}

@@ -1,0 +1,42 @@
+import { promises as fsp } from 'node:fs';
+import { canAct, type OperatorIdentity } from '../auth/roles.ts';
+import { readLimited } from '../kiosk/photo-upload.ts';
+import { PhotoRejected } from '../media/photo-normalise.ts';
+import { MAX_BROADCAST_IMAGE_BYTES, resolveBroadcastImage, storeBroadcastImage } from './broadcast-image.ts';
+
+/**
+ * POST /api/console/broadcasts/image: a broadcast's picture as the raw request body (content
+ * sniffed, never trusted from its type). 201 {name} or 4xx {error} with a sentence for the
+ * console. GET …/image/<name>: the stored picture, for the preview.
+ */
+const REFUSALS: Record<PhotoRejected['problem'], string> = {
+	not_an_image: 'This file is not a picture: upload a JPEG, PNG or WebP image.',
+	unsupported: 'This picture’s format does not match its contents: save it again as JPEG or PNG.',
+	too_many_pixels: 'This picture has too many pixels (more than 40 megapixels): make it smaller.',
+	damaged: 'This picture cannot be read (damaged or cut off): export it again.'
+};
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+export async function answerBroadcastImageUpload(dataDir: string, operator: OperatorIdentity | null | undefined, request: Request): Promise<Response> {
+	if (!operator) return json(401, { error: 'Please sign in to the console.' });
+	if (!canAct(operator.role)) return json(403, { error: 'Your role is viewer: you can look at everything but not change it.' });
+	const tooBig = json(413, { error: `The picture is larger than ${MAX_BROADCAST_IMAGE_BYTES / 1024 / 1024} MB.` });
+	const length = Number(request.headers.get('content-length') ?? NaN);
+	if (Number.isFinite(length) && length > MAX_BROADCAST_IMAGE_BYTES) return tooBig;
+	const bytes = await readLimited(request.body, MAX_BROADCAST_IMAGE_BYTES);
+	if (!bytes) return tooBig;
+	try {
+		return json(201, { name: await storeBroadcastImage(dataDir, bytes) });
+	} catch (error) {
+		if (error instanceof PhotoRejected) return json(400, { error: REFUSALS[error.problem] });
+		throw error;
+	}
+}
+
+export async function answerBroadcastImage(dataDir: string, operator: OperatorIdentity | null | undefined, name: string): Promise<Response> {
+	if (!operator) return json(401, { error: 'Please sign in to the console.' });
+	const file = await resolveBroadcastImage(dataDir, name);
+	if (!file) return json(404, { error: 'No such picture.' });
+	return new Response(new Uint8Array(await fsp.readFile(file)), { headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, no-store' } });
+}

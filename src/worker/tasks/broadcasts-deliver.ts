@@ -1,0 +1,132 @@
+import { readStanding, type Standing } from '../../lib/server/broadcasts/audience.ts';
+import {
+	claimNextRecipient,
+	closeRecipient,
+	recordRecipientFailure,
+	recordRecipientSent,
+	type ClaimedRecipient
+} from '../../lib/server/broadcasts/broadcast-recipients.repository.ts';
+import { finishDrainedBroadcasts, recordImageFileId, startDueBroadcasts } from '../../lib/server/broadcasts/broadcasts.repository.ts';
+import type { Db } from '../../lib/server/db/client.ts';
+import { markBotBlocked } from '../../lib/server/guests/bot-blocked.ts';
+import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
+import type { Logger } from '../../lib/server/log/logger.ts';
+import type { TelegramApi } from '../../lib/server/telegram/api.ts';
+import { sendBroadcastMessage } from '../../lib/server/telegram/broadcast-message.ts';
+import { isBlockedByUser, isUnreachableChat, retryAfterMs } from '../../lib/server/telegram/errors.ts';
+import { describeFailure, recordAfterSend } from '../../lib/server/telegram/outbox-record.ts';
+import type { SendPacer } from '../../lib/server/telegram/send-pacer.ts';
+import { computeBackoffMs, type BackoffPolicy } from '../../lib/server/time/backoff.ts';
+import { MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
+
+/**
+ * The broadcast outbox: each guest of a broadcast gets its message once.
+ *
+ *   claim (next_attempt_at = now + lease) → sendMessage/sendPhoto → record message_id, state sent
+ *
+ * paced by the SendPacer (≈25/s overall, 1/s per chat, everything holds for a 429's retry_after).
+ * Before each send the guest's standing is read again: opted out, blocked or gone since the
+ * audience was chosen → the row is closed without a call. A 403 marks the guest as having blocked
+ * the bot. 5xx and network errors back off (the shared formula) up to MAX_ATTEMPTS; a 429 holds
+ * every send for its retry_after and never counts as an attempt. The remaining duplicate window: Telegram accepted the message but we never recorded
+ * it — the process died between Telegram's answer and the UPDATE (a few milliseconds), or the
+ * answer itself was lost on the way back (a timeout after Telegram had sent). After the lease the
+ * row is due again and that guest gets the message twice. Everything else sends exactly once.
+ */
+export interface BroadcastDeliveryDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	api: TelegramApi;
+	pacer: SendPacer;
+	leaseMs: number;
+	/** Real time in production; a FakeClock's advance in tests. */
+	sleep: (ms: number) => Promise<void>;
+	random?: () => number;
+	/** Crash injection for the crash tests (jobs/run/crash-points.ts); a no-op otherwise. */
+	crashPoint?: (step: BroadcastCrashStep) => void;
+}
+
+export const BROADCAST_CRASH_STEPS = ['broadcast_after_claim', 'broadcast_after_send'] as const;
+export type BroadcastCrashStep = (typeof BROADCAST_CRASH_STEPS)[number];
+
+export const BROADCAST_BACKOFF: BackoffPolicy = { baseMs: 5 * SECOND, capMs: 10 * MINUTE, jitter: [0.8, 1.2] };
+export const MAX_ATTEMPTS = 6;
+/** One pass sends for at most this long, so shutdown and new broadcasts are never kept waiting. */
+const PASS_MS = 10 * SECOND;
+/** A wait longer than this (a 429's hold) ends the pass; the next pass picks up after it. */
+const MAX_INLINE_WAIT_MS = SECOND;
+
+type Outcome = 'sent' | 'closed' | 'failed';
+
+export async function deliverBroadcasts(deps: BroadcastDeliveryDeps, shouldStop: () => boolean = () => false): Promise<number> {
+	const started = await startDueBroadcasts(deps.db, deps.clock.now().toISOString());
+	if (started.length > 0) deps.logger.info({ broadcasts: started }, 'broadcasts started');
+	const passEnds = deps.clock.now().getTime() + PASS_MS;
+	let sent = 0;
+	while (!shouldStop() && deps.clock.now().getTime() < passEnds && deps.pacer.holdMs() <= MAX_INLINE_WAIT_MS) {
+		await deps.sleep(deps.pacer.holdMs());
+		const claimed = await claimNextRecipient(deps.db, deps.clock.now(), deps.leaseMs);
+		if (!claimed) break;
+		deps.crashPoint?.('broadcast_after_claim');
+		if ((await deliverOne(deps, claimed)) === 'sent') sent++;
+	}
+	await finishDrainedBroadcasts(deps.db, deps.clock.now().toISOString());
+	return sent;
+}
+
+async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): Promise<Outcome> {
+	const chatId = row.telegramUserId;
+	const standing: Standing = row.test ? 'ok' : await readStanding(deps.db, chatId);
+	if (standing !== 'ok') {
+		await closeRecipient(deps.db, deps.clock.now().toISOString(), row.id, standing === 'blocked' ? 'blocked' : 'skipped', STANDING_REASON[standing]);
+		return 'closed';
+	}
+	const locale = await readGuestLanguage(deps.db, chatId);
+	await deps.sleep(deps.pacer.waitMs(chatId));
+	deps.pacer.book(chatId);
+	let sent;
+	try {
+		sent = await sendBroadcastMessage(deps.api, chatId, locale, row.broadcast);
+	} catch (error) {
+		await recordFailure(deps, row, error);
+		return 'failed';
+	}
+	deps.crashPoint?.('broadcast_after_send');
+	await recordAfterSend(
+		() => recordRecipientSent(deps.db, deps.clock.now().toISOString(), row.id, BigInt(sent.messageId)),
+		(error) => deps.logger.error({ err: error, recipientId: row.id }, 'broadcast sent but not recorded: it will be sent again after the lease')
+	);
+	if (sent.photoFileId) await recordImageFileId(deps.db, row.broadcastId, sent.photoFileId);
+	return 'sent';
+}
+
+const STANDING_REASON: Record<Exclude<Standing, 'ok'>, string> = {
+	gone: 'no longer a consenting guest',
+	opted_out: 'opted out',
+	blocked: 'blocked the bot'
+};
+
+async function recordFailure(deps: BroadcastDeliveryDeps, row: ClaimedRecipient, error: unknown): Promise<void> {
+	const now = deps.clock.now();
+	const nowIso = now.toISOString();
+	if (isBlockedByUser(error)) {
+		await markBotBlocked(deps.db, deps.clock, row.telegramUserId);
+		await closeRecipient(deps.db, nowIso, row.id, 'blocked', 'blocked the bot (403)');
+		return;
+	}
+	if (isUnreachableChat(error)) {
+		await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), null);
+		return;
+	}
+	const wait = retryAfterMs(error);
+	if (wait > 0) {
+		deps.pacer.holdAll(now.getTime() + wait);
+		await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), new Date(now.getTime() + wait), false);
+		return;
+	}
+	const attempts = row.attempts + 1;
+	const retryAt = attempts >= MAX_ATTEMPTS ? null : new Date(now.getTime() + computeBackoffMs(attempts, BROADCAST_BACKOFF, deps.random));
+	await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), retryAt);
+	deps.logger.warn({ recipientId: row.id, attempts, retryAt: retryAt?.toISOString() ?? null, error: describeFailure(error) }, 'broadcast message not sent');
+}

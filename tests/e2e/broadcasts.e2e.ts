@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test';
+import { hash, type Options } from '@node-rs/argon2';
+import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
+import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
+import { signInOwnOperator, withE2eDb } from './console-operator.ts';
+
+/**
+ * Broadcasts against the running product: an operator composes a broadcast for one event, checks
+ * the preview and the audience, test-sends it to their own Telegram chat, sends it; the emulator
+ * shows it to that event's consenting guests only; one guest presses "no more messages" and the
+ * next broadcast leaves them out; progress and results move on the page by themselves.
+ */
+const SETUP_TOKEN = 'e2ebroadcastssetuptokenabcdefgh5';
+const OPERATOR = { username: 'bahrom_broadcasts', password: 'operator password 789' };
+const control = createControlClient(`http://127.0.0.1:${E2E_EMULATOR_PORT}`);
+const RUN = Date.now().toString(36);
+
+/** Guests as the guest flow leaves them: users row (consent or not), a session at the event's kiosk. */
+function plantGuests(eventName: string, guests: { id: number; consented: boolean; inEvent: boolean }[]): number {
+	return withE2eDb((db) => {
+		const now = new Date().toISOString();
+		const event = db.prepare("INSERT INTO events (name, state, title_template, created_at, updated_at) VALUES (?, 'live', '{pack_title}', ?, ?)").run(eventName, now, now);
+		const eventId = Number(event.lastInsertRowid);
+		const kiosk = db.prepare('INSERT INTO kiosks (name, key_hash, created_at) VALUES (?, ?, ?)').run(`bcast-kiosk-${RUN}`, `bcast-key-${RUN}`, now);
+		for (const guest of guests) {
+			db.prepare('INSERT INTO users (telegram_user_id, first_name, consented_at, created_at) VALUES (?, ?, ?, ?)').run(guest.id, `Guest ${guest.id}`, guest.consented ? now : null, now);
+			const token = `bcaste2e${guest.id}`;
+			db.prepare("INSERT INTO sessions (session_token, telegram_user_id, status, created_at, updated_at) VALUES (?, ?, 'consented', ?, ?)").run(token, guest.id, now, now);
+			db.prepare('INSERT INTO kiosk_sessions (session_token, kiosk_id, created_at, event_id) VALUES (?, ?, ?, ?)').run(token, Number(kiosk.lastInsertRowid), now, guest.inEvent ? eventId : 1);
+		}
+		return eventId;
+	});
+}
+
+async function signInOperator(page: Parameters<typeof signInOwnOperator>[0]): Promise<void> {
+	const operators = withE2eDb((db) => (db.prepare('SELECT count(*) AS n FROM operators').get() as { n: number }).n);
+	if (operators > 0) {
+		// Broadcasting is an operator's action: this spec's account is an operator, not the default viewer.
+		const passwordHash = await hash(OPERATOR.password, { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+		withE2eDb((db) => db.prepare("INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'operator', ?)").run(OPERATOR.username, passwordHash, new Date().toISOString()));
+	}
+	await signInOwnOperator(page, { ...OPERATOR, setupToken: SETUP_TOKEN });
+}
+
+const hasText = (marker: string) => (m: { text?: string; caption?: string }) => (m.text ?? m.caption ?? '').includes(marker);
+
+test('an operator broadcasts to one event’s consenting guests; an opt-out is left out of the next one', async ({ page }) => {
+	test.setTimeout(120_000);
+	const [ann, ben, cho, dan, eve, me] = await Promise.all(['Ann', 'Ben', 'Cho', 'Dan', 'Eve', 'Operator'].map((first_name) => control.createUser({ first_name, language_code: 'en' })));
+	const eventName = `Gala ${RUN}`;
+	plantGuests(eventName, [
+		{ id: ann!.id, consented: true, inEvent: true },
+		{ id: ben!.id, consented: true, inEvent: true },
+		{ id: cho!.id, consented: true, inEvent: true },
+		{ id: dan!.id, consented: false, inEvent: true },
+		{ id: eve!.id, consented: true, inEvent: false }
+	]);
+	for (const user of [ann, ben, cho, dan, eve, me]) await control.sendUserMessage({ user_id: user!.id, text: '/start' });
+	await signInOperator(page);
+
+	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Broadcasts' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: 'Broadcasts' })).toBeVisible();
+	await page.getByLabel('Audience').selectOption({ label: eventName });
+	await expect(page.getByText('3 guests would get it now.')).toBeVisible();
+	const marker = `thanks-${RUN}`;
+	await page.getByLabel(/^Message/).fill(`<b>Thank you</b> for coming! ${marker}`);
+	await page.getByLabel(/^Button label/).fill('Photos');
+	await page.getByLabel(/^Button link/).fill('https://example.com/photos');
+	const preview = page.getByRole('figure', { name: 'Preview as the guest sees it' });
+	await expect(preview.locator('b')).toHaveText('Thank you');
+	await expect(preview.getByText('🔕 No more messages')).toBeVisible();
+	await page.getByLabel(/^Message/).fill(`<b>Thank you</i> ${marker}`);
+	await expect(preview.getByRole('alert')).toContainText('is not closed in the right place');
+	await page.getByLabel(/^Message/).fill(`<b>Thank you</b> for coming! ${marker}`);
+	await page.getByRole('button', { name: 'Save draft' }).click();
+
+	await expect(page.getByRole('heading', { level: 1, name: /Broadcast #\d+/ })).toBeVisible();
+	await expect(page.getByTestId('broadcast-state')).toHaveText('draft');
+	await page.getByLabel('Your Telegram id').fill(String(me!.id));
+	await page.getByRole('button', { name: 'Save', exact: true }).click();
+	await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+	await page.getByRole('button', { name: 'Send a test to me' }).click();
+	await control.waitForMessage(me!.id, hasText(marker), { timeoutMs: 15_000 });
+	await expect(page.getByTestId('test-send-state')).toContainText('Test send: sent');
+
+	await page.getByRole('button', { name: 'Send now to 3 guests' }).click();
+	await page.getByRole('button', { name: 'Yes, send it now' }).click();
+	await expect(page.getByTestId('broadcast-state')).toHaveText('done', { timeout: 20_000 });
+	await expect(page.getByTestId('broadcast-progress')).toHaveText('3 of 3 sent');
+	for (const guest of [ann, ben, cho]) {
+		const message = await control.waitForMessage(guest!.id, hasText(marker), { timeoutMs: 15_000 });
+		expect(message.buttons.flat().map((b) => b.text)).toEqual(['Photos', '🔕 No more messages']);
+	}
+	for (const guest of [dan, eve]) expect((await control.chatMessages(guest!.id)).filter(hasText(marker))).toHaveLength(0);
+
+	const received = (await control.chatMessages(ben!.id)).find(hasText(marker))!;
+	const stop = received.buttons.flat().find((b) => b.text === '🔕 No more messages')!;
+	await control.pressButton({ user_id: ben!.id, message_id: received.message_id, callback_data: stop.callback_data! });
+	await control.waitForMessage(ben!.id, (m) => m.from_bot && !!m.text?.startsWith('Done: we will not send'));
+	const results = page.getByRole('list', { name: /Results of broadcast/ });
+	await expect(results.getByRole('listitem').filter({ hasText: 'Opted out since' })).toContainText('1');
+	await expect(results.getByRole('listitem').filter({ hasText: /^Sent/ })).toContainText('3');
+
+	await page.getByRole('link', { name: '← Broadcasts' }).click();
+	await page.getByLabel('Audience').selectOption({ label: eventName });
+	await expect(page.getByText('2 guests would get it now.')).toBeVisible();
+	const second = `again-${RUN}`;
+	await page.getByLabel(/^Message/).fill(`See you next time ${second}`);
+	await page.getByRole('button', { name: 'Save draft' }).click();
+	await page.getByRole('button', { name: 'Send now to 2 guests' }).click();
+	await page.getByRole('button', { name: 'Yes, send it now' }).click();
+	await expect(page.getByTestId('broadcast-progress')).toHaveText('2 of 2 sent', { timeout: 20_000 });
+	for (const guest of [ann, cho]) await control.waitForMessage(guest!.id, hasText(second), { timeoutMs: 15_000 });
+	expect((await control.chatMessages(ben!.id)).filter(hasText(second))).toHaveLength(0);
+});
