@@ -1,11 +1,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Api } from 'grammy';
+import { afterEach } from 'vitest';
 import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
 import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
 import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-policy.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
+import { createLogger } from '../../src/lib/server/log/logger.ts';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
+import type { GuestNoticeDeps } from '../../src/lib/server/telegram/guest-notices.ts';
+import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
+import { systemClock, type Clock } from '../../src/lib/server/time/clock.ts';
+import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
+import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { makeFaceCrop, makeSelfie } from './generation-selfie.ts';
@@ -90,6 +98,59 @@ export async function waitForJobStatus(db: Db, jobId: number, statuses: string[]
 		const job = await db.job.findUnique({ where: { jobId }, select: { status: true, error: true } });
 		if (job && statuses.includes(job.status)) return job.status;
 		if (Date.now() > deadline) throw new Error(`job ${jobId} is ${job?.status} (${job?.error ?? ''}) after ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+/**
+ * One generation world per test and the job loop running on it, both closed after each test:
+ * `open()` makes the world, `startLoop()` runs the real job loop (real time) against it.
+ */
+export function useGenerationWorld(prefix: string) {
+	const tempDir = useTempDir(prefix);
+	let world: GenerationWorld | undefined;
+	let loop: JobLoop | undefined;
+	afterEach(async () => {
+		await loop?.stop(1000);
+		loop = undefined;
+		await world?.close();
+		world = undefined;
+	});
+	return {
+		open: async (): Promise<GenerationWorld> => (world = await createGenerationWorld(tempDir())),
+		startLoop: async (extra: Record<string, string> = {}): Promise<JobLoop> => {
+			if (!world) throw new Error('open() the world first');
+			loop = await createJobLoop({ config: world.config(extra), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+			loop.start();
+			return loop;
+		},
+		stopLoop: async (): Promise<void> => {
+			await loop?.stop(1000);
+			loop = undefined;
+		}
+	};
+}
+
+/** The guest notices outbox as the worker runs it: the emulator through a client without auto-retry. */
+export function noticeDepsFor(world: GenerationWorld, clock: Clock, options: { timeoutSeconds?: number; leaseMs?: number } = {}): GuestNoticeDeps {
+	return {
+		db: world.db,
+		clock,
+		logger: createLogger('test', 'silent'),
+		api: createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, options.timeoutSeconds ?? 10),
+		cooldown: new ChatCooldown(),
+		slots: 1,
+		leaseMs: options.leaseMs ?? 30_000,
+		random: () => 0.5
+	};
+}
+
+/** The bot's texts in a guest's chat, once one matches `pattern` (real time: notices follow the job change). */
+export async function waitForBotText(world: GenerationWorld, guestId: number, pattern: RegExp, timeoutMs = 15_000): Promise<string[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const said = (await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		if (said.some((text) => pattern.test(text)) || Date.now() > deadline) return said;
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 }

@@ -4,6 +4,7 @@ import type { Lead } from '../../lib/server/db/generated/client.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import { renderLeadCard } from '../../lib/server/telegram/lead-card.ts';
 import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
+import { recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /**
@@ -19,7 +20,6 @@ import type { LeadsTaskDeps } from './leads-deps.ts';
  * restarts, 429s, 5xx, timeouts before Telegram answers — posts exactly once. See docs/leads.md.
  */
 const CARDS_PER_PASS = 10;
-const RECORD_RETRIES = 5;
 
 export async function publishPendingLeads(deps: LeadsTaskDeps, shouldStop: () => boolean = () => false): Promise<number> {
 	const chatId = deps.chatId;
@@ -51,18 +51,7 @@ async function publishLead(deps: LeadsTaskDeps, chatId: bigint, lead: Lead): Pro
 
 /** Right after the send, nothing else in between; retried because losing this write means a duplicate card later. */
 async function recordPosted(deps: LeadsTaskDeps, leadId: number, chatId: bigint, messageId: bigint): Promise<void> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			await recordLeadPublished(deps.db, deps.clock.now(), leadId, chatId, messageId);
-			return;
-		} catch (error) {
-			if (attempt >= RECORD_RETRIES) {
-				deps.logger.error({ err: error, leadId, messageId: Number(messageId) }, 'lead card posted but not recorded: it will be posted again after the lease');
-				throw error;
-			}
-			await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-		}
-	}
+	await recordRightAfterSend(() => recordLeadPublished(deps.db, deps.clock.now(), leadId, chatId, messageId), deps.logger, { leadId, messageId: Number(messageId) });
 }
 
 async function recordFailure(deps: LeadsTaskDeps, chatId: bigint, lead: Lead, error: unknown): Promise<void> {
