@@ -5,6 +5,7 @@ import { afterEach } from 'vitest';
 import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
 import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
+import { enqueueJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-policy.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
@@ -33,7 +34,11 @@ export interface GenerationWorld {
 	guestId: number;
 	env: Record<string, string>;
 	config(extra?: Record<string, string>): Config;
-	queueJob(options?: { createdAt?: Date; templateId?: string; guestId?: number }): Promise<number>;
+	/**
+	 * `viaOutbox`: queued as a kiosk upload queues it (enqueueJob, which queues the "Generating…"
+	 * notice in guest_notices for the worker to send); otherwise the notice is sent here and recorded.
+	 */
+	queueJob(options?: { createdAt?: Date; templateId?: string; guestId?: number; viaOutbox?: boolean }): Promise<number>;
 	close(): Promise<void>;
 }
 
@@ -79,7 +84,9 @@ export async function createGenerationWorld(dir: string, emulatorOptions: { port
 			const created = (options.createdAt ?? new Date()).toISOString();
 			const guestId = options.guestId ?? guest.id;
 			await db.session.create({ data: { sessionToken: token, telegramUserId: BigInt(guestId), templateId: options.templateId ?? 'tuxedo', status: 'photo_taken', createdAt: created, updatedAt: created } });
-			const job = await db.job.create({ data: { telegramUserId: BigInt(guestId), sessionToken: token, photoPath, templateId: options.templateId ?? 'tuxedo', status: 'queued', createdAt: created, updatedAt: created } });
+			const fields = { telegramUserId: BigInt(guestId), sessionToken: token, photoPath, templateId: options.templateId ?? 'tuxedo' };
+			if (options.viaOutbox) return db.$transaction((tx) => enqueueJob(tx, { ...fields, now: created }));
+			const job = await db.job.create({ data: { ...fields, status: 'queued', createdAt: created, updatedAt: created } });
 			const message = await api.sendMessage(guestId, '⏳ Generating…');
 			await db.jobMessage.create({ data: { jobId: job.jobId, kind: 'generating', chatId: BigInt(guestId), messageId: BigInt(message.message_id), sentAt: created } });
 			return job.jobId;
