@@ -18,6 +18,8 @@ export interface JobMessageRow {
 	/** 0 when the guest could not be written to (blocked the bot): nothing to edit. */
 	messageId: bigint;
 	sentAt: string;
+	shownText: string | null;
+	editedAt: string | null;
 }
 
 export function findJobMessage(db: Db | Tx, jobId: number, kind: JobMessageKind): Promise<JobMessageRow | null> {
