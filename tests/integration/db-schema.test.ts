@@ -7,7 +7,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 
 /** Every table and column of the product's data model, named as the product names them. */
 const SEED_COLUMNS: Record<string, string[]> = {
-	users: ['telegram_user_id', 'consented_at', 'pack_link', 'pack_name', 'pack_completed_at', 'extra_packs_allowed', 'first_name', 'last_name', 'username', 'created_at'],
+	users: ['telegram_user_id', 'consented_at', 'pack_link', 'pack_name', 'pack_completed_at', 'extra_packs_allowed', 'first_name', 'last_name', 'username', 'created_at', 'bot_blocked_at'],
 	sessions: ['session_token', 'telegram_user_id', 'template_id', 'status', 'notice', 'closed_reason', 'created_at', 'updated_at'],
 	jobs: ['job_id', 'telegram_user_id', 'session_token', 'photo_path', 'template_id', 'provider_used', 'status', 'attempts', 'error', 'pack_name', 'pack_created_at', 'link_sent_at', 'delay_notice_sent_at', 'appearance_json', 'render_mode', 'art_style', 'created_at', 'updated_at'],
 	api_usage: ['id', 'job_id', 'ts', 'kind', 'provider', 'model', 'prompt_tokens', 'output_tokens', 'images', 'est_cost_usd', 'ok', 'http_status', 'error', 'stage', 'resolution', 'image_tokens', 'thoughts_tokens'],

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Api } from 'grammy';
-import { afterEach } from 'vitest';
 import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
 import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
@@ -16,7 +15,9 @@ import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { PROJECT_ROOT } from '../helpers/node-process.ts';
+import { PROJECT_ROOT, startTs } from '../helpers/node-process.ts';
+import { existsSync } from 'node:fs';
+import { afterEach, expect } from 'vitest';
 import { makeFaceCrop, makeSelfie } from './generation-selfie.ts';
 
 /**
@@ -160,4 +161,24 @@ export async function waitForBotText(world: GenerationWorld, guestId: number, pa
 		if (said.some((text) => pattern.test(text)) || Date.now() > deadline) return said;
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
+}
+
+export type WorkerProcess = ReturnType<typeof startTs>;
+
+/**
+ * The real worker started with CRASH_AT=<step> (test builds only): it SIGKILLs itself the first
+ * time it reaches the step (CRASH_MARKER keeps the next run from dying there again) and is started
+ * once more. Both processes go into `children` for the caller's clean-up; returns the second.
+ */
+export async function crashAndRestartWorker(world: GenerationWorld, step: string, children: WorkerProcess[], extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
+	const marker = path.join(world.dir, 'crashed');
+	const env = { ...world.env, LOG_LEVEL: 'warn', CRASH_AT: step, CRASH_MARKER: marker, JOB_LEASE_SECONDS: '4', ...extraEnv };
+	const first = startTs('src/worker/main.ts', { env });
+	children.push(first);
+	const died = await first.finished;
+	expect(died.signal, died.stdout.slice(-2000) + died.stderr.slice(-2000)).toBe('SIGKILL');
+	expect(existsSync(marker)).toBe(true);
+	const second = startTs('src/worker/main.ts', { env });
+	children.push(second);
+	return second;
 }

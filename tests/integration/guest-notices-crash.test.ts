@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { NOTICE_CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
-import { startTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { crashAndRestartWorker, createGenerationWorld, waitForJobStatus, type GenerationWorld, type WorkerProcess } from './generation-harness.ts';
 
 /**
  * The real worker process SIGKILLed between a notice's send and its record (CRASH_AT, as in the
@@ -19,7 +16,7 @@ import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from '.
 describe('a worker killed between a guest notice and its record', () => {
 	const tempDir = useTempDir('notice-crash-');
 	let world: GenerationWorld | undefined;
-	const children: ReturnType<typeof startTs>[] = [];
+	const children: WorkerProcess[] = [];
 	afterEach(async () => {
 		for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
 		await world?.close();
@@ -31,15 +28,7 @@ describe('a worker killed between a guest notice and its record', () => {
 	async function crashThenFinish(step: (typeof NOTICE_CRASH_STEPS)[number]): Promise<{ jobId: number }> {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob({ viaOutbox: true });
-		const marker = path.join(world.dir, 'crashed');
-		const env = { ...world.env, LOG_LEVEL: 'warn', CRASH_AT: step, CRASH_MARKER: marker, JOB_LEASE_SECONDS: '4' };
-		const first = startTs('src/worker/main.ts', { env });
-		children.push(first);
-		const died = await first.finished;
-		expect(died.signal, died.stdout.slice(-2000) + died.stderr.slice(-2000)).toBe('SIGKILL');
-		expect(existsSync(marker)).toBe(true);
-		const second = startTs('src/worker/main.ts', { env });
-		children.push(second);
+		const second = await crashAndRestartWorker(world, step, children);
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		expect(status, (await world.db.job.findUnique({ where: { jobId } }))?.error ?? '').toBe('done');
 		await waitFor(async () => (await findJobMessage(world!.db, jobId, 'generating'))?.shownText === READY);
