@@ -19,7 +19,7 @@ describe('pacing the status edits', () => {
 		expect(pacer.take(1n, sentAt, clock.now().getTime())).toBe(true);
 	});
 
-	it('makes at most 20 edits in any second overall, well inside the bot-wide ~30 messages a second', () => {
+	it('makes at most 12 edits in any second overall, inside the bot-wide ~30 messages a second with the notices', () => {
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const pacer = new EditPacer();
 		const guests = Array.from({ length: 50 }, (_, i) => BigInt(1000 + i));

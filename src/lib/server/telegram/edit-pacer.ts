@@ -4,10 +4,10 @@ import { SECOND } from '../time/clock.ts';
  * How often the guests' status messages may be edited: at most once every `perChatMs` per guest
  * (a message that changes faster only flickers), and at most `perSecond` edits overall, which
  * keeps the status edits well inside Telegram's ~30 messages a second for the whole bot and
- * leaves room for the bot's replies and the links. Time comes from the caller (a clock).
+ * leaves room for the notices (at most 16 a second, guest-notices.ts), the bot's replies and the links. Time comes from the caller (a clock).
  */
 export const STATUS_EDIT_EVERY_MS = 5 * SECOND;
-export const STATUS_EDITS_PER_SECOND = 20;
+export const STATUS_EDITS_PER_SECOND = 12;
 
 export class EditPacer {
 	readonly #lastByChat = new Map<string, number>();
