@@ -34,7 +34,7 @@ export async function enforceJobDeadlines(deps: DeadlineDeps): Promise<{ noticed
 	const pause = await syncQueuePauses(deps.db, deps.clock);
 	const failed = await failOverdueJobs(deps);
 	const held = pause ? await tellWaitingGuests(deps, pause) : [];
-	const noticed = [...held, ...(await sendDelayNotices(deps))];
+	const noticed = [...held, ...(await queueDelayNotices(deps))];
 	return { noticed, failed };
 }
 
@@ -52,14 +52,14 @@ async function jobsRunningFor(deps: DeadlineDeps, ms: number, where: { delayNoti
 async function tellWaitingGuests(deps: DeadlineDeps, pause: QueuePause): Promise<number[]> {
 	if (deps.clock.now().getTime() - Date.parse(pause.since) < PAUSE_NOTICE_AFTER_MS) return [];
 	const waiting = await listQueuedJobsNotNoticed(deps.db);
-	return sendOnce(deps, waiting, 'paused');
+	return queueNoticeOnce(deps, waiting, 'paused');
 }
 
-async function sendDelayNotices(deps: DeadlineDeps): Promise<number[]> {
-	return sendOnce(deps, await jobsRunningFor(deps, deps.delayNoticeMs, { delayNoticeSentAt: null }), 'delay');
+async function queueDelayNotices(deps: DeadlineDeps): Promise<number[]> {
+	return queueNoticeOnce(deps, await jobsRunningFor(deps, deps.delayNoticeMs, { delayNoticeSentAt: null }), 'delay');
 }
 
-async function sendOnce(deps: DeadlineDeps, jobs: Pick<Candidate, 'jobId'>[], key: GenerationText): Promise<number[]> {
+async function queueNoticeOnce(deps: DeadlineDeps, jobs: Pick<Candidate, 'jobId'>[], key: GenerationText): Promise<number[]> {
 	const queued: number[] = [];
 	for (const job of jobs) {
 		if (await claimDelayNotice(deps.db, job.jobId, deps.clock.now().toISOString(), key)) queued.push(job.jobId);
