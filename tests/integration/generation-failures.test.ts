@@ -7,6 +7,7 @@ import { createOfflineProvider } from '../../src/lib/server/providers/offline/of
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { SelfieMissing } from '../../src/lib/server/jobs/job-errors.ts';
 import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
+import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
 import { abortableSleep, type QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { noticeDepsFor, useGenerationWorld, waitForBotText, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 
@@ -65,6 +66,24 @@ describe('failures that end a job and failures that are retried', () => {
 		const again = await claimNextJob(world.db, clock, 'w1', 30_000);
 		await handleJobFailure(depsFor(world, clock), { jobId, attempts: again!.attempts, error: new SelfieMissing(), signal: new AbortController().signal });
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('failed');
+	}, 60_000);
+
+	it('a failure notice Telegram refuses at the moment of failure is queued, then delivered by the outbox once', async () => {
+		const world = await worlds.open();
+		const jobId = await world.queueJob();
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		const deps = depsFor(world, clock);
+		const claimed = await claimNextJob(world.db, clock, 'w1', 30_000);
+		await world.emulator.control.injectFault({ method: 'sendMessage', chat_id: world.guestId, kind: '5xx', status: 502 });
+		await handleJobFailure(deps, { jobId, attempts: claimed!.attempts, error: new SelfieMissing(), signal: new AbortController().signal });
+		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('failed');
+		expect(await world.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'failure' } })).toMatchObject({ state: 'queued', attempts: 1, textKey: 'failed' });
+
+		clock.advance(5_000);
+		expect(await deliverGuestNotices(deps.notices)).toBe(1);
+		expect(await deliverGuestNotices(deps.notices)).toBe(0);
+		const said = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot && /could not draw your stickers/.test(m.text ?? ''));
+		expect(said).toHaveLength(1);
 	}, 60_000);
 });
 
