@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
+import { claimDelayNotice, claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { recordStage } from '../../src/lib/server/jobs/job-progress.ts';
 import { DEFAULT_JOB_SECONDS, readSessionQueuePosition, readTypicalJobSeconds } from '../../src/lib/server/jobs/queue-position.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
@@ -79,6 +79,31 @@ describe('a live place in the queue', () => {
 		clock.advance(10 * SECOND);
 		await refreshGuestStatuses(status);
 		expect((await world.emulator.control.callCounts()).methods.editMessageText).toBe(edits);
+	});
+
+	it('a guest who blocked the bot after "Generating…" and was marked by a notice’s 403 gets no more status edits', async () => {
+		const world = await worlds.open();
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		const jobId = await world.queueJob({ createdAt: clock.now(), viaOutbox: true });
+		const notices = noticeDepsFor(world, clock);
+		expect(await deliverGuestNotices(notices)).toBe(1);
+		const status = statusDeps(world, clock);
+		const editCalls = async () => (await world.emulator.control.callCounts()).byChat[`editMessageText:${world.guestId}`] ?? 0;
+		await claimNextJob(world.db, clock, 'w1', MINUTE);
+		await recordStage(world.db, clock, jobId, 'passport');
+		clock.advance(5 * SECOND);
+		expect(await refreshGuestStatuses(status)).toBe(1);
+
+		await world.emulator.control.setBlocked(world.guestId, true);
+		expect(await claimDelayNotice(world.db, jobId, clock.now().toISOString())).toBe(true);
+		expect(await deliverGuestNotices(notices)).toBe(0); // 403: the guest is marked
+		expect((await world.db.user.findUniqueOrThrow({ where: { telegramUserId: BigInt(world.guestId) } })).botBlockedAt).not.toBeNull();
+		for (const stage of ['anchor', 'sheet', 'qa'] as const) {
+			await recordStage(world.db, clock, jobId, stage);
+			clock.advance(5 * SECOND);
+			expect(await refreshGuestStatuses(status)).toBe(0);
+		}
+		expect(await editCalls()).toBe(1);
 	});
 
 	it('the estimate is the median photo-to-link time of the last hour, 90 s with no history; the kiosk reads the same numbers', async () => {

@@ -51,14 +51,15 @@ export interface StatusMessage {
 
 /**
  * Status messages that may still change: their job is active, or finished since `finishedSince`
- * (the last edit — "ready" — is still to be shown). Raw SQL: a join Prisma cannot express without
+ * (the last edit — "ready" — is still to be shown), and their guest has not blocked the bot. Raw SQL: a join Prisma cannot express without
  * relations between these tables; it runs every second over a handful of rows.
  */
 export async function listLiveStatusMessages(db: Db, finishedSince: string): Promise<StatusMessage[]> {
 	const rows = await db.$queryRaw<{ job_id: number | bigint; telegram_user_id: bigint | number; chat_id: bigint | number; message_id: bigint | number; sent_at: string; edited_at: string | null; shown_text: string | null; status: string; stage: string | null }[]>`
 		SELECT m.job_id, j.telegram_user_id, m.chat_id, m.message_id, m.sent_at, m.edited_at, m.shown_text, j.status, p.stage
 		FROM job_messages m JOIN jobs j ON j.job_id = m.job_id LEFT JOIN job_progress p ON p.job_id = m.job_id
-		WHERE m.kind = 'generating' AND m.message_id > 0
+		LEFT JOIN users u ON u.telegram_user_id = j.telegram_user_id
+		WHERE m.kind = 'generating' AND m.message_id > 0 AND u.bot_blocked_at IS NULL
 		AND (j.status IN (${Prisma.join([...ACTIVE_JOB_STATUSES])}) OR (j.status = 'done' AND j.updated_at >= ${finishedSince}))
 		ORDER BY m.job_id`;
 	return rows.map((r) => ({

@@ -9,7 +9,8 @@ import { DEFAULT_JOB_SECONDS, readActiveQueue } from '../jobs/queue-position.ts'
 import type { Logger } from '../log/logger.ts';
 import { MINUTE, type Clock } from '../time/clock.ts';
 import type { TelegramApi } from './api.ts';
-import { isNotModified, isUneditable } from './errors.ts';
+import { isBlockedByUser, isNotModified, isUneditable } from './errors.ts';
+import { markBotBlocked } from '../guests/bot-blocked.ts';
 import type { EditPacer } from './edit-pacer.ts';
 import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
 
@@ -98,6 +99,8 @@ async function editStatus(deps: GuestStatusDeps, message: StatusMessage, text: s
 		}
 		// A deleted or too old message will not take this text: it is recorded as shown so it is not tried again.
 		if (isUneditable(error)) await recordStatusShown(deps.db, deps.clock, message.jobId, text);
+		// Blocked since the message was sent: marked, so no status edit or notice tries again.
+		else if (isBlockedByUser(error)) await markBotBlocked(deps.db, deps.clock, message.telegramUserId);
 		else noteFloodControl(deps, message.chatId, error);
 		deps.logger.warn({ err: error, jobId: message.jobId }, 'could not update the guest status message');
 		return false;
