@@ -22,6 +22,7 @@ import { WorkerShutdown } from '../lib/server/jobs/job-errors.ts';
 import { LogSink } from '../lib/server/log/log-sink.ts';
 import { openLogEntryWriter } from '../lib/server/log/log-entry-writer.ts';
 import { logPruneTask } from './tasks/log-prune.task.ts';
+import { createNoticeApi } from './queue/start-queue.ts';
 
 /** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -52,11 +53,13 @@ async function main(): Promise<void> {
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
 	scheduleBroadcastTasks(scheduler, config, db, clock, logger, () => stopping);
 
-	const bot = createBot(config.telegram, { db, clock, logger, config });
+	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
+	const noticeApi = createNoticeApi(config);
+	const bot = createBot(config.telegram, { db, clock, logger, config }, [noticeApi]);
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	botRunner.start();
-	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId });
+	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi });
 	jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
 	const stopRedraws = new AbortController();

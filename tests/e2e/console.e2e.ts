@@ -206,6 +206,7 @@ test.describe.serial('operator console', () => {
 			const now = new Date().toISOString();
 			db.prepare("INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, http_status, error, stage, images) VALUES (NULL, ?, 'image', 'gemini', 'm', 0, 0, 503, 'HTTP 503 e2e', 'sheet', 0)").run(now);
 			db.prepare("INSERT INTO bot_messages (telegram_user_id, direction, kind, text, at) VALUES (?, 'out', 'text', 'Your stickers are ready (e2e)', ?)").run(BORIS, now);
+			db.prepare("INSERT INTO guest_notices (job_id, telegram_user_id, kind, text_key, state, attempts, next_attempt_at, created_at, sent_at, message_id, error) VALUES (?, ?, 'generating', 'generating', 'sent', 2, ?, ?, ?, 5, NULL)").run(doneJob, BORIS, now, now, now);
 		});
 		const debug = path.join(DATA_DIR, 'debug_sheets');
 		mkdirSync(debug, { recursive: true });
@@ -227,6 +228,9 @@ test.describe.serial('operator console', () => {
 		await expect(verdicts.getByRole('row')).toHaveCount(3);
 		await expect(verdicts.getByRole('row', { name: /does not look like the anchor/ })).toContainText('20 %');
 		await expect(page.getByRole('table', { name: 'Guest messages' })).toContainText('Your stickers are ready (e2e)');
+		const notice = page.getByRole('table', { name: 'Guest notices' }).getByRole('row', { name: /Generating/ });
+		await expect(notice).toContainText('sent');
+		await expect(notice.getByRole('cell').nth(2)).toHaveText('2');
 	});
 
 	test('Job page: redraw one sticker of a delivered pack — queued, run by the worker, its outcome shown live', async () => {

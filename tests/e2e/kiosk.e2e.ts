@@ -108,6 +108,34 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 25_000 });
 });
 
+test('the "being drawn" screen shows the place and estimate of the guest\'s status message; the message is edited, never sent again', async ({ guestPage: page }) => {
+	test.setTimeout(120_000);
+	await openKiosk(page);
+	const token = await startAndReadToken(page);
+	const userId = nextUser++;
+	await guestChoosesOutfit(userId, token);
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await page.getByRole('button', { name: 'Take photo' }).click();
+	// The queue is held, so the job waits with a place in the queue while both screens are read.
+	db().prepare(`INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?)`).run(JSON.stringify({ source: 'admin', reason: 'e2e hold', at: new Date().toISOString() }), new Date().toISOString());
+	const PLACE = /#(\d+) in the queue[—,\s]+about ([^.]+)\./;
+	let statusId = 0;
+	try {
+		await page.getByRole('button', { name: 'Use this photo' }).click();
+		await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible();
+		const status = await control.waitForMessage(userId, (m) => m.from_bot && PLACE.test(m.text ?? ''), { timeoutMs: 10_000 });
+		statusId = status.message_id;
+		const [, place, eta] = PLACE.exec(status.text ?? '')!;
+		await expect(page.getByTestId('queue-position')).toHaveText(`You are #${place} in the queue — about ${eta}.`, { timeout: 10_000 });
+	} finally {
+		db().prepare(`DELETE FROM settings WHERE key = 'maintenance'`).run();
+	}
+	// Drawing starts: the same message is edited (the place, then the stages); no second status message appears.
+	await expect.poll(async () => (await control.chatMessages(userId)).find((m) => m.message_id === statusId)?.edited, { timeout: 30_000 }).toBe(true);
+	const others = (await control.chatMessages(userId)).filter((m) => m.from_bot && m.message_id !== statusId && /Generating your stickers|in the queue/.test(m.text ?? ''));
+	expect(others).toEqual([]);
+});
+
 test('a reload with a session open closes it as kiosk_reset; a camera failure closes it as camera_error', async ({ page }) => {
 	await openKiosk(page);
 	const first = await startAndReadToken(page);

@@ -45,6 +45,23 @@ describe('the Job page: what the guest got', () => {
 		]);
 	});
 
+	it('shows the state of every notice owed to the guest for this job', async () => {
+		const dir = tempDir();
+		const { db } = await createTestDb(dir);
+		open.push(db);
+		const at = '2026-06-01T10:00:00.000Z';
+		const [jobId, other] = await insertGuest(db, new FakeClock(at), { id: 5550003n, jobs: [{ status: 'failed' }, { status: 'done' }] });
+		const notice = (job: number, kind: string, fields: object) => db.guestNotice.create({ data: { jobId: job, telegramUserId: 5550003n, kind, textKey: kind, nextAttemptAt: at, createdAt: at, ...fields } });
+		await notice(jobId!, 'generating', { state: 'sent', attempts: 1, sentAt: '2026-06-01T10:00:01.000Z', messageId: 9n });
+		await notice(jobId!, 'failure', { state: 'queued', attempts: 3, error: 'Call failed! (500: Internal Server Error)' });
+		await notice(other!, 'generating', { state: 'blocked', attempts: 1 });
+		const detail = await readJobDetail(db, path.join(dir, 'data'), jobId!);
+		expect(detail?.notices).toEqual([
+			{ kind: 'generating', state: 'sent', attempts: 1, error: null, createdAt: at, sentAt: '2026-06-01T10:00:01.000Z' },
+			{ kind: 'failure', state: 'queued', attempts: 3, error: 'Call failed! (500: Internal Server Error)', createdAt: at, sentAt: null }
+		]);
+	});
+
 	it('a job without verdict files has no rows (unknown, not a pass)', async () => {
 		const dir = tempDir();
 		const { db } = await createTestDb(dir);

@@ -38,12 +38,13 @@ describe('reset_user from the console', () => {
 		return { dir, db, dbPath, clock, guest, jobIds, otherJobIds, deps };
 	}
 
-	/** The rows other features keep per job: bot messages, live progress, leases, sticker redraws. */
-	const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases', 'sticker_redraws'] as const;
+	/** The rows other features keep per job: bot messages, the guest notices outbox, live progress, leases, sticker redraws. */
+	const PER_JOB_TABLES = ['job_messages', 'guest_notices', 'job_progress', 'job_leases', 'sticker_redraws'] as const;
 
 	async function insertPerJobRows(db: Db, clock: FakeClock, jobId: number, chatId: bigint) {
 		const now = clock.now().toISOString();
 		await db.jobMessage.create({ data: { jobId, kind: 'link', chatId, messageId: 10n + BigInt(jobId), sentAt: now } });
+		await db.guestNotice.create({ data: { jobId, telegramUserId: chatId, kind: 'generating', textKey: 'generating', state: 'sent', nextAttemptAt: now, createdAt: now } });
 		await db.jobProgress.create({ data: { jobId, stage: 'done', stageStartedAt: now, updatedAt: now, linkChatId: chatId } });
 		await db.jobLease.create({ data: { jobId, workerId: 'w1', claimedAt: now, heartbeatAt: now, leaseExpiresAt: now } });
 		await db.stickerRedraw.create({ data: { jobId, stickerNumber: 1, status: 'done', requestedBy: 'olga', createdAt: now, updatedAt: now } });
@@ -58,21 +59,21 @@ describe('reset_user from the console', () => {
 		return counts;
 	}
 
-	const NONE = { job_messages: 0, job_progress: 0, job_leases: 0, sticker_redraws: 0 };
-	const ONE_EACH = { job_messages: 1, job_progress: 1, job_leases: 1, sticker_redraws: 1 };
+	const NONE = { job_messages: 0, guest_notices: 0, job_progress: 0, job_leases: 0, sticker_redraws: 0 };
+	const ONE_EACH = { job_messages: 1, guest_notices: 1, job_progress: 1, job_leases: 1, sticker_redraws: 1 };
 
 	it('the guest-row delete alone leaves none of the guest’s per-job rows, so a reset needs no second pass over them', async () => {
 		const { db, clock, guest, jobIds, otherJobIds } = await setUp();
 		for (const jobId of jobIds) await insertPerJobRows(db, clock, jobId, guest);
 		await insertPerJobRows(db, clock, otherJobIds[0]!, 7770001n);
-		expect(await countPerJobRows(db, jobIds)).toEqual({ job_messages: 2, job_progress: 2, job_leases: 2, sticker_redraws: 2 });
+		expect(await countPerJobRows(db, jobIds)).toEqual({ job_messages: 2, guest_notices: 2, job_progress: 2, job_leases: 2, sticker_redraws: 2 });
 
 		const deleted = await db.$transaction(async (tx) => {
 			const sql = prismaRunner(tx);
 			return deleteGuestRows(sql, guest, await readGuestFootprint(sql, guest));
 		});
 
-		expect(deleted).toMatchObject({ job_messages: 2, job_progress: 2, job_leases: 2, sticker_redraws: 2, jobs: 2 });
+		expect(deleted).toMatchObject({ job_messages: 2, guest_notices: 2, job_progress: 2, job_leases: 2, sticker_redraws: 2, jobs: 2 });
 		expect(await countPerJobRows(db, jobIds)).toEqual(NONE);
 		expect(await countPerJobRows(db, otherJobIds)).toEqual(ONE_EACH);
 	});

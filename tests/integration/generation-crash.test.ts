@@ -2,9 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPOSITE_CRASH_STEP, CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
-import { startTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { crashAndRestartWorker, createGenerationWorld, waitForJobStatus, type GenerationWorld, type WorkerProcess } from './generation-harness.ts';
 
 /**
  * Exactly one sticker set and one link, whatever step a crash hits: the real worker process is killed with SIGKILL at each step of a job and started
@@ -17,7 +16,7 @@ import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from '.
 describe('a worker killed at any step of a job', () => {
 	const tempDir = useTempDir('gen-crash-');
 	let world: GenerationWorld | undefined;
-	const children: ReturnType<typeof startTs>[] = [];
+	const children: WorkerProcess[] = [];
 	afterEach(async () => {
 		for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
 		await world?.close();
@@ -27,16 +26,7 @@ describe('a worker killed at any step of a job', () => {
 		it(`${step}: restarts, finishes, one set and one link`, async () => {
 			world = await createGenerationWorld(tempDir());
 			const jobId = await world.queueJob();
-			const marker = path.join(world.dir, 'crashed');
-			const env = { ...world.env, LOG_LEVEL: 'warn', CRASH_AT: step, CRASH_MARKER: marker, JOB_LEASE_SECONDS: '4' };
-			const first = startTs('src/worker/main.ts', { env });
-			children.push(first);
-			const died = await first.finished;
-			expect(died.signal, died.stdout.slice(-2000) + died.stderr.slice(-2000)).toBe('SIGKILL');
-			expect(existsSync(marker)).toBe(true);
-
-			const second = startTs('src/worker/main.ts', { env });
-			children.push(second);
+			const second = await crashAndRestartWorker(world, step, children);
 			const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 			expect(status, (await world.db.job.findUnique({ where: { jobId } }))?.error ?? '').toBe('done');
 
@@ -56,13 +46,7 @@ describe('a worker killed at any step of a job', () => {
 	it(`${COMPOSITE_CRASH_STEP} (RENDER_MODE=composite): resumes the heads, draws the head once, one set and one link`, async () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
-		const marker = path.join(world.dir, 'crashed');
-		const env = { ...world.env, LOG_LEVEL: 'warn', RENDER_MODE: 'composite', CRASH_AT: COMPOSITE_CRASH_STEP, CRASH_MARKER: marker, JOB_LEASE_SECONDS: '4' };
-		const first = startTs('src/worker/main.ts', { env });
-		children.push(first);
-		expect((await first.finished).signal).toBe('SIGKILL');
-		const second = startTs('src/worker/main.ts', { env });
-		children.push(second);
+		const second = await crashAndRestartWorker(world, COMPOSITE_CRASH_STEP, children, { RENDER_MODE: 'composite' });
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(status, job.error ?? '').toBe('done');

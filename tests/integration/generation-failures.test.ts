@@ -1,17 +1,15 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
-import { createLogger, silentLogger } from '../../src/lib/server/log/logger.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { createOfflineProvider } from '../../src/lib/server/providers/offline/offline.provider.ts';
-import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
+import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { SelfieMissing } from '../../src/lib/server/jobs/job-errors.ts';
 import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
-import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
+import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
 import { abortableSleep, type QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
-import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { noticeDepsFor, useGenerationWorld, waitForBotText, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 
 /**
  * Which failures end a job at once and which are retried. Only a missing selfie is beyond retrying:
@@ -19,50 +17,41 @@ import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from '.
  * good because every ENOENT was treated as permanent.
  */
 describe('failures that end a job and failures that are retried', () => {
-	const tempDir = useTempDir('gen-failures-');
-	let world: GenerationWorld | undefined;
-	let loop: JobLoop | undefined;
-	afterEach(async () => {
-		await loop?.stop(1000);
-		loop = undefined;
-		await world?.close();
-	});
+	const worlds = useGenerationWorld('gen-failures-');
 
 	it('a selfie deleted before the job ran: failed on the first attempt, the guest told in their language', async () => {
-		world = await createGenerationWorld(tempDir());
+		const world = await worlds.open();
 		const jobId = await world.queueJob();
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		rmSync(job.photoPath);
-		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
-		loop.start();
+		await worlds.startLoop();
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 30_000)).toBe('failed');
 		const failed = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(failed.attempts).toBe(1);
 		expect(failed.error).toMatch(/selfie is no longer on disk/);
 		expect(await world.db.apiUsage.count({ where: { jobId } })).toBe(0);
-		const said = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		const said = await waitForBotText(world, world.guestId, /sorry|could not/i);
 		expect(said.at(-1)).toMatch(/sorry|could not/i);
 	}, 60_000);
 
 	it('a photo with no face (a wall): failed on the first attempt, not three; the guest asked for a new photo', async () => {
-		world = await createGenerationWorld(tempDir());
+		const world = await worlds.open();
 		const jobId = await world.queueJob();
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		const wall = await sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: 186, g: 180, b: 168 } } }).jpeg().toBuffer();
 		writeFileSync(job.photoPath, wall);
-		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
-		loop.start();
+		await worlds.startLoop();
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 30_000)).toBe('failed');
 		const failed = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(failed.attempts).toBe(1);
 		expect(failed.error).toMatch(/NoFaceFound: no face found/);
 		expect(await world.db.apiUsage.count({ where: { jobId, stage: 'passport' } })).toBe(1);
-		const said = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		const said = await waitForBotText(world, world.guestId, /could not see a face/);
 		expect(said.at(-1)).toMatch(/could not see a face/);
 	}, 60_000);
 
 	it('any other missing file (ENOENT) is retried with backoff, not failed for good', async () => {
-		world = await createGenerationWorld(tempDir());
+		const world = await worlds.open();
 		const jobId = await world.queueJob();
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const claimed = await claimNextJob(world.db, clock, 'w1', 30_000);
@@ -77,6 +66,24 @@ describe('failures that end a job and failures that are retried', () => {
 		const again = await claimNextJob(world.db, clock, 'w1', 30_000);
 		await handleJobFailure(depsFor(world, clock), { jobId, attempts: again!.attempts, error: new SelfieMissing(), signal: new AbortController().signal });
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('failed');
+	}, 60_000);
+
+	it('a failure notice Telegram refuses at the moment of failure is queued, then delivered by the outbox once', async () => {
+		const world = await worlds.open();
+		const jobId = await world.queueJob();
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		const deps = depsFor(world, clock);
+		const claimed = await claimNextJob(world.db, clock, 'w1', 30_000);
+		await world.emulator.control.injectFault({ method: 'sendMessage', chat_id: world.guestId, kind: '5xx', status: 502 });
+		await handleJobFailure(deps, { jobId, attempts: claimed!.attempts, error: new SelfieMissing(), signal: new AbortController().signal });
+		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('failed');
+		expect(await world.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'failure' } })).toMatchObject({ state: 'queued', attempts: 1, textKey: 'failed' });
+
+		clock.advance(5_000);
+		expect(await deliverGuestNotices(deps.notices)).toBe(1);
+		expect(await deliverGuestNotices(deps.notices)).toBe(0);
+		const said = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot && /could not draw your stickers/.test(m.text ?? ''));
+		expect(said).toHaveLength(1);
 	}, 60_000);
 });
 
@@ -105,6 +112,7 @@ function depsFor(world: GenerationWorld, clock: FakeClock): QueueDeps {
 		},
 		botUsername: async () => 'kiosk_bot',
 		crashPoint: () => undefined,
+		notices: noticeDepsFor(world, clock),
 		sleep: abortableSleep
 	};
 }

@@ -4,10 +4,20 @@ import { Api } from 'grammy';
 import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
 import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
+import { enqueueJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-policy.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
+import { createLogger } from '../../src/lib/server/log/logger.ts';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
+import type { GuestNoticeDeps } from '../../src/lib/server/telegram/guest-notices.ts';
+import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
+import { systemClock, type Clock } from '../../src/lib/server/time/clock.ts';
+import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
+import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { PROJECT_ROOT } from '../helpers/node-process.ts';
+import { PROJECT_ROOT, startTs } from '../helpers/node-process.ts';
+import { existsSync } from 'node:fs';
+import { afterEach, expect } from 'vitest';
 import { makeFaceCrop, makeSelfie } from './generation-selfie.ts';
 
 /**
@@ -25,7 +35,11 @@ export interface GenerationWorld {
 	guestId: number;
 	env: Record<string, string>;
 	config(extra?: Record<string, string>): Config;
-	queueJob(options?: { createdAt?: Date; templateId?: string; guestId?: number }): Promise<number>;
+	/**
+	 * `viaOutbox`: queued as a kiosk upload queues it (enqueueJob, which queues the "Generating…"
+	 * notice in guest_notices for the worker to send); otherwise the notice is sent here and recorded.
+	 */
+	queueJob(options?: { createdAt?: Date; templateId?: string; guestId?: number; viaOutbox?: boolean }): Promise<number>;
 	close(): Promise<void>;
 }
 
@@ -71,7 +85,9 @@ export async function createGenerationWorld(dir: string, emulatorOptions: { port
 			const created = (options.createdAt ?? new Date()).toISOString();
 			const guestId = options.guestId ?? guest.id;
 			await db.session.create({ data: { sessionToken: token, telegramUserId: BigInt(guestId), templateId: options.templateId ?? 'tuxedo', status: 'photo_taken', createdAt: created, updatedAt: created } });
-			const job = await db.job.create({ data: { telegramUserId: BigInt(guestId), sessionToken: token, photoPath, templateId: options.templateId ?? 'tuxedo', status: 'queued', createdAt: created, updatedAt: created } });
+			const fields = { telegramUserId: BigInt(guestId), sessionToken: token, photoPath, templateId: options.templateId ?? 'tuxedo' };
+			if (options.viaOutbox) return db.$transaction((tx) => enqueueJob(tx, { ...fields, now: created }));
+			const job = await db.job.create({ data: { ...fields, status: 'queued', createdAt: created, updatedAt: created } });
 			const message = await api.sendMessage(guestId, '⏳ Generating…');
 			await db.jobMessage.create({ data: { jobId: job.jobId, kind: 'generating', chatId: BigInt(guestId), messageId: BigInt(message.message_id), sentAt: created } });
 			return job.jobId;
@@ -92,4 +108,77 @@ export async function waitForJobStatus(db: Db, jobId: number, statuses: string[]
 		if (Date.now() > deadline) throw new Error(`job ${jobId} is ${job?.status} (${job?.error ?? ''}) after ${timeoutMs} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
+}
+
+/**
+ * One generation world per test and the job loop running on it, both closed after each test:
+ * `open()` makes the world, `startLoop()` runs the real job loop (real time) against it.
+ */
+export function useGenerationWorld(prefix: string) {
+	const tempDir = useTempDir(prefix);
+	let world: GenerationWorld | undefined;
+	let loop: JobLoop | undefined;
+	afterEach(async () => {
+		await loop?.stop(1000);
+		loop = undefined;
+		await world?.close();
+		world = undefined;
+	});
+	return {
+		open: async (): Promise<GenerationWorld> => (world = await createGenerationWorld(tempDir())),
+		startLoop: async (extra: Record<string, string> = {}): Promise<JobLoop> => {
+			if (!world) throw new Error('open() the world first');
+			loop = await createJobLoop({ config: world.config(extra), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+			loop.start();
+			return loop;
+		},
+		stopLoop: async (): Promise<void> => {
+			await loop?.stop(1000);
+			loop = undefined;
+		}
+	};
+}
+
+/** The guest notices outbox as the worker runs it: the emulator through a client without auto-retry. */
+export function noticeDepsFor(world: GenerationWorld, clock: Clock, options: { timeoutSeconds?: number; leaseMs?: number } = {}): GuestNoticeDeps {
+	return {
+		db: world.db,
+		clock,
+		logger: createLogger('test', 'silent'),
+		api: createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, options.timeoutSeconds ?? 10),
+		cooldown: new ChatCooldown(),
+		slots: 1,
+		leaseMs: options.leaseMs ?? 30_000,
+		random: () => 0.5
+	};
+}
+
+/** The bot's texts in a guest's chat, once one matches `pattern` (real time: notices follow the job change). */
+export async function waitForBotText(world: GenerationWorld, guestId: number, pattern: RegExp, timeoutMs = 15_000): Promise<string[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const said = (await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		if (said.some((text) => pattern.test(text)) || Date.now() > deadline) return said;
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+export type WorkerProcess = ReturnType<typeof startTs>;
+
+/**
+ * The real worker started with CRASH_AT=<step> (test builds only): it SIGKILLs itself the first
+ * time it reaches the step (CRASH_MARKER keeps the next run from dying there again) and is started
+ * once more. Both processes go into `children` for the caller's clean-up; returns the second.
+ */
+export async function crashAndRestartWorker(world: GenerationWorld, step: string, children: WorkerProcess[], extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
+	const marker = path.join(world.dir, 'crashed');
+	const env = { ...world.env, LOG_LEVEL: 'warn', CRASH_AT: step, CRASH_MARKER: marker, JOB_LEASE_SECONDS: '4', ...extraEnv };
+	const first = startTs('src/worker/main.ts', { env });
+	children.push(first);
+	const died = await first.finished;
+	expect(died.signal, died.stdout.slice(-2000) + died.stderr.slice(-2000)).toBe('SIGKILL');
+	expect(existsSync(marker)).toBe(true);
+	const second = startTs('src/worker/main.ts', { env });
+	children.push(second);
+	return second;
 }

@@ -11,7 +11,8 @@ import { enforceJobDeadlines } from '../../src/worker/tasks/deadlines.ts';
 import { warnAdminsAboutDailyRequests } from '../../src/worker/tasks/rpd-warning.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld } from './generation-harness.ts';
+import { createGenerationWorld, noticeDepsFor } from './generation-harness.ts';
+import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
 
 async function freshDb(dir: string) {
 	const dbPath = path.join(dir, 'app.db');
@@ -139,14 +140,18 @@ describe('deadlines and the daily request warning (fake clock, real emulator)', 
 		try {
 			const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 			const jobId = await world.queueJob({ createdAt: clock.now() });
-			const deps = { db: world.db, clock, logger: silentLogger, api: world.api, delayNoticeMs: 5 * MINUTE, hardDeadlineMs: 20 * MINUTE };
+			const deps = { db: world.db, clock, logger: silentLogger, delayNoticeMs: 5 * MINUTE, hardDeadlineMs: 20 * MINUTE };
+			const notices = noticeDepsFor(world, clock);
 			clock.advance(4 * MINUTE);
 			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [], failed: [] });
 			clock.advance(1 * MINUTE + SECOND);
 			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [jobId], failed: [] });
 			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [], failed: [] });
+			expect(await deliverGuestNotices(notices)).toBe(1);
 			clock.advance(15 * MINUTE);
 			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [], failed: [jobId] });
+			expect(await deliverGuestNotices(notices)).toBe(1);
+			expect(await deliverGuestNotices(notices)).toBe(0);
 			const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 			expect(job.status).toBe('failed');
 			expect(job.error).toMatch(/^deadline/);

@@ -3,7 +3,8 @@ import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.ts';
-import { generatingNoticeTask } from '../../src/worker/tasks/generating-notice.task.ts';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
+import { guestNoticesTask } from '../../src/worker/tasks/guest-notices.task.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';
@@ -48,13 +49,17 @@ describe('the guest flow through the real bot and the emulator', () => {
 		expect(job).toMatchObject({ status: 'queued', attempts: 0, templateId: 'wizard', telegramUserId: BigInt(guest.id), createdAt: world.clock.now().toISOString() });
 		expect((await sessionRow(world, token)).status).toBe('photo_taken');
 
-		const task = generatingNoticeTask({ db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, slots: 2 });
+		// Queued with the job, in the upload's transaction: the outbox has it before any worker looks.
+		expect(await world.db.guestNotice.findMany({ where: { jobId: job.jobId }, select: { kind: true, state: true } })).toEqual([{ kind: 'generating', state: 'queued' }]);
+		const notices = { db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, cooldown: new ChatCooldown(), slots: 2, leaseMs: 30_000 };
+		const task = guestNoticesTask(notices, new AbortController().signal);
 		await task.run();
 		await task.run(); // a second tick sends nothing more
 		const generating = await guest.waitFor((m) => /Рисуем ваши стикеры/.test(m.text ?? ''));
 		expect(generating.text).toMatch(/№1 в очереди/);
 		const recorded = await findJobMessage(world.db, job.jobId, 'generating');
-		expect(recorded).toMatchObject({ chatId: BigInt(guest.id), messageId: BigInt(generating.message_id) });
+		expect(recorded).toMatchObject({ chatId: BigInt(guest.id), messageId: BigInt(generating.message_id), shownText: generating.text });
+		expect(await world.db.guestNotice.findFirstOrThrow({ where: { jobId: job.jobId } })).toMatchObject({ state: 'sent', attempts: 1, messageId: BigInt(generating.message_id) });
 		expect((await guest.messages()).filter((m) => /Рисуем/.test(m.text ?? ''))).toHaveLength(1);
 	});
 

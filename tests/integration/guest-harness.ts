@@ -1,4 +1,4 @@
-import { Bot } from 'grammy';
+import { Bot, type Api } from 'grammy';
 import { parseConfig, EMULATOR_BOT_TOKEN, type Config } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { rememberBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
@@ -9,6 +9,7 @@ import type { UploadDeps } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { getFaceDetector } from '../../src/lib/server/media/face-detector.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import type { BotContext } from '../../src/worker/bot/context.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
@@ -29,6 +30,8 @@ export interface GuestWorld {
 	config: Config;
 	emulator: TelegramEmulator;
 	bot: Bot<BotContext>;
+	/** The worker's guest notices client, whose sends the bot's message history records as well. */
+	noticeApi: Api;
 	kiosk: Kiosk;
 	/** The kiosk's key, as the kiosk page's cookie carries it. */
 	kioskKey: string;
@@ -41,14 +44,15 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
 	const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ...env }, PROJECT_ROOT);
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config });
+	const noticeApi = createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url });
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config }, [noticeApi]);
 	await bot.init();
 	const polling = pollUpdates(bot);
 	await rememberBotUsername(db, clock, bot.botInfo.username);
 	const { kiosk, key: kioskKey } = await createKiosk(db, clock, 'test-kiosk');
 	const deps: KioskDeps = { db, clock, timeouts: sessionTimeoutsFrom(config), slots: config.WORKER_SLOTS };
 	return {
-		db, dbPath, dir, clock, config, emulator, bot, kiosk, kioskKey, deps,
+		db, dbPath, dir, clock, config, emulator, bot, noticeApi, kiosk, kioskKey, deps,
 		close: async () => {
 			await polling.stop();
 			await emulator.close();

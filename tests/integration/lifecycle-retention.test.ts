@@ -40,12 +40,14 @@ describe('guest rows: GUEST_RETENTION_DAYS after the last activity', () => {
 		// Rows other features keep per job name the guest too (chat ids): they go with the job.
 		await db.jobMessage.create({ data: { jobId: old.jobId!, kind: 'generating', chatId: 5550001n, messageId: 7n, sentAt: daysAgo(91) } });
 		await db.jobProgress.create({ data: { jobId: old.jobId!, stage: 'done', stageStartedAt: daysAgo(91), updatedAt: daysAgo(91), linkChatId: 5550001n } });
+		await db.guestNotice.create({ data: { jobId: old.jobId!, telegramUserId: 5550001n, kind: 'generating', textKey: 'generating', state: 'sent', nextAttemptAt: daysAgo(91), createdAt: daysAgo(91) } });
 
 		expect(await eraseInactiveGuests(deps)).toBe(1);
 
 		expect(await db.user.findMany({ select: { telegramUserId: true } })).toEqual([{ telegramUserId: 5550002n }]);
 		expect(await db.jobMessage.count()).toBe(0);
 		expect(await db.jobProgress.count()).toBe(0);
+		expect(await db.guestNotice.count()).toBe(0);
 		expect(await db.session.count({ where: { telegramUserId: 5550001n } })).toBe(0);
 		expect(await db.job.count({ where: { telegramUserId: 5550001n } })).toBe(0);
 		expect(await db.apiUsage.count()).toBe(2); // spend stays

@@ -39,6 +39,16 @@ describe('message history: what the bot records of its private chats', () => {
 		expect(today).toMatchObject({ day: '2026-03-01', incoming: 3, outgoing: rows.length - 3, guests: 1 });
 	});
 
+	it('records what the worker’s guest notices client sends, like the bot’s own replies', async () => {
+		world = await startGuestWorld(tempDir());
+		const guest = await newGuest(world, 'en', 'Dilnoza');
+		await guest.send('/start');
+		await historyAtLeast(guest, 2);
+		await world.noticeApi.sendMessage(guest.id, 'Generating your stickers… (from the notices outbox)');
+		const rows = await historyAtLeast(guest, 3);
+		expect(rows.at(-1)).toMatchObject({ direction: 'out', kind: 'text', text: 'Generating your stickers… (from the notices outbox)' });
+	});
+
 	it('never records the sales group, neither what people write there nor the cards the bot posts', async () => {
 		const probe = await startGuestWorld(tempDir());
 		const group = (await probe.emulator.control.config()).sales_group.id;

@@ -1,4 +1,4 @@
-import { Bot, BotError } from 'grammy';
+import { Bot, BotError, type Api } from 'grammy';
 import { isBlockedByUser } from '../../lib/server/telegram/errors.ts';
 import { applyTelegramRetryPolicy } from '../../lib/server/telegram/retry-policy.ts';
 import type { BotContext, BotDeps } from './context.ts';
@@ -23,10 +23,10 @@ export interface CreateBotOptions {
 }
 
 /** The bot with its features in order; `apiRoot` points it at Telegram or at the emulator. */
-export function createBot(options: CreateBotOptions, deps: BotDeps): Bot<BotContext> {
+export function createBot(options: CreateBotOptions, deps: BotDeps, otherSenders: readonly Api[] = []): Bot<BotContext> {
 	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
 	applyTelegramRetryPolicy(bot.api);
-	installMessageHistory(bot, deps); // before every feature: history sees each private update and reply
+	installMessageHistory(bot, deps, otherSenders); // before every feature: history sees each private update and reply
 	bot.use(localeFeature(deps));
 	bot.use(guestForgetFeature());
 	bot.use(broadcastOptOutFeature());

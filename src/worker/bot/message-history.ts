@@ -1,4 +1,4 @@
-import type { Bot, Transformer } from 'grammy';
+import type { Api, Bot, Transformer } from 'grammy';
 import { loadPseudonymKey } from '../../lib/server/lifecycle/pseudonym.ts';
 import { MessageHistoryWriter } from '../../lib/server/messages/history-writer.ts';
 import type { MessageDirection } from '../../lib/server/messages/message-log.ts';
@@ -13,13 +13,14 @@ import { describeIncoming, describeOutgoing, privateChatIdOf, type MessageLine }
  * API transformer on bot.api, which covers replies, the job queue and the worker's tasks (they
  * all get bot.api). Recording never waits and never fails the bot (MessageHistoryWriter).
  */
-export function installMessageHistory(bot: Bot<BotContext>, deps: BotDeps): MessageHistoryWriter {
+export function installMessageHistory(bot: Bot<BotContext>, deps: BotDeps, otherSenders: readonly Api[] = []): MessageHistoryWriter {
 	const writer = new MessageHistoryWriter({ db: deps.db, logger: deps.logger, pseudonymKey: loadPseudonymKey(deps.config.dataDir) });
 	const excluded = privateChatIdOf(deps.config.LEADS_CHAT_ID);
 	const record = (telegramUserId: bigint, direction: MessageDirection, line: MessageLine) =>
 		writer.record({ telegramUserId, direction, ...line, at: deps.clock.now().toISOString() });
 
-	bot.api.config.use(recordOutgoing(excluded, record, deps.logger));
+	// otherSenders: the worker's own clients (the guest notices outbox) write to the same people.
+	for (const api of [bot.api, ...otherSenders]) api.config.use(recordOutgoing(excluded, record, deps.logger));
 	bot.use(async (ctx, next) => {
 		const person = ctx.chat?.type === 'private' && ctx.from && !ctx.from.is_bot ? BigInt(ctx.from.id) : null;
 		if (person === null || person === excluded) return next();

@@ -9,16 +9,22 @@ import { enforceJobDeadlines } from '../tasks/deadlines.ts';
 import { warnAdminsAboutDailyRequests } from '../tasks/rpd-warning.ts';
 import { MODEL_CHECK_EVERY_MS, runModelCheck } from '../tasks/model-check.task.ts';
 import { runNextStickerRedraw } from '../tasks/sticker-redraws.ts';
+import { guestNoticesTask, guestStatusTask } from '../tasks/guest-notices.task.ts';
+import { EditPacer } from '../../lib/server/telegram/edit-pacer.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /**
- * The generation queue's periodic tasks: deadlines every 5 s, the daily request counter every
+ * The generation queue's periodic tasks: deadlines every 5 s, the guest notices outbox every
+ * 500 ms and the guests' status messages every second, the daily request counter every
  * minute, operators' sticker redraws every second (one at a time; unfinished ones from a stopped
  * worker are put back first), the configured models asked for at start and every hour.
  */
 export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; queue: QueueDeps; stopping: AbortSignal }): void {
 	const { config, db, clock, logger, api } = deps;
 	let redrawsResumed = false;
+	const notices = deps.queue.notices;
+	scheduler.add(guestNoticesTask(notices, deps.stopping));
+	scheduler.add(guestStatusTask({ db, clock, logger, api, slots: config.WORKER_SLOTS, pacer: new EditPacer(), cooldown: notices.cooldown, crashPoint: deps.queue.crashPoint }));
 	scheduler.add({
 		name: 'sticker-redraws',
 		everyMs: 1_000,
@@ -36,7 +42,7 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 		everyMs: 5_000,
 		runAtStart: true,
 		run: async () => {
-			const { noticed, failed } = await enforceJobDeadlines({ db, clock, logger, api, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * 60_000, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * 60_000 });
+			const { noticed, failed } = await enforceJobDeadlines({ db, clock, logger, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * 60_000, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * 60_000 });
 			if (noticed.length || failed.length) logger.info({ noticed, failed }, 'job deadlines applied');
 		}
 	});

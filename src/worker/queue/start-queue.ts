@@ -5,10 +5,13 @@ import { createFallbackProvider, createImageProvider, pricesFor } from '../../li
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { createCrashPoint } from '../../lib/server/jobs/run/crash-points.ts';
+import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
+import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { JobLoop } from './job-loop.ts';
 import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
-type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string };
+/** `noticeApi`: the guest notices' client (the worker passes one whose sends the message history sees). */
+type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi };
 
 /** Builds the job loop from the configuration (worker main.ts and tests that run it in-process). */
 export async function createJobLoop(input: QueueInput): Promise<JobLoop> {
@@ -19,6 +22,7 @@ export async function createJobLoop(input: QueueInput): Promise<JobLoop> {
 export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 	const { config } = input;
 	let username: string | undefined;
+	const crashPoint = createCrashPoint();
 	const deps: QueueDeps = {
 		db: input.db,
 		clock: input.clock,
@@ -42,8 +46,26 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 			adminIds: config.ADMIN_TELEGRAM_IDS
 		},
 		botUsername: async () => (username ??= (await input.api.getMe()).username),
-		crashPoint: createCrashPoint(),
+		crashPoint,
+		notices: {
+			db: input.db,
+			clock: input.clock,
+			logger: input.logger.child({ component: 'guest-notices' }),
+			api: input.noticeApi ?? createNoticeApi(config),
+			cooldown: new ChatCooldown(),
+			slots: config.WORKER_SLOTS,
+			leaseMs: config.JOB_LEASE_SECONDS * 1000,
+			crashPoint
+		},
 		sleep: abortableSleep
 	};
 	return deps;
+}
+
+/**
+ * The guest notices' Telegram client: no auto-retry (the outbox retries on its own schedule) and a
+ * timeout of half the notice lease (JOB_LEASE_SECONDS), so a claim always outlives its call.
+ */
+export function createNoticeApi(config: Config): TelegramApi {
+	return createOutboxApi(config.telegram, Math.max(1, Math.floor(config.JOB_LEASE_SECONDS / 2)));
 }

@@ -13,8 +13,7 @@ import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { sendBroadcastMessage } from '../../lib/server/telegram/broadcast-message.ts';
-import { isBlockedByUser, isUnreachableChat, retryAfterMs } from '../../lib/server/telegram/errors.ts';
-import { describeFailure, recordAfterSend } from '../../lib/server/telegram/outbox-record.ts';
+import { describeFailure, readSendFailure, recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
 import type { SendPacer } from '../../lib/server/telegram/send-pacer.ts';
 import { computeBackoffMs, type BackoffPolicy } from '../../lib/server/time/backoff.ts';
 import { MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
@@ -93,10 +92,7 @@ async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): P
 		return 'failed';
 	}
 	deps.crashPoint?.('broadcast_after_send');
-	await recordAfterSend(
-		() => recordRecipientSent(deps.db, deps.clock.now().toISOString(), row.id, BigInt(sent.messageId)),
-		(error) => deps.logger.error({ err: error, recipientId: row.id }, 'broadcast sent but not recorded: it will be sent again after the lease')
-	);
+	await recordRightAfterSend(() => recordRecipientSent(deps.db, deps.clock.now().toISOString(), row.id, BigInt(sent.messageId)), deps.logger, { recipientId: row.id });
 	if (sent.photoFileId) await recordImageFileId(deps.db, row.broadcastId, sent.photoFileId);
 	return 'sent';
 }
@@ -110,16 +106,17 @@ const STANDING_REASON: Record<Exclude<Standing, 'ok'>, string> = {
 async function recordFailure(deps: BroadcastDeliveryDeps, row: ClaimedRecipient, error: unknown): Promise<void> {
 	const now = deps.clock.now();
 	const nowIso = now.toISOString();
-	if (isBlockedByUser(error)) {
+	const failure = readSendFailure(error);
+	if (failure.outcome === 'blocked') {
 		await markBotBlocked(deps.db, deps.clock, row.telegramUserId);
 		await closeRecipient(deps.db, nowIso, row.id, 'blocked', 'blocked the bot (403)');
 		return;
 	}
-	if (isUnreachableChat(error)) {
+	if (failure.outcome === 'unreachable') {
 		await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), null);
 		return;
 	}
-	const wait = retryAfterMs(error);
+	const wait = failure.retryAfterMs;
 	if (wait > 0) {
 		deps.pacer.holdAll(now.getTime() + wait);
 		await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), new Date(now.getTime() + wait), false);

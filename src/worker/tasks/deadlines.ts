@@ -1,11 +1,9 @@
 import type { Db } from '../../lib/server/db/client.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
-import { claimDelayNotice, failJobPastDeadline, listActiveJobsCreatedBy, listQueuedJobsNotNoticed, releaseDelayNotice } from '../../lib/server/jobs/job.repository.ts';
+import { claimDelayNotice, failJobPastDeadline, listActiveJobsCreatedBy, listQueuedJobsNotNoticed } from '../../lib/server/jobs/job.repository.ts';
 import type { QueuePause } from '../../lib/server/jobs/queue-pause.ts';
 import { listQueuePauses, runningMsSince, syncQueuePauses } from '../../lib/server/jobs/queue-pauses.repository.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
-import type { TelegramApi } from '../../lib/server/telegram/api.ts';
-import { sendGuestNotice } from '../../lib/server/telegram/guest-notices.ts';
 import type { GenerationText } from '../../lib/i18n/generation.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 
@@ -13,16 +11,16 @@ import type { Clock } from '../../lib/server/time/clock.ts';
  * Job deadlines, kept in the database so they survive restarts. They count only the time the queue
  * was running since jobs.created_at (queue_pauses records when it stood still): a pause holds the
  * queue, it does not fail it. One notice per job (delay_notice_sent_at, claimed by a conditional
- * update so it is sent once): "taking longer" after the delay time, or — for a job waiting in a
+ * update so it is queued once): "taking longer" after the delay time, or — for a job waiting in a
  * pause that has lasted a minute — "delayed, it will come after the pause". At the hard deadline
- * `failed` with the guest told. A job whose sticker set already exists is left to finish its
- * delivery: failing it then would strand a ready pack.
+ * `failed` with the guest told. The notices go to the guest notices outbox in the same
+ * transaction as the change; the worker's outbox task sends them. A job whose sticker set
+ * already exists is left to finish its delivery: failing it then would strand a ready pack.
  */
 export interface DeadlineDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	api: TelegramApi;
 	delayNoticeMs: number;
 	hardDeadlineMs: number;
 }
@@ -36,7 +34,7 @@ export async function enforceJobDeadlines(deps: DeadlineDeps): Promise<{ noticed
 	const pause = await syncQueuePauses(deps.db, deps.clock);
 	const failed = await failOverdueJobs(deps);
 	const held = pause ? await tellWaitingGuests(deps, pause) : [];
-	const noticed = [...held, ...(await sendDelayNotices(deps))];
+	const noticed = [...held, ...(await queueDelayNotices(deps))];
 	return { noticed, failed };
 }
 
@@ -54,28 +52,19 @@ async function jobsRunningFor(deps: DeadlineDeps, ms: number, where: { delayNoti
 async function tellWaitingGuests(deps: DeadlineDeps, pause: QueuePause): Promise<number[]> {
 	if (deps.clock.now().getTime() - Date.parse(pause.since) < PAUSE_NOTICE_AFTER_MS) return [];
 	const waiting = await listQueuedJobsNotNoticed(deps.db);
-	return sendOnce(deps, waiting, 'paused');
+	return queueNoticeOnce(deps, waiting, 'paused');
 }
 
-async function sendDelayNotices(deps: DeadlineDeps): Promise<number[]> {
-	return sendOnce(deps, await jobsRunningFor(deps, deps.delayNoticeMs, { delayNoticeSentAt: null }), 'delay');
+async function queueDelayNotices(deps: DeadlineDeps): Promise<number[]> {
+	return queueNoticeOnce(deps, await jobsRunningFor(deps, deps.delayNoticeMs, { delayNoticeSentAt: null }), 'delay');
 }
 
-async function sendOnce(deps: DeadlineDeps, jobs: Pick<Candidate, 'jobId' | 'telegramUserId'>[], key: GenerationText): Promise<number[]> {
-	const sent: number[] = [];
+async function queueNoticeOnce(deps: DeadlineDeps, jobs: Pick<Candidate, 'jobId'>[], key: GenerationText): Promise<number[]> {
+	const queued: number[] = [];
 	for (const job of jobs) {
-		const nowIso = deps.clock.now().toISOString();
-		if (!(await claimDelayNotice(deps.db, job.jobId, nowIso))) continue;
-		try {
-			await sendGuestNotice({ db: deps.db, api: deps.api, logger: deps.logger }, job.telegramUserId, key);
-			sent.push(job.jobId);
-		} catch (error) {
-			// Not sent: release the claim so the next pass tries again (at most once delivered).
-			await releaseDelayNotice(deps.db, job.jobId, nowIso);
-			deps.logger.warn({ err: error, jobId: job.jobId, notice: key }, 'could not send the notice; will retry');
-		}
+		if (await claimDelayNotice(deps.db, job.jobId, deps.clock.now().toISOString(), key)) queued.push(job.jobId);
 	}
-	return sent;
+	return queued;
 }
 
 async function failOverdueJobs(deps: DeadlineDeps): Promise<number[]> {
@@ -88,7 +77,6 @@ async function failOverdueJobs(deps: DeadlineDeps): Promise<number[]> {
 		if (!result.won) continue;
 		failed.push(job.jobId);
 		await recordStage(db, clock, job.jobId, 'failed', 'hard deadline');
-		await sendGuestNotice({ db, api: deps.api, logger: deps.logger }, job.telegramUserId, 'deadline').catch((error: unknown) => deps.logger.warn({ err: error, jobId: job.jobId }, 'could not tell the guest about the deadline'));
 	}
 	return failed;
 }

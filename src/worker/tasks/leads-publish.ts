@@ -4,7 +4,7 @@ import type { Lead } from '../../lib/server/db/generated/client.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import { renderLeadCard } from '../../lib/server/telegram/lead-card.ts';
 import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
-import { recordAfterSend } from '../../lib/server/telegram/outbox-record.ts';
+import { recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /**
@@ -49,12 +49,9 @@ async function publishLead(deps: LeadsTaskDeps, chatId: bigint, lead: Lead): Pro
 	return true;
 }
 
-/** Right after the send, nothing else in between (recordAfterSend retries: losing this write means a duplicate card later). */
+/** Right after the send, nothing else in between (recordRightAfterSend retries: losing this write means a duplicate card later). */
 async function recordPosted(deps: LeadsTaskDeps, leadId: number, chatId: bigint, messageId: bigint): Promise<void> {
-	await recordAfterSend(
-		() => recordLeadPublished(deps.db, deps.clock.now(), leadId, chatId, messageId),
-		(error) => deps.logger.error({ err: error, leadId, messageId: Number(messageId) }, 'lead card posted but not recorded: it will be posted again after the lease')
-	);
+	await recordRightAfterSend(() => recordLeadPublished(deps.db, deps.clock.now(), leadId, chatId, messageId), deps.logger, { leadId, messageId: Number(messageId) });
 }
 
 async function recordFailure(deps: LeadsTaskDeps, chatId: bigint, lead: Lead, error: unknown): Promise<void> {

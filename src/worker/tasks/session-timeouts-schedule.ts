@@ -5,7 +5,6 @@ import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { Scheduler } from '../scheduler.ts';
-import { generatingNoticeTask } from './generating-notice.task.ts';
 import { sessionTimeoutsTask } from './session-timeouts.task.ts';
 
 /** The bot as these tasks use it: its Api, and its identity once getMe has answered. */
@@ -16,13 +15,13 @@ interface RunningBot {
 }
 
 /**
- * The guest flow's worker tasks: the session clock, the "Generating…" notice, and publishing the
- * bot's @username (learnt from getMe) for the web process's kiosk QR codes.
+ * The guest flow's worker tasks: the session clock and publishing the bot's @username (learnt
+ * from getMe) for the web process's kiosk QR codes. The guest notices run with the generation
+ * tasks (queue/generation-schedule.ts).
  */
 export function scheduleGuestTasks(scheduler: Scheduler, deps: { db: Db; clock: Clock; logger: Logger; config: Config; bot: RunningBot }): void {
 	const { db, clock, logger, config, bot } = deps;
 	scheduler.add(sessionTimeoutsTask({ db, clock, logger, config, api: bot.api }));
-	scheduler.add(generatingNoticeTask({ db, clock, logger, api: bot.api, slots: config.WORKER_SLOTS }));
 	let published: string | undefined;
 	scheduler.add({
 		name: 'bot-username',

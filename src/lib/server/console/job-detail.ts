@@ -7,6 +7,7 @@ import { readRefusal } from '../providers/gemini/gemini-refusals.ts';
 import { summarisePackCost, type PackCost } from '../spend/pack-cost.ts';
 import { FINISHED_JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 import { readGuestMessages, stickerVerdictRows, type GuestMessage, type StickerVerdictRow } from './job-verdicts.ts';
+import { listJobNotices, type NoticeView } from '../jobs/guest-notices.repository.ts';
 
 /** The Job page: everything an operator needs to understand one pack, good or bad. */
 export interface JobEvent {
@@ -76,13 +77,15 @@ export interface JobDetail {
 	verdicts: StickerVerdictRow[];
 	/** The guest's chat with the bot in the job's time window. */
 	guestMessages: GuestMessage[];
+	/** What the worker owed the guest about this job (guest_notices): each notice's state, attempts and last error. */
+	notices: NoticeView[];
 }
 
 export async function readJobDetail(db: Db, dataDir: string, jobId: number): Promise<JobDetail | null> {
 	const job = await db.job.findUnique({ where: { jobId } });
 	if (!job) return null;
 	const finished = (FINISHED_JOB_STATUSES as readonly string[]).includes(job.status);
-	const [user, usageRows, audit, progress, artefacts, stickers, redraws, guestMessages] = await Promise.all([
+	const [user, usageRows, audit, progress, artefacts, stickers, redraws, guestMessages, notices] = await Promise.all([
 		db.user.findUnique({ where: { telegramUserId: job.telegramUserId } }),
 		db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } }),
 		db.auditLog.findMany({ where: { jobId }, orderBy: { id: 'asc' }, take: 100 }),
@@ -90,7 +93,8 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 		listJobArtefacts(dataDir, jobId),
 		listStickers(dataDir, job.sessionToken),
 		db.stickerRedraw.findMany({ where: { jobId }, orderBy: { id: 'desc' }, take: 50, select: { id: true, stickerNumber: true, status: true, requestedBy: true, error: true, createdAt: true, updatedAt: true } }),
-		readGuestMessages(db, { telegramUserId: job.telegramUserId, createdAt: job.createdAt, updatedAt: job.updatedAt, finished })
+		readGuestMessages(db, { telegramUserId: job.telegramUserId, createdAt: job.createdAt, updatedAt: job.updatedAt, finished }),
+		listJobNotices(db, jobId)
 	]);
 	const usage = usageRows.map(toUsageRow);
 	const prefix = `job${jobId}_`;
@@ -136,7 +140,8 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 		stickers,
 		redraws,
 		verdicts: stickerVerdictRows(consistency, likeness),
-		guestMessages
+		guestMessages,
+		notices
 	};
 }
 

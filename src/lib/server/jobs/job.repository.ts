@@ -5,12 +5,14 @@ import type { SqlRunner } from '../lifecycle/sql-runner.ts';
 import type { Clock } from '../time/clock.ts';
 import { ACTIVE_JOB_STATUSES, CLAIMED_JOB_STATUSES, FINISHED_JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 import { LeaseLost } from './job-errors.ts';
+import { queueGuestNotice, type NoticeToQueue } from './guest-notices.repository.ts';
 
 /**
  * The only writer of the `jobs` table (and of a job's lease, which moves with its status). Every
  * change is a named step that states the status it starts from, as one conditional UPDATE: of two
  * racing callers (two slots, a slot and the deadline task, a worker and an operator) exactly one
- * wins, and the loser learns what the row says now and why it was refused.
+ * wins, and the loser learns what the row says now and why it was refused. A change the guest must
+ * hear about queues its notice (guest_notices) in the same transaction.
  */
 export type JobTransition = { won: true } | { won: false; current: JobStatus | null; refusal: string };
 
@@ -53,11 +55,23 @@ async function runningWrite(db: Db | Tx, jobId: number, guard: Guard, data: Pris
 
 // ─── Queued: a guest's photo, or an operator's retry ─────────────────────────────────────────
 
-/** A new job, queued at `now` (created_at is the base of every deadline). */
+/** A new job, queued at `now` (created_at is the base of every deadline), with its "Generating…" notice. */
 export async function enqueueJob(tx: Tx, job: { telegramUserId: bigint; sessionToken: string; photoPath: string; templateId: string; now: string }): Promise<number> {
 	const { now, ...fields } = job;
 	const row = await tx.job.create({ data: { ...fields, status: 'queued', attempts: 0, createdAt: now, updatedAt: now } });
+	await queueGuestNotice(tx, { jobId: row.jobId, telegramUserId: job.telegramUserId }, { kind: 'generating', textKey: 'generating' }, now);
 	return row.jobId;
+}
+
+/** A won transition and the notice it owes the guest, in one transaction. */
+async function transitionWithNotice(db: Db, jobId: number, nowIso: string, notice: NoticeToQueue, transition: (tx: Tx) => Promise<JobTransition>): Promise<JobTransition> {
+	return db.$transaction(async (tx) => {
+		const result = await transition(tx);
+		if (!result.won) return result;
+		const job = await tx.job.findUniqueOrThrow({ where: { jobId }, select: { telegramUserId: true } });
+		await queueGuestNotice(tx, { jobId, telegramUserId: job.telegramUserId }, notice, nowIso);
+		return result;
+	});
 }
 
 /** failed → queued: the full time again (created_at rewritten), attempts from 0, the error cleared. */
@@ -187,14 +201,23 @@ export async function requeueJob(db: Db, clock: Clock, jobId: number, options: R
 	});
 }
 
-/** processing|delivering → failed with the last error; the appearance card (the guest's face in words) goes. */
-export function failJobForGood(db: Db, clock: Clock, jobId: number, error: string): Promise<JobTransition> {
-	return guardedUpdate(db, jobId, GUARDS.failForGood, { status: 'failed', error: error.slice(0, 1000), appearanceJson: null, updatedAt: clock.now().toISOString() });
+/**
+ * processing|delivering → failed with the last error; the appearance card (the guest's face in
+ * words) goes; the guest is told (`textKey`: the failure text that fits the cause).
+ */
+export function failJobForGood(db: Db, clock: Clock, jobId: number, error: string, textKey = 'failed'): Promise<JobTransition> {
+	const now = clock.now().toISOString();
+	return transitionWithNotice(db, jobId, now, { kind: 'failure', textKey }, (tx) =>
+		guardedUpdate(tx, jobId, GUARDS.failForGood, { status: 'failed', error: error.slice(0, 1000), appearanceJson: null, updatedAt: now })
+	);
 }
 
-/** queued|processing|delivering → failed at the hard deadline, unless the sticker set exists (delivery may finish). */
+/** queued|processing|delivering → failed at the hard deadline, unless the sticker set exists (delivery may finish); the guest is told. */
 export function failJobPastDeadline(db: Db, clock: Clock, jobId: number, error: string): Promise<JobTransition> {
-	return guardedUpdate(db, jobId, GUARDS.failPastDeadline, { status: 'failed', error, appearanceJson: null, updatedAt: clock.now().toISOString() });
+	const now = clock.now().toISOString();
+	return transitionWithNotice(db, jobId, now, { kind: 'deadline', textKey: 'deadline' }, (tx) =>
+		guardedUpdate(tx, jobId, GUARDS.failPastDeadline, { status: 'failed', error, appearanceJson: null, updatedAt: now })
+	);
 }
 
 // ─── Processing: what the drawing half keeps on the row (each throws LeaseLost when refused) ──
@@ -269,14 +292,13 @@ export function findJob(db: Db | Tx, jobId: number) {
 	return db.job.findUnique({ where: { jobId } });
 }
 
-/** Claims the one delay notice (delay_notice_sent_at), so two passes never both send it. */
-export async function claimDelayNotice(db: Db, jobId: number, nowIso: string): Promise<boolean> {
-	return (await guardedUpdate(db, jobId, GUARDS.delayNotice, { delayNoticeSentAt: nowIso })).won;
-}
-
-/** The notice was not sent: the claim is released, so the next pass tries again. */
-export async function releaseDelayNotice(db: Db, jobId: number, claimedAt: string): Promise<void> {
-	await db.job.updateMany({ where: { jobId, delayNoticeSentAt: claimedAt }, data: { delayNoticeSentAt: null } });
+/**
+ * The one delay notice per job (delay_notice_sent_at marks it queued, so two passes never both
+ * queue it): "taking longer" (`delay`) or "delayed by a pause" (`paused`). The outbox sends it.
+ */
+export async function claimDelayNotice(db: Db, jobId: number, nowIso: string, textKey = 'delay'): Promise<boolean> {
+	const result = await transitionWithNotice(db, jobId, nowIso, { kind: 'delay', textKey }, (tx) => guardedUpdate(tx, jobId, GUARDS.delayNotice, { delayNoticeSentAt: nowIso }));
+	return result.won;
 }
 
 /** Appearance cards of finished jobs, and of jobs queued before `queuedBefore`, are dropped. */

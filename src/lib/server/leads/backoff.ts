@@ -12,4 +12,4 @@ export function backoffDelayMs(failedAttempts: number, retryAfterMs = 0, random:
 }
 
 // Shared with every other outbox; kept importable from here for the leads modules.
-export { describeFailure } from '../telegram/outbox-record.ts';
+export { describeFailure } from '../telegram/outbox-send.ts';

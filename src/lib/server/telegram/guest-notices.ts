@@ -1,51 +1,147 @@
 import { generationText, type GenerationText } from '../../i18n/generation.ts';
 import type { Db } from '../db/client.ts';
+import { isBotBlocked, markBotBlocked } from '../guests/bot-blocked.ts';
 import { readGuestLanguage } from '../guests/guest-profile.ts';
+import { claimDueNotice, postponeNotice, recordNoticeEnded, recordNoticeSent, type ClaimedNotice } from '../jobs/guest-notices.repository.ts';
+import { recordJobMessage } from '../jobs/job-messages.ts';
+import { readQueuePosition } from '../jobs/queue-position.ts';
+import { describeFailure } from '../leads/backoff.ts';
 import type { Logger } from '../log/logger.ts';
+import { computeBackoffMs, type BackoffPolicy } from '../time/backoff.ts';
+import { SECOND, type Clock } from '../time/clock.ts';
 import type { TelegramApi } from './api.ts';
-import { isNotModified } from './errors.ts';
+import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
+import { renderGuestStatus } from './guest-status.ts';
+import { readSendFailure, recordRightAfterSend } from './outbox-send.ts';
 
 /**
- * What the worker says to a guest about their job: stage progress as edits of the guest's
- * "Generating…" message (job_messages kind 'generating', written by the guest flow) and new
- * messages for things the guest must notice (delay, failure).
+ * Sending the guest notices outbox (guest_notices): claim → sendMessage → record, at least once.
+ * A 429 waits its retry_after (and keeps the whole chat quiet that long), 5xx, timeouts and
+ * dropped connections back off (capped exponential with jitter); a 403 marks the guest as having
+ * blocked the bot and ends the notice, and later notices to a marked guest end as `blocked`
+ * without a call. The remaining duplicate window is a plain send's: Telegram posted the message
+ * but the answer was lost (a timeout after the post) or the worker died before the record — the
+ * notice is sent again. The "Generating…" notice becomes the guest's status message, whose later
+ * states are edits (guest-status.ts) and so arrive exactly once.
  */
+export interface GuestNoticeDeps {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	/** A client without auto-retry (outbox-api.ts): a failure goes back to the row's own schedule. */
+	api: Pick<TelegramApi, 'sendMessage'>;
+	cooldown: ChatCooldown;
+	slots: number;
+	/** How long a claimed notice is left alone: longer than one call's timeout. */
+	leaseMs: number;
+	crashPoint?: (step: string) => void;
+	random?: () => number;
+}
+
+export const NOTICE_BACKOFF: BackoffPolicy = { baseMs: 2 * SECOND, capMs: 2 * 60 * SECOND };
+/** About an hour of Telegram trouble (2 s doubling to 2 min, then every 2 min) before a notice is given up. */
+export const MAX_NOTICE_ATTEMPTS = 35;
+/**
+ * A pass runs every 500 ms: 8 a pass is at most 16 notices a second, which with the status edits'
+ * 12 (edit-pacer.ts) stays under Telegram's ~30 messages a second for the whole bot.
+ */
+const NOTICES_PER_PASS = 8;
+
+type Outcome = 'sent' | 'ended' | 'later';
+
+/** Sends due notices (only `jobId`'s when given, right after the change that queued them); returns how many were sent. */
+export async function deliverGuestNotices(deps: GuestNoticeDeps, options: { jobId?: number; shouldStop?: () => boolean } = {}): Promise<number> {
+	let sent = 0;
+	for (let i = 0; i < NOTICES_PER_PASS && !options.shouldStop?.(); i++) {
+		const claimed = await claimDueNotice(deps.db, deps.clock.now(), deps.leaseMs, options.jobId);
+		if (!claimed) break;
+		if ((await deliverNotice(deps, claimed)) === 'sent') sent++;
+	}
+	return sent;
+}
+
+/** Like deliverGuestNotices for one job, never throwing: the outbox task retries whatever is left. */
+export async function deliverJobNoticesNow(deps: GuestNoticeDeps, jobId: number): Promise<void> {
+	await deliverGuestNotices(deps, { jobId }).catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'guest notice left to the outbox'));
+}
+
+async function deliverNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Promise<Outcome> {
+	const chatId = notice.telegramUserId;
+	if (deps.cooldown.isCooling(chatId, deps.clock.now())) {
+		await postponeNotice(deps.db, notice, new Date(deps.clock.now().getTime() + SECOND), null, true);
+		return 'later';
+	}
+	if (await isBotBlocked(deps.db, chatId)) return endNotice(deps, notice, 'blocked', 'the guest has blocked the bot; not sent');
+	const text = await renderNotice(deps, notice);
+	if (text === null) return endNotice(deps, notice, 'failed', 'outdated: the job finished before this notice could be sent');
+	let messageId: bigint;
+	try {
+		messageId = BigInt((await deps.api.sendMessage(Number(chatId), text)).message_id);
+	} catch (error) {
+		return recordSendFailure(deps, notice, error);
+	}
+	deps.crashPoint?.('after_notice_sent');
+	await recordRightAfterSend(
+		() =>
+			deps.db.$transaction(async (tx) => {
+				await recordNoticeSent(tx, notice, messageId, deps.clock.now().toISOString());
+				if (notice.kind === 'generating') await recordJobMessage(tx, deps.clock, { jobId: notice.jobId, kind: 'generating', chatId, messageId, shownText: text });
+			}),
+		deps.logger,
+		{ noticeId: notice.id, jobId: notice.jobId }
+	);
+	return 'sent';
+}
+
+/**
+ * The notice's words in the guest's language. "Generating…" is the status message as it stands
+ * now; it and the delay notice are no longer worth sending once the job has finished.
+ */
+async function renderNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Promise<string | null> {
+	const locale = await readGuestLanguage(deps.db, notice.telegramUserId);
+	if (notice.kind === 'failure' || notice.kind === 'deadline') return generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams));
+	const queue = await readQueuePosition(deps, notice.jobId);
+	if (!queue || queue.status === 'done' || queue.status === 'failed') return null;
+	if (notice.kind === 'delay') return generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams));
+	return renderGuestStatus(locale, { status: queue.status, stage: null, queue });
+}
+
+function readParams(raw: string | null): Record<string, string | number> {
+	if (!raw) return {};
+	const value = JSON.parse(raw) as unknown;
+	return value && typeof value === 'object' ? (value as Record<string, string | number>) : {};
+}
+
+async function recordSendFailure(deps: GuestNoticeDeps, notice: ClaimedNotice, error: unknown): Promise<Outcome> {
+	const failure = readSendFailure(error);
+	if (failure.outcome === 'blocked') {
+		await markBotBlocked(deps.db, deps.clock, notice.telegramUserId);
+		return endNotice(deps, notice, 'blocked', describeFailure(error));
+	}
+	if (failure.outcome === 'unreachable' || notice.attempts >= MAX_NOTICE_ATTEMPTS) return endNotice(deps, notice, 'failed', describeFailure(error));
+	noteFloodControl(deps, notice.telegramUserId, error);
+	const delay = Math.max(computeBackoffMs(notice.attempts, NOTICE_BACKOFF, deps.random), failure.retryAfterMs);
+	const retryAt = new Date(deps.clock.now().getTime() + delay);
+	await postponeNotice(deps.db, notice, retryAt, describeFailure(error));
+	deps.logger.warn({ noticeId: notice.id, jobId: notice.jobId, kind: notice.kind, attempts: notice.attempts, retryAt: retryAt.toISOString(), error: describeFailure(error) }, 'guest notice not sent; will retry');
+	return 'later';
+}
+
+/** Ends a notice that will not be sent; a "Generating…" that cannot be sent leaves nothing to edit (message id 0). */
+async function endNotice(deps: GuestNoticeDeps, notice: ClaimedNotice, state: 'failed' | 'blocked', reason: string): Promise<Outcome> {
+	await deps.db.$transaction(async (tx) => {
+		const ended = await recordNoticeEnded(tx, notice, state, reason);
+		if (ended && notice.kind === 'generating') await recordJobMessage(tx, deps.clock, { jobId: notice.jobId, kind: 'generating', chatId: notice.telegramUserId, messageId: 0n });
+	});
+	deps.logger.info({ noticeId: notice.id, jobId: notice.jobId, kind: notice.kind, state, reason }, 'guest notice ended without a message');
+	return 'ended';
+}
+
+/** What alerting the admins takes (the callers' notice deps, the database among them). */
 export interface NoticeDeps {
 	db: Db;
-	api: TelegramApi;
+	api: Pick<TelegramApi, 'sendMessage'>;
 	logger: Logger;
-}
-
-const STAGE_TEXTS: Partial<Record<string, GenerationText>> = {
-	passport: 'stage_passport',
-	anchor: 'stage_anchor',
-	anchor_verify: 'stage_anchor',
-	sheet: 'stage_sheet',
-	cut: 'stage_cut',
-	regen: 'stage_sheet',
-	heads: 'stage_heads',
-	qa: 'stage_qa',
-	uploading: 'stage_uploading',
-	done: 'stage_done'
-};
-
-/** Edits the "Generating…" message to show the stage; a missing message or an unchanged text is fine. */
-export async function showStageToGuest(deps: NoticeDeps, jobId: number, telegramUserId: bigint, stage: string): Promise<void> {
-	const key = STAGE_TEXTS[stage];
-	if (!key) return;
-	const message = await deps.db.jobMessage.findUnique({ where: { jobId_kind: { jobId, kind: 'generating' } } });
-	if (!message) return;
-	const text = generationText(await readGuestLanguage(deps.db, telegramUserId), key);
-	try {
-		await deps.api.editMessageText(Number(message.chatId), Number(message.messageId), text);
-	} catch (error) {
-		if (!isNotModified(error)) deps.logger.warn({ err: error, jobId, stage }, 'could not show the stage to the guest');
-	}
-}
-
-export async function sendGuestNotice(deps: NoticeDeps, telegramUserId: bigint, key: GenerationText): Promise<void> {
-	const text = generationText(await readGuestLanguage(deps.db, telegramUserId), key);
-	await deps.api.sendMessage(Number(telegramUserId), text);
 }
 
 /** Messages to every admin id; one failing admin does not stop the others. */

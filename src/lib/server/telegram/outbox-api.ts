@@ -12,6 +12,6 @@ export const OUTBOX_LEASE_MS = 2 * 60 * SECOND;
  * same call is how cards get posted twice. Failures go back to the outbox instead, which retries
  * on its own schedule and honours 429's retry_after through next_publish_at.
  */
-export function createOutboxApi(telegram: { token: string; apiRoot: string }): Api {
-	return new Api(telegram.token, { apiRoot: telegram.apiRoot, timeoutSeconds: REQUEST_TIMEOUT_SECONDS });
+export function createOutboxApi(telegram: { token: string; apiRoot: string }, timeoutSeconds = REQUEST_TIMEOUT_SECONDS): Api {
+	return new Api(telegram.token, { apiRoot: telegram.apiRoot, timeoutSeconds });
 }

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { readGuestLanguage } from '../../guests/guest-profile.ts';
-import { showStageToGuest } from '../../telegram/guest-notices.ts';
 import { SelfieMissing } from '../job-errors.ts';
 import { recordStage, type JobStage } from '../job-progress.ts';
 import { recordDrawingChoices } from '../job.repository.ts';
@@ -37,10 +36,9 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		locale
 	};
 	const guest = await deps.db.user.findUnique({ where: { telegramUserId: job.telegramUserId }, select: { firstName: true } });
-	const notices = { db: deps.db, api: deps.api, logger: deps.logger };
+	// The guest sees the stage through their status message, edited by the worker's status task.
 	const showStage = async (stage: JobStage, detail?: string) => {
 		await recordStage(deps.db, deps.clock, jobId, stage, detail ?? null);
-		await showStageToGuest(notices, jobId, job.telegramUserId, stage);
 	};
 	return {
 		db: deps.db,

@@ -1,6 +1,6 @@
 import { computeBackoffMs } from '../../time/backoff.ts';
 import { ADMIN_ALERTS } from '../../../i18n/admin-alerts.ts';
-import { alertAdmins, sendGuestNotice } from '../../telegram/guest-notices.ts';
+import { alertAdmins, deliverJobNoticesNow } from '../../telegram/guest-notices.ts';
 import { recordStage } from '../job-progress.ts';
 import { isShutdown, JobAborted, NoFaceFound, SelfieMissing } from '../job-errors.ts';
 import { failJobForGood, requeueJob } from '../job.repository.ts';
@@ -69,10 +69,9 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	const permanent = attempt.error instanceof SelfieMissing || refused || noFace;
 	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
 		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
-		if ((await failJobForGood(db, clock, attempt.jobId, message)).won) {
+		if ((await failJobForGood(db, clock, attempt.jobId, message, noFace ? 'no_face' : refused ? 'refused' : 'failed')).won) {
 			await recordStage(db, clock, attempt.jobId, 'failed', message.slice(0, 300));
-			const job = await db.job.findUnique({ where: { jobId: attempt.jobId }, select: { telegramUserId: true } });
-			if (job) await sendGuestNotice(notices, job.telegramUserId, noFace ? 'no_face' : refused ? 'refused' : 'failed').catch((error: unknown) => logger.warn({ err: error }, 'could not tell the guest'));
+			await deliverJobNoticesNow(deps.notices, attempt.jobId);
 		}
 		return;
 	}

@@ -5,6 +5,7 @@ import type { ImageProvider } from '../../providers/provider.ts';
 import type { Prices } from '../../spend/usage-recorder.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { TelegramApi } from '../../telegram/api.ts';
+import type { GuestNoticeDeps } from '../../telegram/guest-notices.ts';
 
 /** What the job loop needs; tests build it with a FakeClock, the emulator's Api and any provider. */
 export interface QueueSettings {
@@ -35,6 +36,8 @@ export interface QueueDeps {
 	workerId: string;
 	botUsername: () => Promise<string>;
 	crashPoint: (step: string) => void;
+	/** The guest notices outbox, shared with the worker's outbox task (one flood-control view). */
+	notices: GuestNoticeDeps;
 	sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
+import { NOTICE_CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { crashAndRestartWorker, createGenerationWorld, waitForJobStatus, type GenerationWorld, type WorkerProcess } from './generation-harness.ts';
+
+/**
+ * The real worker process SIGKILLed between a notice's send and its record (CRASH_AT, as in the
+ * generation crash tests), then started again. The emulator runs in this process, so it outlives
+ * the worker and shows what the guest got:
+ * - after_notice_sent — "Generating…" was posted but not recorded: after the claim's lease it is
+ *   sent again (at least once; the plain send's duplicate window), and the job goes on;
+ * - after_status_edit — a status edit was made but not recorded: the restarted worker edits again,
+ *   which changes nothing; the guest has one status message, its every state exactly once.
+ */
+describe('a worker killed between a guest notice and its record', () => {
+	const tempDir = useTempDir('notice-crash-');
+	let world: GenerationWorld | undefined;
+	const children: WorkerProcess[] = [];
+	afterEach(async () => {
+		for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
+		await world?.close();
+	});
+
+	const GENERATING = /Generating your stickers|in the queue|to go/;
+	const READY = '✅ Your stickers are ready!';
+
+	async function crashThenFinish(step: (typeof NOTICE_CRASH_STEPS)[number]): Promise<{ jobId: number }> {
+		world = await createGenerationWorld(tempDir());
+		const jobId = await world.queueJob({ viaOutbox: true });
+		const second = await crashAndRestartWorker(world, step, children);
+		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
+		expect(status, (await world.db.job.findUnique({ where: { jobId } }))?.error ?? '').toBe('done');
+		await waitFor(async () => (await findJobMessage(world!.db, jobId, 'generating'))?.shownText === READY);
+		second.kill('SIGTERM');
+		await second.finished;
+		return { jobId };
+	}
+
+	it('after_notice_sent: "Generating…" is sent again after the lease — at least once — and the pack still comes once', async () => {
+		const { jobId } = await crashThenFinish('after_notice_sent');
+		const said = (await world!.emulator.control.chatMessages(world!.guestId)).filter((m) => m.from_bot);
+		const statusMessages = said.filter((m) => GENERATING.test(m.text ?? '') || m.text === READY);
+		// The one posted before the kill stays as it was; the recorded one is the live status message.
+		expect(statusMessages).toHaveLength(2);
+		const recorded = await findJobMessage(world!.db, jobId, 'generating');
+		expect(statusMessages.find((m) => BigInt(m.message_id) === recorded?.messageId)?.text).toBe(READY);
+		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({ state: 'sent', attempts: 2 });
+		expect(said.filter((m) => m.text?.includes('https://t.me/addstickers/'))).toHaveLength(1);
+	}, 150_000);
+
+	it('after_status_edit: the edit is repeated, changes nothing, and the guest has one status message that ends "ready"', async () => {
+		const { jobId } = await crashThenFinish('after_status_edit');
+		const said = (await world!.emulator.control.chatMessages(world!.guestId)).filter((m) => m.from_bot);
+		const statusMessages = said.filter((m) => GENERATING.test(m.text ?? '') || m.text === READY || /Looking|Sketching|Drawing|Cutting|Putting|Checking|Uploading/.test(m.text ?? ''));
+		expect(statusMessages).toHaveLength(1);
+		expect(statusMessages[0]).toMatchObject({ text: READY, edited: true });
+		// The restarted worker did repeat the edit it had not recorded: Telegram answered "not modified".
+		const edits = (await world!.emulator.control.callCounts()).calls.filter((c) => c.method === 'editMessageText' && c.chat_id === world!.guestId);
+		expect(edits.filter((c) => c.outcome === 400).length).toBeGreaterThanOrEqual(1);
+		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({ state: 'sent', attempts: 1 });
+		expect(said.filter((m) => m.text?.includes('https://t.me/addstickers/'))).toHaveLength(1);
+	}, 150_000);
+});
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await condition())) {
+		if (Date.now() > deadline) throw new Error('condition not met in time');
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
