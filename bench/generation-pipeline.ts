@@ -9,6 +9,7 @@ import { STICKER_VARIANTS } from '../src/lib/server/media/sticker-variants.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
 import { createJobLoop } from '../src/worker/queue/start-queue.ts';
 import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-harness.ts';
+import { builtInCaptions } from '../src/lib/server/events/job-event-brief.ts';
 import { makeFaceCrop, makeSelfie } from '../tests/integration/generation-selfie.ts';
 
 /**
@@ -50,7 +51,11 @@ try {
 
 async function measureBareWork(): Promise<number> {
 	const selfie = await makeSelfie();
-	const brief = { jobId: 0, selfie, faceCrop: await makeFaceCrop(selfie), outfitId: 'tuxedo', outfitPrompt: '', artStyle: 'cartoon' as const, locale: 'en' as const };
+	const outfit = {
+		id: 'tuxedo', emoji: '🤵', title: { ru: 'Смокинг', uz: 'Smoking', en: 'Tuxedo' }, prompt: 'a black tuxedo with a bow tie', figure: 'knight' as const,
+		palette: { background: ['#a8dadc', '#457b9d'] as [string, string], body: '#1b1b1e', trim: '#ffffff' }, preview: null
+	};
+	const brief = { jobId: 0, selfie, faceCrop: await makeFaceCrop(selfie), outfitId: 'tuxedo', outfitPrompt: '', outfit, captions: builtInCaptions('en'), artStyle: 'cartoon' as const, locale: 'en' as const };
 	const provider = createOfflineProvider();
 	const started = performance.now();
 	const appearance = (await provider.describeAppearance(brief)).value;

@@ -20,7 +20,15 @@ export const AUDIT_ACTIONS = [
 	'sign_in',
 	'sign_out',
 	'lead_status',
-	'lead_erase'
+	'lead_erase',
+	'event_create',
+	'event_update',
+	'event_start',
+	'event_end',
+	'event_kiosks',
+	'catalogue_save',
+	'catalogue_publish',
+	'catalogue_rollback'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

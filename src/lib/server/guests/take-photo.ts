@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { writeJobSnapshot } from '../events/job-snapshots.repository.ts';
 import { enqueueJob } from '../jobs/job.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import type { SessionStatus } from '../../schemas/kiosk.ts';
@@ -24,7 +25,8 @@ export function photoReadiness(session: { status: string; closedReason: string |
 
 /**
  * `take_photo_and_enqueue` (PRODUCT.md part A): in one BEGIN IMMEDIATE transaction the session goes
- * template_chosen → photo_taken and the job is queued, with created_at = now — the moment the bot's
+ * template_chosen → photo_taken and the job is queued with its snapshot (event, catalogue version,
+ * outfit as published), with created_at = now — the moment the bot's
  * "Generating…" refers to. Two uploads racing: exactly one transition wins, so one job.
  */
 export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts }, token: string, photoPath: string): Promise<TakePhotoOutcome> {
@@ -38,6 +40,7 @@ export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: Sess
 		const moved = await advanceSession(tx, token, 'template_chosen', 'photo_taken', { updatedAt: stamp }, stillOpenSince('template_chosen', now, deps.timeouts));
 		if (!moved.won || session.telegramUserId === null || session.templateId === null) return { kind: 'already_taken' };
 		const jobId = await enqueueJob(tx, { telegramUserId: session.telegramUserId, sessionToken: token, photoPath, templateId: session.templateId, now: stamp });
+		await writeJobSnapshot(tx, { jobId, sessionToken: token, outfitId: session.templateId, now: stamp });
 		return { kind: 'enqueued', jobId, telegramUserId: session.telegramUserId };
 	});
 }

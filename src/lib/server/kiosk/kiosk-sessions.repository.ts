@@ -1,9 +1,13 @@
 import type { Db, Tx } from '../db/client.ts';
+import { eventForKiosk } from '../events/events.repository.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 
-/** `kiosk_sessions`: which kiosk started which session (the seed's sessions table has no column for it). */
+/**
+ * `kiosk_sessions`: which kiosk started which session (the seed's sessions table has no column for
+ * it), and the event the session belongs to: the kiosk's live event, else the default event.
+ */
 export async function recordKioskSession(tx: Tx, kioskId: number, sessionToken: string, now: string): Promise<void> {
-	await tx.kioskSession.create({ data: { kioskId, sessionToken, createdAt: now } });
+	await tx.kioskSession.create({ data: { kioskId, sessionToken, createdAt: now, eventId: await eventForKiosk(tx, kioskId) } });
 }
 
 export async function isSessionOfKiosk(db: Db | Tx, kioskId: number, sessionToken: string): Promise<boolean> {

@@ -3,7 +3,7 @@
  * the same friendly figure in each costume, on the outfit's own colours. Pure strings, so the art
  * is deterministic and reviewable.
  */
-interface Palette {
+export interface Palette {
 	bg: [string, string];
 	body: string;
 	trim: string;
@@ -116,10 +116,16 @@ function confetti(seed: number): string {
 /** A 512×512 SVG of the figure in this outfit; throws for an id without art (a catalogue mistake). */
 export function outfitPreviewSvg(id: string): string {
 	const palette = PALETTES[id];
-	const costume = COSTUMES[id];
-	if (!palette || !costume) throw new Error(`no preview art for outfit "${id}"`);
+	if (!palette) throw new Error(`no preview art for outfit "${id}"`);
+	return figurePreviewSvg(id, palette, id);
+}
+
+/** One of the costumes (`figure`) in any palette: an operator's outfit reuses a costume in its own colours. */
+export function figurePreviewSvg(figure: string, palette: Palette, seedText: string = figure): string {
+	const costume = COSTUMES[figure];
+	if (!costume) throw new Error(`no costume art for figure "${figure}"`);
 	const parts = costume(palette);
-	const seed = [...id].reduce((sum, ch) => sum * 31 + ch.charCodeAt(0), 7) % 100000;
+	const seed = [...seedText].reduce((sum, ch) => sum * 31 + ch.charCodeAt(0), 7) % 100000;
 	return `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 512 512">
 <defs><radialGradient id="bg" cx="50%" cy="35%" r="75%"><stop offset="0" stop-color="${palette.bg[0]}"/><stop offset="1" stop-color="${palette.bg[1]}"/></radialGradient></defs>
 <rect width="512" height="512" rx="48" fill="url(#bg)"/>${confetti(seed)}${parts.back ?? ''}${parts.body}${parts.head}

@@ -1,4 +1,5 @@
 import type { Locale } from '../../i18n/locale.ts';
+import type { OutfitSnapshot } from '../../schemas/outfit.ts';
 import type { StickerVerdict } from '../media/sticker-qa.ts';
 import type { ArtStyle } from '../media/sticker-style.ts';
 import type { StickerVariant } from '../media/sticker-variants.ts';
@@ -53,6 +54,10 @@ export interface JobBrief {
 	faceCrop: Buffer;
 	outfitId: string;
 	outfitPrompt: string;
+	/** The outfit exactly as the job's catalogue version published it (job_snapshots). */
+	outfit: OutfitSnapshot;
+	/** The event's 12 captions in the guest's language, in sticker order. */
+	captions: string[];
 	artStyle: ArtStyle;
 	locale: Locale;
 	/** The provider refused this request once (a safety or no-image stop): ask again more gently. */

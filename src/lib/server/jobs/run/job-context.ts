@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { jobEventBrief } from '../../events/job-event-brief.ts';
 import { readGuestLanguage } from '../../guests/guest-profile.ts';
 import { showStageToGuest } from '../../telegram/guest-notices.ts';
 import { SelfieMissing } from '../job-errors.ts';
@@ -24,13 +25,17 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
 	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
 	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await recordDrawingChoices(deps.db, jobId, { artStyle, renderMode });
+	const locale = await readGuestLanguage(deps.db, job.telegramUserId);
+	const fromEvent = await jobEventBrief(deps.db, jobId, job.templateId, locale);
 	const brief: JobBrief = {
 		jobId,
 		...(options.redraw ? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop } : await readPhotos(deps, jobId, job.photoPath, files.faceCrop)),
 		outfitId: job.templateId,
 		outfitPrompt: `wearing the "${job.templateId}" outfit`,
+		outfit: fromEvent.outfit,
+		captions: fromEvent.captions,
 		artStyle,
-		locale: await readGuestLanguage(deps.db, job.telegramUserId)
+		locale
 	};
 	const notices = { db: deps.db, api: deps.api, logger: deps.logger };
 	const showStage = async (stage: JobStage, detail?: string) => {
