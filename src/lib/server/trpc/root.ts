@@ -11,6 +11,7 @@ import { spendRouter } from './routers/spend.router.ts';
 import { messagesRouter } from './routers/messages.router.ts';
 import { leadsRouter } from './routers/leads.router.ts';
 import { logsRouter } from './routers/logs.router.ts';
+import { eventsRouter } from './routers/events.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
@@ -26,6 +27,7 @@ export const appRouter = router({
 	operators: operatorsRouter,
 	health: healthRouter,
 	logs: logsRouter,
+	events: eventsRouter,
 	// Leads (docs/leads.md)
 	leads: leadsRouter
 });
