@@ -62,4 +62,33 @@ describe('the events router', () => {
 			{ action: 'catalogue_publish', actor: 'oleg' }
 		]);
 	});
+
+	it('sums up one event: guests, packs, failures, spend, median photo → link, packs per hour', async () => {
+		const { db, as, operator, viewer } = await setUp();
+		const eventId = (await as(operator).events.create(fields)).id;
+		const kiosk = await db.kiosk.create({ data: { name: 'Hall', keyHash: 'h', createdAt: 'x' } });
+		const jobs = [
+			{ guest: 11n, status: 'done', created: '2026-03-01T10:00:00.000Z', updated: '2026-03-01T10:02:00.000Z', cost: 0.1 },
+			{ guest: 12n, status: 'done', created: '2026-03-01T10:10:00.000Z', updated: '2026-03-01T10:14:00.000Z', cost: 0.2 },
+			{ guest: 12n, status: 'done', created: '2026-03-01T12:00:00.000Z', updated: '2026-03-01T12:10:00.000Z', cost: 0.3 },
+			{ guest: 13n, status: 'failed', created: '2026-03-01T12:00:00.000Z', updated: '2026-03-01T12:30:00.000Z', cost: 0.05 }
+		];
+		for (const [i, j] of jobs.entries()) {
+			const token = `sum${i}`;
+			await db.session.create({ data: { sessionToken: token, telegramUserId: j.guest, status: 'photo_taken', templateId: 'chef', createdAt: j.created, updatedAt: j.created } });
+			await db.kioskSession.create({ data: { sessionToken: token, kioskId: kiosk.id, createdAt: j.created, eventId } });
+			const job = await db.job.create({ data: { telegramUserId: j.guest, sessionToken: token, photoPath: 'x', templateId: 'chef', status: j.status, createdAt: j.created, updatedAt: j.updated } });
+			await db.jobSnapshot.create({ data: { jobId: job.jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt: j.created } });
+			await db.apiUsage.create({ data: { jobId: job.jobId, ts: j.created, kind: 'image', provider: 'gemini', model: 'm', estCostUsd: j.cost, ok: 1, stage: 'sheet', images: 1 } });
+		}
+		const { summary } = await as(viewer).events.summary({ eventId });
+		expect(summary).toMatchObject({ guests: 3, packs: 3, failures: 1, medianPhotoToLinkSeconds: 240 });
+		expect(summary.spendUsd).toBeCloseTo(0.65);
+		expect(summary.packsPerHour).toEqual([
+			{ hour: '2026-03-01T10', packs: 2 },
+			{ hour: '2026-03-01T11', packs: 0 },
+			{ hour: '2026-03-01T12', packs: 1 }
+		]);
+		expect((await as(viewer).events.summary({ eventId: 1 })).summary.packs).toBe(0);
+	});
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listVersions, publishDraft, readDraft, readPublished, rollBackTo, saveDraft } from '../../events/catalogue.repository.ts';
 import { assignKiosks, listKioskChoices } from '../../events/event-kiosks.repository.ts';
 import { createEvent, endEvent, findEvent, listEvents, startEvent, updateEvent } from '../../events/events.repository.ts';
+import { eventSummary } from '../../events/event-summary.ts';
 import { ConsoleActionError } from '../../console/console-error.ts';
 import { eventFieldsSchema } from '../../../schemas/event.ts';
 import { outfitSchema } from '../../../schemas/outfit.ts';
@@ -23,6 +24,12 @@ export const eventsRouter = router({
 			listVersions(ctx.db, input.eventId)
 		]);
 		return { event, kiosks, draft, published, versions };
+	}),
+
+	summary: operatorProcedure.input(eventId).query(async ({ ctx, input }) => {
+		const event = await findEvent(ctx.db, input.eventId);
+		if (!event) throw new ConsoleActionError('That event does not exist any more: reload the page.');
+		return { event, summary: await eventSummary(ctx.db, input.eventId) };
 	}),
 
 	create: operatorProcedure.input(eventFieldsSchema).mutation(({ ctx, input }) => createEvent(ctx.db, ctx.clock, ctx.actor, input)),
