@@ -22,7 +22,15 @@ export const AUDIT_ACTIONS = [
 	'lead_status',
 	'lead_erase',
 	'api_token_create',
-	'api_token_revoke'
+	'api_token_revoke',
+	'event_create',
+	'event_update',
+	'event_start',
+	'event_end',
+	'event_kiosks',
+	'catalogue_save',
+	'catalogue_publish',
+	'catalogue_rollback'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

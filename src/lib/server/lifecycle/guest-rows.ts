@@ -48,8 +48,8 @@ export async function hasActiveJob(sql: SqlRunner, telegramUserId: bigint): Prom
 	return rows.length > 0;
 }
 
-/** Rows other features keep per job (bot messages, live progress with the guest's chat id, leases, sticker redraws). */
-const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases', 'sticker_redraws'] as const;
+/** Rows other features keep per job (bot messages, live progress with the guest's chat id, leases, sticker redraws, the outfit snapshot). */
+const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases', 'sticker_redraws', 'job_snapshots'] as const;
 
 /**
  * Deletes everything that names the guest: their jobs (and the rows kept per job), their

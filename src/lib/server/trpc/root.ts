@@ -12,6 +12,7 @@ import { messagesRouter } from './routers/messages.router.ts';
 import { leadsRouter } from './routers/leads.router.ts';
 import { logsRouter } from './routers/logs.router.ts';
 import { apiTokensRouter } from './routers/api-tokens.router.ts';
+import { eventsRouter } from './routers/events.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
@@ -28,6 +29,7 @@ export const appRouter = router({
 	health: healthRouter,
 	logs: logsRouter,
 	apiTokens: apiTokensRouter,
+	events: eventsRouter,
 	// Leads (docs/leads.md)
 	leads: leadsRouter
 });
