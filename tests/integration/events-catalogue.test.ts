@@ -139,6 +139,7 @@ describe('events, their versioned catalogues and the job snapshot', () => {
 		expect(await save([{ ...hoodie, id: 'a-very-long-outfit-id' }])).toBe('Outfit 1: An outfit id has at most 16 characters.');
 		expect(await save([{ ...hoodie, title: { ...hoodie.title, uz: ' ' } }])).toBe('Outfit 1: Every outfit needs a title in each language.');
 		expect(await save([])).toBe('A catalogue needs at least one outfit.');
+		expect(await save([{ ...hoodie, preview: '../../app.db' }])).toBe('Outfit 1: Upload the preview picture again: that is not a picture the console stored.');
 		expect(await readDraft(db, DEFAULT_EVENT_ID)).toEqual(before);
 		expect(await db.auditLog.count()).toBe(0);
 	});

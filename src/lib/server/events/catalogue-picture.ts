@@ -5,16 +5,13 @@ import { renderCatalogueSheet, renderPreviewPng } from '../media/photo-outfit-ar
 import { outfitArtSvg } from '../outfits/outfit-art.ts';
 import type { Outfit } from '../../schemas/outfit.ts';
 import type { PublishedCatalogue } from './catalogue.repository.ts';
+import { outfitPreviewsDir } from './outfit-previews.ts';
 
 /**
  * The numbered picture of a published catalogue the bot sends with the outfit buttons. Drawn once
  * per version (versions never change) into the data directory; the bot then re-sends it by
- * Telegram file_id (media_files). Uploaded previews live in `<data>/outfit-previews/`.
+ * Telegram file_id (media_files). Uploaded previews: outfit-previews.ts.
  */
-export function outfitPreviewsDir(dataDir: string): string {
-	return path.join(dataDir, 'outfit-previews');
-}
-
 export function cataloguePicturePath(dataDir: string, catalogue: Pick<PublishedCatalogue, 'eventId' | 'version'>): string {
 	return path.join(dataDir, 'catalogues', `event-${catalogue.eventId}-v${catalogue.version}.jpg`);
 }
