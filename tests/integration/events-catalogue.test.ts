@@ -113,7 +113,7 @@ describe('events, their versioned catalogues and the job snapshot', () => {
 		const queued = await guestTakesPhoto(db, clock, kiosk.id, 601n, 'pirate');
 		const draft = await readDraft(db, DEFAULT_EVENT_ID);
 		const saved = await saveDraft(db, clock, olga, DEFAULT_EVENT_ID, draft.revision, draft.outfits.filter((o) => o.id !== 'pirate'));
-		await publishDraft(db, clock, olga, DEFAULT_EVENT_ID, saved.revision);
+		expect(await publishDraft(db, clock, olga, DEFAULT_EVENT_ID, saved.revision)).toMatchObject({ version: 2, queuedWithRemovedOutfits: 1 });
 		expect((await db.job.findUniqueOrThrow({ where: { jobId: queued.jobId } })).status).toBe('queued');
 		expect((await readJobEventChoices(db, { jobId: queued.jobId, templateId: 'pirate' }, 'en')).outfit.title.en).toBe('Pirate');
 		expect(await offeredOutfit(db, queued.token, 'pirate')).toBeUndefined();

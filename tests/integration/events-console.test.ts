@@ -56,6 +56,9 @@ describe('the events router', () => {
 		expect(published).toMatchObject({ version: 1, publishedBy: 'oleg', changeSummary: 'First catalogue: 3 outfits.' });
 		const stale = caller.events.saveDraft({ eventId: event.id, revision: draft.revision, outfits: draft.outfits });
 		await expect(stale).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('reload') });
+		// Every outfit rule comes back as the one sentence naming the outfit, not as a list of field issues.
+		const twice = caller.events.saveDraft({ eventId: event.id, revision: saved.revision, outfits: [draft.outfits[0], { ...draft.outfits[0], id: 'an-id-of-17-chars' }] });
+		await expect(twice).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Outfit 2: An outfit id has at most 16 characters.' });
 		expect(await db.auditLog.findMany({ select: { action: true, actor: true } })).toEqual([
 			{ action: 'event_create', actor: 'oleg' },
 			{ action: 'catalogue_save', actor: 'oleg' },

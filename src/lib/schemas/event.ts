@@ -11,9 +11,10 @@ export const CAPTION_COUNT = 12;
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is written as YYYY-MM-DD.').nullable();
 const captionList = z
 	.array(z.string().trim().min(1, 'A caption cannot be empty.').max(40, 'A caption has at most 40 characters.'))
-	.length(CAPTION_COUNT, `An event has exactly ${CAPTION_COUNT} captions in each language.`);
+	.length(CAPTION_COUNT, `Give exactly ${CAPTION_COUNT} captions for a language (one per line), or leave it empty for the built-in ones.`);
 
-export const eventCaptionsSchema = z.object({ ru: captionList, uz: captionList, en: captionList });
+/** The event's sticker captions per language; a language left out uses the built-in captions. */
+export const eventCaptionsSchema = z.object({ ru: captionList, uz: captionList, en: captionList }).partial();
 export type EventCaptions = z.infer<typeof eventCaptionsSchema>;
 
 export const eventFieldsSchema = z

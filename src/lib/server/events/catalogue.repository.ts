@@ -3,6 +3,7 @@ import { DomainError } from '../errors/domain-error.ts';
 import type { Db, Tx } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { catalogueSchema } from '../../schemas/event.ts';
+import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import { outfitSchema, type Outfit } from '../../schemas/outfit.ts';
 import { describeCatalogueChange } from './catalogue-changes.ts';
 
@@ -54,7 +55,7 @@ export async function readDraft(db: Db | Tx, eventId: number): Promise<Catalogue
 }
 
 /** Saves the draft if nobody saved it since `revision`; otherwise tells the operator to reload (nothing overwritten). */
-export async function saveDraft(db: Db, clock: Clock, actor: Actor, eventId: number, revision: number, outfits: Outfit[]): Promise<CatalogueDraft> {
+export async function saveDraft(db: Db, clock: Clock, actor: Actor, eventId: number, revision: number, outfits: readonly unknown[]): Promise<CatalogueDraft> {
 	const checked = checkCatalogue(outfits);
 	return db.$transaction(async (tx) => {
 		await mustExist(tx, eventId);
@@ -70,17 +71,34 @@ export async function saveDraft(db: Db, clock: Clock, actor: Actor, eventId: num
 	});
 }
 
-/** The draft as saved becomes version N+1 and what guests of the event are offered from now on. */
-export function publishDraft(db: Db, clock: Clock, actor: Actor, eventId: number, revision: number): Promise<CatalogueVersionRow> {
+/**
+ * The draft as saved becomes version N+1 and what guests of the event are offered from now on.
+ * Removing an outfit that queued jobs use is allowed: each job keeps its own snapshot, and the
+ * answer says how many such packs are still to be made, so the operator knows they will finish.
+ */
+export function publishDraft(db: Db, clock: Clock, actor: Actor, eventId: number, revision: number): Promise<CatalogueVersionRow & { queuedWithRemovedOutfits: number }> {
 	return db.$transaction(async (tx) => {
 		await mustExist(tx, eventId);
 		const draft = await readDraft(tx, eventId);
 		if (draft.revision !== revision) throw new DomainError({ code: 'DraftChangedBeforePublish' });
 		const outfits = checkCatalogue(draft.outfits);
+		const before = (await readPublished(tx, eventId))?.outfits ?? [];
 		const published = await writeVersion(tx, clock, actor, eventId, outfits, null);
-		await recordAudit(tx, clock, actor, { action: 'catalogue_publish', details: { eventId, version: published.version, change: published.changeSummary } });
-		return published;
+		const removed = before.map((o) => o.id).filter((id) => !outfits.some((o) => o.id === id));
+		const queuedWithRemovedOutfits = await countUnfinishedJobsWith(tx, eventId, removed);
+		await recordAudit(tx, clock, actor, { action: 'catalogue_publish', details: { eventId, version: published.version, change: published.changeSummary, queuedWithRemovedOutfits } });
+		return { ...published, queuedWithRemovedOutfits };
 	});
+}
+
+/** Jobs of the event still to be made whose snapshot is one of these outfits. */
+async function countUnfinishedJobsWith(tx: Tx, eventId: number, outfitIds: string[]): Promise<number> {
+	if (outfitIds.length === 0) return 0;
+	const active = await tx.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] } }, select: { jobId: true } });
+	if (active.length === 0) return 0;
+	const snapshots = await tx.jobSnapshot.findMany({ where: { eventId, jobId: { in: active.map((j) => j.jobId) } }, select: { outfitJson: true } });
+	// Snapshots are validated when written (job-snapshot.repository.ts): the id is there.
+	return snapshots.filter((s) => outfitIds.includes((JSON.parse(s.outfitJson) as { id: string }).id)).length;
 }
 
 /** Publishes an earlier version's outfits again as a new version (history stays whole); the draft follows. */

@@ -21,8 +21,6 @@ export interface JobEventChoices {
 
 export const DEFAULT_TITLE_TEMPLATE = '{pack_title}';
 
-/** events.captions_json: per language, twelve captions; a language left out uses the built-in ones. */
-const storedCaptionsSchema = eventCaptionsSchema.partial();
 
 export async function readJobEventChoices(db: Db, job: { jobId: number; templateId: string }, locale: Locale): Promise<JobEventChoices> {
 	const snapshot = await readJobSnapshot(db, job.jobId);
@@ -44,6 +42,6 @@ export function eventCaptions(captionsJson: string | null, locale: Locale): stri
 	} catch {
 		return builtInCaptions(locale);
 	}
-	const captions = storedCaptionsSchema.safeParse(parsed);
+	const captions = eventCaptionsSchema.safeParse(parsed);
 	return (captions.success && captions.data[locale]) || builtInCaptions(locale);
 }
