@@ -5,6 +5,8 @@ import { MigrationError } from '$lib/server/db/migrations/safe-migrate';
 import { InstanceLockError } from '$lib/server/system/instance-lock';
 import { appContext, startAppContext } from '$lib/server/web/app-context';
 import { applySecurityHeaders, isForeignMutation } from '$lib/server/web/security-headers';
+import { limitRequestBody } from '$lib/server/web/body-limit';
+import { refuseReservedActionName } from '$lib/server/web/form-action-name';
 import { asUnavailable, unavailableResponse } from '$lib/server/web/unavailable';
 import { announceFirstKiosk } from '$lib/server/kiosk/first-kiosk';
 import { announceConsoleSetup, resolveOperatorSession } from '$lib/server/auth/request-session';
@@ -25,6 +27,9 @@ export const init: ServerInit = async () => {
 };
 
 export const handle: Handle = async ({ event, resolve }) => {
+	const oversized = await limitRequestBody(event);
+	if (oversized) return oversized;
+	refuseReservedActionName(event);
 	const foreign = refuseForeignApiMutation(event);
 	if (foreign) return foreign;
 	let response: Response;
@@ -62,7 +67,10 @@ function isBearerApi(event: RequestEvent): boolean {
 	return event.route.id === '/api/v1/[...path]';
 }
 
-/** Unexpected errors are logged with their stack; people only ever see a sentence. */
+/**
+ * Unexpected errors are logged with their stack; a client's mistake (4xx: unknown action, wrong
+ * content type, no such method) is not an error of ours and is not logged. People only ever see a sentence.
+ */
 export const handleError: HandleServerError = ({ error, event, status }) => {
 	if (isDatabaseBusy(error)) {
 		// Not a bug: another writer held the lock past busy_timeout. handle() turns this into a 503.
@@ -70,6 +78,7 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 		appContext().logger.warn({ path: event.url.pathname }, 'database busy past busy_timeout; answered 503');
 		return { message: DATABASE_BUSY_MESSAGE };
 	}
-	if (status !== 404) appContext().logger.error({ err: error, path: event.url.pathname }, 'request failed');
-	return { message: status === 404 ? 'Page not found.' : 'Something went wrong on our side. Please try again.' };
+	if (status >= 500) appContext().logger.error({ err: error, path: event.url.pathname }, 'request failed');
+	if (status === 404) return { message: 'Page not found.' };
+	return { message: status < 500 ? 'The request was not understood.' : 'Something went wrong on our side. Please try again.' };
 };

@@ -17,7 +17,6 @@ import { createLeadsTaskDeps, scheduleLeadsTasks } from './tasks/leads-schedule.
 import { JobLoop } from './queue/job-loop.ts';
 import { createQueueDeps } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
-import { cleanConsoleAuthRows } from '../lib/server/auth/auth-housekeeping.ts';
 import { WorkerShutdown } from '../lib/server/jobs/job-errors.ts';
 import { LogSink } from '../lib/server/log/log-sink.ts';
 import { openLogEntryWriter } from '../lib/server/log/log-entry-writer.ts';
@@ -49,7 +48,6 @@ async function main(): Promise<void> {
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, jobLoop?.busySlots ?? 0) });
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
 	scheduler.add(logPruneTask({ db, clock, logger }));
-	scheduler.add({ name: 'console-auth-cleanup', everyMs: 60 * 60_000, runAtStart: true, run: () => cleanConsoleAuthRows(db, clock, logger) });
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
 
 	const bot = createBot(config.telegram, { db, clock, logger, config });

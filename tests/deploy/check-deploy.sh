@@ -72,7 +72,7 @@ for unit in sticker-api.service sticker-bot.service; do
 	done
 	check "$unit: MemoryHigh and MemoryMax" grep -q '^MemoryMax=1.6G' "$DEPLOY/systemd/$unit"
 done
-for line in Environment=HOST=127.0.0.1 Environment=PORT=8000 Environment=BODY_SIZE_LIMIT=20M 'ExecStart=/usr/bin/node build/index.js' TimeoutStopSec=15; do
+for line in Environment=HOST=127.0.0.1 Environment=PORT=8000 Environment=BODY_SIZE_LIMIT=16M 'ExecStart=/usr/bin/node build/index.js' TimeoutStopSec=15; do
 	check "sticker-api.service: $line" unit_has sticker-api.service "$line"
 done
 for line in 'ExecStart=/usr/bin/node --import tsx src/worker/main.ts' KillSignal=SIGINT TimeoutStopSec=30; do

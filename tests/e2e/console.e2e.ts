@@ -139,7 +139,7 @@ test.describe.serial('operator console', () => {
 		await page.getByLabel('Password (10+ characters)').fill(VIEWER.password);
 		await page.getByRole('button', { name: 'Add operator' }).click();
 		await expect(page.getByText('vera can now sign in as viewer.')).toBeVisible();
-		await expect(page.locator('tr[data-operator="vera"]')).toContainText('viewer');
+		await expect(page.locator('tr[data-operator="vera"] td.role')).toHaveText('viewer');
 		expect(JSON.parse(lastAudit('add_operator')!.details!)).toEqual({ username: 'vera', role: 'viewer' });
 	});
 
@@ -295,6 +295,7 @@ test.describe.serial('operator console', () => {
 			['jobs.redrawSticker', { jobId: doneJob, stickerNumber: 1 }],
 			['spend.setBalance', { valueUsd: 1 }],
 			['operators.add', { username: 'sneaky', role: 'owner', password: 'sneaky password 1' }],
+			['operators.setRole', { operatorId: 1, role: 'viewer' }],
 			['operators.remove', { operatorId: 1 }]
 		];
 		const auditBefore = withDb((db) => db.prepare('SELECT count(*) AS n FROM audit_log').get());
@@ -312,6 +313,22 @@ test.describe.serial('operator console', () => {
 		const missing = await page.request.post('/api/trpc/console.pause', { headers: { 'content-type': 'text/plain' }, data: '{"reason":"csrf"}' });
 		expect(missing.status()).toBe(403);
 		expect(withDb((db) => db.prepare("SELECT count(*) AS n FROM settings WHERE key = 'maintenance'").get())).toEqual({ n: 0 });
+	});
+
+	test('changing an operator\'s role signs them out; they sign in again with the new role', async ({ browser }) => {
+		const before = await newSignedInPage(browser, VIEWER);
+		await page.goto('/console/operators');
+		await page.getByLabel('New role for vera').selectOption('operator');
+		await page.getByRole('button', { name: 'Change role' }).click();
+		await page.getByRole('button', { name: 'Yes, change and sign vera out' }).click();
+		await expect(page.locator('tr[data-operator="vera"] td.role')).toHaveText('operator');
+		expect(lastAudit('change_operator_role')?.actor).toBe('olga');
+		expect(JSON.parse(lastAudit('change_operator_role')!.details!)).toMatchObject({ username: 'vera', from: 'viewer', to: 'operator' });
+		expect((await before.request.get('/api/trpc/auth.me')).status()).toBe(401);
+		await before.context().close();
+		const after = await newSignedInPage(browser, VIEWER);
+		expect(await (await after.request.get('/api/trpc/auth.me')).json()).toMatchObject({ result: { data: { username: 'vera', role: 'operator' } } });
+		await after.context().close();
 	});
 
 	test('removing an operator ends their sessions at once', async ({ browser }) => {

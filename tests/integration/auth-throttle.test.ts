@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_CLIENT_POLICY, CLIENT_POLICY, throttleDelayMs } from '../../src/lib/server/auth/login-throttle.ts';
+import { ACCOUNT_CLIENT_POLICY, CLIENT_POLICY, refundAttempt, reserveAttempt, throttleDelayMs } from '../../src/lib/server/auth/login-throttle.ts';
 import { signIn, type SignInDeps } from '../../src/lib/server/auth/sign-in.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
+import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
@@ -90,5 +90,38 @@ describe('sign-in throttling', () => {
 		const keys = (await db.loginThrottle.findMany()).map((row) => row.key);
 		expect(keys).toHaveLength(2);
 		for (const key of keys) expect(key).not.toContain(attacker);
+	});
+
+	it('reserves attempts atomically: of 30 at once on a fresh key, exactly the free ones and the first delayed one go ahead', async () => {
+		const { db, clock } = await setUp();
+		const rule = { key: 'ip:parallel', policy: ACCOUNT_CLIENT_POLICY };
+		const waits = await Promise.all(Array.from({ length: 30 }, () => reserveAttempt(db, clock, [rule])));
+		expect(waits.filter((wait) => wait === 0)).toHaveLength(ACCOUNT_CLIENT_POLICY.freeFailures + 1);
+		expect(waits.filter((wait) => wait > 0).every((wait) => wait === throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY) / SECOND)).toBe(true);
+		expect(await db.loginThrottle.findUnique({ where: { key: 'ip:parallel' } })).toMatchObject({ failures: ACCOUNT_CLIENT_POLICY.freeFailures + 1 });
+	});
+
+	it('parallel sign-ins from one address reach the password check only for the reserved attempts', async () => {
+		const { deps } = await setUp();
+		const results = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(deps, { username: 'olga', password: `guess-${i}`, ip: attacker })));
+		const checked = results.filter((result) => !result.ok && result.reason === 'invalid');
+		expect(checked.length).toBeGreaterThanOrEqual(1);
+		expect(checked.length).toBeLessThanOrEqual(ACCOUNT_CLIENT_POLICY.freeFailures + 1);
+		expect(results.every((result) => !result.ok && (result.reason === 'invalid' || result.reason === 'throttled' || result.reason === 'busy'))).toBe(true);
+	});
+
+	it('a successful sign-in does not count against its address: a whole office behind one address signs in', async () => {
+		const { db, clock, deps } = await setUp();
+		for (let i = 0; i < CLIENT_POLICY.freeFailures + 5; i++) {
+			expect((await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: office })).ok).toBe(true);
+			clock.advance(MINUTE);
+		}
+		expect(await db.loginThrottle.findMany()).toEqual([expect.objectContaining({ key: expect.stringMatching(/^ip:/), failures: 0, blockedUntil: null })]);
+		// A refund also shrinks a wait the reservation had started.
+		const rule = { key: 'ip:refund', policy: ACCOUNT_CLIENT_POLICY };
+		for (let i = 0; i <= ACCOUNT_CLIENT_POLICY.freeFailures; i++) await reserveAttempt(db, clock, [rule]);
+		expect((await db.loginThrottle.findUnique({ where: { key: 'ip:refund' } }))?.blockedUntil).not.toBeNull();
+		await refundAttempt(db, rule);
+		expect(await db.loginThrottle.findUnique({ where: { key: 'ip:refund' } })).toMatchObject({ failures: ACCOUNT_CLIENT_POLICY.freeFailures, blockedUntil: null });
 	});
 });

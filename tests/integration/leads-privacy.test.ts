@@ -5,9 +5,9 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db } from '../../src/lib/server/db/client.ts';
-import { DEV_SALT_FILE, hashVisitorIp, loadIpSalt } from '../../src/lib/server/leads/ip-hash.ts';
 import { RATE_LIMIT } from '../../src/lib/server/leads/lead-intake.ts';
 import { submitLandingForm } from '../../src/lib/server/leads/landing-submission.ts';
+import { DEV_SALT_FILE, hashClientIp, loadIpSalt } from '../../src/lib/server/privacy/ip-hash.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
@@ -44,11 +44,11 @@ describe('landing submissions and the visitor IP', () => {
 		expect((await submitLandingForm(deps, form({ phone: '+998903330000' }), 'en', IPV4)).status).toBe('rate_limited');
 
 		const leads = await db.lead.findMany({ orderBy: { id: 'asc' } });
-		expect(leads[0]).toMatchObject({ phone: '+998901234567', ipHash: hashVisitorIp(IPV4, salt), locale: 'ru' });
-		expect(leads[1]?.ipHash).toBe(hashVisitorIp(IPV6, salt));
+		expect(leads[0]).toMatchObject({ phone: '+998901234567', ipHash: hashClientIp(IPV4, salt), locale: 'ru' });
+		expect(leads[1]?.ipHash).toBe(hashClientIp(IPV6, salt));
 		expect(leads.every((l) => /^[0-9a-f]{32}$/.test(l.ipHash ?? ''))).toBe(true);
 		expect(leads.some((l) => l.phone === '+998901111111')).toBe(false); // the honeypot stored nothing
-		expect(hashVisitorIp(`::ffff:${IPV4}`, salt)).toBe(hashVisitorIp(IPV4, salt));
+		expect(hashClientIp(`::ffff:${IPV4}`, salt)).toBe(hashClientIp(IPV4, salt));
 
 		await db.$disconnect();
 		db = undefined;
@@ -69,6 +69,6 @@ describe('landing submissions and the visitor IP', () => {
 		expect(statSync(path.join(dir, DEV_SALT_FILE)).mode & 0o777).toBe(0o600);
 		expect(first.length).toBeGreaterThanOrEqual(32);
 		expect(loadIpSalt('configured-salt-0123456789', dir)).toBe('configured-salt-0123456789');
-		expect(hashVisitorIp(IPV4, 'configured-salt-0123456789')).not.toBe(hashVisitorIp(IPV4, first));
+		expect(hashClientIp(IPV4, 'configured-salt-0123456789')).not.toBe(hashClientIp(IPV4, first));
 	});
 });

@@ -41,7 +41,7 @@ async function buildWorld(dataDir: string): Promise<World> {
 	const debugSheet = writeFileAt(path.join(dataDir, 'debug_sheets', `job${jobId}_sheet1_try1.png`), new Date(T0 + HOUR));
 	await db.session.create({ data: { sessionToken: 'never_scanned', status: 'expired', closedReason: 'qr_timeout', createdAt: iso(T0), updatedAt: iso(T0) } });
 	const op = await db.operator.create({ data: { username: 'ops', passwordHash: 'x', createdAt: iso(T0) } });
-	await db.operatorSession.create({ data: { id: 'c'.repeat(64), operatorId: op.id, createdAt: iso(T0), expiresAt: iso(T0 + 12 * HOUR) } });
+	await db.operatorSession.create({ data: { id: 'c'.repeat(64), operatorId: op.id, createdAt: iso(T0), expiresAt: iso(T0 + 12 * HOUR), absoluteExpiresAt: iso(T0 + 30 * DAY) } });
 	const bakFile = path.join(path.dirname(dbPath), 'app.db.bak-20270101-000000-reset');
 	writeFileSync(bakFile, 'copy');
 	utimesSync(bakFile, new Date(T0), new Date(T0));

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { eraseInactiveGuests, pseudonymiseOrphanAudit, type RetentionDeps } from '../../src/lib/server/lifecycle/guest-retention.ts';
-import { deleteExpiredOperatorSessions, deleteUnlinkedSessions, removeOldBakFiles } from '../../src/lib/server/lifecycle/housekeeping.ts';
+import { deleteExpiredOperatorSessions } from '../../src/lib/server/auth/operator-session.ts';
+import { deleteUnlinkedSessions, removeOldBakFiles } from '../../src/lib/server/lifecycle/housekeeping.ts';
 import { loadPseudonymKey, pseudonymForGuest } from '../../src/lib/server/lifecycle/pseudonym.ts';
 import { isPackNameRetired } from '../../src/lib/server/lifecycle/retired-pack-names.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -128,12 +129,18 @@ describe('the other clocks of the retention pass', () => {
 	it('expired operator sessions are purged, live ones kept', async () => {
 		const { db, clock } = await setup(tempDir);
 		const op = await db.operator.create({ data: { username: 'ops', passwordHash: 'x', createdAt: NOW } });
-		await db.operatorSession.create({ data: { id: 'a'.repeat(64), operatorId: op.id, createdAt: daysAgo(40), expiresAt: daysAgo(10) } });
-		await db.operatorSession.create({ data: { id: 'b'.repeat(64), operatorId: op.id, createdAt: daysAgo(1), expiresAt: new Date(Date.parse(NOW) + HOUR).toISOString() } });
+		await db.operatorSession.create({ data: { id: 'a'.repeat(64), operatorId: op.id, createdAt: daysAgo(40), expiresAt: daysAgo(10), absoluteExpiresAt: daysAgo(10) } });
+		await db.operatorSession.create({ data: { id: 'b'.repeat(64), operatorId: op.id, createdAt: daysAgo(1), expiresAt: new Date(Date.parse(NOW) + HOUR).toISOString(), absoluteExpiresAt: daysAgo(-29) } });
 		expect(await deleteExpiredOperatorSessions(db, clock)).toBe(1);
 		clock.advance(2 * HOUR);
 		expect(await deleteExpiredOperatorSessions(db, clock)).toBe(1);
 		expect(await db.operatorSession.count()).toBe(0);
+		// Expiring exactly now is expired, as the console's own check at request time says.
+		await db.operatorSession.create({ data: { id: 'c'.repeat(64), operatorId: op.id, createdAt: daysAgo(1), expiresAt: clock.now().toISOString(), absoluteExpiresAt: daysAgo(-29) } });
+		expect(await deleteExpiredOperatorSessions(db, clock)).toBe(1);
+		// So is a session whose absolute end (30 days after sign-in) has come, however recently renewed.
+		await db.operatorSession.create({ data: { id: 'd'.repeat(64), operatorId: op.id, createdAt: daysAgo(30), expiresAt: daysAgo(-5), absoluteExpiresAt: clock.now().toISOString() } });
+		expect(await deleteExpiredOperatorSessions(db, clock)).toBe(1);
 		await db.$disconnect();
 	});
 

@@ -1,6 +1,8 @@
 import type { Db } from '../../lib/server/db/client.ts';
 import { eraseInactiveGuests, pseudonymiseOrphanAudit } from '../../lib/server/lifecycle/guest-retention.ts';
-import { deleteExpiredOperatorSessions, deleteUnlinkedSessions, removeOldBakFiles } from '../../lib/server/lifecycle/housekeeping.ts';
+import { deleteQuietThrottleRows } from '../../lib/server/auth/login-throttle.ts';
+import { deleteExpiredOperatorSessions } from '../../lib/server/auth/operator-session.ts';
+import { deleteUnlinkedSessions, removeOldBakFiles } from '../../lib/server/lifecycle/housekeeping.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { deleteMessagesOlderThan } from '../../lib/server/messages/message-log.ts';
 import { HOUR, type Clock } from '../../lib/server/time/clock.ts';
@@ -18,8 +20,9 @@ export interface RetentionTaskDeps {
 
 /**
  * Retention for the data no other clock removes: inactive guests, audit entries of long-reset
- * guests, sessions nobody linked, expired console sign-ins, old app.db.bak-* copies. Each step
- * runs even if an earlier one failed; the failure is logged and the next pass retries.
+ * guests, sessions nobody linked, expired console sign-ins and quiet throttle counters, old
+ * app.db.bak-* copies. Each step runs even if an earlier one failed; the failure is logged and the
+ * next pass retries.
  */
 export async function runRetention(deps: RetentionTaskDeps): Promise<void> {
 	const steps: [string, () => Promise<number>][] = [
@@ -27,6 +30,7 @@ export async function runRetention(deps: RetentionTaskDeps): Promise<void> {
 		['orphanAuditPseudonymised', () => pseudonymiseOrphanAudit(deps)],
 		['unlinkedSessionsDeleted', () => deleteUnlinkedSessions(deps.db, deps.clock)],
 		['operatorSessionsDeleted', () => deleteExpiredOperatorSessions(deps.db, deps.clock)],
+		['throttleRowsDeleted', () => deleteQuietThrottleRows(deps.db, deps.clock)],
 		['bakFilesRemoved', () => removeOldBakFiles(deps.dbPath, deps.clock, deps.logger)],
 		['botMessagesDeleted', () => deleteMessagesOlderThan(deps.db, deps.clock, deps.retentionDays)]
 	];

@@ -57,6 +57,7 @@ export const en = {
 	err_bot_not_ready: 'The bot is starting — trying again…',
 	err_rate_limited: 'Too many tries — wait a few seconds.',
 	err_wrong_pin: 'Wrong PIN.',
+	err_pin_locked: 'Too many wrong PINs — the PIN is locked for a while. Try again later.',
 	err_no_staff_pin: 'No staff PIN is set up for this kiosk.',
 	err_too_large: 'The photo is too large (over 15 MB).',
 	err_not_an_image: 'That was not a photo. Please try again.',

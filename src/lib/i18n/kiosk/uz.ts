@@ -60,6 +60,7 @@ export const uz = {
 	err_bot_not_ready: 'Bot ishga tushmoqda — yana urinib ko‘ramiz…',
 	err_rate_limited: 'Juda ko‘p urinish — biroz kuting.',
 	err_wrong_pin: 'PIN noto‘g‘ri.',
+	err_pin_locked: 'Juda ko‘p noto‘g‘ri PIN — kiritish vaqtincha bloklandi. Keyinroq urinib ko‘ring.',
 	err_no_staff_pin: 'Bu kiosk uchun xodimlar PIN-kodi sozlanmagan.',
 	err_too_large: 'Surat juda katta (15 MB dan ortiq).',
 	err_not_an_image: 'Bu surat emas. Qayta urinib ko‘ring.',

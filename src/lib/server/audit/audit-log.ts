@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
 	'resume',
 	'setup_owner',
 	'add_operator',
+	'change_operator_role',
 	'remove_operator',
 	'sign_in',
 	'sign_out',

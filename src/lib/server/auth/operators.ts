@@ -6,8 +6,9 @@ import { describePasswordProblem, hashPassword } from './password.ts';
 import { isRole, type OperatorIdentity, type Role } from './roles.ts';
 
 /**
- * The console's people: list, add with a role, remove (their sessions end with them). A refusal
- * (name taken, last owner, weak password) is an OperatorError, whose sentence is shown as is.
+ * The console's people: list, add with a role, change a role, remove (their sessions end with
+ * either). A refusal (name taken, last owner, weak password) is an OperatorError, whose sentence is
+ * shown as is.
  */
 export class OperatorError extends DomainError {
 	constructor(sentence: string) {
@@ -50,7 +51,7 @@ export async function listOperators(db: Db, clock: Clock): Promise<OperatorRow[]
 	const now = clock.now().toISOString();
 	const rows = await db.operator.findMany({
 		orderBy: { id: 'asc' },
-		include: { _count: { select: { sessions: { where: { expiresAt: { gt: now } } } } } }
+		include: { _count: { select: { sessions: { where: { expiresAt: { gt: now }, absoluteExpiresAt: { gt: now } } } } } }
 	});
 	return rows.map((row) => ({
 		id: row.id,
@@ -74,6 +75,25 @@ export async function addOperator(db: Db, clock: Clock, actor: Actor, input: New
 		});
 		await recordAudit(tx, clock, actor, { action: 'add_operator', details: { username, role: input.role } });
 		return { id: row.id, username, displayName: row.displayName, role: input.role };
+	});
+}
+
+/**
+ * Gives an operator another role and ends every session of theirs in the same transaction: a session
+ * id never outlives the rights it was issued with, so they sign in again and get a new one. Never
+ * your own role (another owner does that), never the last owner.
+ */
+export async function changeOperatorRole(db: Db, clock: Clock, actor: Actor & { operatorId: number }, operatorId: number, role: Role): Promise<{ sessionsEnded: number }> {
+	if (operatorId === actor.operatorId) throw new OperatorError('You cannot change your own role. Ask another owner.');
+	return db.$transaction(async (tx) => {
+		const target = await tx.operator.findUnique({ where: { id: operatorId } });
+		if (!target) throw new OperatorError('That operator no longer exists.');
+		if (target.role === role) return { sessionsEnded: 0 };
+		if (target.role === 'owner' && (await tx.operator.count({ where: { role: 'owner' } })) <= 1) throw new OperatorError('The last owner must stay owner.');
+		await tx.operator.update({ where: { id: operatorId }, data: { role } });
+		const { count } = await tx.operatorSession.deleteMany({ where: { operatorId } });
+		await recordAudit(tx, clock, actor, { action: 'change_operator_role', details: { username: target.username, from: target.role, to: role, sessionsEnded: count } });
+		return { sessionsEnded: count };
 	});
 }
 

@@ -16,6 +16,8 @@ import { generateSessionToken, hashSessionToken } from './session-token.ts';
  */
 export const SETUP_SETTING_KEY = 'console_setup_token';
 const setupRecordSchema = z.object({ hash: z.string().length(64), created_at: z.string() });
+const SETUP_DONE = 'Setup is already done. Sign in instead.';
+const INVALID_SETUP_LINK = 'This setup link is not valid any more. Use the newest link in first-run-secrets.txt in the data directory.';
 
 /** Setup is done once any operator exists. */
 export async function isSetupDone(db: Db): Promise<boolean> {
@@ -55,12 +57,15 @@ export interface OwnerInput {
 export async function createOwner(db: Db, clock: Clock, input: OwnerInput): Promise<OperatorIdentity> {
 	const problem = describeOperatorProblem({ ...input, role: 'owner' });
 	if (problem) throw new OperatorError(problem);
+	// Checked before the (slow, slot-holding) hashing too, so posts without the link cost no argon2 work.
+	if (await isSetupDone(db)) throw new OperatorError(SETUP_DONE);
+	if (!(await isSetupTokenValid(db, input.token))) throw new OperatorError(INVALID_SETUP_LINK);
 	const username = normaliseUsername(input.username);
 	const passwordHash = await hashPassword(input.password);
 	return db.$transaction(async (tx) => {
-		if ((await tx.operator.count()) > 0) throw new OperatorError('Setup is already done. Sign in instead.');
+		if ((await tx.operator.count()) > 0) throw new OperatorError(SETUP_DONE);
 		const stored = (await tx.setting.findUnique({ where: { key: SETUP_SETTING_KEY } }))?.value ?? null;
-		if (!matchesStoredToken(stored, input.token)) throw new OperatorError('This setup link is not valid any more. Use the newest link in first-run-secrets.txt in the data directory.');
+		if (!matchesStoredToken(stored, input.token)) throw new OperatorError(INVALID_SETUP_LINK);
 		const row = await tx.operator.create({
 			data: { username, displayName: input.displayName?.trim() || null, role: 'owner', passwordHash, createdAt: clock.now().toISOString() }
 		});

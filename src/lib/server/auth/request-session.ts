@@ -1,7 +1,7 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import type { AppContext } from '../web/app-context.ts';
 import { validateOperatorSession } from './operator-session.ts';
-import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie.ts';
+import { clearSessionCookie, isHttpsSite, readSessionCookie, setSessionCookie } from './session-cookie.ts';
 import { issueSetupToken, setupLink } from './owner-setup.ts';
 import { keepFirstRunSecret } from '../system/first-run-secrets.ts';
 
@@ -13,9 +13,9 @@ import { keepFirstRunSecret } from '../system/first-run-secrets.ts';
 export async function resolveOperatorSession(event: RequestEvent, app: AppContext): Promise<void> {
 	event.locals.operator = null;
 	event.locals.clientIp = readClientIp(event);
-	const token = event.cookies.get(SESSION_COOKIE);
+	const secure = isHttpsSite(app.config);
+	const token = readSessionCookie(event.cookies, secure);
 	if (!token) return;
-	const secure = event.url.protocol === 'https:';
 	const session = await validateOperatorSession(app.db, app.clock, token);
 	if (!session) {
 		clearSessionCookie(event.cookies, secure);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { readSetting, writeSetting } from '../settings/settings.repository.ts';
+import { readJsonSetting, writeSetting } from '../settings/settings.repository.ts';
 import { HOUR, MINUTE, type Clock } from '../time/clock.ts';
 import type { BackupResult } from './create-backup.ts';
 
@@ -26,15 +26,8 @@ export async function recordBackupFailure(db: Db, clock: Clock, error: unknown):
 	await writeSetting(db, clock, LAST_BACKUP_FAILURE_KEY, JSON.stringify(value));
 }
 
-export async function readLastBackup(db: Db): Promise<LastBackup | null> {
-	const raw = await readSetting(db, LAST_BACKUP_KEY);
-	if (raw === null) return null;
-	try {
-		const parsed = lastBackupSchema.safeParse(JSON.parse(raw));
-		return parsed.success ? parsed.data : null;
-	} catch {
-		return null;
-	}
+export function readLastBackup(db: Db): Promise<LastBackup | null> {
+	return readJsonSetting(db, LAST_BACKUP_KEY, lastBackupSchema);
 }
 
 /** True when no good backup exists or the last one is about a day old (the timer may have run instead). */

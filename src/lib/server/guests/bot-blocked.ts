@@ -3,15 +3,19 @@ import type { Clock } from '../time/clock.ts';
 
 /**
  * A guest who blocked the bot: Telegram answers 403 to every message, and retrying only burns
- * the bot's limits. The first 403 marks the guest; notices and broadcasts skip marked guests.
- * The mark goes when the guest writes to the bot again (saveGuestProfile clears it), since
- * Telegram lets them unblock at any time.
+ * the bot's limits. The first 403 marks the guest (`guest_bot_blocks`); notices and broadcasts
+ * skip marked guests. The mark goes when the guest writes to the bot again (saveGuestProfile
+ * clears it), since Telegram lets them unblock at any time, and with the guest's other rows.
  */
 export async function markBotBlocked(db: Db | Tx, clock: Clock, telegramUserId: bigint): Promise<void> {
-	await db.user.updateMany({ where: { telegramUserId, botBlockedAt: null }, data: { botBlockedAt: clock.now().toISOString() } });
+	// createMany skips an existing row, so the first 403's moment is kept.
+	await db.guestBotBlock.createMany({ data: [{ telegramUserId, blockedAt: clock.now().toISOString() }] }).catch(() => undefined);
 }
 
 export async function isBotBlocked(db: Db | Tx, telegramUserId: bigint): Promise<boolean> {
-	const row = await db.user.findUnique({ where: { telegramUserId }, select: { botBlockedAt: true } });
-	return row?.botBlockedAt != null;
+	return (await db.guestBotBlock.count({ where: { telegramUserId } })) > 0;
+}
+
+export async function clearBotBlocked(db: Db | Tx, telegramUserId: bigint): Promise<void> {
+	await db.guestBotBlock.deleteMany({ where: { telegramUserId } });
 }

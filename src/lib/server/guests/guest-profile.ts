@@ -2,6 +2,7 @@ import type { Db, Tx } from '../db/client.ts';
 import type { Locale } from '../../i18n/locale.ts';
 import { pickLocale } from '../../i18n/locale.ts';
 import type { Clock } from '../time/clock.ts';
+import { clearBotBlocked } from './bot-blocked.ts';
 
 /** The Telegram profile the bot sees, saved at /start and at consent. */
 export interface GuestProfile {
@@ -26,9 +27,10 @@ export async function saveGuestProfile(db: Db | Tx, clock: Clock, profile: Guest
 	const user = await db.user.upsert({
 		where: { telegramUserId: profile.telegramUserId },
 		create: { telegramUserId: profile.telegramUserId, createdAt: now, ...fields },
-		// A guest who writes to the bot has unblocked it (see bot-blocked.ts).
-		update: { ...fields, botBlockedAt: null }
+		update: fields
 	});
+	// A guest who writes to the bot has unblocked it.
+	await clearBotBlocked(db, profile.telegramUserId);
 	if (profile.languageCode !== undefined) await saveGuestLanguage(db, clock, profile.telegramUserId, pickLocale(profile.languageCode));
 	return user;
 }

@@ -4,7 +4,7 @@ import { ADMIN_ALERTS } from '../../i18n/admin-alerts.ts';
 import type { Logger } from '../log/logger.ts';
 import { modelMissingSentence, type ConfiguredModel } from '../providers/model-check.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../settings/maintenance.ts';
-import { readSetting, writeSetting } from '../settings/settings.repository.ts';
+import { readJsonSetting, writeSetting } from '../settings/settings.repository.ts';
 import type { TelegramApi } from '../telegram/api.ts';
 import { alertAdmins } from '../telegram/guest-notices.ts';
 import type { Clock } from '../time/clock.ts';
@@ -31,15 +31,8 @@ export interface ModelPauseDeps {
 	adminIds: readonly bigint[];
 }
 
-export async function readModelCheck(db: Db): Promise<ModelCheckState | null> {
-	const raw = await readSetting(db, KEY);
-	if (raw === null) return null;
-	try {
-		const parsed = modelCheckSchema.safeParse(JSON.parse(raw));
-		return parsed.success ? parsed.data : null;
-	} catch {
-		return null;
-	}
+export function readModelCheck(db: Db): Promise<ModelCheckState | null> {
+	return readJsonSetting(db, KEY, modelCheckSchema);
 }
 
 /**

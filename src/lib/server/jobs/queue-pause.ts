@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { readSetting, writeSetting } from '../settings/settings.repository.ts';
+import { readJsonSetting, readSetting, writeSetting } from '../settings/settings.repository.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import type { Clock } from '../time/clock.ts';
 
@@ -10,6 +11,7 @@ import type { Clock } from '../time/clock.ts';
  * the pause; every source holds the queue the same way.
  */
 const PAUSE_KEY = 'provider_pause';
+const quotaPauseSchema = z.object({ since: z.string().optional(), until: z.string(), reason: z.string() });
 
 export type QueuePauseSource = Maintenance['source'] | 'quota_day';
 
@@ -25,14 +27,9 @@ export interface QueuePause {
 export async function readQueuePause(db: Db, clock: Clock): Promise<QueuePause | null> {
 	const maintenance = await readMaintenance(db);
 	if (maintenance) return { source: maintenance.source, reason: maintenance.reason, since: maintenance.at || clock.now().toISOString() };
-	const raw = await readSetting(db, PAUSE_KEY);
-	if (!raw) return null;
-	try {
-		const pause = JSON.parse(raw) as { since?: string; until: string; reason: string };
-		if (Date.parse(pause.until) > clock.now().getTime()) return { source: 'quota_day', reason: pause.reason, since: pause.since ?? clock.now().toISOString(), until: pause.until };
-	} catch {
-		// An unreadable pause is treated as over: the provider will say again if the quota is still out.
-	}
+	// An unreadable pause is treated as over: the provider will say again if the quota is still out.
+	const pause = await readJsonSetting(db, PAUSE_KEY, quotaPauseSchema);
+	if (pause && Date.parse(pause.until) > clock.now().getTime()) return { source: 'quota_day', reason: pause.reason, since: pause.since ?? clock.now().toISOString(), until: pause.until };
 	return null;
 }
 

@@ -16,6 +16,7 @@ export type KioskErrorCode =
 	| 'bot_not_ready'
 	| 'rate_limited'
 	| 'wrong_pin'
+	| 'pin_locked'
 	| 'no_staff_pin'
 	| 'too_large'
 	| 'not_an_image'
@@ -39,6 +40,7 @@ const MESSAGES: Record<KioskErrorCode, string> = {
 	bot_not_ready: 'The Telegram bot is still starting. Try again in a few seconds.',
 	rate_limited: 'Too many requests from this kiosk. Wait a few seconds.',
 	wrong_pin: 'Wrong staff PIN.',
+	pin_locked: 'Too many wrong staff PINs: this kiosk waits before the next try (see Retry-After).',
 	no_staff_pin: 'No staff PIN is configured (KIOSK_STAFF_PIN).',
 	too_large: 'The photo is larger than 15 MB.',
 	not_an_image: 'The file is not a photo (JPEG, PNG or WebP).',
@@ -69,7 +71,6 @@ export function kioskJson(body: unknown, status = 200): Response {
 /** Per-kiosk limits (in memory: one web process on one machine — see rate-limit.ts). */
 export const startLimiter = new TokenBuckets(10, 1 / 6);
 export const uploadLimiter = new TokenBuckets(10, 1 / 6);
-export const pinLimiter = new TokenBuckets(5, 1 / 30);
 
 export function rateLimited(limiter: TokenBuckets, kiosk: Kiosk): Response | null {
 	const key = String(kiosk.id);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
+import { TokenBuckets } from './rate-limit.ts';
 
 /**
  * Kiosk keys: only a registered kiosk may start guest sessions. Operators issue a key per kiosk
@@ -34,6 +35,37 @@ export async function findKioskByKey(db: Db, key: string | undefined | null): Pr
 	if (!key || key.length > 200) return null;
 	const row = await db.kiosk.findUnique({ where: { keyHash: hashKioskKey(key) }, select: { id: true, name: true, revokedAt: true } });
 	return row && !row.revokedAt ? { id: row.id, name: row.name } : null;
+}
+
+/**
+ * Limits on typing a key in (POST /api/kiosk/key). Guessing a 256-bit key is hopeless, so these only
+ * slow floods down — and they must never starve the real kiosk, which may share its address (event
+ * Wi-Fi) with whoever floods. So a valid key is never refused: its lookup is one indexed read, as
+ * cheap as the cookie check every kiosk request makes. What is counted is wrong keys: per (key,
+ * client) — one device retrying one wrong or revoked key is refused before the lookup — and across
+ * all clients, past which every wrong key is told to slow down (429) instead of "unknown key".
+ */
+export interface KeyEntryLimits {
+	sameWrongKey: TokenBuckets;
+	wrongKeysEverywhere: TokenBuckets;
+}
+
+export const KEY_ENTRY_LIMITS: KeyEntryLimits = {
+	sameWrongKey: new TokenBuckets(5, 1 / 30),
+	wrongKeysEverywhere: new TokenBuckets(300, 5)
+};
+
+export type KeyEntry = { kind: 'accepted'; kiosk: Kiosk } | { kind: 'unknown' } | { kind: 'slow_down'; retryAfterSeconds: number };
+
+/** `clientHash` is the client's hash (privacy/ip-hash.ts), never its address. */
+export async function enterKioskKey(db: Db, key: string, clientHash: string, limits: KeyEntryLimits = KEY_ENTRY_LIMITS): Promise<KeyEntry> {
+	const pair = `${hashKioskKey(key)}|${clientHash}`;
+	if (!limits.sameWrongKey.has(pair)) return { kind: 'slow_down', retryAfterSeconds: Math.max(1, limits.sameWrongKey.retryAfterSeconds(pair)) };
+	const kiosk = await findKioskByKey(db, key);
+	if (kiosk) return { kind: 'accepted', kiosk };
+	limits.sameWrongKey.take(pair);
+	if (!limits.wrongKeysEverywhere.take('all')) return { kind: 'slow_down', retryAfterSeconds: Math.max(1, limits.wrongKeysEverywhere.retryAfterSeconds('all')) };
+	return { kind: 'unknown' };
 }
 
 export async function touchKiosk(db: Db, clock: Clock, kioskId: number): Promise<void> {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { fail, type RequestEvent } from '@sveltejs/kit';
 import type { Locale } from '../../i18n/locale.ts';
 import { landingTexts } from '../../i18n/landing.ts';
+import { ipSaltFor } from '../privacy/ip-hash.ts';
 import type { AppContext } from '../web/app-context.ts';
-import { loadIpSalt } from './ip-hash.ts';
 import { readUtm, submitLandingForm } from './landing-submission.ts';
 
 /** What "/" and "/[lang]" share: the page data and the form action. Routes stay glue. */
@@ -17,15 +17,9 @@ export function loadLandingPage(locale: Locale, url: URL) {
 	};
 }
 
-let salt: string | undefined;
-
-function ipSalt(app: AppContext): string {
-	return (salt ??= loadIpSalt(app.config.LEADS_IP_SALT, app.config.dataDir));
-}
-
 export async function runLandingAction(app: AppContext, event: RequestEvent, locale: Locale) {
 	const data = await event.request.formData();
-	const outcome = await submitLandingForm({ ...app, ipSalt: ipSalt(app) }, data, locale, event.getClientAddress());
+	const outcome = await submitLandingForm({ ...app, ipSalt: ipSaltFor(app.config) }, data, locale, event.getClientAddress());
 	switch (outcome.status) {
 		case 'received':
 			return { status: 'received' as const };

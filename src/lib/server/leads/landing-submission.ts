@@ -4,7 +4,7 @@ import type { Locale } from '../../i18n/locale.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../time/clock.ts';
-import { hashVisitorIp } from './ip-hash.ts';
+import { hashClientIp } from '../privacy/ip-hash.ts';
 import { receiveLead } from './lead-intake.ts';
 import { normalisePhone } from './phone.ts';
 
@@ -45,7 +45,7 @@ export async function submitLandingForm(deps: SubmissionDeps, data: FormData, lo
 			telegram: form.telegram === undefined ? undefined : normaliseTelegram(form.telegram),
 			phone,
 			locale,
-			ipHash: hashVisitorIp(clientIp, deps.ipSalt)
+			ipHash: hashClientIp(clientIp, deps.ipSalt)
 		});
 		if (result.outcome === 'rate_limited') return { status: 'rate_limited', values };
 		deps.logger.info({ leadId: result.leadId, outcome: result.outcome, locale }, 'landing submission stored');

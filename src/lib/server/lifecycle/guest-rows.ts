@@ -53,7 +53,7 @@ const PER_JOB_TABLES = ['job_messages', 'job_progress', 'job_leases', 'sticker_r
 
 /**
  * Deletes everything that names the guest: their jobs (and the rows kept per job), their
- * sessions (and which kiosk started them), their language, their users row. api_usage stays: spend
+ * sessions (and which kiosk started them), their language, a bot-blocked mark, their users row. api_usage stays: spend
  * must survive resets (it is what the provider bills) and it names no guest.
  */
 export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, footprint: GuestFootprint): Promise<Record<string, number>> {
@@ -70,6 +70,7 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
 	deleted.jobs = await deleteGuestJobs(sql, id);
 	deleted.sessions = await deleteGuestSessions(sql, id);
 	if (await tableExists(sql, 'guest_languages')) deleted.guest_languages = await sql.run(`DELETE FROM guest_languages WHERE telegram_user_id = ?`, [id]);
+	if (await tableExists(sql, 'guest_bot_blocks')) deleted.guest_bot_blocks = await sql.run(`DELETE FROM guest_bot_blocks WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'bot_messages')) deleted.bot_messages = await sql.run(`DELETE FROM bot_messages WHERE telegram_user_id = ?`, [id]);
 	deleted.users = await sql.run(`DELETE FROM users WHERE telegram_user_id = ?`, [id]);
 	return deleted;

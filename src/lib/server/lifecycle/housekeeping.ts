@@ -25,12 +25,6 @@ export async function deleteUnlinkedSessions(db: Db, clock: Clock): Promise<numb
 	});
 }
 
-/** Console sign-ins past their expiry are useless and name an operator: they go. */
-export async function deleteExpiredOperatorSessions(db: Db, clock: Clock): Promise<number> {
-	const { count } = await db.operatorSession.deleteMany({ where: { expiresAt: { lt: clock.now().toISOString() } } });
-	return count;
-}
-
 const BAK_FILE = /\.bak-(\d{8})-(\d{6})/;
 
 /** When an `app.db.bak-<YYYYMMDD-HHMMSS>[-label]` copy was taken: from its name, else its mtime. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
-import { deleteSetting, readSetting, writeSetting } from './settings.repository.ts';
+import { deleteSetting, parseJsonSetting, readSetting, writeSetting } from './settings.repository.ts';
 
 /**
  * `settings.maintenance`: while the row exists the kiosk refuses Start, the bot answers with a
@@ -21,9 +21,8 @@ const KEY = 'maintenance';
 export async function readMaintenance(db: Db | Tx): Promise<Maintenance | null> {
 	const raw = await readSetting(db, KEY);
 	if (raw === null) return null;
-	const parsed = maintenanceSchema.safeParse(safeJson(raw));
 	// A row we cannot read still means "paused": failing open would let guests in during an outage.
-	return parsed.success ? parsed.data : { source: 'admin', reason: 'unreadable maintenance setting', at: '' };
+	return parseJsonSetting(raw, maintenanceSchema) ?? { source: 'admin', reason: 'unreadable maintenance setting', at: '' };
 }
 
 export async function startMaintenance(db: Db | Tx, clock: Clock, source: Maintenance['source'], reason: string): Promise<Maintenance> {
@@ -34,12 +33,4 @@ export async function startMaintenance(db: Db | Tx, clock: Clock, source: Mainte
 
 export async function endMaintenance(db: Db | Tx): Promise<boolean> {
 	return deleteSetting(db, KEY);
-}
-
-function safeJson(raw: string): unknown {
-	try {
-		return JSON.parse(raw);
-	} catch {
-		return null;
-	}
 }

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 
@@ -22,4 +23,22 @@ export async function insertSettingOnce(db: Db | Tx, clock: Clock, key: string, 
 export async function deleteSetting(db: Db | Tx, key: string): Promise<boolean> {
 	const { count } = await db.setting.deleteMany({ where: { key } });
 	return count > 0;
+}
+
+/** A setting's text as JSON of this shape; null when it is not JSON or not of that shape. */
+export function parseJsonSetting<T>(raw: string, schema: z.ZodType<T>): T | null {
+	let value: unknown;
+	try {
+		value = JSON.parse(raw);
+	} catch {
+		return null;
+	}
+	const parsed = schema.safeParse(value);
+	return parsed.success ? parsed.data : null;
+}
+
+/** A JSON setting read through its schema; null when absent or unreadable (callers decide what that means). */
+export async function readJsonSetting<T>(db: Db | Tx, key: string, schema: z.ZodType<T>): Promise<T | null> {
+	const raw = await readSetting(db, key);
+	return raw === null ? null : parseJsonSetting(raw, schema);
 }

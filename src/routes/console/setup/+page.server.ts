@@ -3,7 +3,7 @@ import type { Actions, PageServerLoad } from './$types';
 import { createOperatorSession } from '$lib/server/auth/operator-session';
 import { OperatorError } from '$lib/server/auth/operators';
 import { createOwner, isSetupDone, isSetupTokenValid } from '$lib/server/auth/owner-setup';
-import { setSessionCookie } from '$lib/server/auth/session-cookie';
+import { isHttpsSite, setSessionCookie } from '$lib/server/auth/session-cookie';
 import { appContext } from '$lib/server/web/app-context';
 
 /** First run only: works while no operator exists and the token is the one the web process printed. */
@@ -15,7 +15,7 @@ export const load: PageServerLoad = async ({ url }) => {
 };
 
 export const actions: Actions = {
-	default: async ({ request, cookies, locals, url }) => {
+	default: async ({ request, cookies, locals }) => {
 		const app = appContext();
 		const form = await request.formData();
 		const token = String(form.get('token') ?? '');
@@ -26,7 +26,7 @@ export const actions: Actions = {
 		try {
 			const owner = await createOwner(app.db, app.clock, { token, username, displayName, password, ip: locals.clientIp });
 			const session = await createOperatorSession(app.db, app.clock, owner.id);
-			setSessionCookie(cookies, session.token, session.expiresAt, url.protocol === 'https:');
+			setSessionCookie(cookies, session.token, session.expiresAt, isHttpsSite(app.config));
 		} catch (error) {
 			if (error instanceof OperatorError) return fail(400, { username, displayName, message: error.message });
 			throw error;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addOperator, listOperators, removeOperator } from '../../auth/operators.ts';
+import { addOperator, changeOperatorRole, listOperators, removeOperator } from '../../auth/operators.ts';
 import { ROLES } from '../../auth/roles.ts';
 import { changeFeedFor } from '../../console/change-feed.ts';
 import { adminProcedure, operatorProcedure, router } from '../init.ts';
@@ -16,6 +16,10 @@ export const operatorsRouter = router({
 	add: adminProcedure
 		.input(z.object({ username: z.string().max(64), displayName: z.string().max(80).optional(), role: z.enum(ROLES), password: z.string().max(200) }))
 		.mutation(({ ctx, input }) => addOperator(ctx.db, ctx.clock, ctx.actor, input)),
+
+	setRole: adminProcedure
+		.input(z.object({ operatorId: z.number().int().positive(), role: z.enum(ROLES) }))
+		.mutation(({ ctx, input }) => changeOperatorRole(ctx.db, ctx.clock, { ...ctx.actor, operatorId: ctx.operator.id }, input.operatorId, input.role)),
 
 	remove: adminProcedure
 		.input(z.object({ operatorId: z.number().int().positive() }))

@@ -5,14 +5,14 @@ import { createTrpcContext } from '$lib/server/trpc/init';
 import { logUnexpectedError } from '$lib/server/trpc/error-reference';
 import { DATABASE_BUSY_RETRY_AFTER_SECONDS } from '$lib/server/db/busy';
 import { appContext } from '$lib/server/web/app-context';
-import { SESSION_COOKIE } from '$lib/server/auth/session-cookie';
+import { isHttpsSite, readSessionCookie } from '$lib/server/auth/session-cookie';
 
 const handle: RequestHandler = ({ request, locals, cookies }) =>
 	fetchRequestHandler({
 		endpoint: '/api/trpc',
 		req: request,
 		router: appRouter,
-		createContext: () => createTrpcContext(appContext(), request, { ...locals, sessionToken: cookies.get(SESSION_COOKIE) ?? null }),
+		createContext: () => createTrpcContext(appContext(), request, { ...locals, sessionToken: readSessionCookie(cookies, isHttpsSite(appContext().config)) ?? null }),
 		responseMeta: ({ errors }) =>
 			errors.some((error) => error.code === 'SERVICE_UNAVAILABLE')
 				? { headers: new Headers({ 'retry-after': String(DATABASE_BUSY_RETRY_AFTER_SECONDS) }) }

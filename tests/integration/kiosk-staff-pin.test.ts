@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { createKiosk, enterKioskKey, type KeyEntryLimits } from '../../src/lib/server/kiosk/kiosk-keys.ts';
+import { TokenBuckets } from '../../src/lib/server/kiosk/rate-limit.ts';
+import { STAFF_PIN_POLICY, tryStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
+import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
+import { createTestDb } from '../helpers/test-db.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+
+const PIN = '4321';
+
+describe('the staff PIN lockout and key entry', () => {
+	const tempDir = useTempDir('kiosk-staff-pin-');
+	const open: Db[] = [];
+	afterEach(async () => {
+		for (const db of open.splice(0)) await db.$disconnect();
+	});
+	async function setUp() {
+		const { db } = await createTestDb(tempDir());
+		open.push(db);
+		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
+		const { kiosk, key } = await createKiosk(db, clock, 'kiosk-1');
+		return { db, clock, kiosk, key };
+	}
+
+	it('locks a kiosk after three free wrong PINs, for 30 s, then 1 min, then 2 min; the right PIN clears it', async () => {
+		const { db, clock, kiosk } = await setUp();
+		const attempt = (pin: string) => tryStaffPin(db, clock, kiosk.id, PIN, pin);
+		for (let i = 0; i < STAFF_PIN_POLICY.freeFailures + 1; i++) expect(await attempt('0000')).toEqual({ ok: false, reason: 'wrong' });
+		for (const wait of [30, 60, 120]) {
+			expect(await attempt(PIN)).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: wait });
+			clock.advance(wait * SECOND);
+			expect(await attempt('0000')).toEqual({ ok: false, reason: 'wrong' });
+		}
+		clock.advance(4 * MINUTE);
+		expect(await attempt(PIN)).toEqual({ ok: true });
+		expect(await db.loginThrottle.count()).toBe(0);
+		// Another kiosk was never affected.
+		const other = await createKiosk(db, clock, 'kiosk-2');
+		expect(await tryStaffPin(db, clock, other.kiosk.id, PIN, PIN)).toEqual({ ok: true });
+	});
+
+	it('counts parallel wrong PINs before comparing: of 20 at once, only the free ones and the first delayed one are compared', async () => {
+		const { db, clock, kiosk } = await setUp();
+		const results = await Promise.all(Array.from({ length: 20 }, () => tryStaffPin(db, clock, kiosk.id, PIN, '0000')));
+		expect(results.filter((result) => !result.ok && result.reason === 'wrong')).toHaveLength(STAFF_PIN_POLICY.freeFailures + 1);
+		expect(results.filter((result) => !result.ok && result.reason === 'locked')).toHaveLength(20 - STAFF_PIN_POLICY.freeFailures - 1);
+	});
+
+	it('key entry: never refuses a valid key; slows one client retrying one wrong key, and wrong keys past the global cap', async () => {
+		const { db, key } = await setUp();
+		let now = 0;
+		const limits: KeyEntryLimits = { sameWrongKey: new TokenBuckets(5, 1 / 30, () => now), wrongKeysEverywhere: new TokenBuckets(10, 1, () => now) };
+		const kioskClient = 'client-hash-of-the-kiosk';
+		const wrong = 'kk_wrong-key-typed-again-and-again';
+		const repeated = [];
+		for (let i = 0; i < 7; i++) repeated.push((await enterKioskKey(db, wrong, kioskClient, limits)).kind);
+		expect(repeated).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'unknown', 'slow_down', 'slow_down']);
+		expect(await enterKioskKey(db, wrong, 'another-client', limits)).toEqual({ kind: 'unknown' });
+		// The global cap on wrong keys is now used up (6 of 10 above, 4 more here)…
+		for (let i = 0; i < 4; i++) await enterKioskKey(db, `kk_junk-${i}-xxxxxxxxxxxxxxxx`, `flooder-${i}`, limits);
+		expect(await enterKioskKey(db, 'kk_one-more-junk-key-xxxxxxxx', 'flooder-x', limits)).toMatchObject({ kind: 'slow_down' });
+		// …and the real key, from the flooded address, still gets in, as often as it is typed.
+		for (let i = 0; i < 10; i++) expect(await enterKioskKey(db, key, kioskClient, limits)).toMatchObject({ kind: 'accepted', kiosk: { name: 'kiosk-1' } });
+		// 30 s later that client may try the same wrong key once more.
+		now = 30_000;
+		expect(await enterKioskKey(db, wrong, kioskClient, limits)).toEqual({ kind: 'unknown' });
+		expect(await enterKioskKey(db, wrong, kioskClient, limits)).toMatchObject({ kind: 'slow_down', retryAfterSeconds: 30 });
+	});
+});
