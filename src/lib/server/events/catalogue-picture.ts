@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { renderCatalogueSheet, renderPreviewPng } from '../media/photo-outfit-art.ts';
 import { outfitArtSvg } from '../outfits/outfit-art.ts';
 import type { Outfit } from '../../schemas/outfit.ts';
+import { writeFileAtomic } from '../jobs/pipeline/job-files.ts';
 import type { PublishedCatalogue } from './catalogue.repository.ts';
 import { outfitPreviewsDir } from './outfit-previews.ts';
 
@@ -30,10 +31,7 @@ export async function cataloguePicture(dataDir: string, catalogue: PublishedCata
 	if (existsSync(file)) return readFile(file);
 	const previews = await Promise.all(catalogue.outfits.map((outfit) => outfitPreviewPng(dataDir, outfit)));
 	const sheet = await renderCatalogueSheet(previews);
-	await mkdir(path.dirname(file), { recursive: true });
-	// Written whole under a temporary name: two bot updates drawing at once never see half a file.
-	const partial = `${file}.${process.pid}.part`;
-	await writeFile(partial, sheet);
-	await rename(partial, file);
+	// Written whole: two bot updates drawing at once never see half a file.
+	await writeFileAtomic(file, sheet);
 	return sheet;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError } from '../errors/domain-error.ts';
+import { writeFileAtomic } from '../jobs/pipeline/job-files.ts';
 import { PhotoRejected } from '../media/photo-normalise.ts';
 import { MAX_PREVIEW_BYTES, MAX_PREVIEW_PIXELS, normalisePreview } from '../media/preview-normalise.ts';
 
@@ -30,11 +30,7 @@ export async function storeOutfitPreview(dataDir: string, upload: Buffer | null)
 		throw refuse(error.problem === 'unsupported' ? 'not_an_image' : error.problem);
 	});
 	const name = previewFileName(stored);
-	const dir = outfitPreviewsDir(dataDir);
-	await mkdir(dir, { recursive: true });
-	// Written whole under a temporary name first: the bot drawing a catalogue never reads half a file.
-	const partial = path.join(dir, `.${name}.${process.pid}.part`);
-	await writeFile(partial, stored);
-	await rename(partial, path.join(dir, name));
+	// Written whole: the bot drawing a catalogue picture never reads half a file.
+	await writeFileAtomic(path.join(outfitPreviewsDir(dataDir), name), stored);
 	return name;
 }
