@@ -9,6 +9,7 @@ import { offeredCatalogue, offeredOutfit } from '../../src/lib/server/events/off
 import { takePhotoAndEnqueue } from '../../src/lib/server/guests/take-photo.ts';
 import { readJobSnapshot } from '../../src/lib/server/jobs/job-snapshot.repository.ts';
 import { readJobEventChoices } from '../../src/lib/server/jobs/run/job-event.ts';
+import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { recordKioskSession } from '../../src/lib/server/kiosk/kiosk-sessions.repository.ts';
 import { deleteGuestRows, readGuestFootprint } from '../../src/lib/server/lifecycle/guest-rows.ts';
 import { prismaRunner } from '../../src/lib/server/lifecycle/sql-runner.ts';
@@ -82,6 +83,9 @@ describe('events, their versioned catalogues and the job snapshot', () => {
 		await startEvent(db, clock, olga, event.id);
 		const first = await guestTakesPhoto(db, clock, kiosk.id, 501n, 'acme-hoodie');
 		expect((await offeredCatalogue(db, first.token)).outfits.map((o) => o.id)).toEqual(['acme-hoodie', 'astronaut', 'superhero']);
+		// The kiosk names the operator's outfit (it is in no built-in list), and nothing personal.
+		const kioskView = await readKioskSessionView({ db, clock, timeouts: { qrTimeoutMs: 600_000, idleTimeoutMs: 600_000 }, slots: 1 }, kiosk.id, first.token);
+		expect(kioskView?.outfit).toEqual({ emoji: '🧥', title: hoodie.title });
 
 		const second = await saveDraft(db, clock, olga, event.id, saved.revision, [OUTFITS_V1_ASTRONAUT(draft.outfits)]);
 		const v2 = await publishDraft(db, clock, oleg, event.id, second.revision);
