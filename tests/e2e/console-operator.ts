@@ -7,7 +7,8 @@ import { expect, type Page } from '@playwright/test';
 /**
  * Signing a spec's own operator into the console. Browser tests share one product per run: the
  * first spec to sign in creates the owner through the one-time setup link; once an owner exists
- * setup is closed, so later specs add their own operator (a viewer is enough to read) and sign in.
+ * setup is closed, so later specs add their own operator (a viewer is enough to read; a spec that
+ * changes things asks for an operator) and sign in.
  */
 const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
 export const E2E_DB_PATH = path.join(DATA_DIR, 'app.db');
@@ -21,7 +22,7 @@ export function withE2eDb<T>(run: (db: Database.Database) => T): T {
 	}
 }
 
-export async function signInOwnOperator(page: Page, who: { username: string; password: string; setupToken: string }): Promise<void> {
+export async function signInOwnOperator(page: Page, who: { username: string; password: string; setupToken: string; role?: 'viewer' | 'operator' }): Promise<void> {
 	const operators = withE2eDb((db) => (db.prepare('SELECT count(*) AS n FROM operators').get() as { n: number }).n);
 	if (operators === 0) {
 		plantSetupToken(who.setupToken);
@@ -32,7 +33,7 @@ export async function signInOwnOperator(page: Page, who: { username: string; pas
 		await page.getByRole('button', { name: 'Create owner and sign in' }).click();
 	} else {
 		const passwordHash = await hash(who.password, { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-		withE2eDb((db) => db.prepare("INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'viewer', ?)").run(who.username, passwordHash, new Date().toISOString()));
+		withE2eDb((db) => db.prepare('INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)').run(who.username, passwordHash, who.role ?? 'viewer', new Date().toISOString()));
 		await page.goto('/console/login');
 		await page.getByLabel('Username').fill(who.username);
 		await page.getByLabel('Password').fill(who.password);

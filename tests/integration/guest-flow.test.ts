@@ -75,6 +75,10 @@ describe('the guest flow through the real bot and the emulator', () => {
 		await eventually(() => sessionRow(world, second), (s) => s.status === 'consented');
 		const catalogues = await eventually(() => guest.messages(), (all) => all.filter((m) => m.photo).length === 2);
 		expect(catalogues.filter((m) => /privacy/.test(m.text ?? '')).length).toBe(1);
+		// The catalogue picture was uploaded once; the second guest view got it again by file_id.
+		const pictures = catalogues.filter((m) => m.photo).map((m) => m.photo?.file_id);
+		expect(pictures[1]).toBe(pictures[0]);
+		expect(await world.db.mediaFile.findMany({ select: { kind: true, telegramFileId: true } })).toEqual([{ kind: 'catalogue', telegramFileId: pictures[0] }]);
 		const view = await readKioskSessionView(world.deps, world.kiosk.id, second);
 		expect(JSON.stringify(view)).not.toContain('Aziza');
 		expect(JSON.stringify(view)).not.toContain(String(guest.id));

@@ -83,7 +83,7 @@ describe('request body size per route (over HTTP)', () => {
 		expect(statuses).toEqual(Array.from({ length: 20 }, () => 413));
 	});
 
-	it('finding 2: small bodies, declared or chunked, still reach their route; only the photo endpoint takes more than 64 KB', { timeout: 60_000 }, async () => {
+	it('finding 2: small bodies, declared or chunked, still reach their route; only the photo and outfit-preview uploads take more than 64 KB', { timeout: 60_000 }, async () => {
 		const web = await start();
 		const chunkedKey = await postBytes(web, '/api/kiosk/key', { size: 1000, contentType: 'application/json', chunked: true });
 		expect(chunkedKey).toBe(400); // 1000 × "a" is not JSON: the route itself answered
@@ -102,6 +102,9 @@ describe('request body size per route (over HTTP)', () => {
 		// The selfie route reads up to 15 MB itself: 1 MB is past the 64 KB cap and reaches it (unknown session → 404).
 		const photo = await postBytes(web, '/api/kiosk/sessions/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/photo', { size: MB, contentType: 'image/jpeg', chunked: false, cookie: `kiosk_key=${kioskKey}` });
 		expect(photo).toBe(404);
+		// The catalogue editor's preview upload reads up to 2 MB itself: 1 MB reaches it (not signed in → 401).
+		const preview = await postBytes(web, '/api/console/outfit-previews', { size: MB, contentType: 'application/octet-stream', chunked: false });
+		expect(preview).toBe(401);
 	});
 
 	it('the systemd unit gives the web process the same outer body limit as npm start', () => {

@@ -46,6 +46,8 @@ export interface KioskSessionView {
 	closedReason: ClosedReason | null;
 	notice: SessionNotice | null;
 	outfitId: string | null;
+	/** The chosen outfit as the session's event publishes it (an operator's outfit has no built-in picture). */
+	outfit: { emoji: string; title: Record<'ru' | 'uz' | 'en', string> } | null;
 	/** When the QR stops being accepted (idle only), and when a stalled guest times out. */
 	qrExpiresAt: string | null;
 	idleExpiresAt: string | null;

@@ -39,8 +39,11 @@ export const outfitSchema = z.object({
 	prompt: z.string().trim().min(10, 'Describe the costume for the image model in a few words (10 characters or more).').max(400),
 	palette: outfitPaletteSchema,
 	figure: z.enum(OUTFIT_FIGURES),
-	/** File name of the operator's uploaded preview in the catalogue folder; null = drawn from figure + palette. */
-	preview: z.string().max(80).nullable()
+	/** The operator's uploaded preview, as the console stored it (hash-named PNG); null = drawn from figure + palette. */
+	preview: z
+		.string()
+		.regex(/^[0-9a-f]{32}\.png$/, 'Upload the preview picture again: that is not a picture the console stored.')
+		.nullable()
 });
 export type Outfit = z.infer<typeof outfitSchema>;
 

@@ -6,7 +6,7 @@ import { SESSION_TOKEN_PATTERN } from '../../lib/schemas/kiosk.ts';
  * at most 64 bytes: "gc:" + a 32-character token, "go:<outfit id ≤ 16>:" + token.
  */
 const token = z.string().regex(SESSION_TOKEN_PATTERN);
-const outfitId = z.string().regex(/^[a-z0-9_]{1,16}$/);
+const outfitId = z.string().regex(/^[a-z0-9_-]{1,16}$/);
 
 const guestCallbackSchema = z.union([
 	z.string().regex(/^gc:/).transform((data) => ({ kind: 'consent' as const, token: data.slice(3) })).pipe(z.object({ kind: z.literal('consent'), token })),

@@ -1,10 +1,12 @@
-import { InlineKeyboard, InputFile } from 'grammy';
+import { GrammyError, InlineKeyboard, InputFile } from 'grammy';
+import { cataloguePicture } from '../../lib/server/events/catalogue-picture.ts';
+import { contentHash, findTelegramFileId, forgetTelegramFileId, rememberTelegramFileId } from '../../lib/server/events/media-files.repository.ts';
+import { offeredCatalogue } from '../../lib/server/events/offered-catalogue.ts';
 import type { LinkOutcome } from '../../lib/server/guests/guest-link.ts';
 import type { StepOutcome } from '../../lib/server/guests/guest-steps.ts';
 import type { StepRefusal } from '../../lib/server/guests/guest-outcomes.ts';
 import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
 import { packLink } from '../../lib/server/jobs/delivery/pack-name.ts';
-import { catalogueSheetPath, OUTFITS, outfitTitle } from '../../lib/server/outfits/catalogue.ts';
 import type { BotContext, BotDeps } from './context.ts';
 import { consentCallback, outfitCallback } from './guest-callbacks.ts';
 import { closedText, guestText } from '../../lib/i18n/guest-flow.ts';
@@ -20,15 +22,37 @@ export async function sendConsentPrompt(ctx: BotContext, token: string): Promise
 	await ctx.reply(guestText(ctx.locale, 'consentPrompt', { name }), { reply_markup: keyboard });
 }
 
-/** One picture of the whole numbered catalogue, with a button per outfit. */
+/**
+ * One picture of the guest's event's numbered catalogue, with a button per outfit. The picture is
+ * uploaded once per published version; later guests get it by Telegram file_id.
+ */
 export async function sendCatalogue(ctx: BotContext, token: string): Promise<void> {
+	const { db, clock, config } = ctx.deps;
+	const catalogue = await offeredCatalogue(db, token);
 	const keyboard = new InlineKeyboard();
-	OUTFITS.forEach((outfit, index) => {
-		keyboard.text(`${index + 1}. ${outfit.emoji} ${outfitTitle(outfit, ctx.locale)}`, outfitCallback(outfit.id, token));
+	catalogue.outfits.forEach((outfit, index) => {
+		keyboard.text(`${index + 1}. ${outfit.emoji} ${outfit.title[ctx.locale]}`, outfitCallback(outfit.id, token));
 		if (index % 2 === 1) keyboard.row();
 	});
-	const sheet = new InputFile(catalogueSheetPath(ctx.deps.config.projectRoot), 'outfits.jpg');
-	await ctx.replyWithPhoto(sheet, { caption: guestText(ctx.locale, 'chooseOutfit'), reply_markup: keyboard });
+	const options = { caption: guestText(ctx.locale, 'chooseOutfit'), reply_markup: keyboard };
+	const sheet = await cataloguePicture(config.dataDir, catalogue);
+	const hash = contentHash(sheet);
+	const fileId = await findTelegramFileId(db, hash);
+	if (fileId) {
+		const sent = await ctx.replyWithPhoto(fileId, options).then(
+			() => true,
+			async (error: unknown) => {
+				// A file_id this bot cannot use (another bot token, say): forget it and upload again.
+				if (!(error instanceof GrammyError) || error.error_code !== 400) throw error;
+				await forgetTelegramFileId(db, hash);
+				return false;
+			}
+		);
+		if (sent) return;
+	}
+	const message = await ctx.replyWithPhoto(new InputFile(sheet, 'outfits.jpg'), options);
+	const largest = message.photo?.at(-1)?.file_id;
+	if (largest) await rememberTelegramFileId(db, clock, hash, 'catalogue', largest);
 }
 
 export function refusalText(ctx: BotContext, refusal: StepRefusal): string {

@@ -37,11 +37,19 @@ export function useConsoleClient(): ConsoleClient {
  * A sentence for a failed call: the server's own message for refusals, and for its own failures
  * (a sentence with a reference to quote: the server never sends internal error text), a plain one otherwise.
  */
+/** A form the server refused field by field (zod): the first field's sentence, not the list of issues. */
+function firstInputProblem(error: unknown): string | null {
+	const zod = (error as { data?: { zodError?: { formErrors: string[]; fieldErrors: Record<string, string[] | undefined> } | null } }).data?.zodError;
+	if (!zod) return null;
+	return zod.formErrors[0] ?? Object.values(zod.fieldErrors).flat()[0] ?? null;
+}
+
 export function describeCallError(error: unknown): string {
 	const data = (error as { data?: { code?: string; requestId?: string } } | null)?.data;
 	const message = error instanceof Error ? error.message : '';
 	if (data?.code === 'UNAUTHORIZED') return 'Your session has ended. Please sign in again.';
-	if (data?.code === 'FORBIDDEN' || data?.code === 'BAD_REQUEST' || data?.code === 'NOT_FOUND' || data?.code === 'TOO_MANY_REQUESTS') return message;
+	if (data?.code === 'BAD_REQUEST') return firstInputProblem(error) ?? message;
+	if (data?.code === 'FORBIDDEN' || data?.code === 'NOT_FOUND' || data?.code === 'TOO_MANY_REQUESTS') return message;
 	if (data?.requestId) return message;
 	return 'The server could not be reached or had a problem. Please try again.';
 }

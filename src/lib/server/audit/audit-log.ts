@@ -29,7 +29,15 @@ export const AUDIT_ACTIONS = [
 	'broadcast_test_send',
 	'broadcast_pause',
 	'broadcast_resume',
-	'broadcast_cancel'
+	'broadcast_cancel',
+	'event_create',
+	'event_update',
+	'event_start',
+	'event_end',
+	'event_kiosks',
+	'catalogue_save',
+	'catalogue_publish',
+	'catalogue_rollback'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -2,8 +2,8 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Files the console may show: debug artefacts (`debug_sheets/<file>`) and delivered stickers
- * (`sessions/<token>/stickers/<file>`). Selfies and anything else under DATA_DIR stay out of reach.
+ * Files the console may show: debug artefacts (`debug_sheets/<file>`), delivered stickers
+ * (`sessions/<token>/stickers/<file>`) and uploaded outfit previews (`outfit-previews/<file>`). Selfies and anything else under DATA_DIR stay out of reach.
  * Paths are checked segment by segment and again after resolving symlinks.
  */
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
@@ -18,7 +18,8 @@ export const ARTEFACT_TYPES: Record<string, string> = {
 export function isAllowedArtefactPath(relative: string): boolean {
 	const parts = relative.split('/');
 	if (!parts.every((part) => SEGMENT.test(part) && !part.includes('..'))) return false;
-	const shapeOk = (parts.length === 2 && parts[0] === 'debug_sheets') || (parts.length === 4 && parts[0] === 'sessions' && parts[2] === 'stickers');
+	const shapeOk =
+		(parts.length === 2 && (parts[0] === 'debug_sheets' || parts[0] === 'outfit-previews')) || (parts.length === 4 && parts[0] === 'sessions' && parts[2] === 'stickers');
 	return shapeOk && path.extname(relative).toLowerCase() in ARTEFACT_TYPES;
 }
 

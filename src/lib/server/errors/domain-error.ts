@@ -24,7 +24,25 @@ export type Refusal =
 	| { code: 'BroadcastStateRefused'; broadcastId: number; state: string | null; action: 'send' | 'pause' | 'resume' | 'cancel' }
 	| { code: 'BroadcastEventNotFound'; eventId: number }
 	| { code: 'BroadcastImageMissing' }
-	| { code: 'TestSendNeedsTelegramId' };
+	| { code: 'TestSendNeedsTelegramId' }
+	| EventRefusal;
+
+/** Events, their outfit catalogues and kiosks. */
+export type EventRefusal =
+	| { code: 'EventNotFound' }
+	| { code: 'EventEnded'; kept: 'settings' | 'catalogue' | 'kiosks' }
+	| { code: 'EventNotStartable'; state: string }
+	| { code: 'EventNotLive'; state: string }
+	| { code: 'EventCatalogueUnpublished' }
+	/** starting: refused when starting this event (its kiosk must come off it); else when assigning kiosks to it. */
+	| { code: 'KioskLiveElsewhere'; kiosks: string[]; liveEvent: string; starting: boolean }
+	| { code: 'KioskNotFound' }
+	/** The catalogue's first problem: `problem` is the shared outfit schema's sentence (the browser shows the same). */
+	| { code: 'CatalogueInvalid'; outfitNumber: number | null; problem: string }
+	| { code: 'DraftSavedMeanwhile'; savedBy: string | null }
+	| { code: 'DraftChangedBeforePublish' }
+	| { code: 'CatalogueVersionNotFound'; version: number }
+	| { code: 'PreviewRejected'; problem: 'not_an_image' | 'too_big' | 'too_many_pixels' | 'damaged'; maxBytes: number; maxPixels: number };
 
 export type RefusalCode = Refusal['code'];
 

@@ -1,5 +1,8 @@
 import type { Db } from '../db/client.ts';
+import { outfitForJob, OutfitNotInCatalogue } from '../events/catalogue.repository.ts';
+import { writeJobSnapshot } from '../jobs/job-snapshot.repository.ts';
 import { enqueueJob } from '../jobs/job.repository.ts';
+import { sessionEventId } from '../kiosk/kiosk-sessions.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import type { SessionStatus } from '../../schemas/kiosk.ts';
 import { closeForTimeout } from './guest-link.ts';
@@ -24,7 +27,8 @@ export function photoReadiness(session: { status: string; closedReason: string |
 
 /**
  * `take_photo_and_enqueue`: in one BEGIN IMMEDIATE transaction the session goes
- * template_chosen → photo_taken and the job is queued, with created_at = now — the moment the bot's
+ * template_chosen → photo_taken and the job is queued with its snapshot (event, catalogue version,
+ * outfit as published), with created_at = now — the moment the bot's
  * "Generating…" refers to. Two uploads racing: exactly one transition wins, so one job.
  */
 export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts }, token: string, photoPath: string): Promise<TakePhotoOutcome> {
@@ -38,6 +42,10 @@ export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: Sess
 		const moved = await advanceSession(tx, token, 'template_chosen', 'photo_taken', { updatedAt: stamp }, stillOpenSince('template_chosen', now, deps.timeouts));
 		if (!moved.won || session.telegramUserId === null || session.templateId === null) return { kind: 'already_taken' };
 		const jobId = await enqueueJob(tx, { telegramUserId: session.telegramUserId, sessionToken: token, photoPath, templateId: session.templateId, now: stamp });
+		const eventId = await sessionEventId(tx, token);
+		const chosen = await outfitForJob(tx, eventId, session.templateId);
+		if (!chosen) throw new OutfitNotInCatalogue(eventId, session.templateId);
+		await writeJobSnapshot(tx, deps.clock, { jobId, eventId, catalogueVersion: chosen.version, outfit: chosen.outfit });
 		return { kind: 'enqueued', jobId, telegramUserId: session.telegramUserId };
 	});
 }

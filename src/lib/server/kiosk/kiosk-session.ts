@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
+import { chosenOutfit } from '../events/offered-catalogue.ts';
 import { readSessionQueuePosition } from '../jobs/queue-position.ts';
 import { readBotUsername } from '../guests/bot-identity.ts';
 import { isOverdue, sessionDeadline, timeoutReasonFor, type SessionTimeouts } from '../guests/session-clock.ts';
@@ -80,14 +81,15 @@ export async function readSessionView(deps: KioskDeps, token: string): Promise<K
 		await closeSession(deps.db, token, timeoutReasonFor(session.status as OpenStatus), now.toISOString(), [session.status as OpenStatus]);
 		session = (await findSession(deps.db, token)) ?? session;
 	}
-	const [maintenance, queue] = await Promise.all([
+	const [maintenance, queue, outfit] = await Promise.all([
 		readQueuePause(deps.db, deps.clock),
-		session.status === 'photo_taken' ? readSessionQueuePosition(deps, token) : Promise.resolve(null)
+		session.status === 'photo_taken' ? readSessionQueuePosition(deps, token) : Promise.resolve(null),
+		session.templateId ? chosenOutfit(deps.db, token, session.templateId) : Promise.resolve(undefined)
 	]);
-	return toView(session, deps.timeouts, now, queue, maintenance !== null);
+	return toView(session, deps.timeouts, now, queue, maintenance !== null, outfit ? { emoji: outfit.emoji, title: outfit.title } : null);
 }
 
-function toView(session: SessionRow, timeouts: SessionTimeouts, now: Date, queue: KioskSessionView['queue'], paused: boolean): KioskSessionView {
+function toView(session: SessionRow, timeouts: SessionTimeouts, now: Date, queue: KioskSessionView['queue'], paused: boolean, outfit: KioskSessionView['outfit']): KioskSessionView {
 	const deadline = sessionDeadline(session, timeouts)?.toISOString() ?? null;
 	return {
 		token: session.sessionToken,
@@ -95,6 +97,7 @@ function toView(session: SessionRow, timeouts: SessionTimeouts, now: Date, queue
 		closedReason: (session.closedReason as ClosedReason | null) ?? null,
 		notice: (session.notice as SessionNotice | null) ?? null,
 		outfitId: session.templateId,
+		outfit,
 		qrExpiresAt: session.status === 'idle' ? deadline : null,
 		idleExpiresAt: session.status !== 'idle' ? deadline : null,
 		serverNow: now.toISOString(),

@@ -1,9 +1,19 @@
 import type { Db, Tx } from '../db/client.ts';
+import { DEFAULT_EVENT_ID, eventForKiosk } from '../events/events.repository.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 
-/** `kiosk_sessions`: which kiosk started which session (the sessions table has no column for it). */
+/**
+ * `kiosk_sessions`: which kiosk started which session (the sessions table has no column for
+ * it), and the event the session belongs to: the kiosk's live event, else the default event.
+ */
 export async function recordKioskSession(tx: Tx, kioskId: number, sessionToken: string, now: string): Promise<void> {
-	await tx.kioskSession.create({ data: { kioskId, sessionToken, createdAt: now } });
+	await tx.kioskSession.create({ data: { kioskId, sessionToken, createdAt: now, eventId: await eventForKiosk(tx, kioskId) } });
+}
+
+/** The event a session belongs to; a session started before events (no kiosk row) is the default event's. */
+export async function sessionEventId(db: Db | Tx, sessionToken: string): Promise<number> {
+	const row = await db.kioskSession.findUnique({ where: { sessionToken }, select: { eventId: true } });
+	return row?.eventId ?? DEFAULT_EVENT_ID;
 }
 
 export async function isSessionOfKiosk(db: Db | Tx, kioskId: number, sessionToken: string): Promise<boolean> {

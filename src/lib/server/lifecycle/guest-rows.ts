@@ -48,8 +48,8 @@ export async function hasActiveJob(sql: SqlRunner, telegramUserId: bigint): Prom
 	return rows.length > 0;
 }
 
-/** Rows other features keep per job (bot messages, the guest notices outbox, live progress with the guest's chat id, leases, sticker redraws). */
-const PER_JOB_TABLES = ['job_messages', 'guest_notices', 'job_progress', 'job_leases', 'sticker_redraws'] as const;
+/** Rows other features keep per job (bot messages, the guest notices outbox, live progress with the guest's chat id, leases, sticker redraws, the outfit snapshot). */
+const PER_JOB_TABLES = ['job_messages', 'guest_notices', 'job_progress', 'job_leases', 'sticker_redraws', 'job_snapshots'] as const;
 
 /** Broadcast rows that name the guest: their place in each broadcast's outbox, their opt-out. */
 const PER_GUEST_BROADCAST_TABLES = ['broadcast_recipients', 'broadcast_opt_outs'] as const;

@@ -40,21 +40,30 @@ export interface NormalisedPhoto {
 const decodeOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' as const, sequentialRead: true };
 
 /**
- * Validates and normalises: auto-rotated by EXIF, every metadata block dropped (sharp writes none
- * unless asked), longest side ≤ 2048 px, JPEG. Whether it shows a usable face is face-check.ts's
- * question, asked of this copy.
+ * The checks made before any pixel is decoded: a JPEG, PNG or WebP by its bytes, a header the
+ * decoder reads as the same format, and at most `maxPixels`. Only the header is read (metadata
+ * decodes no pixels), so an oversized image is named as such; the decode that follows is what the
+ * pixel limit protects.
  */
-export async function normalisePhoto(bytes: Buffer): Promise<NormalisedPhoto> {
+export async function checkPhotoHeader(bytes: Buffer, maxPixels: number): Promise<{ format: PhotoFormat; width: number; height: number }> {
 	const format = sniffPhotoFormat(bytes);
 	if (!format) throw new PhotoRejected('not_an_image', 'content is not a JPEG, PNG or WebP image');
-	// The header alone (metadata decodes no pixels), so an oversized image is named as such; the
-	// decode below is what the pixel limit protects.
 	const meta = await sharp(bytes, { limitInputPixels: false }).metadata().catch(() => {
 		throw new PhotoRejected('damaged', 'image header cannot be read');
 	});
 	if (meta.format !== format) throw new PhotoRejected('unsupported', `content says ${format}, decoder says ${meta.format}`);
 	if (!meta.width || !meta.height) throw new PhotoRejected('damaged', 'image has no size');
-	if (meta.width * meta.height > MAX_INPUT_PIXELS) throw new PhotoRejected('too_many_pixels', `${meta.width}×${meta.height} is above the pixel limit`);
+	if (meta.width * meta.height > maxPixels) throw new PhotoRejected('too_many_pixels', `${meta.width}×${meta.height} is above the pixel limit`);
+	return { format, width: meta.width, height: meta.height };
+}
+
+/**
+ * Validates and normalises: auto-rotated by EXIF, every metadata block dropped (sharp writes none
+ * unless asked), longest side ≤ 2048 px, JPEG. Whether it shows a usable face is face-check.ts's
+ * question, asked of this copy.
+ */
+export async function normalisePhoto(bytes: Buffer): Promise<NormalisedPhoto> {
+	await checkPhotoHeader(bytes, MAX_INPUT_PIXELS);
 	try {
 		const { data, info } = await sharp(bytes, decodeOptions)
 			.rotate()

@@ -18,4 +18,20 @@ describe('the console sentence for each refusal of the domain', () => {
 		expect(consoleSentence({ code: 'QueueNotPaused' })).toBe('The queue is not paused.');
 		expect(consoleSentence({ code: 'OperatorRefused', sentence: 'The last owner cannot be removed.' })).toBe('The last owner cannot be removed.');
 	});
+
+	it('words the refusals of events, catalogues, kiosks and preview pictures', () => {
+		expect(consoleSentence({ code: 'EventNotFound' })).toBe('That event does not exist any more: reload the page.');
+		expect(consoleSentence({ code: 'EventEnded', kept: 'kiosks' })).toBe('This event has ended: its kiosks are kept as they were.');
+		expect(consoleSentence({ code: 'EventNotStartable', state: 'live' })).toBe('This event is live: only a draft event can be started.');
+		expect(consoleSentence({ code: 'EventNotLive', state: 'draft' })).toBe('This event is draft: only a live event can be ended.');
+		expect(consoleSentence({ code: 'KioskLiveElsewhere', kiosks: ['Hall', 'Bar'], liveEvent: 'Gala', starting: true })).toBe(
+			'Kiosk "Hall", "Bar" already works for the live event "Gala": end that event or take the kiosk off this one first.'
+		);
+		expect(consoleSentence({ code: 'KioskNotFound' })).toBe('One of those kiosks does not exist any more: reload the page.');
+		expect(consoleSentence({ code: 'CatalogueInvalid', outfitNumber: null, problem: 'A catalogue needs at least one outfit.' })).toBe('A catalogue needs at least one outfit.');
+		expect(consoleSentence({ code: 'DraftSavedMeanwhile', savedBy: null })).toMatch(/^Another operator saved this catalogue while you were editing: reload/);
+		expect(consoleSentence({ code: 'CatalogueVersionNotFound', version: 9 })).toBe('This event has no catalogue version 9.');
+		const preview = { code: 'PreviewRejected', maxBytes: 2 * 1024 * 1024, maxPixels: 4_000_000 } as const;
+		expect(consoleSentence({ ...preview, problem: 'damaged' })).toBe('This picture cannot be read (damaged or cut short): save it again and upload the new file.');
+	});
 });

@@ -1,4 +1,4 @@
-import type { Refusal } from '../errors/domain-error.ts';
+import type { EventRefusal, Refusal } from '../errors/domain-error.ts';
 
 /** The console's sentence for each refusal of the domain (operators read English). */
 export function consoleSentence(refusal: Refusal): string {
@@ -37,5 +37,45 @@ export function consoleSentence(refusal: Refusal): string {
 			return 'The picture is no longer on the server: upload it again.';
 		case 'TestSendNeedsTelegramId':
 			return 'Enter your own Telegram id first (and write /start to the bot once), so the test message has somewhere to go.';
+		default:
+			return eventSentence(refusal);
+	}
+}
+
+const KEPT: Record<'settings' | 'catalogue' | 'kiosks', string> = { settings: 'its settings are kept as they were', catalogue: 'its catalogue is kept as it was', kiosks: 'its kiosks are kept as they were' };
+const PREVIEW_PROBLEM: Record<'not_an_image' | 'damaged', string> = {
+	not_an_image: 'This file is not a picture: upload a JPEG, PNG or WebP image.',
+	damaged: 'This picture cannot be read (damaged or cut short): save it again and upload the new file.'
+};
+
+/** Events, their catalogues and kiosks. */
+function eventSentence(refusal: EventRefusal): string {
+	switch (refusal.code) {
+		case 'EventNotFound':
+			return 'That event does not exist any more: reload the page.';
+		case 'EventEnded':
+			return `This event has ended: ${KEPT[refusal.kept]}.`;
+		case 'EventNotStartable':
+			return `This event is ${refusal.state}: only a draft event can be started.`;
+		case 'EventNotLive':
+			return `This event is ${refusal.state}: only a live event can be ended.`;
+		case 'EventCatalogueUnpublished':
+			return 'Publish the outfit catalogue before starting the event: guests would have nothing to choose.';
+		case 'KioskLiveElsewhere':
+			return `Kiosk ${refusal.kiosks.map((name) => `"${name}"`).join(', ')} already works for the live event "${refusal.liveEvent}": end that event or take the kiosk off ${refusal.starting ? 'this one' : 'it'} first.`;
+		case 'KioskNotFound':
+			return 'One of those kiosks does not exist any more: reload the page.';
+		case 'CatalogueInvalid':
+			return (refusal.outfitNumber === null ? '' : `Outfit ${refusal.outfitNumber}: `) + refusal.problem;
+		case 'DraftSavedMeanwhile':
+			return `${refusal.savedBy || 'Another operator'} saved this catalogue while you were editing: reload to see their changes, then make yours again.`;
+		case 'DraftChangedBeforePublish':
+			return 'The draft changed since you opened it: reload, check it, then publish.';
+		case 'CatalogueVersionNotFound':
+			return `This event has no catalogue version ${refusal.version}.`;
+		case 'PreviewRejected':
+			if (refusal.problem === 'too_big') return `This picture is larger than ${refusal.maxBytes / (1024 * 1024)} MB: make it smaller and upload it again.`;
+			if (refusal.problem === 'too_many_pixels') return `This picture has more than ${refusal.maxPixels / 1_000_000} megapixels: scale it down (1024×1024 is plenty) and upload it again.`;
+			return PREVIEW_PROBLEM[refusal.problem];
 	}
 }

@@ -13,6 +13,7 @@ import { leadsRouter } from './routers/leads.router.ts';
 import { logsRouter } from './routers/logs.router.ts';
 import { apiTokensRouter } from './routers/api-tokens.router.ts';
 import { broadcastsRouter } from './routers/broadcasts.router.ts';
+import { eventsRouter } from './routers/events.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
@@ -30,6 +31,7 @@ export const appRouter = router({
 	logs: logsRouter,
 	apiTokens: apiTokensRouter,
 	broadcasts: broadcastsRouter,
+	events: eventsRouter,
 	// Leads (docs/leads.md)
 	leads: leadsRouter
 });

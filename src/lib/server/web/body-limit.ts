@@ -12,8 +12,8 @@ import type { RequestEvent } from '@sveltejs/kit';
  */
 export const ADAPTER_BODY_SIZE_LIMIT = '16M';
 export const ROUTE_BODY_LIMIT_BYTES = 64 * 1024;
-/** Routes that read a larger body themselves, with a cap of their own (kiosk/photo-upload.ts). */
-const ROUTES_WITH_OWN_LIMIT = new Set(['/api/kiosk/sessions/[token]/photo']);
+/** Routes that read a larger body themselves, with a cap of their own (kiosk/photo-upload.ts, events/preview-upload-route.ts). */
+const ROUTES_WITH_OWN_LIMIT = new Set(['/api/kiosk/sessions/[token]/photo', '/api/console/outfit-previews']);
 
 /**
  * A 413 (or 400) to answer instead of the route, or null to go on. A declared length above the cap

@@ -1,18 +1,18 @@
 import { Composer } from 'grammy';
 import { chooseOutfit } from '../../../lib/server/guests/guest-steps.ts';
 import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
-import { findOutfit, outfitTitle } from '../../../lib/server/outfits/catalogue.ts';
+import { offeredOutfit } from '../../../lib/server/events/offered-catalogue.ts';
 import type { BotContext } from '../context.ts';
 import { parseGuestCallback } from '../guest-callbacks.ts';
 import { stepDeps, stepRefusalText } from '../guest-replies.ts';
 import { guestText } from '../../../lib/i18n/guest-flow.ts';
 
-/** An outfit button: saves the choice (changeable until the photo) and sends the guest to the kiosk. */
+/** An outfit button (of an outfit the guest's event offers now): saves the choice (changeable until the photo) and sends the guest to the kiosk. */
 export function outfitFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
 	composer.callbackQuery(/^go:/, async (ctx) => {
 		const data = parseGuestCallback(ctx.callbackQuery.data);
-		const outfit = data?.kind === 'outfit' ? findOutfit(data.outfitId) : undefined;
+		const outfit = data?.kind === 'outfit' ? await offeredOutfit(ctx.deps.db, data.token, data.outfitId) : undefined;
 		if (!data || data.kind !== 'outfit' || !outfit) {
 			await ctx.answerCallbackQuery({ text: guestText(ctx.locale, 'outfitUnknown') });
 			return;
@@ -25,7 +25,7 @@ export function outfitFeature(): Composer<BotContext> {
 			await ctx.reply(text);
 			return;
 		}
-		const title = outfitTitle(outfit, ctx.locale);
+		const title = outfit.title[ctx.locale];
 		await ctx.answerCallbackQuery({ text: `${outfit.emoji} ${title}` });
 		await ctx.reply(guestText(ctx.locale, 'outfitChosen', { outfit: `${outfit.emoji} ${title}` }));
 	});

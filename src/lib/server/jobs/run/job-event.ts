@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { Locale } from '../../../i18n/locale.ts';
 import type { Db } from '../../db/client.ts';
 import { defaultOutfitSnapshot } from '../../outfits/default-outfit.ts';
-import { builtInCaptions, STICKERS_PER_PACK } from '../../media/sticker-variants.ts';
+import { builtInCaptions } from '../../media/sticker-variants.ts';
+import { eventCaptionsSchema } from '../../../schemas/event.ts';
 import type { OutfitSnapshot } from '../../../schemas/outfit.ts';
 import { readJobSnapshot } from '../job-snapshot.repository.ts';
 
@@ -21,9 +21,6 @@ export interface JobEventChoices {
 
 export const DEFAULT_TITLE_TEMPLATE = '{pack_title}';
 
-const captionList = z.array(z.string().trim().min(1).max(40)).length(STICKERS_PER_PACK);
-/** events.captions_json: per language, twelve captions; a language left out uses the built-in ones. */
-const eventCaptionsSchema = z.object({ ru: captionList, uz: captionList, en: captionList }).partial();
 
 export async function readJobEventChoices(db: Db, job: { jobId: number; templateId: string }, locale: Locale): Promise<JobEventChoices> {
 	const snapshot = await readJobSnapshot(db, job.jobId);
