@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOperatorSession, invalidateOperatorSession, validateOperatorSession } from '../../src/lib/server/auth/operator-session.ts';
 import { changeOperatorRole, removeOperator } from '../../src/lib/server/auth/operators.ts';
 import { loadPseudonymKey } from '../../src/lib/server/lifecycle/pseudonym.ts';
@@ -8,21 +8,14 @@ import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { runRetention } from '../../src/worker/tasks/retention.task.ts';
 import { hashSessionToken } from '../../src/lib/server/auth/session-token.ts';
 import { signIn } from '../../src/lib/server/auth/sign-in.ts';
-import type { Db } from '../../src/lib/server/db/client.ts';
 import { DAY, FakeClock } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 describe('console sessions', () => {
-	const tempDir = useTempDir('auth-sessions-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('auth-sessions-');
 	async function setUp() {
-		const { db, dbPath } = await createTestDb(tempDir());
-		open.push(db);
+		const { db, dbPath } = await freshDb();
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const owner = await insertOperator(db, clock, 'olga', 'owner');
 		return { db, dbPath, clock, owner, deps: { db, clock, ipSalt: 'test-salt-0123456789' } };

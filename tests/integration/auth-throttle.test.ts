@@ -1,21 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACCOUNT_CLIENT_POLICY, CLIENT_POLICY, refundAttempt, reserveAttempt, throttleDelayMs } from '../../src/lib/server/auth/login-throttle.ts';
 import { signIn, type SignInDeps } from '../../src/lib/server/auth/sign-in.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 describe('sign-in throttling', () => {
-	const tempDir = useTempDir('auth-throttle-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('auth-throttle-');
 	async function setUp(): Promise<{ db: Db; clock: FakeClock; deps: SignInDeps }> {
-		const { db } = await createTestDb(tempDir());
-		open.push(db);
+		const { db } = await freshDb();
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		await insertOperator(db, clock, 'olga', 'owner');
 		return { db, clock, deps: { db, clock, ipSalt: 'test-salt-0123456789' } };

@@ -1,23 +1,15 @@
 import { TRPCError } from '@trpc/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOperatorSession, validateOperatorSession } from '../../src/lib/server/auth/operator-session.ts';
-import type { Db } from '../../src/lib/server/db/client.ts';
 import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { FakeClock, MINUTE } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 import { consoleCaller, insertGuest, insertOperator } from './console-fixtures.ts';
 
 describe('console actions through the tRPC router', () => {
-	const tempDir = useTempDir('console-actions-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('console-actions-');
 	async function setUp() {
-		const dir = tempDir();
-		const { db } = await createTestDb(dir);
-		open.push(db);
+		const { db, dir } = await freshDb();
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const owner = await insertOperator(db, clock, 'olga', 'owner');
 		const operator = await insertOperator(db, clock, 'oleg', 'operator');

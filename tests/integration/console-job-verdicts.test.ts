@@ -1,25 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readJobDetail } from '../../src/lib/server/console/job-detail.ts';
-import type { Db } from '../../src/lib/server/db/client.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 import { insertGuest } from './console-fixtures.ts';
 
 /** The Job page's verdict table and the guest's messages, from files and rows as the worker writes them. */
 describe('the Job page: what the guest got', () => {
-	const tempDir = useTempDir('job-verdicts-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('job-verdicts-');
 
 	it('joins the local gate and the pack review per sticker, and lists the guest’s messages of this job only', async () => {
-		const dir = tempDir();
-		const { db } = await createTestDb(dir);
-		open.push(db);
+		const { db, dir } = await freshDb();
 		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
 		const guest = 5550001n;
 		await db.botMessage.create({ data: { telegramUserId: guest, direction: 'out', kind: 'text', text: 'an earlier visit', at: '2026-06-01T09:00:00.000Z' } });
@@ -46,9 +38,7 @@ describe('the Job page: what the guest got', () => {
 	});
 
 	it('shows the state of every notice owed to the guest for this job', async () => {
-		const dir = tempDir();
-		const { db } = await createTestDb(dir);
-		open.push(db);
+		const { db, dir } = await freshDb();
 		const at = '2026-06-01T10:00:00.000Z';
 		const [jobId, other] = await insertGuest(db, new FakeClock(at), { id: 5550003n, jobs: [{ status: 'failed' }, { status: 'done' }] });
 		const notice = (job: number, kind: string, fields: object) => db.guestNotice.create({ data: { jobId: job, telegramUserId: 5550003n, kind, textKey: kind, nextAttemptAt: at, createdAt: at, ...fields } });
@@ -63,9 +53,7 @@ describe('the Job page: what the guest got', () => {
 	});
 
 	it('a job without verdict files has no rows (unknown, not a pass)', async () => {
-		const dir = tempDir();
-		const { db } = await createTestDb(dir);
-		open.push(db);
+		const { db, dir } = await freshDb();
 		const [jobId] = await insertGuest(db, new FakeClock(), { id: 5550002n, jobs: [{ status: 'queued' }] });
 		const detail = await readJobDetail(db, path.join(dir, 'data'), jobId!);
 		expect(detail?.verdicts).toEqual([]);

@@ -1,23 +1,16 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChangeFeed, changeFeedFor, watchSnapshots } from '../../src/lib/server/console/change-feed.ts';
 import { readLiveSnapshot } from '../../src/lib/server/console/live-snapshot.ts';
-import type { Db } from '../../src/lib/server/db/client.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 import { insertGuest } from './console-fixtures.ts';
 
 describe('live console data', () => {
-	const tempDir = useTempDir('console-live-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('console-live-');
 
 	it('pushes a new snapshot when another process changes a job row, and only then', async () => {
-		const { db, dbPath } = await createTestDb(tempDir());
-		open.push(db);
+		const { db, dbPath } = await freshDb();
 		const [jobId] = await insertGuest(db, systemClock, { id: 3330001n, jobs: [{ status: 'failed' }] });
 		const settings = { deadlineMinutes: 20, imageQuotaPerDay: null, imageWarnAt: 500 };
 		const controller = new AbortController();
@@ -51,8 +44,7 @@ describe('live console data', () => {
 	});
 
 	it('counts deadlines, open sessions and today’s spend for the Live page', async () => {
-		const { db } = await createTestDb(tempDir());
-		open.push(db);
+		const { db } = await freshDb();
 		const clock = new FakeClock('2026-03-01T18:00:00.000Z');
 		await insertGuest(db, clock, { id: 3330002n, jobs: [{ status: 'queued', costs: [0.25] }, { status: 'done' }] });
 		await db.session.create({ data: { sessionToken: 'open1', status: 'linked', createdAt: clock.now().toISOString(), updatedAt: clock.now().toISOString() } });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readProvidersView } from '../../src/lib/server/console/provider-health.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
@@ -6,23 +6,17 @@ import { writeSetting } from '../../src/lib/server/settings/settings.repository.
 import { startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { recordApiUsage } from '../../src/lib/server/spend/usage-recorder.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 
 /** The Live and Health pages' provider health, from api_usage rows in a real SQLite file. */
 describe('provider health for the console', () => {
-	const tempDir = useTempDir('provider-health-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('provider-health-');
 	const prices = { inputPerMTok: 0, outputTextPerMTok: 0, outputImagePerMTok: 0 };
 	const call = (db: Db, clock: FakeClock, provider: 'gemini' | 'offline', ok: boolean, error?: string) =>
 		recordApiUsage(db, clock, prices, { jobId: null, stage: 'sheet', provider, usage: { kind: 'image', model: 'm' }, ok, error });
 
 	it('last success and failure per provider, and only the errors of the last 15 minutes count', async () => {
-		const { db } = await createTestDb(tempDir());
-		open.push(db);
+		const { db } = await freshDb();
 		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
 		await call(db, clock, 'gemini', false, 'HTTP 503 old');
 		clock.advance(20 * 60_000);
@@ -40,8 +34,7 @@ describe('provider health for the console', () => {
 	});
 
 	it('a model the check did not find marks the provider down and names the setting', async () => {
-		const { db } = await createTestDb(tempDir());
-		open.push(db);
+		const { db } = await freshDb();
 		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
 		await writeSetting(db, clock, 'model_check', JSON.stringify({ at: clock.now().toISOString(), missing: [{ provider: 'gemini', setting: 'GEMINI_VISION_MODEL', model: 'gemini-3-flash' }] }));
 		await startMaintenance(db, clock, 'config', 'gemini does not know the model');
@@ -51,8 +44,7 @@ describe('provider health for the console', () => {
 	});
 
 	it('the quota-day pause shows with its expected end', async () => {
-		const { db } = await createTestDb(tempDir());
-		open.push(db);
+		const { db } = await freshDb();
 		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
 		await pauseForQuotaDay(db, clock, new Date('2026-06-02T07:00:00.000Z'), 'RPD spent');
 		expect((await readProvidersView(db, clock)).pause).toEqual({ source: 'quota_day', reason: 'RPD spent', since: '2026-06-01T10:00:00.000Z', until: '2026-06-02T07:00:00.000Z' });

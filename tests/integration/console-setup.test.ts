@@ -1,20 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOwner, isSetupTokenValid, issueSetupToken, SETUP_SETTING_KEY } from '../../src/lib/server/auth/owner-setup.ts';
 import { hashSessionToken } from '../../src/lib/server/auth/session-token.ts';
-import type { Db } from '../../src/lib/server/db/client.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 
 describe('first-run owner setup', () => {
-	const tempDir = useTempDir('console-setup-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('console-setup-');
 	async function setUp() {
-		const { db } = await createTestDb(tempDir());
-		open.push(db);
+		const { db } = await freshDb();
 		return { db, clock: new FakeClock('2026-03-01T10:00:00.000Z') };
 	}
 	const owner = { username: 'olga', password: 'a long owner password', ip: '127.0.0.1' };

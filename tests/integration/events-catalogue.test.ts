@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/lib/server/audit/audit-log.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { DomainError } from '../../src/lib/server/errors/domain-error.ts';
@@ -17,8 +17,7 @@ import { OUTFITS } from '../../src/lib/server/outfits/catalogue.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { consoleSentence } from '../../src/lib/server/trpc/domain-error-text.ts';
 import type { Outfit } from '../../src/lib/schemas/outfit.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 
 const olga: Actor = { name: 'olga', ip: '10.0.0.5' };
 const oleg: Actor = { name: 'oleg', ip: '10.0.0.6' };
@@ -34,14 +33,9 @@ const hoodie: Outfit = {
 };
 
 describe('events, their versioned catalogues and the job snapshot', () => {
-	const tempDir = useTempDir('events-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('events-');
 	async function setUp() {
-		const { db } = await createTestDb(tempDir());
-		open.push(db);
+		const { db } = await freshDb();
 		return { db, clock: new FakeClock('2026-03-01T10:00:00.000Z') };
 	}
 	/** What the operator reads: a domain refusal in the console's words. */

@@ -1,23 +1,15 @@
 import { TRPCError } from '@trpc/server';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/lib/server/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
 
 const fields = { name: 'Acme party', startsOn: null, endsOn: null, titleTemplate: '{event} · {first_name}', captions: null };
 
 describe('the events router', () => {
-	const tempDir = useTempDir('events-console-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('events-console-');
 	async function setUp() {
-		const dir = tempDir();
-		const { db } = await createTestDb(dir);
-		open.push(db);
+		const { db, dir } = await freshDb();
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const operator = await insertOperator(db, clock, 'oleg', 'operator');
 		const viewer = await insertOperator(db, clock, 'vera', 'viewer');

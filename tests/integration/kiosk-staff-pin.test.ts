@@ -1,23 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/lib/server/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { createKiosk, enterKioskKey, type KeyEntryLimits } from '../../src/lib/server/kiosk/kiosk-keys.ts';
 import { TokenBuckets } from '../../src/lib/server/kiosk/rate-limit.ts';
 import { STAFF_PIN_POLICY, tryStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
 import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
-import { createTestDb } from '../helpers/test-db.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useTestDb } from '../helpers/test-db.ts';
 
 const PIN = '4321';
 
 describe('the staff PIN lockout and key entry', () => {
-	const tempDir = useTempDir('kiosk-staff-pin-');
-	const open: Db[] = [];
-	afterEach(async () => {
-		for (const db of open.splice(0)) await db.$disconnect();
-	});
+	const freshDb = useTestDb('kiosk-staff-pin-');
 	async function setUp() {
-		const { db } = await createTestDb(tempDir());
-		open.push(db);
+		const { db } = await freshDb();
 		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
 		const { kiosk, key } = await createKiosk(db, clock, 'kiosk-1');
 		return { db, clock, kiosk, key };
