@@ -1,6 +1,6 @@
 import type { Locale } from '../../lib/i18n/locale.ts';
 import { LEAD_STATUSES } from '../../lib/schemas/lead-status.ts';
-import { describeFailure } from '../../lib/server/leads/backoff.ts';
+import { describeFailure } from '../../lib/server/telegram/outbox-send.ts';
 import { claimDigest, readDigestFigures, releaseDigest, type DigestFigures } from '../../lib/server/leads/lead-digest.ts';
 import { leadText, statusLabel, type LeadTextKey } from '../../lib/i18n/leads.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';

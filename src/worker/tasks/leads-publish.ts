@@ -1,10 +1,10 @@
-import { backoffDelayMs, describeFailure } from '../../lib/server/leads/backoff.ts';
+import { backoffDelayMs } from '../../lib/server/leads/backoff.ts';
 import { claimLeadToPublish, countRepeats, recordLeadPublished, recordLeadPublishFailure } from '../../lib/server/leads/lead-outbox.repository.ts';
 import type { Lead } from '../../lib/server/db/generated/client.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import { renderLeadCard } from '../../lib/server/telegram/lead-card.ts';
 import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
-import { recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
+import { describeFailure, recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { describeFailure } from '../../lib/server/leads/backoff.ts';
+import { describeFailure } from '../../lib/server/telegram/outbox-send.ts';
 import { claimReminder, findLeadsToRemind, releaseReminder } from '../../lib/server/leads/lead-reminders.ts';
 import { leadText } from '../../lib/i18n/leads.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';

@@ -1,4 +1,5 @@
-import { backoffDelayMs, describeFailure } from '../../lib/server/leads/backoff.ts';
+import { backoffDelayMs } from '../../lib/server/leads/backoff.ts';
+import { describeFailure } from '../../lib/server/telegram/outbox-send.ts';
 import { requestCardEdit } from '../../lib/server/leads/lead-card-edits.repository.ts';
 import { claimRepeatToNotify, recordRepeatFailure, recordRepeatNotified, type RepeatWithLead } from '../../lib/server/leads/lead-outbox.repository.ts';
 import { leadText, type LeadTextKey } from '../../lib/i18n/leads.ts';

@@ -11,5 +11,3 @@ export function backoffDelayMs(failedAttempts: number, retryAfterMs = 0, random:
 	return Math.max(computeBackoffMs(failedAttempts, LEADS_BACKOFF, random), retryAfterMs);
 }
 
-// Shared with every other outbox; kept importable from here for the leads modules.
-export { describeFailure } from '../telegram/outbox-send.ts';

@@ -5,14 +5,13 @@ import { readGuestLanguage } from '../guests/guest-profile.ts';
 import { claimDueNotice, postponeNotice, recordNoticeEnded, recordNoticeSent, type ClaimedNotice } from '../jobs/guest-notices.repository.ts';
 import { recordJobMessage } from '../jobs/job-messages.ts';
 import { readQueuePosition } from '../jobs/queue-position.ts';
-import { describeFailure } from '../leads/backoff.ts';
 import type { Logger } from '../log/logger.ts';
 import { computeBackoffMs, type BackoffPolicy } from '../time/backoff.ts';
 import { SECOND, type Clock } from '../time/clock.ts';
 import type { TelegramApi } from './api.ts';
 import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
 import { renderGuestStatus } from './guest-status.ts';
-import { readSendFailure, recordRightAfterSend } from './outbox-send.ts';
+import { describeFailure, readSendFailure, recordRightAfterSend } from './outbox-send.ts';
 
 /**
  * Sending the guest notices outbox (guest_notices): claim → sendMessage → record, at least once.

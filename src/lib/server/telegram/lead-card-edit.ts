@@ -1,6 +1,7 @@
 import type { Locale } from '../../i18n/locale.ts';
 import type { Db } from '../db/client.ts';
-import { backoffDelayMs, describeFailure } from '../leads/backoff.ts';
+import { backoffDelayMs } from '../leads/backoff.ts';
+import { describeFailure } from './outbox-send.ts';
 import { claimCardEdit, completeCardEdit, postponeCardEdit, type ClaimedCardEdit } from '../leads/lead-card-edits.repository.ts';
 import { countRepeats } from '../leads/lead-outbox.repository.ts';
 import type { Logger } from '../log/logger.ts';
