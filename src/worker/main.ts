@@ -15,6 +15,7 @@ import { scheduleGuestTasks } from './tasks/session-timeouts-schedule.ts';
 import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';
 import { createLeadsTaskDeps, scheduleLeadsTasks } from './tasks/leads-schedule.ts';
 import { scheduleBroadcastTasks } from './tasks/broadcasts-schedule.ts';
+import { BotBudget } from '../lib/server/telegram/bot-budget.ts';
 import { JobLoop } from './queue/job-loop.ts';
 import { createQueueDeps } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
@@ -51,7 +52,9 @@ async function main(): Promise<void> {
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
 	scheduler.add(logPruneTask({ db, clock, logger }));
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
-	scheduleBroadcastTasks(scheduler, config, db, clock, logger, () => stopping);
+	// One send budget for everything the worker sends on its own: notices, status edits, broadcasts.
+	const budget = new BotBudget(clock);
+	scheduleBroadcastTasks(scheduler, config, { db, clock, logger, budget }, () => stopping);
 
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	botRunner.start();
-	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi });
+	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi, budget });
 	jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
 	const stopRedraws = new AbortController();

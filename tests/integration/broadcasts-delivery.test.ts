@@ -11,7 +11,7 @@ import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { eraseGuest } from '../../src/lib/server/lifecycle/guest-erasure.ts';
 import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { SendPacer } from '../../src/lib/server/telegram/send-pacer.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { countDeliveries, createEvent, queueBroadcast, seedGuests } from './broadcast-world.ts';
@@ -51,7 +51,7 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 		clock,
 		logger: silentLogger,
 		api,
-		pacer: new SendPacer(clock),
+		budget: new BotBudget(clock),
 		leaseMs: 120_000,
 		sleep: async (ms) => clock.advance(ms),
 		random: () => 0.5

@@ -7,6 +7,7 @@ import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.t
 import { enqueueJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-policy.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import type { GuestNoticeDeps } from '../../src/lib/server/telegram/guest-notices.ts';
 import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
@@ -147,6 +148,7 @@ export function noticeDepsFor(world: GenerationWorld, clock: Clock, options: { t
 		logger: createLogger('test', 'silent'),
 		api: createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, options.timeoutSeconds ?? 10),
 		cooldown: new ChatCooldown(),
+		budget: new BotBudget(clock),
 		slots: 1,
 		leaseMs: options.leaseMs ?? 30_000,
 		random: () => 0.5

@@ -3,6 +3,7 @@ import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { guestNoticesTask } from '../../src/worker/tasks/guest-notices.task.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -51,7 +52,7 @@ describe('the guest flow through the real bot and the emulator', () => {
 
 		// Queued with the job, in the upload's transaction: the outbox has it before any worker looks.
 		expect(await world.db.guestNotice.findMany({ where: { jobId: job.jobId }, select: { kind: true, state: true } })).toEqual([{ kind: 'generating', state: 'queued' }]);
-		const notices = { db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, cooldown: new ChatCooldown(), slots: 2, leaseMs: 30_000 };
+		const notices = { db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, cooldown: new ChatCooldown(), budget: new BotBudget(world.clock), slots: 2, leaseMs: 30_000 };
 		const task = guestNoticesTask(notices, new AbortController().signal);
 		await task.run();
 		await task.run(); // a second tick sends nothing more

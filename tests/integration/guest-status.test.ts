@@ -3,6 +3,7 @@ import { claimDelayNotice, claimNextJob } from '../../src/lib/server/jobs/job.re
 import { recordStage } from '../../src/lib/server/jobs/job-progress.ts';
 import { DEFAULT_JOB_SECONDS, readSessionQueuePosition, readTypicalJobSeconds } from '../../src/lib/server/jobs/queue-position.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { EditPacer } from '../../src/lib/server/telegram/edit-pacer.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
@@ -27,7 +28,7 @@ describe('a live place in the queue', () => {
 	}
 
 	function statusDeps(world: GenerationWorld, clock: FakeClock): GuestStatusDeps {
-		return { db: world.db, clock, logger: createLogger('test', 'silent'), api: world.api, slots: 1, pacer: new EditPacer(), cooldown: new ChatCooldown() };
+		return { db: world.db, clock, logger: createLogger('test', 'silent'), api: world.api, slots: 1, pacer: new EditPacer(new BotBudget(clock)), cooldown: new ChatCooldown() };
 	}
 
 	const botMessages = async (world: GenerationWorld, guestId: number) => (await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot);

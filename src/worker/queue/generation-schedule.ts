@@ -24,7 +24,7 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 	let redrawsResumed = false;
 	const notices = deps.queue.notices;
 	scheduler.add(guestNoticesTask(notices, deps.stopping));
-	scheduler.add(guestStatusTask({ db, clock, logger, api, slots: config.WORKER_SLOTS, pacer: new EditPacer(), cooldown: notices.cooldown, crashPoint: deps.queue.crashPoint }));
+	scheduler.add(guestStatusTask({ db, clock, logger, api, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: deps.queue.crashPoint }));
 	scheduler.add({
 		name: 'sticker-redraws',
 		everyMs: 1_000,

@@ -5,13 +5,17 @@ import { createFallbackProvider, createImageProvider, pricesFor } from '../../li
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { createCrashPoint } from '../../lib/server/jobs/run/crash-points.ts';
+import { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { JobLoop } from './job-loop.ts';
 import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
-/** `noticeApi`: the guest notices' client (the worker passes one whose sends the message history sees). */
-type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi };
+/**
+ * `noticeApi`: the guest notices' client (the worker passes one whose sends the message history sees);
+ * `budget`: the worker's one bot-wide send budget, shared with the broadcasts (a fresh one when not given).
+ */
+type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi; budget?: BotBudget };
 
 /** Builds the job loop from the configuration (worker main.ts and tests that run it in-process). */
 export async function createJobLoop(input: QueueInput): Promise<JobLoop> {
@@ -53,6 +57,7 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 			logger: input.logger.child({ component: 'guest-notices' }),
 			api: input.noticeApi ?? createNoticeApi(config),
 			cooldown: new ChatCooldown(),
+			budget: input.budget ?? new BotBudget(input.clock),
 			slots: config.WORKER_SLOTS,
 			leaseMs: config.JOB_LEASE_SECONDS * 1000,
 			crashPoint

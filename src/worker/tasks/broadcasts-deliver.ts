@@ -14,7 +14,7 @@ import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { sendBroadcastMessage } from '../../lib/server/telegram/broadcast-message.ts';
 import { describeFailure, readSendFailure, recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
-import type { SendPacer } from '../../lib/server/telegram/send-pacer.ts';
+import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { computeBackoffMs, type BackoffPolicy } from '../../lib/server/time/backoff.ts';
 import { MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
 
@@ -23,11 +23,11 @@ import { MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
  *
  *   claim (next_attempt_at = now + lease) → sendMessage/sendPhoto → record message_id, state sent
  *
- * paced by the SendPacer (≈25/s overall, 1/s per chat, everything holds for a 429's retry_after).
+ * paced as the bulk lane of the bot's budget (bot-budget.ts: ≈22/s, never the guests' reserve, 1/s per chat; a 429's retry_after holds the lane).
  * Before each send the guest's standing is read again: opted out, blocked or gone since the
  * audience was chosen → the row is closed without a call. A 403 marks the guest as having blocked
  * the bot. 5xx and network errors back off (the shared formula) up to MAX_ATTEMPTS; a 429 holds
- * every send for its retry_after and never counts as an attempt. The remaining duplicate window: Telegram accepted the message but we never recorded
+ * the broadcasts for its retry_after and never counts as an attempt. The remaining duplicate window: Telegram accepted the message but we never recorded
  * it — the process died between Telegram's answer and the UPDATE (a few milliseconds), or the
  * answer itself was lost on the way back (a timeout after Telegram had sent). After the lease the
  * row is due again and that guest gets the message twice. Everything else sends exactly once.
@@ -37,7 +37,7 @@ export interface BroadcastDeliveryDeps {
 	clock: Clock;
 	logger: Logger;
 	api: TelegramApi;
-	pacer: SendPacer;
+	budget: BotBudget;
 	leaseMs: number;
 	/** Real time in production; a FakeClock's advance in tests. */
 	sleep: (ms: number) => Promise<void>;
@@ -63,8 +63,8 @@ export async function deliverBroadcasts(deps: BroadcastDeliveryDeps, shouldStop:
 	if (started.length > 0) deps.logger.info({ broadcasts: started }, 'broadcasts started');
 	const passEnds = deps.clock.now().getTime() + PASS_MS;
 	let sent = 0;
-	while (!shouldStop() && deps.clock.now().getTime() < passEnds && deps.pacer.holdMs() <= MAX_INLINE_WAIT_MS) {
-		await deps.sleep(deps.pacer.holdMs());
+	while (!shouldStop() && deps.clock.now().getTime() < passEnds && deps.budget.holdMs() <= MAX_INLINE_WAIT_MS) {
+		await deps.sleep(deps.budget.holdMs());
 		const claimed = await claimNextRecipient(deps.db, deps.clock.now(), deps.leaseMs);
 		if (!claimed) break;
 		deps.crashPoint?.('broadcast_after_claim');
@@ -82,8 +82,8 @@ async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): P
 		return 'closed';
 	}
 	const locale = await readGuestLanguage(deps.db, chatId);
-	await deps.sleep(deps.pacer.waitMs(chatId));
-	deps.pacer.book(chatId);
+	await deps.sleep(deps.budget.waitMs(chatId));
+	deps.budget.book(chatId);
 	let sent;
 	try {
 		sent = await sendBroadcastMessage(deps.api, chatId, locale, row.broadcast);
@@ -118,7 +118,7 @@ async function recordFailure(deps: BroadcastDeliveryDeps, row: ClaimedRecipient,
 	}
 	const wait = failure.retryAfterMs;
 	if (wait > 0) {
-		deps.pacer.holdAll(now.getTime() + wait);
+		deps.budget.holdBulk(now.getTime() + wait);
 		await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), new Date(now.getTime() + wait), false);
 		return;
 	}

@@ -4,24 +4,25 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { createCrashPoint } from '../../lib/server/jobs/run/crash-points.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
-import { SendPacer } from '../../lib/server/telegram/send-pacer.ts';
+import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { HOUR, SECOND, type Clock } from '../../lib/server/time/clock.ts';
 import type { Scheduler } from '../scheduler.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from './broadcasts-deliver.ts';
 
 /** The broadcast side of the worker: the outbox polls a cheap indexed query each second. */
-export function scheduleBroadcastTasks(scheduler: Scheduler, config: Config, db: Db, clock: Clock, logger: Logger, isStopping: () => boolean): void {
-	const deps: BroadcastDeliveryDeps = {
+export function scheduleBroadcastTasks(scheduler: Scheduler, config: Config, deps: { db: Db; clock: Clock; logger: Logger; budget: BotBudget }, isStopping: () => boolean): void {
+	const { db, clock, logger, budget } = deps;
+	const delivery: BroadcastDeliveryDeps = {
 		db,
 		clock,
 		logger,
 		// The outbox client has no auto-retry: a blind retry of an ambiguous failure is a duplicate message.
 		api: createOutboxApi(config.telegram),
-		pacer: new SendPacer(clock),
+		budget,
 		leaseMs: config.BROADCAST_LEASE_SECONDS * SECOND,
 		sleep: (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()),
 		crashPoint: createCrashPoint()
 	};
-	scheduler.add({ name: 'broadcasts-deliver', everyMs: SECOND, runAtStart: true, run: async () => void (await deliverBroadcasts(deps, isStopping)) });
+	scheduler.add({ name: 'broadcasts-deliver', everyMs: SECOND, runAtStart: true, run: async () => void (await deliverBroadcasts(delivery, isStopping)) });
 	scheduler.add({ name: 'broadcasts-retention', everyMs: HOUR, runAtStart: true, run: async () => void (await eraseExpiredBroadcasts(db, clock, config.dataDir)) });
 }

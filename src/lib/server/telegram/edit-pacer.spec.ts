@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SECOND } from '../time/clock.ts';
+import { BotBudget } from './bot-budget.ts';
 import { EditPacer, STATUS_EDIT_EVERY_MS, STATUS_EDITS_PER_SECOND } from './edit-pacer.ts';
 
 describe('pacing the status edits', () => {
 	it('edits one guest at most once every 5 s, counting from when the guest last saw the message change', () => {
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const pacer = new EditPacer();
+		const pacer = new EditPacer(new BotBudget(clock));
 		const sentAt = clock.now().getTime();
 		expect(pacer.take(1n, sentAt, clock.now().getTime())).toBe(false); // just sent
 		clock.advance(STATUS_EDIT_EVERY_MS - 1);
@@ -21,7 +22,7 @@ describe('pacing the status edits', () => {
 
 	it('makes at most 12 edits in any second overall, inside the bot-wide ~30 messages a second with the notices', () => {
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const pacer = new EditPacer();
+		const pacer = new EditPacer(new BotBudget(clock));
 		const guests = Array.from({ length: 50 }, (_, i) => BigInt(1000 + i));
 		const granted = (at: number) => guests.filter((chat) => pacer.take(chat, 0, at)).length;
 		expect(granted(clock.now().getTime())).toBe(STATUS_EDITS_PER_SECOND);

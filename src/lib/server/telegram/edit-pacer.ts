@@ -1,10 +1,11 @@
 import { SECOND } from '../time/clock.ts';
+import type { BotBudget } from './bot-budget.ts';
 
 /**
  * How often the guests' status messages may be edited: at most once every `perChatMs` per guest
- * (a message that changes faster only flickers), and at most `perSecond` edits overall, which
- * keeps the status edits well inside Telegram's ~30 messages a second for the whole bot and
- * leaves room for the notices (at most 16 a second, guest-notices.ts), the bot's replies and the links. Time comes from the caller (a clock).
+ * (a message that changes faster only flickers), and at most `perSecond` edits overall, so the
+ * edits never take the whole guest lane of the bot's budget (bot-budget.ts) from the notices.
+ * Every edit is also a message in that budget. Time comes from the caller (a clock).
  */
 export const STATUS_EDIT_EVERY_MS = 5 * SECOND;
 export const STATUS_EDITS_PER_SECOND = 12;
@@ -14,6 +15,7 @@ export class EditPacer {
 	#recent: number[] = [];
 
 	constructor(
+		private readonly budget: BotBudget,
 		private readonly perChatMs = STATUS_EDIT_EVERY_MS,
 		private readonly perSecond = STATUS_EDITS_PER_SECOND
 	) {}
@@ -28,13 +30,19 @@ export class EditPacer {
 		if (nowMs - last < this.perChatMs) return false;
 		this.#recent = this.#recent.filter((at) => nowMs - at < SECOND);
 		if (this.#recent.length >= this.perSecond) return false;
+		if (!this.budget.tryTake(chatId)) return false;
 		this.#recent.push(nowMs);
 		this.#lastByChat.set(key, nowMs);
 		return true;
 	}
 
-	/** Whether the overall budget of this second is spent (the pass can stop early). */
+	/** A 429 on an edit: the bot-wide budget holds its broadcasts too. */
+	noteFlood(retryAfterMs: number): void {
+		this.budget.noteFlood(retryAfterMs);
+	}
+
+	/** Whether the edits' budget of this second is spent (the pass can stop early). */
 	isSpent(nowMs: number): boolean {
-		return this.#recent.filter((at) => nowMs - at < SECOND).length >= this.perSecond;
+		return this.budget.isSpent() || this.#recent.filter((at) => nowMs - at < SECOND).length >= this.perSecond;
 	}
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../log/logger.ts';
 import { computeBackoffMs, type BackoffPolicy } from '../time/backoff.ts';
 import { SECOND, type Clock } from '../time/clock.ts';
 import type { TelegramApi } from './api.ts';
+import type { BotBudget } from './bot-budget.ts';
 import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
 import { renderGuestStatus } from './guest-status.ts';
 import { describeFailure, readSendFailure, recordRightAfterSend } from './outbox-send.ts';
@@ -30,6 +31,8 @@ export interface GuestNoticeDeps {
 	/** A client without auto-retry (outbox-api.ts): a failure goes back to the row's own schedule. */
 	api: Pick<TelegramApi, 'sendMessage'>;
 	cooldown: ChatCooldown;
+	/** The worker's bot-wide send budget (bot-budget.ts): notices take the guest lane. */
+	budget: BotBudget;
 	slots: number;
 	/** How long a claimed notice is left alone: longer than one call's timeout. */
 	leaseMs: number;
@@ -41,8 +44,8 @@ export const NOTICE_BACKOFF: BackoffPolicy = { baseMs: 2 * SECOND, capMs: 2 * 60
 /** About an hour of Telegram trouble (2 s doubling to 2 min, then every 2 min) before a notice is given up. */
 export const MAX_NOTICE_ATTEMPTS = 35;
 /**
- * A pass runs every 500 ms: 8 a pass is at most 16 notices a second, which with the status edits'
- * 12 (edit-pacer.ts) stays under Telegram's ~30 messages a second for the whole bot.
+ * A pass runs every 500 ms and sends at most 8, so one pass stays short; the bot-wide limit itself
+ * is the budget's (bot-budget.ts), shared with the status edits and the broadcasts.
  */
 const NOTICES_PER_PASS = 8;
 
@@ -73,6 +76,11 @@ async function deliverNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Prom
 	if (await isBotBlocked(deps.db, chatId)) return endNotice(deps, notice, 'blocked', 'the guest has blocked the bot; not sent');
 	const text = await renderNotice(deps, notice);
 	if (text === null) return endNotice(deps, notice, 'failed', 'outdated: the job finished before this notice could be sent');
+	// The bot's second is full (or this chat got a message under a second ago): next pass, not an attempt.
+	if (!deps.budget.tryTake(chatId)) {
+		await postponeNotice(deps.db, notice, new Date(deps.clock.now().getTime() + SECOND), null, true);
+		return 'later';
+	}
 	let messageId: bigint;
 	try {
 		messageId = BigInt((await deps.api.sendMessage(Number(chatId), text)).message_id);
@@ -118,7 +126,7 @@ async function recordSendFailure(deps: GuestNoticeDeps, notice: ClaimedNotice, e
 		return endNotice(deps, notice, 'blocked', describeFailure(error));
 	}
 	if (failure.outcome === 'unreachable' || notice.attempts >= MAX_NOTICE_ATTEMPTS) return endNotice(deps, notice, 'failed', describeFailure(error));
-	noteFloodControl(deps, notice.telegramUserId, error);
+	deps.budget.noteFlood(noteFloodControl(deps, notice.telegramUserId, error));
 	const delay = Math.max(computeBackoffMs(notice.attempts, NOTICE_BACKOFF, deps.random), failure.retryAfterMs);
 	const retryAt = new Date(deps.clock.now().getTime() + delay);
 	await postponeNotice(deps.db, notice, retryAt, describeFailure(error));

@@ -18,7 +18,7 @@ import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
  * The guest's status message — the "Generating…" notice — kept true as the job moves: "you are
  * #3, about 4 min" → #2 → #1 → the drawing stages → uploading → ready. The worker's status task
  * compares what each live message should say with what it shows (job_messages.shown_text) and
- * edits it, paced by EditPacer (once every few seconds per guest, a budget per second overall).
+ * edits it, paced by EditPacer (once every few seconds per guest, a share of the bot's send budget overall).
  * An edit is idempotent: repeated after a crash it changes nothing ("message is not modified"),
  * so every state reaches the guest's one message exactly once, however the worker dies.
  */
@@ -101,7 +101,7 @@ async function editStatus(deps: GuestStatusDeps, message: StatusMessage, text: s
 		if (isUneditable(error)) await recordStatusShown(deps.db, deps.clock, message.jobId, text);
 		// Blocked since the message was sent: marked, so no status edit or notice tries again.
 		else if (isBlockedByUser(error)) await markBotBlocked(deps.db, deps.clock, message.telegramUserId);
-		else noteFloodControl(deps, message.chatId, error);
+		else deps.pacer.noteFlood(noteFloodControl(deps, message.chatId, error));
 		deps.logger.warn({ err: error, jobId: message.jobId }, 'could not update the guest status message');
 		return false;
 	}
