@@ -24,8 +24,8 @@ export interface Dialect {
 	 * passes over rows another transaction is claiming.
 	 */
 	claimLock(alias: string): string;
-	/** Appended to a SELECT whose rows the transaction then writes: locks them until it ends. */
-	readonly forUpdate: string;
+	/** Appended to a SELECT whose rows of `alias` the transaction then writes: locks them until it ends. */
+	lockRead(alias: string): string;
 }
 
 const DIALECT = Symbol.for('sticker-kiosk.db.dialect');

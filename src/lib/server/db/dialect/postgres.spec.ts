@@ -23,7 +23,7 @@ describe('the PostgreSQL dialect: the SQL it writes', () => {
 
 	it('claims with FOR UPDATE SKIP LOCKED on the claimed table only, and locks read-then-write rows FOR UPDATE', () => {
 		expect(postgresDialect.claimLock('j')).toBe('FOR UPDATE OF j SKIP LOCKED');
-		expect(postgresDialect.forUpdate).toBe('FOR UPDATE');
+		expect(postgresDialect.lockRead('login_throttle')).toBe('FOR UPDATE OF login_throttle');
 	});
 
 	it('names the engine, reads its version and finds tables in the current schema', () => {

@@ -15,7 +15,7 @@ export const postgresDialect: Dialect = {
 	instant: (textExpr) => `CAST(${textExpr} AS timestamptz)`,
 	joinedText: (textExpr) => `string_agg(CAST(${textExpr} AS text), ',' ORDER BY CAST(${textExpr} AS text))`,
 	claimLock: (alias) => `FOR UPDATE OF ${alias} SKIP LOCKED`,
-	forUpdate: 'FOR UPDATE'
+	lockRead: (alias) => `FOR UPDATE OF ${alias}`
 };
 
 /**

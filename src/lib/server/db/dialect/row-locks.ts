@@ -32,8 +32,8 @@ export async function pickRowToClaim(tx: Tx, row: RowToClaim): Promise<number | 
  * statement: BEGIN IMMEDIATE already holds the one write lock.
  */
 export async function lockRows(tx: Tx, table: string, column: string, keys: readonly (string | number | bigint)[]): Promise<void> {
-	const { forUpdate } = dialectOf(tx);
-	if (forUpdate === '' || keys.length === 0) return;
+	const lock = dialectOf(tx).lockRead(table);
+	if (lock === '' || keys.length === 0) return;
 	await tx.$queryRaw`SELECT 1 FROM ${Prisma.raw(table)} WHERE ${Prisma.raw(column)} IN (${Prisma.join([...keys])})
-		ORDER BY ${Prisma.raw(column)} ${Prisma.raw(forUpdate)}`; // one order everywhere: two lockers never deadlock
+		ORDER BY ${Prisma.raw(column)} ${Prisma.raw(lock)}`; // one order everywhere: two lockers never deadlock
 }

@@ -15,5 +15,5 @@ export const sqliteDialect: Dialect = {
 	instant: (textExpr) => `julianday(${textExpr})`,
 	joinedText: (textExpr) => `group_concat(${textExpr})`,
 	claimLock: () => '',
-	forUpdate: ''
+	lockRead: () => ''
 };
