@@ -34,6 +34,11 @@ describe('the SQLite dialect, on a real database file', () => {
 		expect(await db.$queryRawUnsafe(sqliteDialect.tableByNameSql, 'no_such_table')).toEqual([]);
 	});
 
+	it('adds no lock clause to claims or reads: BEGIN IMMEDIATE already holds the write lock', () => {
+		expect(sqliteDialect.claimLock('j')).toBe('');
+		expect(sqliteDialect.lockRead('j')).toBe('');
+	});
+
 	it('leaves ? parameters as SQLite takes them', () => {
 		expect(sqliteDialect.numberParams('SELECT ? WHERE x = ?')).toBe('SELECT ? WHERE x = ?');
 	});
