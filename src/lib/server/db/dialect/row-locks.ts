@@ -15,7 +15,8 @@ export interface RowToClaim {
  * The id of the row a claim takes, inside the claim's transaction; null when none is due. On
  * PostgreSQL the row stays locked until the claim commits and rows other claims hold are passed
  * over, so two workers never take the same row; on SQLite the transaction's write lock does that.
- * Table, alias and order are fixed strings of the caller, never input.
+ * Raw SQL because Prisma's findFirst cannot lock the row it finds. Table, alias and order are
+ * fixed strings of the caller, never input.
  */
 export async function pickRowToClaim(tx: Tx, row: RowToClaim): Promise<number | null> {
 	const lock = dialectOf(tx).claimLock(row.alias);
