@@ -1,5 +1,6 @@
 import { JOB_STATUSES, type JobStatus } from '../../schemas/job-status.ts';
 import type { Db } from '../db/client.ts';
+import { Prisma } from '../db/generated/client.ts';
 
 /**
  * What /api/v1 reports about events, packs and jobs. A job belongs to an event through its
@@ -20,14 +21,13 @@ export interface EventStats {
 export type JobCounts = Record<JobStatus, number>;
 
 export async function listEventStats(db: Db, eventId?: number): Promise<EventStats[]> {
-	const rows = await db.$queryRawUnsafe<{ id: number; name: string; state: string; starts_on: string | null; ends_on: string | null; sessions: bigint | number; jobs: bigint | number; packs: bigint | number }[]>(
-		`SELECT e.id, e.name, e.state, e.starts_on, e.ends_on,
+	const onlyEvent = eventId === undefined ? Prisma.empty : Prisma.sql`WHERE e.id = ${eventId}`;
+	const rows = await db.$queryRaw<{ id: number; name: string; state: string; starts_on: string | null; ends_on: string | null; sessions: bigint | number; jobs: bigint | number; packs: bigint | number }[]>`
+		SELECT e.id, e.name, e.state, e.starts_on, e.ends_on,
 		   (SELECT COUNT(*) FROM kiosk_sessions ks WHERE ks.event_id = e.id) AS sessions,
 		   (SELECT COUNT(*) FROM job_snapshots s WHERE s.event_id = e.id) AS jobs,
 		   (SELECT COUNT(*) FROM job_snapshots s JOIN jobs j ON j.job_id = s.job_id WHERE s.event_id = e.id AND j.link_sent_at IS NOT NULL) AS packs
-		 FROM events e ${eventId === undefined ? '' : 'WHERE e.id = ?'} ORDER BY e.id`,
-		...(eventId === undefined ? [] : [eventId])
-	);
+		FROM events e ${onlyEvent} ORDER BY e.id`;
 	return rows.map((r) => ({ id: Number(r.id), name: r.name, state: r.state, startsOn: r.starts_on, endsOn: r.ends_on, sessions: Number(r.sessions), jobs: Number(r.jobs), packsDelivered: Number(r.packs) }));
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import { DAY, HOUR, MINUTE, SECOND, type Clock } from '../time/clock.ts';
 
 /**
@@ -60,6 +61,8 @@ export async function secondsUntilAllowed(db: Db, clock: Clock, keys: string[]):
 export async function reserveAttempt(db: Db, clock: Clock, rules: ThrottleRule[]): Promise<number> {
 	return db.$transaction(async (tx) => {
 		const now = clock.now();
+		// Two sign-ins at once (two web processes) must not both count from the same failures.
+		await lockRows(tx, 'login_throttle', 'key', rules.map((rule) => rule.key));
 		const rows = await tx.loginThrottle.findMany({ where: { key: { in: rules.map((rule) => rule.key) } } });
 		const wait = waitSeconds(rows, now.getTime());
 		if (wait > 0) return wait;
@@ -84,6 +87,7 @@ export async function forgetAttempts(db: Db, keys: string[]): Promise<void> {
 /** The secret was right: the reserved attempt no longer counts against this key (its wait shrinks to match). */
 export async function refundAttempt(db: Db, { key, policy }: ThrottleRule): Promise<void> {
 	await db.$transaction(async (tx) => {
+		await lockRows(tx, 'login_throttle', 'key', [key]);
 		const row = await tx.loginThrottle.findUnique({ where: { key } });
 		if (!row || row.failures <= 0) return;
 		const failures = row.failures - 1;

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../db/client.ts';
+import { Prisma } from '../db/generated/client.ts';
 import { isBotBlocked } from '../guests/bot-blocked.ts';
 
 /**
@@ -6,35 +7,37 @@ import { isBotBlocked } from '../guests/bot-blocked.ts';
  * guests have no users row), have not opted out and are not marked as having blocked the bot —
  * of one event (a session started at one of its kiosks, or a job made from its catalogue) or of
  * every event (eventId null). Raw SQL: the event test spans sessions, kiosk_sessions, jobs and
- * job_snapshots, which have no relations Prisma could follow.
+ * job_snapshots, which have no relations Prisma could follow. The event test is left out for
+ * every event rather than tested against a NULL parameter, whose type PostgreSQL cannot infer.
  */
-const AUDIENCE_WHERE = `u.consented_at IS NOT NULL
-	AND NOT EXISTS (SELECT 1 FROM guest_bot_blocks b WHERE b.telegram_user_id = u.telegram_user_id)
-	AND NOT EXISTS (SELECT 1 FROM broadcast_opt_outs o WHERE o.telegram_user_id = u.telegram_user_id)
-	AND (? IS NULL
-		OR EXISTS (SELECT 1 FROM sessions s JOIN kiosk_sessions k ON k.session_token = s.session_token
-			WHERE s.telegram_user_id = u.telegram_user_id AND k.event_id = ?)
-		OR EXISTS (SELECT 1 FROM jobs j JOIN job_snapshots js ON js.job_id = j.job_id
-			WHERE j.telegram_user_id = u.telegram_user_id AND js.event_id = ?))`;
-
-/** AUDIENCE_WHERE names the event three times. */
-const eventParams = (eventId: number | null) => [eventId, eventId, eventId];
+function audienceWhere(eventId: number | null): Prisma.Sql {
+	const ofEvent =
+		eventId === null
+			? Prisma.empty
+			: Prisma.sql`AND (EXISTS (SELECT 1 FROM sessions s JOIN kiosk_sessions k ON k.session_token = s.session_token
+				WHERE s.telegram_user_id = u.telegram_user_id AND k.event_id = ${eventId})
+			OR EXISTS (SELECT 1 FROM jobs j JOIN job_snapshots js ON js.job_id = j.job_id
+				WHERE j.telegram_user_id = u.telegram_user_id AND js.event_id = ${eventId}))`;
+	return Prisma.sql`u.consented_at IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM guest_bot_blocks b WHERE b.telegram_user_id = u.telegram_user_id)
+		AND NOT EXISTS (SELECT 1 FROM broadcast_opt_outs o WHERE o.telegram_user_id = u.telegram_user_id)
+		${ofEvent}`;
+}
 
 export async function countAudience(db: Db | Tx, eventId: number | null): Promise<number> {
-	const rows = await db.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT count(*) AS n FROM users u WHERE ${AUDIENCE_WHERE}`, ...eventParams(eventId));
+	const rows = await db.$queryRaw<{ n: bigint | number }[]>`SELECT count(*) AS n FROM users u WHERE ${audienceWhere(eventId)}`;
 	return Number(rows[0]?.n ?? 0);
 }
 
-/** One queued outbox row per guest of the audience, as it is at this moment; returns how many. */
+/**
+ * One queued outbox row per guest of the audience, as it is at this moment; returns how many.
+ * The selected parameters are cast: PostgreSQL types a parameter in a select list as text.
+ */
 export async function queueAudience(tx: Tx, broadcastId: number, eventId: number | null, nowIso: string): Promise<number> {
-	return tx.$executeRawUnsafe(
-		`INSERT INTO broadcast_recipients (broadcast_id, telegram_user_id, test, state, attempts, updated_at)
-		 SELECT ?, u.telegram_user_id, 0, 'queued', 0, ? FROM users u WHERE ${AUDIENCE_WHERE}
-		 ON CONFLICT DO NOTHING`,
-		broadcastId,
-		nowIso,
-		...eventParams(eventId)
-	);
+	return tx.$executeRaw`
+		INSERT INTO broadcast_recipients (broadcast_id, telegram_user_id, test, state, attempts, updated_at)
+		SELECT CAST(${broadcastId} AS INTEGER), u.telegram_user_id, FALSE, 'queued', 0, CAST(${nowIso} AS TEXT) FROM users u WHERE ${audienceWhere(eventId)}
+		ON CONFLICT DO NOTHING`;
 }
 
 export type Standing = 'ok' | 'gone' | 'opted_out' | 'blocked';

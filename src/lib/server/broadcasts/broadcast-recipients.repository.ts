@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
-import type { Broadcast, BroadcastRecipient } from '../db/generated/client.ts';
+import { pickRowToClaim } from '../db/dialect/row-locks.ts';
+import { Prisma, type Broadcast, type BroadcastRecipient } from '../db/generated/client.ts';
 
 /**
  * The per-recipient outbox (broadcast_recipients). A row is claimed before its Telegram call by
@@ -13,14 +14,14 @@ export type ClaimedRecipient = BroadcastRecipient & { broadcast: Broadcast };
 export async function claimNextRecipient(db: Db, now: Date, leaseMs: number): Promise<ClaimedRecipient | null> {
 	const nowIso = now.toISOString();
 	return db.$transaction(async (tx) => {
-		const due = await tx.broadcastRecipient.findFirst({
-			where: {
-				state: 'queued',
-				AND: [{ OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: nowIso } }] }, { OR: [{ test: true }, { broadcast: { state: 'sending' } }] }]
-			},
-			orderBy: [{ test: 'desc' }, { id: 'asc' }],
-			include: { broadcast: true }
+		const id = await pickRowToClaim(tx, {
+			table: 'broadcast_recipients',
+			alias: 'r',
+			due: Prisma.sql`r.state = 'queued' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ${nowIso})
+				AND (r.test = TRUE OR EXISTS (SELECT 1 FROM broadcasts b WHERE b.id = r.broadcast_id AND b.state = 'sending'))`,
+			orderBy: 'r.test DESC, r.id'
 		});
+		const due = id === null ? null : await tx.broadcastRecipient.findUnique({ where: { id }, include: { broadcast: true } });
 		if (!due) return null;
 		const nextAttemptAt = new Date(now.getTime() + leaseMs).toISOString();
 		await tx.broadcastRecipient.update({ where: { id: due.id }, data: { nextAttemptAt } });

@@ -1,23 +1,26 @@
 import type { Db } from '../db/client.ts';
+import { dialectOf, type Dialect } from '../db/dialect/dialect.ts';
 import type { Logger } from '../log/logger.ts';
 
 /**
  * Live console pages are pushed, not polled by browsers: one cheap query per second (per web
  * process, only while someone watches) reads a change marker over the tables the console shows,
  * and every watcher re-reads its snapshot when the marker moves. Changes made by the worker or by
- * hand in the database file show up the same way as the console's own.
+ * hand in the database file show up the same way as the console's own. Marker SQL is written in
+ * what SQLite and PostgreSQL both read (coalesce, sum, ||, a named subquery); joining a group's
+ * values is the dialect's.
  */
-const MARKER_SQL = `SELECT
-	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM jobs) || '|' ||
-	ifnull((SELECT group_concat(status || '=' || n) FROM (SELECT status, count(*) AS n FROM jobs GROUP BY status)), '') || '|' ||
-	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM sessions) || '|' ||
-	(SELECT count(*) || ':' || total(extra_packs_allowed) || ':' || count(consented_at) || ':' || count(pack_link) FROM users) || '|' ||
-	(SELECT ifnull(max(id), 0) FROM api_usage) || '|' ||
-	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM sticker_redraws) || '|' ||
-	(SELECT ifnull(max(id), 0) FROM audit_log) || '|' ||
-	(SELECT ifnull(max(id), 0) FROM log_entries) || '|' ||
-	(SELECT count(*) || ':' || ifnull(max(updated_at), '') FROM settings) || '|' ||
-	ifnull((SELECT group_concat(id || '@' || heartbeat_at || '#' || busy_slots) FROM worker_processes WHERE stopped_at IS NULL), '') || '|' ||
+const markerSql = ({ joinedText }: Dialect) => `SELECT
+	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM jobs) || '|' ||
+	coalesce((SELECT ${joinedText("status || '=' || n")} FROM (SELECT status, count(*) AS n FROM jobs GROUP BY status) AS by_status), '') || '|' ||
+	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM sessions) || '|' ||
+	(SELECT count(*) || ':' || coalesce(sum(extra_packs_allowed), 0) || ':' || count(consented_at) || ':' || count(pack_link) FROM users) || '|' ||
+	(SELECT coalesce(max(id), 0) FROM api_usage) || '|' ||
+	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM sticker_redraws) || '|' ||
+	(SELECT coalesce(max(id), 0) FROM audit_log) || '|' ||
+	(SELECT coalesce(max(id), 0) FROM log_entries) || '|' ||
+	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM settings) || '|' ||
+	coalesce((SELECT ${joinedText("id || '@' || heartbeat_at || '#' || busy_slots")} FROM worker_processes WHERE stopped_at IS NULL), '') || '|' ||
 	(SELECT count(*) FROM operators) || ':' || (SELECT count(*) FROM operator_sessions) AS marker`;
 
 export class ChangeFeed {
@@ -67,21 +70,23 @@ export class ChangeFeed {
 /**
  * Feeds over one marker query, one per database client, shared by every watcher in this process.
  * Pages whose tables the shared marker does not watch (leads, messages) make their own with it.
+ * The query is written for the client's dialect.
  */
-export function markerFeeds(markerSql: string): (db: Db, logger?: Logger) => ChangeFeed {
+export function markerFeeds(markerSql: (dialect: Dialect) => string): (db: Db, logger?: Logger) => ChangeFeed {
 	const feeds = new WeakMap<Db, ChangeFeed>();
 	return (db, logger) => {
 		let feed = feeds.get(db);
 		if (!feed) {
-			const read = async () => (await db.$queryRawUnsafe<{ marker: string }[]>(markerSql))[0]?.marker ?? '';
+			const sql = markerSql(dialectOf(db));
+			const read = async () => (await db.$queryRawUnsafe<{ marker: string }[]>(sql))[0]?.marker ?? '';
 			feeds.set(db, (feed = new ChangeFeed(read, 1000, logger)));
 		}
 		return feed;
 	};
 }
 
-/** The console's shared feed (MARKER_SQL). */
-export const changeFeedFor = markerFeeds(MARKER_SQL);
+/** The console's shared feed (markerSql). */
+export const changeFeedFor = markerFeeds(markerSql);
 
 /** Yields once at once, then after each change, until `signal` aborts. */
 export async function* watchChanges(feed: ChangeFeed, signal: AbortSignal | undefined): AsyncGenerator<void> {

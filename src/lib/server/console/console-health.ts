@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/client.ts';
+import { dialectOf } from '../db/dialect/dialect.ts';
 import { readHealthDetails, WORKER_STALE_AFTER_SECONDS, type HealthDetails } from '../health/health.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -15,7 +16,7 @@ import { readProvidersView, type ProvidersView } from './provider-health.ts';
 export interface ConsoleHealth {
 	at: string;
 	service: HealthDetails & { provider: string };
-	db: { path: string; bytes: number | null; walBytes: number | null; sqliteVersion: string | null; integrity: 'not checked here' };
+	db: { path: string; bytes: number | null; walBytes: number | null; engine: string; engineVersion: string | null; integrity: 'not checked here' };
 	disk: { freeBytes: number | null; totalBytes: number | null; dataDir: string };
 	lastSweep: unknown;
 	lastBackup: unknown;
@@ -37,12 +38,12 @@ export interface ConsoleHealthDeps {
 
 export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<ConsoleHealth> {
 	const now = deps.clock.now();
-	const [service, bytes, walBytes, disk, sqliteVersion, lastSweep, lastBackup, resetBackups, workerRows, providers] = await Promise.all([
+	const [service, bytes, walBytes, disk, engineVersion, lastSweep, lastBackup, resetBackups, workerRows, providers] = await Promise.all([
 		readHealthDetails(deps),
 		fileSize(deps.dbPath),
 		fileSize(`${deps.dbPath}-wal`),
 		diskSpace(deps.dataDir),
-		readSqliteVersion(deps.db),
+		readEngineVersion(deps.db),
 		readSetting(deps.db, 'last_sweep_at').then(parseMaybeJson),
 		readSetting(deps.db, 'last_backup').then(parseMaybeJson),
 		listBakFiles(deps.dbPath),
@@ -52,7 +53,7 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 	return {
 		at: now.toISOString(),
 		service: { ...service, provider: deps.provider },
-		db: { path: deps.dbPath, bytes, walBytes, sqliteVersion, integrity: 'not checked here' },
+		db: { path: deps.dbPath, bytes, walBytes, engine: dialectOf(deps.db).engine, engineVersion, integrity: 'not checked here' },
 		disk: { ...disk, dataDir: deps.dataDir },
 		lastSweep,
 		lastBackup,
@@ -86,8 +87,8 @@ async function diskSpace(dir: string): Promise<{ freeBytes: number | null; total
 	}
 }
 
-async function readSqliteVersion(db: Db): Promise<string | null> {
-	const rows = await db.$queryRawUnsafe<{ v: string }[]>('SELECT sqlite_version() AS v').catch(() => []);
+async function readEngineVersion(db: Db): Promise<string | null> {
+	const rows = await db.$queryRawUnsafe<{ v: string }[]>(dialectOf(db).versionSql).catch(() => []);
 	return rows[0]?.v ?? null;
 }
 

@@ -186,10 +186,8 @@ interface ProgressRow {
  */
 async function readProgress(db: Db, jobId: number): Promise<ProgressRow | null> {
 	try {
-		const rows = await db.$queryRawUnsafe<{ stage: string; detail: string | null; stage_started_at: string; stage_log: string | null }[]>(
-			'SELECT stage, detail, stage_started_at, stage_log FROM job_progress WHERE job_id = ?',
-			jobId
-		);
+		const rows = await db.$queryRaw<{ stage: string; detail: string | null; stage_started_at: string; stage_log: string | null }[]>`
+			SELECT stage, detail, stage_started_at, stage_log FROM job_progress WHERE job_id = ${jobId}`;
 		const row = rows[0];
 		if (!row) return null;
 		return { stage: row.stage, detail: row.detail, stageStartedAt: row.stage_started_at, stageLog: parseStageLog(row.stage_log) };

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from './generated/client.ts';
+import { withDialect } from './dialect/dialect.ts';
+import { sqliteDialect } from './dialect/sqlite.ts';
 import { ImmediateSqliteAdapterFactory } from './immediate-adapter.ts';
 
 export type Db = PrismaClient;
@@ -23,7 +25,7 @@ export function openDatabase(dbPath: string): Db {
 	mkdirSync(path.dirname(dbPath), { recursive: true });
 	const inner = new PrismaBetterSqlite3({ url: `file:${dbPath}`, timeout: BUSY_TIMEOUT_MS });
 	const adapter = new ImmediateSqliteAdapterFactory(inner, applyPragmas);
-	return new PrismaClient({ adapter, transactionOptions: { maxWait: BUSY_TIMEOUT_MS * 2, timeout: 30_000 } });
+	return withDialect(new PrismaClient({ adapter, transactionOptions: { maxWait: BUSY_TIMEOUT_MS * 2, timeout: 30_000 } }), sqliteDialect);
 }
 
 async function applyPragmas(adapter: SqlDriverAdapter): Promise<void> {

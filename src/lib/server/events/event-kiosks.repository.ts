@@ -1,6 +1,7 @@
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**
@@ -48,6 +49,8 @@ export function assignKiosks(db: Db, clock: Clock, actor: Actor, eventId: number
 		if (!event) throw new DomainError({ code: 'EventNotFound' });
 		if (event.state === 'ended') throw new DomainError({ code: 'EventEnded', kept: 'kiosks' });
 		const unique = [...new Set(kioskIds)];
+		// Two assignments of the same kiosk at once must not both find it free.
+		await lockRows(tx, 'kiosks', 'id', unique);
 		const known = await tx.kiosk.count({ where: { id: { in: unique } } });
 		if (known !== unique.length) throw new DomainError({ code: 'KioskNotFound' });
 		const taken = await kiosksLiveElsewhere(tx, eventId, unique);

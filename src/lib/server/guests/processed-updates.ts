@@ -5,11 +5,11 @@ import { DAY } from '../time/clock.ts';
 /**
  * The same Telegram update delivered twice has one effect. The state machine
  * already makes every guest step idempotent; this ledger also keeps a replayed update from
- * producing a second reply. INSERT OR IGNORE is raw SQL because Prisma has no "insert unless
- * present" for SQLite that reports whether it inserted.
+ * producing a second reply. Raw SQL because Prisma has no "insert unless present" that reports
+ * whether it inserted; ON CONFLICT DO NOTHING says it the same way in SQLite and PostgreSQL.
  */
 export async function claimUpdate(db: Db, clock: Clock, updateId: number): Promise<boolean> {
-	const inserted = await db.$executeRaw`INSERT OR IGNORE INTO processed_updates (update_id, handled_at) VALUES (${BigInt(updateId)}, ${clock.now().toISOString()})`;
+	const inserted = await db.$executeRaw`INSERT INTO processed_updates (update_id, handled_at) VALUES (${BigInt(updateId)}, ${clock.now().toISOString()}) ON CONFLICT DO NOTHING`;
 	return inserted > 0;
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import { backupDatabase, backupPathFor, openSqliteFile } from '../db/sqlite-file.ts';
 import { packLink } from '../jobs/delivery/pack-name.ts';
 import { removeGuestFiles } from '../lifecycle/guest-erasure.ts';
@@ -40,7 +41,9 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 	await refuseUnlessResettable(deps.db, telegramUserId);
 	const backupPath = await backUpBeforeReset(deps);
 	const { details, footprint } = await deps.db.$transaction(async (tx) => {
-		// Checked again inside the write lock: the worker may have claimed a job since.
+		// Checked again inside the write lock: the worker may have claimed a job since. On PostgreSQL
+		// the guest's sessions are locked first, so a photo taken meanwhile waits or is refused.
+		await lockRows(tx, 'sessions', 'telegram_user_id', [telegramUserId]);
 		await refuseUnlessResettable(tx, telegramUserId);
 		const sql = prismaRunner(tx);
 		const user = await tx.user.findUnique({ where: { telegramUserId }, select: { packLink: true } });

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
-import type { GuestNotice } from '../db/generated/client.ts';
+import { pickRowToClaim } from '../db/dialect/row-locks.ts';
+import { Prisma, type GuestNotice } from '../db/generated/client.ts';
 
 /**
  * `guest_notices`, the outbox of what the worker tells a guest about a job. A notice is queued in
@@ -48,17 +49,15 @@ export async function queueGuestNotice(tx: Tx, job: { jobId: number; telegramUse
  */
 export async function claimDueNotice(db: Db, now: Date, leaseMs: number, jobId?: number): Promise<ClaimedNotice | null> {
 	const nowIso = now.toISOString();
+	const ofJob = jobId === undefined ? Prisma.empty : Prisma.sql`n.job_id = ${jobId} AND`;
 	return db.$transaction(async (tx) => {
-		const due = await tx.guestNotice.findFirst({
-			where: {
-				...(jobId === undefined ? {} : { jobId }),
-				OR: [
-					{ state: 'queued', nextAttemptAt: { lte: nowIso } },
-					{ state: 'sending', claimedUntil: { lt: nowIso } }
-				]
-			},
-			orderBy: { id: 'asc' }
+		const id = await pickRowToClaim(tx, {
+			table: 'guest_notices',
+			alias: 'n',
+			due: Prisma.sql`${ofJob} ((n.state = 'queued' AND n.next_attempt_at <= ${nowIso}) OR (n.state = 'sending' AND n.claimed_until < ${nowIso}))`,
+			orderBy: 'n.id'
 		});
+		const due = id === null ? null : await tx.guestNotice.findUnique({ where: { id } });
 		if (!due) return null;
 		const claimedUntil = new Date(now.getTime() + leaseMs).toISOString();
 		await tx.guestNotice.update({ where: { id: due.id }, data: { state: 'sending', claimedUntil, attempts: { increment: 1 } } });

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../db/client.ts';
+import { dialectOf } from '../db/dialect/dialect.ts';
 import { updateWhileStatus } from '../db/transition.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { SqlRunner } from '../lifecycle/sql-runner.ts';
@@ -99,21 +100,23 @@ export type LeaseRef = Pick<ClaimedJob, 'jobId' | 'claimedAt'> & { workerId: str
 /**
  * queued → processing for the oldest queued job whose backoff has passed. Raw SQL because it must be
  * one atomic statement, `UPDATE … WHERE job_id = (oldest queued) AND status = 'queued'`: of N
- * slots racing, exactly one gets a given job. It runs in a BEGIN IMMEDIATE transaction together
- * with the lease row, so no job is ever `processing` without a lease.
+ * slots racing, exactly one gets a given job. It runs in one transaction together with the lease
+ * row, so no job is ever `processing` without a lease. On PostgreSQL the pick skips jobs another
+ * worker is claiming (their rows are locked) instead of all racing for the same oldest one.
  */
 export async function claimNextJob(db: Db, clock: Clock, workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
 	const now = clock.now();
 	const nowIso = now.toISOString();
+	const { numberParams, claimLock } = dialectOf(db);
 	return db.$transaction(async (tx) => {
 		const rows = await tx.$queryRawUnsafe<{ job_id: number; attempts: number }[]>(
-			`UPDATE jobs SET status = 'processing', attempts = attempts + 1, updated_at = ?
+			numberParams(`UPDATE jobs SET status = 'processing', attempts = attempts + 1, updated_at = ?
 			 WHERE job_id = (
 			   SELECT j.job_id FROM jobs j LEFT JOIN job_progress p ON p.job_id = j.job_id
 			   WHERE j.status = 'queued' AND (p.not_before IS NULL OR p.not_before <= ?)
-			   ORDER BY j.created_at, j.job_id LIMIT 1
+			   ORDER BY j.created_at, j.job_id LIMIT 1 ${claimLock('j')}
 			 ) AND status = 'queued'
-			 RETURNING job_id, attempts`,
+			 RETURNING job_id, attempts`),
 			nowIso,
 			nowIso
 		);
@@ -156,10 +159,13 @@ export async function releaseLease(db: Db, lease: LeaseRef): Promise<void> {
 export async function requeueAbandonedJobs(db: Db, clock: Clock, options: { except?: Iterable<number> } = {}): Promise<number[]> {
 	const nowIso = clock.now().toISOString();
 	const own = new Set(options.except ?? []);
+	const { numberParams, lockRead } = dialectOf(db);
 	return db.$transaction(async (tx) => {
+		// The jobs read are locked until the requeue commits: a second pass (another worker) waits, then
+		// no longer sees them as claimed, so it cannot requeue a job claimed again after this requeue.
 		const rows = await tx.$queryRawUnsafe<{ job_id: number }[]>(
-			`SELECT j.job_id FROM jobs j LEFT JOIN job_leases l ON l.job_id = j.job_id
-			 WHERE j.status IN ${sqlList(CLAIMED_JOB_STATUSES)} AND (l.job_id IS NULL OR l.lease_expires_at < ?)`,
+			numberParams(`SELECT j.job_id FROM jobs j LEFT JOIN job_leases l ON l.job_id = j.job_id
+			 WHERE j.status IN ${sqlList(CLAIMED_JOB_STATUSES)} AND (l.job_id IS NULL OR l.lease_expires_at < ?) ${lockRead('j')}`),
 			nowIso
 		);
 		const ids = rows.map((r) => Number(r.job_id)).filter((id) => !own.has(id));

@@ -1,5 +1,6 @@
 import { LEAD_STATUSES, type LeadStatus } from '../../schemas/lead-status.ts';
 import type { Db } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import { deleteSetting, readSetting, writeSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { shiftDate } from '../time/zoned-day.ts';
@@ -24,6 +25,7 @@ export async function claimDigest(deps: { db: Db; clock: Clock }): Promise<Diges
 	const wall = tashkentWallClock(now);
 	if (wall.hour < DIGEST_HOUR) return null;
 	return deps.db.$transaction(async (tx) => {
+		await lockRows(tx, 'settings', 'key', [DIGEST_SETTING]);
 		const previous = await readSetting(tx, DIGEST_SETTING);
 		if (previous === wall.date) return null;
 		await writeSetting(tx, deps.clock, DIGEST_SETTING, wall.date);
@@ -33,6 +35,7 @@ export async function claimDigest(deps: { db: Db; clock: Clock }): Promise<Diges
 
 export async function releaseDigest(deps: { db: Db; clock: Clock }, claim: DigestClaim): Promise<void> {
 	await deps.db.$transaction(async (tx) => {
+		await lockRows(tx, 'settings', 'key', [DIGEST_SETTING]);
 		if ((await readSetting(tx, DIGEST_SETTING)) !== claim.date) return;
 		if (claim.previous === null) await deleteSetting(tx, DIGEST_SETTING);
 		else await writeSetting(tx, deps.clock, DIGEST_SETTING, claim.previous);

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
-import type { Lead, LeadRepeat } from '../db/generated/client.ts';
+import { pickRowToClaim } from '../db/dialect/row-locks.ts';
+import { Prisma, type Lead, type LeadRepeat } from '../db/generated/client.ts';
 
 /**
  * The publication outbox (leads.published_at empty = still to post) and the repeat outbox
@@ -12,10 +13,13 @@ import type { Lead, LeadRepeat } from '../db/generated/client.ts';
 export async function claimLeadToPublish(db: Db, now: Date, leaseMs: number): Promise<Lead | null> {
 	const nowIso = now.toISOString();
 	return db.$transaction(async (tx) => {
-		const due = await tx.lead.findFirst({
-			where: { publishedAt: null, OR: [{ nextPublishAt: null }, { nextPublishAt: { lte: nowIso } }] },
-			orderBy: { id: 'asc' }
+		const id = await pickRowToClaim(tx, {
+			table: 'leads',
+			alias: 'l',
+			due: Prisma.sql`l.published_at IS NULL AND (l.next_publish_at IS NULL OR l.next_publish_at <= ${nowIso})`,
+			orderBy: 'l.id'
 		});
+		const due = id === null ? null : await tx.lead.findUnique({ where: { id } });
 		if (!due) return null;
 		const nextPublishAt = new Date(now.getTime() + leaseMs).toISOString();
 		await tx.lead.update({ where: { id: due.id }, data: { nextPublishAt } });
@@ -54,15 +58,14 @@ export type RepeatWithLead = LeadRepeat & { lead: Lead };
 export async function claimRepeatToNotify(db: Db, now: Date, leaseMs: number): Promise<RepeatWithLead | null> {
 	const nowIso = now.toISOString();
 	return db.$transaction(async (tx) => {
-		const due = await tx.leadRepeat.findFirst({
-			where: {
-				notifiedAt: null,
-				OR: [{ nextNotifyAt: null }, { nextNotifyAt: { lte: nowIso } }],
-				lead: { publishedAt: { not: null } }
-			},
-			orderBy: { id: 'asc' },
-			include: { lead: true }
+		const id = await pickRowToClaim(tx, {
+			table: 'lead_repeats',
+			alias: 'r',
+			due: Prisma.sql`r.notified_at IS NULL AND (r.next_notify_at IS NULL OR r.next_notify_at <= ${nowIso})
+				AND EXISTS (SELECT 1 FROM leads l WHERE l.id = r.lead_id AND l.published_at IS NOT NULL)`,
+			orderBy: 'r.id'
 		});
+		const due = id === null ? null : await tx.leadRepeat.findUnique({ where: { id }, include: { lead: true } });
 		if (!due) return null;
 		const nextNotifyAt = new Date(now.getTime() + leaseMs).toISOString();
 		await tx.leadRepeat.update({ where: { id: due.id }, data: { nextNotifyAt } });

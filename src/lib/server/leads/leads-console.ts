@@ -99,10 +99,11 @@ export async function readLeadDetail(db: Db, id: number): Promise<LeadDetail | n
 	};
 }
 
+// The same SQL in SQLite and PostgreSQL (coalesce and sum, not ifnull and total).
 const MARKER_SQL = `SELECT
-	(SELECT count(*) || ':' || ifnull(max(id), 0) || ':' || ifnull(max(status_at), '') || ':' || count(published_at) || ':' || count(erased_at) || ':' || total(publish_attempts) FROM leads) || '|' ||
+	(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(max(status_at), '') || ':' || count(published_at) || ':' || count(erased_at) || ':' || coalesce(sum(publish_attempts), 0) FROM leads) || '|' ||
 	(SELECT count(*) || ':' || count(notified_at) FROM lead_repeats) || '|' ||
-	(SELECT ifnull(max(id), 0) FROM lead_status_history) AS marker`;
+	(SELECT coalesce(max(id), 0) FROM lead_status_history) AS marker`;
 
 /** One change feed over the leads tables per database client (the console's own feed does not watch them). */
-export const leadsChangeFeed = markerFeeds(MARKER_SQL);
+export const leadsChangeFeed = markerFeeds(() => MARKER_SQL);

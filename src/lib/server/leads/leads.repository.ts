@@ -1,6 +1,6 @@
 import type { LeadFormInput } from '../../schemas/lead-form.ts';
 import type { Db, Tx } from '../db/client.ts';
-import type { Lead, LeadRepeat } from '../db/generated/client.ts';
+import { Prisma, type Lead, type LeadRepeat } from '../db/generated/client.ts';
 
 /** Queries of the landing intake (the only place besides the other leads repositories that runs them). */
 
@@ -30,15 +30,18 @@ export async function countSubmissionsFromIpSince(tx: Db | Tx, ipHash: string, s
 /**
  * The newest lead created since `since` with the same Telegram username (case-insensitive, as
  * Telegram treats them) or the same phone. Raw SQL because Prisma's SQLite filters cannot
- * compare case-insensitively; idx_leads_created narrows the scan to the last day.
+ * compare case-insensitively; idx_leads_created narrows the scan to the last day. Only the
+ * contacts given are compared (a NULL parameter has no type PostgreSQL could infer).
  */
 export async function findRecentLeadByContact(tx: Db | Tx, contact: { telegram?: string; phone?: string }, since: string): Promise<Lead | null> {
 	if (!contact.telegram && !contact.phone) return null;
+	const sameContact = [
+		...(contact.telegram !== undefined ? [Prisma.sql`lower(telegram) = lower(${contact.telegram})`] : []),
+		...(contact.phone !== undefined ? [Prisma.sql`phone = ${contact.phone}`] : [])
+	];
 	const rows = await tx.$queryRaw<{ id: number }[]>`
 		SELECT id FROM leads
-		WHERE created_at >= ${since} AND erased_at IS NULL
-		  AND ((${contact.telegram ?? null} IS NOT NULL AND lower(telegram) = lower(${contact.telegram ?? null}))
-		    OR (${contact.phone ?? null} IS NOT NULL AND phone = ${contact.phone ?? null}))
+		WHERE created_at >= ${since} AND erased_at IS NULL AND (${Prisma.join(sameContact, ' OR ')})
 		ORDER BY created_at DESC, id DESC LIMIT 1`;
 	const id = rows[0]?.id;
 	return id === undefined ? null : tx.lead.findUnique({ where: { id: Number(id) } });

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import type { Clock } from '../time/clock.ts';
 import {
 	deleteGuestRows,
@@ -48,6 +49,9 @@ export class GuestBusyError extends Error {
  */
 export async function eraseGuest(deps: GuestErasureDeps, telegramUserId: bigint, reason: GuestErasureReason): Promise<GuestErasure> {
 	const erasure = await deps.db.$transaction(async (tx) => {
+		// A photo taken meanwhile moves one of these sessions: locked, it waits for the erasure (then
+		// finds its session gone) or the erasure waits for it (then finds the job active).
+		await lockRows(tx, 'sessions', 'telegram_user_id', [telegramUserId]);
 		const sql = prismaRunner(tx);
 		if (await hasActiveJob(sql, telegramUserId)) throw new GuestBusyError();
 		return eraseGuestRows(sql, deps.pseudonymKey, telegramUserId, reason, deps.clock.now().toISOString());

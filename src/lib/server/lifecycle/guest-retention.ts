@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { dialectOf } from '../db/dialect/dialect.ts';
 import { sqlList } from '../jobs/job.repository.ts';
 import type { Logger } from '../log/logger.ts';
 import { DAY, type Clock } from '../time/clock.ts';
@@ -43,7 +44,8 @@ function cutoffIso(clock: Clock, days: number): string {
 
 // Raw SQL: "last activity" spans three tables; Prisma cannot express the grouped max.
 async function findInactiveGuests(db: Db, before: string): Promise<bigint[]> {
-	const rows = await db.$queryRawUnsafe<{ id: unknown }[]>(
+	const { instant, numberParams } = dialectOf(db);
+	const rows = await db.$queryRawUnsafe<{ id: unknown }[]>(numberParams(
 		`WITH activity(id, at) AS (
 			SELECT telegram_user_id, created_at FROM users
 			UNION ALL SELECT telegram_user_id, consented_at FROM users WHERE consented_at IS NOT NULL
@@ -52,9 +54,9 @@ async function findInactiveGuests(db: Db, before: string): Promise<bigint[]> {
 			UNION ALL SELECT telegram_user_id, updated_at FROM jobs
 		)
 		SELECT id FROM activity GROUP BY id
-		HAVING max(julianday(at)) < julianday(?)
+		HAVING max(${instant('at')}) < ${instant('?')}
 			AND id NOT IN (SELECT telegram_user_id FROM jobs WHERE status IN ${sqlList(ACTIVE_JOB_STATUSES)})
-		LIMIT ${BATCH}`,
+		LIMIT ${BATCH}`),
 		before
 	);
 	return rows.map((r) => toBigInt(r.id));
@@ -67,13 +69,14 @@ async function findInactiveGuests(db: Db, before: string): Promise<bigint[]> {
  */
 export async function pseudonymiseOrphanAudit(deps: RetentionDeps): Promise<number> {
 	const before = cutoffIso(deps.clock, deps.retentionDays);
+	const { instant, numberParams } = dialectOf(deps.db);
 	const rows = await deps.db.$queryRawUnsafe<{ id: unknown }[]>(
-		`SELECT DISTINCT telegram_user_id AS id FROM audit_log a
+		numberParams(`SELECT DISTINCT telegram_user_id AS id FROM audit_log a
 		 WHERE telegram_user_id IS NOT NULL
 		   AND NOT EXISTS (SELECT 1 FROM users u WHERE u.telegram_user_id = a.telegram_user_id)
 		   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.telegram_user_id = a.telegram_user_id)
-		   AND NOT EXISTS (SELECT 1 FROM audit_log b WHERE b.telegram_user_id = a.telegram_user_id AND julianday(b.ts) >= julianday(?))
-		 LIMIT ${BATCH}`,
+		   AND NOT EXISTS (SELECT 1 FROM audit_log b WHERE b.telegram_user_id = a.telegram_user_id AND ${instant('b.ts')} >= ${instant('?')})
+		 LIMIT ${BATCH}`),
 		before
 	);
 	let done = 0;

@@ -90,8 +90,9 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
  */
 export async function pseudonymiseGuestAudit(sql: SqlRunner, telegramUserId: bigint, pseudonym: string): Promise<number> {
 	const idText = telegramUserId.toString();
+	// LIKE is the substring test both engines have; the id is digits, so no character of it is a wildcard.
 	const rows = await sql.all<{ id: number; u: unknown; d: string | null }>(
-		`SELECT id, telegram_user_id AS u, details AS d FROM audit_log WHERE telegram_user_id = ? OR instr(details, ?) > 0`,
+		`SELECT id, telegram_user_id AS u, details AS d FROM audit_log WHERE telegram_user_id = ? OR details LIKE '%' || ? || '%'`,
 		[telegramUserId, idText]
 	);
 	const mention = new RegExp(`(?<!\\d)${idText}(?!\\d)`, 'g');

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { deleteStillUnlinkedSessions, listUnlinkedSessionTokens } from '../guests/sessions.repository.ts';
 import type { Logger } from '../log/logger.ts';
 import { DAY, HOUR, type Clock } from '../time/clock.ts';
+import { prismaRunner, tableExists } from './sql-runner.ts';
 
 /** A session nobody linked to a guest (the QR was never scanned) is kept this long: a day. */
 export const UNLINKED_SESSION_MAX_AGE_MS = 24 * HOUR;
@@ -17,9 +18,9 @@ export async function deleteUnlinkedSessions(db: Db, clock: Clock): Promise<numb
 	if (tokens.length === 0) return 0;
 	return db.$transaction(async (tx) => {
 		// kiosk_sessions (guest flow) names the kiosk of each session; it goes with the session.
-		const kioskTable = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kiosk_sessions'`);
-		if (kioskTable.length > 0) {
-			await tx.$executeRawUnsafe(`DELETE FROM kiosk_sessions WHERE session_token IN (${tokens.map(() => '?').join(',')})`, ...tokens);
+		const sql = prismaRunner(tx);
+		if (await tableExists(sql, 'kiosk_sessions')) {
+			await sql.run(`DELETE FROM kiosk_sessions WHERE session_token IN (${tokens.map(() => '?').join(',')})`, tokens);
 		}
 		return deleteStillUnlinkedSessions(tx, tokens);
 	});

@@ -5,7 +5,8 @@ import { markerFeeds } from '../console/change-feed.ts';
  * tables, and messages are written far more often than anything it watches — a separate feed keeps
  * the other pages from re-reading on every chat line.
  */
-const MESSAGE_MARKER_SQL = `SELECT (SELECT ifnull(max(id), 0) || ':' || count(*) FROM bot_messages) || '|' ||
-	(SELECT count(*) || ':' || total(incoming) || ':' || total(outgoing) || ':' || total(guests) FROM message_activity) AS marker`;
+const MESSAGE_MARKER_SQL = `SELECT (SELECT coalesce(max(id), 0) || ':' || count(*) FROM bot_messages) || '|' ||
+	(SELECT count(*) || ':' || coalesce(sum(incoming), 0) || ':' || coalesce(sum(outgoing), 0) || ':' || coalesce(sum(guests), 0) FROM message_activity) AS marker`;
 
-export const messageFeedFor = markerFeeds(MESSAGE_MARKER_SQL);
+// The same SQL in SQLite and PostgreSQL (coalesce and sum, not ifnull and total).
+export const messageFeedFor = markerFeeds(() => MESSAGE_MARKER_SQL);

@@ -55,12 +55,11 @@ export async function readMessageActivity(db: Db, clock: Clock, days: number): P
 }
 
 async function readRecentConversations(db: Db): Promise<ConversationHead[]> {
-	const rows = await db.$queryRawUnsafe<{ id: bigint; first_name: string | null; username: string | null; last_at: string; n: bigint }[]>(
-		`SELECT m.telegram_user_id AS id, u.first_name, u.username, max(m.at) AS last_at, count(*) AS n
-		 FROM bot_messages m LEFT JOIN users u ON u.telegram_user_id = m.telegram_user_id
-		 GROUP BY m.telegram_user_id ORDER BY last_at DESC LIMIT ?`,
-		RECENT_CONVERSATIONS
-	);
+	// The users columns are grouped too: one users row per id, and PostgreSQL asks for every selected column.
+	const rows = await db.$queryRaw<{ id: bigint; first_name: string | null; username: string | null; last_at: string; n: bigint }[]>`
+		SELECT m.telegram_user_id AS id, u.first_name, u.username, max(m.at) AS last_at, count(*) AS n
+		FROM bot_messages m LEFT JOIN users u ON u.telegram_user_id = m.telegram_user_id
+		GROUP BY m.telegram_user_id, u.first_name, u.username ORDER BY last_at DESC LIMIT ${RECENT_CONVERSATIONS}`;
 	return rows.map((r) => ({ telegramUserId: String(r.id), name: r.first_name, username: r.username, lastAt: r.last_at, messages: Number(r.n) }));
 }
 
@@ -80,6 +79,6 @@ async function resolveGuestId(db: Db, query: string): Promise<bigint | null> {
 	if (/^\d{1,20}$/.test(query)) return BigInt(query);
 	const username = query.replace(/^@/, '');
 	if (username === '') return null;
-	const rows = await db.$queryRawUnsafe<{ id: bigint }[]>(`SELECT telegram_user_id AS id FROM users WHERE lower(username) = lower(?) LIMIT 1`, username);
+	const rows = await db.$queryRaw<{ id: bigint }[]>`SELECT telegram_user_id AS id FROM users WHERE lower(username) = lower(${username}) LIMIT 1`;
 	return rows[0] ? BigInt(rows[0].id) : null;
 }

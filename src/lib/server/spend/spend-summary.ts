@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { dialectOf } from '../db/dialect/dialect.ts';
 import { DAY, type Clock } from '../time/clock.ts';
 import { readBalanceEstimate, type BalanceEstimate } from './balance.ts';
 
@@ -30,18 +31,20 @@ interface BucketRow {
 	images: bigint | number | null;
 }
 
-// Grouping expressions are fixed strings chosen below, never user input.
+// Grouping expressions are fixed strings chosen below, never user input; all of this SQL reads
+// the same in SQLite and PostgreSQL (coalesce, CASE, no total() or ifnull()).
 const GROUPS = {
 	day: 'substr(ts, 1, 10)',
-	stage: "ifnull(stage, '(none)')",
-	provider: "provider || ifnull(' · ' || model, '')",
-	job: "ifnull(CAST(job_id AS TEXT), '(no job)')"
+	stage: "coalesce(stage, '(none)')",
+	provider: "provider || coalesce(' · ' || model, '')",
+	job: "coalesce(CAST(job_id AS TEXT), '(no job)')"
 } as const;
 
 async function sumBy(db: Db, group: keyof typeof GROUPS, from: string, order: 'key' | 'cost', limit = 500): Promise<SpendBucket[]> {
 	const rows = await db.$queryRawUnsafe<BucketRow[]>(
-		`SELECT ${GROUPS[group]} AS key, total(est_cost_usd) AS cost, count(*) AS calls, sum(ok = 0) AS failed, total(images) AS images
-		 FROM api_usage WHERE ts >= ? GROUP BY 1 ORDER BY ${order === 'key' ? '1 ASC' : '2 DESC'} LIMIT ${limit}`,
+		dialectOf(db).numberParams(`SELECT ${GROUPS[group]} AS key, coalesce(sum(est_cost_usd), 0) AS cost, count(*) AS calls,
+		   sum(CASE WHEN ok = 0 THEN 1 ELSE 0 END) AS failed, coalesce(sum(images), 0) AS images
+		 FROM api_usage WHERE ts >= ? GROUP BY 1 ORDER BY ${order === 'key' ? '1 ASC' : '2 DESC'} LIMIT ${limit}`),
 		from
 	);
 	return rows.map((row) => ({ key: row.key ?? '', costUsd: Number(row.cost ?? 0), calls: Number(row.calls), failedCalls: Number(row.failed ?? 0), images: Number(row.images ?? 0) }));

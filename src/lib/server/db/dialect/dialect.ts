@@ -1,0 +1,50 @@
+/**
+ * The SQL that differs between the two engines the product runs on: SQLite (one file, the
+ * default) and PostgreSQL (several processes on one server). Everything else a query says is
+ * written once, in the SQL both accept; what they disagree on is asked of the client's dialect.
+ */
+export type DialectName = 'sqlite' | 'postgresql';
+
+export interface Dialect {
+	readonly name: DialectName;
+	/** What the health page calls the engine ("SQLite", "PostgreSQL"). */
+	readonly engine: string;
+	/** Selects the engine's version as `v`. */
+	readonly versionSql: string;
+	/** Selects `name` from the tables of the database whose name is the one `?` parameter. */
+	readonly tableByNameSql: string;
+	/** A statement written with `?` parameters, as the engine's driver takes it. */
+	numberParams(sql: string): string;
+	/** An ISO 8601 time stored as text, as a value that compares as an instant. */
+	instant(textExpr: string): string;
+	/** The group's values of `textExpr` joined with commas, in a stable order (for change markers). */
+	joinedText(textExpr: string): string;
+	/**
+	 * Appended to the SELECT that picks a row to claim: locks the rows picked from `alias` and
+	 * passes over rows another transaction is claiming.
+	 */
+	claimLock(alias: string): string;
+	/** Appended to a SELECT whose rows of `alias` the transaction then writes: locks them until it ends. */
+	lockRead(alias: string): string;
+}
+
+const DIALECT = Symbol.for('sticker-kiosk.db.dialect');
+
+type WithDialect = { [DIALECT]?: Dialect };
+
+/**
+ * Marks a client with the dialect of the database it opened. The mark is a property of the
+ * client, and Prisma's transaction client (`tx` in `db.$transaction(async (tx) => …)`) reads
+ * through to it, so one process may hold clients of several databases at once.
+ */
+export function withDialect<T extends object>(client: T, dialect: Dialect): T {
+	(client as WithDialect)[DIALECT] = dialect;
+	return client;
+}
+
+/** The dialect of a client (or its transaction client); a client opened without one is a bug. */
+export function dialectOf(client: object): Dialect {
+	const dialect = (client as WithDialect)[DIALECT];
+	if (!dialect) throw new Error('this database client was opened without a dialect (open it with openDatabase)');
+	return dialect;
+}

@@ -1,0 +1,40 @@
+import type { Tx } from '../client.ts';
+import { Prisma } from '../generated/client.ts';
+import { dialectOf } from './dialect.ts';
+
+/** Which row of an outbox table a claim takes: the first due one in `orderBy` order. */
+export interface RowToClaim {
+	/** The table and the alias `due` and `orderBy` use, e.g. `guest_notices n`. */
+	table: string;
+	alias: string;
+	due: Prisma.Sql;
+	orderBy: string;
+}
+
+/**
+ * The id of the row a claim takes, inside the claim's transaction; null when none is due. On
+ * PostgreSQL the row stays locked until the claim commits and rows other claims hold are passed
+ * over, so two workers never take the same row; on SQLite the transaction's write lock does that.
+ * Raw SQL because Prisma's findFirst cannot lock the row it finds. Table, alias and order are
+ * fixed strings of the caller, never input.
+ */
+export async function pickRowToClaim(tx: Tx, row: RowToClaim): Promise<number | null> {
+	const lock = dialectOf(tx).claimLock(row.alias);
+	const rows = await tx.$queryRaw<{ id: number | bigint }[]>`
+		SELECT ${Prisma.raw(`${row.alias}.id`)} AS id FROM ${Prisma.raw(`${row.table} ${row.alias}`)}
+		WHERE ${row.due} ORDER BY ${Prisma.raw(row.orderBy)} LIMIT 1 ${Prisma.raw(lock)}`;
+	const id = rows[0]?.id;
+	return id === undefined ? null : Number(id);
+}
+
+/**
+ * Locks the rows of `table` whose `column` is one of `keys` for the rest of the transaction, so a
+ * read that decides a write sees no other transaction's change before the write. SQLite needs no
+ * statement: BEGIN IMMEDIATE already holds the one write lock.
+ */
+export async function lockRows(tx: Tx, table: string, column: string, keys: readonly (string | number | bigint)[]): Promise<void> {
+	const lock = dialectOf(tx).lockRead(table);
+	if (lock === '' || keys.length === 0) return;
+	await tx.$queryRaw`SELECT 1 FROM ${Prisma.raw(table)} WHERE ${Prisma.raw(column)} IN (${Prisma.join([...keys])})
+		ORDER BY ${Prisma.raw(column)} ${Prisma.raw(lock)}`; // one order everywhere: two lockers never deadlock
+}
