@@ -52,6 +52,8 @@ export class CheckerProcess {
 	#child: ChildProcess;
 	#answers = new Map<number, { resolve(check: UploadCheck): void; reject(error: Error): void }>();
 	#ended: CheckerExit | null = null;
+	/** Retired or killed: its exit may still be on the way, but it takes no more photos. */
+	#leaving = false;
 
 	constructor(entry: CheckerEntry, env: NodeJS.ProcessEnv = process.env) {
 		this.#child = fork(entry.script, [], {
@@ -80,11 +82,11 @@ export class CheckerProcess {
 	}
 
 	get running(): boolean {
-		return this.#ended === null;
+		return this.#ended === null && !this.#leaving;
 	}
 
 	ask(id: number, photo: Buffer): Promise<UploadCheck> {
-		if (this.#ended) return Promise.reject(new UploadCheckFailed('crashed', `the upload checker had ended (${describeExit(this.#ended)})`));
+		if (!this.running) return Promise.reject(new UploadCheckFailed('crashed', 'the upload checker had ended'));
 		return new Promise((resolve, reject) => {
 			this.#answers.set(id, { resolve, reject });
 			this.#child.send({ id, photo }, (error) => error && this.#answers.get(id)?.reject(new UploadCheckFailed('crashed', `could not send the photo: ${error.message}`)));
@@ -103,11 +105,13 @@ export class CheckerProcess {
 
 	/** Closes the channel: the child sees it and exits by itself. */
 	retire(): void {
+		this.#leaving = true;
 		if (this.#child.connected) this.#child.disconnect();
 	}
 
 	kill(): void {
-		if (this.running) this.#child.kill('SIGKILL');
+		this.#leaving = true;
+		if (this.#ended === null) this.#child.kill('SIGKILL');
 	}
 
 	#settle(message: { kind: 'answer'; id: number; check: UploadCheck } | { kind: 'error'; id: number; message: string }): void {
