@@ -136,6 +136,13 @@ describe('the upload checker process', () => {
 		await gone(childPid);
 	}, 60_000);
 
+	it('stop() ends the child and lets a process with nothing else to do exit by itself', async () => {
+		const parent = startTs('tests/helpers/upload-checker-parent.ts', { args: ['check-and-stop'] });
+		const finished = await parent.finished;
+		expect([finished.code, /stopped after (passed|no_usable_face)/.test(finished.stdout)]).toEqual([0, true]);
+		expect(finished.stdout).toContain('"msg":"upload checker ended"');
+	}, 60_000);
+
 	it('a missing entry file or tsx is named at start, before any upload', () => {
 		const root = tempDir();
 		expect(() => resolveCheckerEntry(root)).toThrow(UploadCheckerMissing);

@@ -1,11 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { getFaceDetector } from '../face-detector.ts';
+import { getFaceDetector, SAMPLE_FACE_PATH } from '../face-detector.ts';
 import { checkRequestSchema, type CheckerMessage } from './checker-messages.ts';
 import { runUploadCheck } from './run-upload-check.ts';
 
 /**
  * The upload checker process: started by the web process (child-checker.ts) with an IPC channel,
- * it loads the face detector, says `ready`, then normalises and checks one selfie at a time as
+ * it loads the face detector, warms it up, says `ready`, then normalises and checks one selfie at a time as
  * asked. It keeps no state between photos and writes no files. It ends when the channel closes —
  * the web process retired it after its idle time, stopped, or died (even by SIGKILL: the kernel
  * closes the socket) — so it never outlives the web process.
@@ -39,4 +40,18 @@ process.on('message', (raw: unknown) => {
 });
 
 await getFaceDetector();
+await warmUp();
 send({ kind: 'ready' });
+
+/**
+ * The first check with a face in it compiles the detector's and the mesh's wasm kernels and starts
+ * libvips (a few hundred ms): paid here, on the package's sample face, not by the first guest.
+ * Without the sample the first guest pays it; nothing else changes.
+ */
+async function warmUp(): Promise<void> {
+	try {
+		await runUploadCheck(await readFile(SAMPLE_FACE_PATH), getFaceDetector);
+	} catch {
+		// no sample photo in this installation
+	}
+}

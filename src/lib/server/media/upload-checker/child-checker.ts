@@ -88,6 +88,8 @@ export class ChildUploadChecker implements UploadChecker {
 		this.#cancelIdle?.();
 		const child = this.#current;
 		if (!child) return;
+		// Held while it ends, so whoever awaits this sees the end (an idle child holds nothing open).
+		child.hold(true);
 		this.#retire(child);
 		await child.exited;
 	}
