@@ -7,7 +7,7 @@ import { CHECK_TIMEOUT_MS, CHECKER_IDLE_MS, ChildUploadChecker } from '../../src
 import { CHECKER_SCRIPT, resolveCheckerEntry, UploadCheckerMissing } from '../../src/lib/server/media/upload-checker/checker-process.ts';
 import { UploadCheckFailed, type UploadCheck } from '../../src/lib/server/media/upload-checker/upload-check.ts';
 import { ManualSchedule } from '../helpers/manual-schedule.ts';
-import { PROJECT_ROOT, startTs, waitForOutput } from '../helpers/node-process.ts';
+import { isProcessAlive, PROJECT_ROOT, startTs, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually } from './guest-harness.ts';
 import { photosWithoutUsableFace, selfieJpeg } from './guest-photos.ts';
@@ -41,15 +41,7 @@ describe('the upload checker process', () => {
 	}
 
 	const summary = (check: UploadCheck) => (check.kind === 'passed' ? `passed ${check.width}×${check.height}` : `${check.kind}:${check.problem}`);
-	const alive = (pid: number) => {
-		try {
-			process.kill(pid, 0);
-			return true;
-		} catch {
-			return false;
-		}
-	};
-	const gone = (pid: number) => eventually(async () => alive(pid), (running) => !running, 10_000);
+	const gone = (pid: number) => eventually(async () => isProcessAlive(pid), (running) => !running, 10_000);
 	/** Lets the queued check reach the child (a few promise steps) before the test acts on it. */
 	const handedOver = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -130,7 +122,7 @@ describe('the upload checker process', () => {
 		const parent = startTs('tests/helpers/upload-checker-parent.ts');
 		const output = await waitForOutput(parent, (text) => text.includes('upload checker ready'), 30_000);
 		const childPid = Number(/"pid":(\d+)[^\n]*upload checker ready/.exec(output)?.[1]);
-		expect(alive(childPid)).toBe(true);
+		expect(isProcessAlive(childPid)).toBe(true);
 		parent.kill('SIGKILL');
 		await parent.finished;
 		await gone(childPid);

@@ -5,6 +5,7 @@ import { rememberBotUsername } from '../../src/lib/server/guests/bot-identity.ts
 import { createKiosk } from '../../src/lib/server/kiosk/kiosk-keys.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { useBuiltWeb, type BuiltWeb } from '../helpers/built-web.ts';
+import { isProcessAlive } from '../helpers/node-process.ts';
 import { eventually } from './guest-harness.ts';
 import { selfieJpeg } from './guest-photos.ts';
 
@@ -30,14 +31,6 @@ describe('the web process’s upload checker', () => {
 		}
 		return found;
 	}
-	const alive = (pid: number) => {
-		try {
-			process.kill(pid, 0);
-			return true;
-		} catch {
-			return false;
-		}
-	};
 
 	async function startAndWarm(): Promise<{ web: BuiltWeb; db: Db; cookie: string; token: string; checker: number }> {
 		const { web, db } = await builtWeb.start();
@@ -65,12 +58,12 @@ describe('the web process’s upload checker', () => {
 		expect(web.output().match(/"msg":"upload checker ready"/g)).toHaveLength(1);
 
 		process.kill(web.pid, 'SIGKILL');
-		await eventually(async () => alive(checker), (running) => !running, 10_000);
+		await eventually(async () => isProcessAlive(checker), (running) => !running, 10_000);
 	}, 90_000);
 
 	it('a web process stopped with SIGTERM ends its checker', async () => {
 		const { web, checker } = await startAndWarm();
 		await web.stop();
-		await eventually(async () => alive(checker), (running) => !running, 10_000);
+		await eventually(async () => isProcessAlive(checker), (running) => !running, 10_000);
 	}, 90_000);
 });
