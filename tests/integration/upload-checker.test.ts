@@ -6,6 +6,7 @@ import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { CHECK_TIMEOUT_MS, CHECKER_IDLE_MS, ChildUploadChecker } from '../../src/lib/server/media/upload-checker/child-checker.ts';
 import { CHECKER_SCRIPT, resolveCheckerEntry, UploadCheckerMissing } from '../../src/lib/server/media/upload-checker/checker-process.ts';
 import { UploadCheckFailed, type UploadCheck } from '../../src/lib/server/media/upload-checker/upload-check.ts';
+import { readRssBytes } from '../helpers/built-web.ts';
 import { ManualSchedule } from '../helpers/manual-schedule.ts';
 import { isProcessAlive, PROJECT_ROOT, startTs, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -63,6 +64,16 @@ describe('the upload checker process', () => {
 		expect(passed.face.width).toBeGreaterThan(100);
 		expect(checker.pid).toBe(pid);
 		expect(logs.filter((l) => l.msg === 'upload checker ready')).toHaveLength(1);
+	}, 60_000);
+
+	it('a pixel bomb (14000² PNG) is refused from its header: the checker process does not grow by its pixels', async () => {
+		const { checker } = startChecker();
+		expect((await checker.check(selfie)).kind).toBe('passed');
+		const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
+		const before = readRssBytes(checker.pid!);
+		expect(await checker.check(bomb)).toMatchObject({ kind: 'rejected', problem: 'too_many_pixels' });
+		// Decoding it would take 14000² × 3 ≈ 588 MB.
+		expect(readRssBytes(checker.pid!) - before).toBeLessThan(150 * 1024 * 1024);
 	}, 60_000);
 
 	it('ends after its idle time, not before, and the next upload starts a fresh one', async () => {
