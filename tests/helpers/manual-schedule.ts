@@ -13,6 +13,11 @@ export class ManualSchedule {
 		return () => void (task.done = true);
 	};
 
+	/** How many timers of this duration were ever set. */
+	created(ms: number): number {
+		return this.#tasks.filter((task) => task.ms === ms).length;
+	}
+
 	/** How many timers of this duration are waiting. */
 	pending(ms: number): number {
 		return this.#tasks.filter((task) => task.ms === ms && !task.done).length;

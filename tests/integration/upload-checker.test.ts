@@ -76,13 +76,18 @@ describe('the upload checker process', () => {
 		expect(readRssBytes(checker.pid!) - before).toBeLessThan(150 * 1024 * 1024);
 	}, 60_000);
 
-	it('ends after its idle time, not before, and the next upload starts a fresh one', async () => {
+	it('ends after its idle time (counted again from each upload and each Start), not before, and the next upload starts a fresh one', async () => {
 		const { checker, schedule, logs } = startChecker();
 		expect((await checker.check(selfie)).kind).toBe('passed');
 		const first = checker.pid!;
 		expect(schedule.pending(CHECKER_IDLE_MS)).toBe(1);
 		// An upload before the idle time is up keeps the same process and restarts the idle time.
 		expect((await checker.check(faceless)).kind).toBe('no_usable_face');
+		expect([checker.pid, schedule.pending(CHECKER_IDLE_MS)]).toEqual([first, 1]);
+
+		// A Start while it idles gives it a full idle time again: the old timer is replaced, not kept.
+		checker.warmUp();
+		await eventually(async () => schedule.created(CHECKER_IDLE_MS), (n) => n === 3);
 		expect([checker.pid, schedule.pending(CHECKER_IDLE_MS)]).toEqual([first, 1]);
 
 		expect(schedule.fire(CHECKER_IDLE_MS)).toBe(1);

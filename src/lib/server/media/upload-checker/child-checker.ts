@@ -64,7 +64,12 @@ export class ChildUploadChecker implements UploadChecker {
 		if (this.#stopped) return;
 		const child = this.#running();
 		this.#within(child, child.ready, CHECKER_START_TIMEOUT_MS, 'start_failed', 'was not ready').then(
-			() => this.#idleIfQuiet(),
+			() => {
+				// A full idle time from now: the guest who just pressed Start uploads in 20 s or more.
+				this.#cancelIdle?.();
+				this.#cancelIdle = null;
+				this.#idleIfQuiet();
+			},
 			(error: UploadCheckFailed) => this.options.logger.warn({ reason: error.reason, detail: error.message }, 'upload checker could not be warmed up; the next upload tries again')
 		);
 	}
