@@ -13,8 +13,9 @@ import { UploadCheckFailed, type CheckFailure, type UploadCheck, type UploadChec
  */
 
 /**
- * A guest's retake follows within seconds and the next guest's session starts the checker again,
- * so a minute without uploads means the kiosk is between guests: the memory is handed back.
+ * A guest's retake follows within seconds and the next guest's Start starts the checker again,
+ * so a minute without uploads or Starts means the kiosk is between guests: the memory is handed
+ * back. A guest slower than that in the bot waits for a fresh start (2–3 s) on their upload.
  */
 export const CHECKER_IDLE_MS = 60_000;
 /** A 12 MP photo takes about half a second; a check still running after this is taken as hung. */
