@@ -10,15 +10,18 @@ import { refuseReservedActionName } from '$lib/server/web/form-action-name';
 import { asUnavailable, unavailableResponse } from '$lib/server/web/unavailable';
 import { announceFirstKiosk } from '$lib/server/kiosk/first-kiosk';
 import { announceConsoleSetup, resolveOperatorSession } from '$lib/server/auth/request-session';
+import { UploadCheckerMissing } from '$lib/server/media/upload-checker/checker-process';
+import { sharedUploadChecker } from '$lib/server/media/upload-checker/web-checker';
 
-/** Runs once before the server listens: configuration, safe migrations, database. */
+/** Runs once before the server listens: configuration, safe migrations, database, the upload checker's entry. */
 export const init: ServerInit = async () => {
 	try {
 		await startAppContext();
 		await announceFirstKiosk(appContext());
 		await announceConsoleSetup(appContext());
+		sharedUploadChecker(appContext().logger);
 	} catch (error) {
-		if (error instanceof ConfigError || error instanceof MigrationError || error instanceof InstanceLockError) {
+		if (error instanceof ConfigError || error instanceof MigrationError || error instanceof InstanceLockError || error instanceof UploadCheckerMissing) {
 			console.error(`web process refuses to start: ${error.message}`);
 			process.exit(1);
 		}

@@ -45,3 +45,13 @@ export async function waitForOutput(child: ReturnType<typeof startTs>, predicate
 	}
 	throw new Error(`timed out waiting for output:\n${child.output().stdout}${child.output().stderr}`);
 }
+
+/** Whether a process with this pid still exists (signal 0 tests for it without sending anything). */
+export function isProcessAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { isBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { checkStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
 import { closeKioskSession, closeKioskSessions, readKioskSessionView, startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.ts';
@@ -54,6 +55,20 @@ describe('every closed_reason through its real trigger', () => {
 		await guest.press(prompt.message_id, `gc:${token}`);
 		await eventually(() => guest.messages(), (all) => all.filter((m) => /seans vaqti tugadi/.test(m.text ?? '')).length === 2);
 		expect((await world.db.user.findUniqueOrThrow({ where: { telegramUserId: BigInt(guest.id) } })).consentedAt).toBeNull();
+	});
+
+	it('idle_timeout to a guest who blocked the bot: the 403 marks the guest, so notices and broadcasts skip them', async () => {
+		world = await startGuestWorld(tempDir());
+		const token = await startSession(world);
+		const guest = await newGuest(world);
+		await guest.send(`/start ${token}`);
+		await guest.waitFor((m) => m.buttons.length > 0);
+		await world.emulator.control.setBlocked(guest.id, true);
+		world.clock.advance(180 * SECOND);
+		await timeoutTask().run();
+		expect(await sessionRow(world, token)).toMatchObject({ status: 'expired', closedReason: 'idle_timeout' });
+		expect(await isBotBlocked(world.db, BigInt(guest.id))).toBe(true);
+		expect((await guest.messages()).filter((m) => /session timed out/i.test(m.text ?? ''))).toEqual([]);
 	});
 
 	it('cancel: the guest sends /cancel; a second /cancel has nothing left to cancel', async () => {

@@ -7,7 +7,7 @@ import { createKiosk, type Kiosk } from '../../src/lib/server/kiosk/kiosk-keys.t
 import { startKioskSession, type KioskDeps } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import type { UploadDeps } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { getFaceDetector } from '../../src/lib/server/media/face-detector.ts';
+import { sharedUploadChecker } from '../../src/lib/server/media/upload-checker/web-checker.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
@@ -115,9 +115,12 @@ export async function startSession(world: GuestWorld): Promise<string> {
 	return started.token;
 }
 
-/** What the upload endpoint gives the selfie upload service: this world's kiosk deps and the real face detector. */
+/**
+ * What the upload endpoint gives the selfie upload service: this world's kiosk deps and the real
+ * upload checker process (one per test process, as in the web process; it ends with the tests).
+ */
 export function uploadDeps(world: GuestWorld): UploadDeps {
-	return { ...world.deps, dataDir: world.dir, logger: silentLogger, faceDetector: getFaceDetector };
+	return { ...world.deps, dataDir: world.dir, logger: silentLogger, uploadChecker: sharedUploadChecker(silentLogger) };
 }
 
 export async function sessionRow(world: GuestWorld, token: string) {

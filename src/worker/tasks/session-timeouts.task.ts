@@ -1,5 +1,6 @@
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
+import { markBotBlocked } from '../../lib/server/guests/bot-blocked.ts';
 import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import { forgetOldUpdates } from '../../lib/server/guests/processed-updates.ts';
 import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
@@ -48,8 +49,10 @@ async function tellGuest(deps: SessionTimeoutDeps, session: ExpiredSession): Pro
 	try {
 		await deps.api.sendMessage(Number(session.telegramUserId), closedText(locale, session.reason));
 	} catch (error) {
-		// A blocked bot (403) is the guest's choice; anything else is logged and not retried — the
-		// session is closed either way and the kiosk shows why.
-		if (!isBlockedByUser(error)) deps.logger.warn({ err: error }, 'could not tell a guest their session timed out');
+		// A blocked bot (403) is the guest's choice: the guest is marked, so notices and broadcasts
+		// skip them too. Anything else is logged and not retried — the session is closed either way
+		// and the kiosk shows why.
+		if (isBlockedByUser(error)) await markBotBlocked(deps.db, deps.clock, session.telegramUserId);
+		else deps.logger.warn({ err: error }, 'could not tell a guest their session timed out');
 	}
 }

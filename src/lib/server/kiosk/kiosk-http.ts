@@ -30,6 +30,7 @@ export type KioskErrorCode =
 	| 'already_taken'
 	| 'session_closed'
 	| 'busy'
+	| 'photo_check_failed'
 	| 'too_many_streams';
 
 const MESSAGES: Record<KioskErrorCode, string> = {
@@ -54,6 +55,7 @@ const MESSAGES: Record<KioskErrorCode, string> = {
 	already_taken: 'A photo for this session was already taken.',
 	session_closed: 'This session is closed.',
 	busy: 'A photo for this session is being uploaded right now.',
+	photo_check_failed: 'The photo could not be checked just now (the upload checker failed). Take it again.',
 	too_many_streams: 'The server has too many live connections open right now. Try again in a minute.'
 };
 
@@ -80,7 +82,8 @@ export function rateLimited(limiter: TokenBuckets, kiosk: Kiosk): Response | nul
 
 /**
  * 413 for size, 415 for "not a photo", 422 for a photo we cannot decode or that shows no usable
- * face, 409/410 for state. Every refusal also carries `sentence`: what the kiosk tells the guest,
+ * face, 409/410 for state, 503 when the photo could not be checked (its sentence is the general
+ * "something went wrong, try again"). Every refusal also carries `sentence`: what the kiosk tells the guest,
  * in the kiosk's language.
  */
 export function uploadResponse(outcome: UploadOutcome, locale: Locale): Response {
@@ -105,6 +108,9 @@ function uploadRefusal(outcome: Exclude<UploadOutcome, { kind: 'enqueued' }>): [
 			return [409, 'already_taken'];
 		case 'busy':
 			return [409, 'busy'];
+		case 'check_failed':
+			// The session is untouched: the kiosk goes back to the camera and the retake gets a fresh checker.
+			return [503, 'photo_check_failed'];
 		case 'closed':
 			return [410, 'session_closed', { reason: outcome.reason, notice: outcome.notice }];
 		default:

@@ -1,7 +1,7 @@
 import { sessionTokenSchema } from '../../schemas/kiosk.ts';
 import { pickLocale } from '../../i18n/locale.ts';
-import { getFaceDetector } from '../media/face-detector.ts';
-import type { FaceFinder } from '../media/face-check.ts';
+import type { UploadChecker } from '../media/upload-checker/upload-check.ts';
+import { sharedUploadChecker } from '../media/upload-checker/web-checker.ts';
 import type { AppContext } from '../web/app-context.ts';
 import { kioskDepsFrom, kioskFromCookie } from './kiosk-auth.ts';
 import { kioskError, rateLimited, uploadLimiter, uploadResponse } from './kiosk-http.ts';
@@ -11,7 +11,7 @@ import type { TokenBuckets } from './rate-limit.ts';
 export interface UploadRouteDeps {
 	app: AppContext;
 	limiter?: TokenBuckets;
-	faceDetector?: () => Promise<FaceFinder>;
+	uploadChecker?: UploadChecker;
 }
 
 /**
@@ -28,7 +28,7 @@ export async function answerSelfieUpload(deps: UploadRouteDeps, kioskKey: string
 	if (limited) return limited;
 	const locale = pickLocale(new URL(request.url).searchParams.get('locale'));
 	const length = Number(request.headers.get('content-length') ?? NaN);
-	const uploadDeps = { ...kioskDepsFrom(app), dataDir: app.config.dataDir, logger: app.logger, faceDetector: deps.faceDetector ?? getFaceDetector };
+	const uploadDeps = { ...kioskDepsFrom(app), dataDir: app.config.dataDir, logger: app.logger, uploadChecker: deps.uploadChecker ?? sharedUploadChecker(app.logger) };
 	const outcome = await uploadSelfie(uploadDeps, kiosk.id, token, request.body, Number.isFinite(length) ? length : null);
 	if (outcome.kind === 'enqueued') app.logger.info({ kiosk: kiosk.name, jobId: outcome.jobId }, 'selfie taken, job queued');
 	return uploadResponse(outcome, locale);

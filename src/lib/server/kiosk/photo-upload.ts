@@ -4,32 +4,33 @@ import path from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import { findSession } from '../guests/sessions.repository.ts';
 import { photoReadiness, takePhotoAndEnqueue, type TakePhotoOutcome } from '../guests/take-photo.ts';
-import { checkSelfieFace, type FaceFinder, type FaceProblem } from '../media/face-check.ts';
-import { MAX_UPLOAD_BYTES, normalisePhoto, PhotoRejected } from '../media/photo-normalise.ts';
+import { MAX_UPLOAD_BYTES, type FaceProblem, type PhotoProblem } from '../media/photo-rules.ts';
+import { UploadCheckFailed, type UploadChecker } from '../media/upload-checker/upload-check.ts';
 import type { KioskDeps } from './kiosk-session.ts';
 import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
 
 export interface UploadDeps extends KioskDeps {
 	dataDir: string;
 	logger: Logger;
-	/** The process's face detector, asked for only when a photo has passed normalisation (it loads on first use). */
-	faceDetector: () => Promise<FaceFinder>;
+	/** Normalises the photo and checks its face, in the upload checker process (media/upload-checker/). */
+	uploadChecker: UploadChecker;
 }
 
 export type UploadOutcome =
 	| TakePhotoOutcome
 	| { kind: 'too_large' }
-	| { kind: 'rejected'; problem: PhotoRejected['problem'] }
+	| { kind: 'rejected'; problem: PhotoProblem }
 	| { kind: 'no_usable_face'; problem: FaceProblem }
-	| { kind: 'busy' };
+	| { kind: 'busy' }
+	| { kind: 'check_failed' };
 
 /** Sessions with an upload being processed in this process: a second one at once is refused early. */
 const uploading = new Set<string>();
 
 /**
  * The kiosk's selfie upload: owner check, cheap status check, the body read with a byte count
- * (never more than 15 MB kept in memory), content validation and normalisation, the face check,
- * then the files and `take_photo_and_enqueue`. Nothing is written to disk before the photo has
+ * (never more than 15 MB kept in memory), content validation, normalisation and the face check
+ * (in the upload checker process), then the files and `take_photo_and_enqueue`. Nothing is written to disk before the photo has
  * passed, and a photo that loses the race for the session is deleted again. A photo without one
  * usable face leaves the session as it was, so the guest can retake at once.
  */
@@ -43,20 +44,23 @@ export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: str
 	try {
 		const bytes = await readLimited(body, MAX_UPLOAD_BYTES);
 		if (!bytes) return { kind: 'too_large' };
-		const photo = await normalisePhoto(bytes).catch((error: unknown) => {
-			if (error instanceof PhotoRejected) return error;
+		const checked = await deps.uploadChecker.check(bytes).catch((error: unknown) => {
+			if (error instanceof UploadCheckFailed) return error;
 			throw error;
 		});
-		if (photo instanceof PhotoRejected) {
-			deps.logger.info({ problem: photo.problem, detail: photo.message }, 'selfie upload refused');
-			return { kind: 'rejected', problem: photo.problem };
+		if (checked instanceof UploadCheckFailed) {
+			deps.logger.error({ reason: checked.reason, detail: checked.message }, 'selfie upload failed: the photo could not be checked');
+			return { kind: 'check_failed' };
 		}
-		const checked = await checkSelfieFace(photo, await deps.faceDetector());
-		if (!checked.ok) {
+		if (checked.kind === 'rejected') {
+			deps.logger.info({ problem: checked.problem, detail: checked.detail }, 'selfie upload refused');
+			return { kind: 'rejected', problem: checked.problem };
+		}
+		if (checked.kind === 'no_usable_face') {
 			deps.logger.info({ problem: checked.problem, faces: checked.faces }, 'selfie upload refused: no usable face');
 			return { kind: 'no_usable_face', problem: checked.problem };
 		}
-		return await storeAndEnqueue(deps, token, photo.selfie, checked.faceCrop);
+		return await storeAndEnqueue(deps, token, checked.selfie, checked.faceCrop);
 	} finally {
 		uploading.delete(token);
 	}

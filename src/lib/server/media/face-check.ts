@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { FaceBox } from './face-detector.ts';
+import type { FaceProblem } from './photo-rules.ts';
 
 /**
  * The kiosk's face check on an uploaded selfie, while the guest still stands at the camera and can
@@ -7,7 +8,7 @@ import type { FaceBox } from './face-detector.ts';
  * that face (with room for hair and chin) as `face_crop.jpg`. Face boxes are the detector's tight
  * ones (forehead to chin, ear to ear), in the photo's own pixels.
  */
-export type FaceProblem = 'no_face' | 'several_faces' | 'face_too_small' | 'face_cut_off';
+export type { FaceProblem };
 
 export type FaceVerdict = { ok: true; face: FaceBox } | { ok: false; problem: FaceProblem };
 

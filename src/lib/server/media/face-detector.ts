@@ -23,6 +23,8 @@ const require = createRequire(import.meta.url);
 const HUMAN_DIR = path.dirname(path.dirname(require.resolve('@vladmandic/human')));
 const WASM_DIR = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm')) + path.sep;
 const MODELS_URL = `file://${path.join(HUMAN_DIR, 'models')}/`;
+/** A photo of one real face that ships with the package: a first detection on it warms the models up. */
+export const SAMPLE_FACE_PATH = path.join(HUMAN_DIR, 'assets', 'screenshot-faceid.jpg');
 /** Detection is done on a copy no larger than this: faces on stickers and selfies stay well above the detector's floor. */
 const MAX_SIDE = 800;
 

@@ -1,12 +1,14 @@
 import sharp from 'sharp';
+import { MAX_UPLOAD_BYTES, type PhotoProblem } from './photo-rules.ts';
 
 /**
- * The one bounded piece of image work a web request does (all other image work is the worker's): check that an uploaded
- * selfie really is a photo, then store a clean copy. Content is sniffed from its bytes — never the
+ * The one bounded piece of image work a guest's upload needs before its answer (all other image work is the
+ * worker's; it runs in the upload checker process, upload-checker/): check that an uploaded
+ * selfie really is a photo, then make a clean copy. Content is sniffed from its bytes — never the
  * file name or Content-Type — and decoded with a pixel limit far below sharp's 268 MP default, so a
  * decompression bomb is refused from its header before any pixel is decoded.
  */
-export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES };
 export const MAX_INPUT_PIXELS = 40_000_000;
 export const MAX_SIDE = 2048;
 
@@ -14,7 +16,7 @@ export type PhotoFormat = 'jpeg' | 'png' | 'webp';
 
 export class PhotoRejected extends Error {
 	constructor(
-		readonly problem: 'not_an_image' | 'unsupported' | 'too_many_pixels' | 'damaged',
+		readonly problem: PhotoProblem,
 		detail: string
 	) {
 		super(detail);
