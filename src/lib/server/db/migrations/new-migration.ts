@@ -3,12 +3,9 @@ import path from 'node:path';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Clock } from '../../time/clock.ts';
 import { readPostgresSchema, SQLITE_SCHEMA_FILE } from '../postgres/derived-schema.ts';
-import { readMigrationFiles } from './migration-files.ts';
+import { POSTGRES_MIGRATIONS_DIR, readMigrationFiles } from './migration-files.ts';
 import { PgShadowFactory } from './pg-shadow.ts';
 import { loadSchemaEngine } from './schema-engine.ts';
-
-/** Where PostgreSQL's migrations live, beside SQLite's prisma/migrations. */
-export const POSTGRES_MIGRATIONS_DIR = path.join('prisma', 'postgres-migrations');
 
 /** One engine's migrations and the schema they must produce. */
 export interface MigrationTarget {
