@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, inject } from 'vitest';
+import { openPostgresDatabase, type Db } from '../../src/lib/server/db/client.ts';
+import { createDatabase, dropDatabase } from './pg-cluster.ts';
+
+/**
+ * For a PostgreSQL test file: a fresh migrated database of its own (a copy of the run's template),
+ * opened with the production client, dropped after the file's last test. Call at the top of the
+ * file; the returned function gives the database inside tests.
+ */
+export function usePgTestDb(): () => { db: Db; url: string; serverUrl: string } {
+	let current: { db: Db; url: string; serverUrl: string } | undefined;
+	beforeAll(async () => {
+		const serverUrl = inject('pgServerUrl');
+		const url = await createDatabase(serverUrl, 'template');
+		current = { db: openPostgresDatabase(url), url, serverUrl };
+	});
+	afterAll(async () => {
+		if (!current) return;
+		await current.db.$disconnect();
+		await dropDatabase(current.url);
+	});
+	return () => {
+		if (!current) throw new Error('usePgTestDb: the database is made in beforeAll; use it inside a test');
+		return current;
+	};
+}
