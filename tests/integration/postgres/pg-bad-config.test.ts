@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import { runTs } from '../../helpers/node-process.ts';
 import { databaseUrl } from '../../helpers/pg-cluster.ts';
+import { useTempDir } from '../../helpers/temp-dir.ts';
 
 /** A port nothing listens on: bound for a moment by us, then released. */
 async function closedPort(): Promise<number> {
@@ -20,11 +21,20 @@ async function migrateWith(env: Record<string, string>) {
 }
 
 describe('PostgreSQL configuration that cannot work: one clear line at start, no stack', () => {
+	const tempDir = useTempDir();
+
 	it('an unreachable server names host:port', async () => {
 		const port = await closedPort();
 		const result = await migrateWith({ DATABASE_URL: `postgresql://app:secret@127.0.0.1:${port}/kiosk` });
 		expect(result.code).toBe(1);
 		expect(result.stderr).toBe(`cannot reach PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check the host and port in DATABASE_URL and that the server is running`);
+	});
+
+	it('the worker itself refuses to start with that line', async () => {
+		const port = await closedPort();
+		const result = await runTs('src/worker/main.ts', { env: { DB_PATH: '', DATABASE_URL: `postgresql://app:secret@127.0.0.1:${port}/kiosk`, DATA_DIR: tempDir() } });
+		expect(result.code).toBe(1);
+		expect(result.stderr.trim()).toBe(`worker refuses to start: cannot reach PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check the host and port in DATABASE_URL and that the server is running`);
 	});
 
 	it('a wrong password names the user and never prints the password', async () => {
