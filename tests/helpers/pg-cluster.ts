@@ -31,7 +31,8 @@ export async function onServer(serverUrl: string, sql: string): Promise<void> {
 
 /**
  * Creates the template database and applies the PostgreSQL migrations to it once; copies of it
- * take a few tens of milliseconds, so each test file can start from a fresh migrated database.
+ * take about 0.1 s (FILE_COPY: with fsync off its checkpoint is cheap, and it is about three
+ * times faster here than the default WAL_LOG copy), so each test file starts from a fresh one.
  */
 export async function createMigratedTemplate(serverUrl: string): Promise<void> {
 	await onServer(serverUrl, `CREATE DATABASE ${TEMPLATE_DATABASE}`);

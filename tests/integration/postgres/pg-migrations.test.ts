@@ -9,7 +9,7 @@ import { describeSchema } from '../../../src/lib/server/db/migrations/schema-sha
 import { openSqliteFile } from '../../../src/lib/server/db/sqlite-file.ts';
 import { FakeClock } from '../../../src/lib/server/time/clock.ts';
 import { createDatabase, dropDatabase } from '../../helpers/pg-cluster.ts';
-import { PROJECT_ROOT } from '../../helpers/node-process.ts';
+import { PROJECT_ROOT, runTs } from '../../helpers/node-process.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
 
 const MIGRATIONS_DIR = path.join(PROJECT_ROOT, POSTGRES_MIGRATIONS_DIR);
@@ -66,7 +66,20 @@ describe('PostgreSQL migrations', () => {
 		expect(sql).toContain('CREATE TABLE "extra"');
 	});
 
-	it('two processes starting together: one migrates, the other waits on the advisory lock and finds nothing pending', async () => {
+	it('two `npm run db:migrate` processes at once on an empty database: one applies, the other finds it up to date', async () => {
+		const url = await createDatabase(inject('pgServerUrl'), 'empty');
+		try {
+			const env = { DB_PATH: '', DATABASE_URL: url };
+			const outputs = await Promise.all([runTs('src/lib/server/db/migrate-cli.ts', { env }), runTs('src/lib/server/db/migrate-cli.ts', { env })]);
+			expect(outputs.map((o) => [o.code, o.stderr])).toEqual([[0, ''], [0, '']]);
+			const lines = outputs.map((o) => o.stdout.trim().replace(/^postgresql \S+: /, '')).sort();
+			expect(lines).toEqual([`applied ${readMigrationFiles(MIGRATIONS_DIR).map((file) => file.name).join(', ')}`, 'up to date']);
+		} finally {
+			await dropDatabase(url);
+		}
+	});
+
+	it('two starts together in one process: one migrates, the other waits on the advisory lock and finds nothing pending', async () => {
 		const url = await createDatabase(inject('pgServerUrl'), 'empty');
 		try {
 			const names = readMigrationFiles(MIGRATIONS_DIR).map((file) => file.name);
