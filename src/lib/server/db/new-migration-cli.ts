@@ -1,7 +1,7 @@
 import { findProjectRoot } from '../config/project-root.ts';
 import { systemClock } from '../time/clock.ts';
 import { createMigration, postgresTarget, sqliteTarget, type NewMigrationResult } from './migrations/new-migration.ts';
-import { startPgCluster } from './migrations/throwaway-pg-cluster.ts';
+import { PgBinariesMissing, startPgCluster } from './migrations/throwaway-pg-cluster.ts';
 
 // npm run db:new-migration -- <name>
 // Writes the next migration for both engines. PostgreSQL's engine replays the migrations on a
@@ -11,7 +11,11 @@ if (!name) {
 	console.error('usage: npm run db:new-migration -- <name>   (e.g. add_kiosks)');
 	process.exit(2);
 }
-const cluster = process.env.SHADOW_DATABASE_URL ? undefined : await startPgCluster().catch(fail);
+const cluster = process.env.SHADOW_DATABASE_URL
+	? undefined
+	: await startPgCluster().catch((error: Error) =>
+			fail(error instanceof PgBinariesMissing ? new Error(`${error.message}, or set SHADOW_DATABASE_URL to a PostgreSQL server it may create scratch databases on`) : error)
+		);
 try {
 	const root = findProjectRoot();
 	const shadowUrl = process.env.SHADOW_DATABASE_URL ?? cluster!.url;

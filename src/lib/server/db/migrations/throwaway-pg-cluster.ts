@@ -18,14 +18,17 @@ export interface PgCluster {
 
 export class PgBinariesMissing extends Error {
 	override name = 'PgBinariesMissing';
-	constructor() {
-		super('PostgreSQL is not installed (no initdb under /usr/lib/postgresql/*/bin): apt-get install -y postgresql');
+	constructor(where = '/usr/lib/postgresql/*/bin') {
+		super(`PostgreSQL is not installed (no initdb under ${where}): apt-get install -y postgresql`);
 	}
 }
 
 /** Debian's PostgreSQL binaries (not on PATH), newest version first; PG_BIN overrides. */
 export function findPgBinaries(): string {
-	if (process.env.PG_BIN) return process.env.PG_BIN;
+	if (process.env.PG_BIN) {
+		if (!existsSync(path.join(process.env.PG_BIN, 'initdb'))) throw new PgBinariesMissing(process.env.PG_BIN);
+		return process.env.PG_BIN;
+	}
 	const base = '/usr/lib/postgresql';
 	const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb'))) : [];
 	const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
