@@ -4,8 +4,8 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from './generated/client.ts';
-import { PrismaClient as PostgresPrismaClient } from './generated-pg/client.ts';
 import { ImmediateSqliteAdapterFactory } from './immediate-adapter.ts';
+import { PrismaClient as PostgresPrismaClient } from './generated-pg/client.ts';
 
 export type Db = PrismaClient;
 /** The client inside `db.$transaction(async (tx) => …)`. */
