@@ -23,5 +23,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 		throw error;
 	}
 	project.provide('pgServerUrl', cluster.url);
+	// Also in the environment the test processes inherit, for createTestDb under TEST_DB_ENGINE=postgresql.
+	process.env.KIOSK_TEST_PG_SERVER_URL = cluster.url;
 	return () => cluster.stop();
 }

@@ -35,6 +35,16 @@ describe('the PostgreSQL client (the same Db the product uses)', () => {
 		await expect(db.leadStatusHistory.create({ data: { leadId: 999_999, status: 'new', byUserId: 1n, at: AT } })).rejects.toThrow(/foreign key/i);
 	});
 
+	it('starts with the default event the migrations write, and the next event gets the next id', async () => {
+		const { db } = database();
+		expect(await db.event.findMany({ select: { id: true, name: true, state: true, catalogueVersion: true } })).toEqual([
+			{ id: 1, name: 'Default event', state: 'live', catalogueVersion: 1 }
+		]);
+		expect(await db.catalogueVersion.count({ where: { eventId: 1, version: 1 } })).toBe(1);
+		const next = await db.event.create({ data: { name: 'Tashkent expo', titleTemplate: '{pack_title}', createdAt: AT, updatedAt: AT } });
+		expect(next.id).toBe(2);
+	});
+
 	it('keeps Telegram ids as bigint and times as text on disk', async () => {
 		const { db, url } = database();
 		await db.user.create({ data: { telegramUserId: GUEST + 1n, createdAt: AT } });

@@ -32,10 +32,31 @@ async function columnsByTable(url: string): Promise<Record<string, string[]>> {
 	}
 }
 
+type Row = Record<string, unknown>;
+
+/** Rows as comparable text: every value as a string, times of the migration run ("…_at") left out. */
+function comparable(rows: Row[]): string[] {
+	return rows
+		.map((row) => JSON.stringify(Object.keys(row).sort().filter((key) => !key.endsWith('_at')).map((key) => [key, row[key] === null ? null : String(row[key])])))
+		.sort();
+}
+
+async function pgRows(url: string, tables: string[]): Promise<Record<string, string[]>> {
+	const client = new pg.Client({ connectionString: url });
+	await client.connect();
+	try {
+		const out: Record<string, string[]> = {};
+		for (const table of tables) out[table] = comparable((await client.query(`SELECT * FROM "${table}"`)).rows);
+		return out;
+	} finally {
+		await client.end();
+	}
+}
+
 describe('PostgreSQL migrations', () => {
 	const tempDir = useTempDir();
 
-	it('apply to an empty database once, recorded in _prisma_migrations, and give the tables and columns SQLite has', async () => {
+	it('apply to an empty database once, recorded in _prisma_migrations, and give the tables, columns and rows SQLite has', async () => {
 		const url = await createDatabase(inject('pgServerUrl'), 'empty');
 		try {
 			const names = readMigrationFiles(MIGRATIONS_DIR).map((file) => file.name);
@@ -46,8 +67,12 @@ describe('PostgreSQL migrations', () => {
 			await migrateSafely({ dbPath, migrationsDir: path.join(PROJECT_ROOT, 'prisma', 'migrations'), clock });
 			const sqlite = openSqliteFile(dbPath);
 			const sqliteTables = Object.fromEntries([...describeSchema(sqlite)].map(([table, shape]) => [table, [...shape.columns].sort()]));
+			const sqliteRows = Object.fromEntries(Object.keys(sqliteTables).map((table) => [table, comparable(sqlite.prepare(`SELECT * FROM "${table}"`).all() as Row[])]));
 			sqlite.close();
 			expect(await columnsByTable(url)).toEqual(sqliteTables);
+			// The rows the migrations write (the default event and its catalogue) are there on both.
+			expect(await pgRows(url, Object.keys(sqliteTables))).toEqual(sqliteRows);
+			expect(sqliteRows.events).toHaveLength(1);
 		} finally {
 			await dropDatabase(url);
 		}
