@@ -17,9 +17,10 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 	npm ci --no-audit --no-fund
 fi
 
-# The Prisma client is generated, never committed.
-if [ ! -f src/lib/server/db/generated/client.ts ] || [ prisma/schema.prisma -nt src/lib/server/db/generated/client.ts ]; then
-	say "generating the Prisma client"
+# The Prisma clients (SQLite, and PostgreSQL from the derived schema) are generated, never committed.
+if [ ! -f src/lib/server/db/generated/client.ts ] || [ prisma/schema.prisma -nt src/lib/server/db/generated/client.ts ] \
+	|| [ ! -f src/lib/server/db/generated-pg/client.ts ] || [ prisma/schema.prisma -nt src/lib/server/db/generated-pg/client.ts ]; then
+	say "generating the Prisma clients"
 	node scripts/prisma-generate.mjs >/dev/null
 fi
 

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# README command 2: every test. Installs what it needs (npm packages, Prisma client, Chromium),
+# README command 2: every test. Installs what it needs (npm packages, Prisma clients, Chromium, PostgreSQL),
 # type-checks, builds, runs the Node-side tests (vitest) and the browser tests (Playwright), and
 # ends with one summary line: "tests: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --with-browser || exit 1
+# The PostgreSQL tests start a throwaway cluster of Debian's server (tests/helpers/pg-cluster.ts).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+	printf '\033[1m[setup]\033[0m installing PostgreSQL from Debian for the PostgreSQL tests\n'
+	if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+	{ $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null; } \
+		|| { echo "could not install PostgreSQL (apt-get install -y postgresql); the PostgreSQL tests need it" >&2; exit 1; }
+fi
 mkdir -p .tmp
 rm -f .tmp/vitest-report.json .tmp/playwright-report.json
 

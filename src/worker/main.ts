@@ -21,7 +21,7 @@ import { createQueueDeps } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
 import { WorkerShutdown } from '../lib/server/jobs/job-errors.ts';
 import { LogSink } from '../lib/server/log/log-sink.ts';
-import { openLogEntryWriter } from '../lib/server/log/log-entry-writer.ts';
+import { logEntryWriterFor } from '../lib/server/log/log-entry-writer.ts';
 import { logPruneTask } from './tasks/log-prune.task.ts';
 import { createNoticeApi } from './queue/start-queue.ts';
 
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 	const version = readVersion(config.projectRoot);
 	const workerId = `${hostname()}:${process.pid}:${Date.now()}`;
 	await registerWorker(db, clock, { id: workerId, pid: process.pid, hostname: hostname(), version, slots: config.WORKER_SLOTS });
-	logSink.attach(openLogEntryWriter(config.dbPath), { workerId });
+	logSink.attach(logEntryWriterFor(config.database, db), { workerId });
 
 	let jobLoop: JobLoop | undefined;
 	const scheduler = new Scheduler(logger);

@@ -4,11 +4,17 @@ import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { PROJECT_ROOT } from './node-process.ts';
+import { createPgTestDb, testsRunOnPostgres } from './pg-test-db.ts';
 import { useTempDir } from './temp-dir.ts';
 
-/** A migrated SQLite file in `dir` with the production client on it (disconnect it when done). */
+/**
+ * A migrated SQLite file in `dir` with the production client on it (disconnect it when done).
+ * With TEST_DB_ENGINE=postgresql (tests/helpers/pg-test-db.ts) `db` is a fresh PostgreSQL
+ * database instead, and `dbPath` names a file that is never made.
+ */
 export async function createTestDb(dir: string): Promise<{ db: Db; dbPath: string }> {
 	const dbPath = path.join(dir, 'app.db');
+	if (testsRunOnPostgres()) return { db: await createPgTestDb(), dbPath };
 	await migrateSafely({ dbPath, migrationsDir: path.join(PROJECT_ROOT, 'prisma', 'migrations'), clock: systemClock });
 	return { db: openDatabase(dbPath), dbPath };
 }

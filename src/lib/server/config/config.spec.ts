@@ -51,7 +51,13 @@ describe('configuration', () => {
 		[{ LEADS_CHAT_ID: 'sales' }, 'LEADS_CHAT_ID must be a Telegram chat id (digits, may start with -)'],
 		[{ LEADS_IP_SALT: 'short' }, 'LEADS_IP_SALT must be at least 16 characters'],
 		[{ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://s.example.com' }, 'LEADS_IP_SALT is required in production (visitor IPs are stored only as its HMAC)'],
-		[{ NODE_ENV: 'production', LEADS_IP_SALT: 'x'.repeat(32) }, 'PUBLIC_BASE_URL is required in production (kiosk QR codes and links use it)']
+		[{ NODE_ENV: 'production', LEADS_IP_SALT: 'x'.repeat(32) }, 'PUBLIC_BASE_URL is required in production (kiosk QR codes and links use it)'],
+		[{ DATABASE_URL: 'mysql://app@db/kiosk' }, 'DATABASE_URL must be a PostgreSQL URL: postgresql://user:password@host:5432/database (or postgres://…)'],
+		[{ DATABASE_URL: 'db.example.com:5432' }, 'DATABASE_URL must be a PostgreSQL URL: postgresql://user:password@host:5432/database (or postgres://…)'],
+		[
+			{ DATABASE_URL: 'postgresql://app@db/kiosk', DB_PATH: 'data/app.db' },
+			'DATABASE_URL and DB_PATH are both set: DATABASE_URL runs on PostgreSQL, DB_PATH names a SQLite file — unset one'
+		]
 	])('refuses %o naming the variable and its rule', (env, message) => {
 		expect(problemsOf(env)).toContain(message);
 	});
@@ -62,6 +68,14 @@ describe('configuration', () => {
 
 	it('parses admin ids as bigints (Telegram ids outgrew 32 bits)', () => {
 		expect(parseConfig({ ADMIN_TELEGRAM_IDS: ' 7000000001, 42 ' }, ROOT).ADMIN_TELEGRAM_IDS).toEqual([7000000001n, 42n]);
+	});
+
+	it('runs on SQLite by default and on PostgreSQL once DATABASE_URL is set (postgresql:// or postgres://)', () => {
+		expect(parseConfig({}, ROOT).database).toEqual({ engine: 'sqlite', path: '/srv/kiosk/data/app.db' });
+		expect(parseConfig({ DB_PATH: 'data/x.db' }, ROOT).database).toEqual({ engine: 'sqlite', path: '/srv/kiosk/data/x.db' });
+		for (const url of ['postgresql://app:pw@db.example.com:5432/kiosk', 'postgres://app@10.0.0.5/kiosk']) {
+			expect(parseConfig({ DATABASE_URL: url }, ROOT).database).toEqual({ engine: 'postgresql', url });
+		}
 	});
 
 	it('keeps absolute paths as given', () => {

@@ -11,9 +11,16 @@ export const EMULATOR_BOT_TOKEN = '1000000001:emulator-demo-token-not-a-secret';
 
 export type TelegramMode = 'cloud' | 'emulator';
 
+/** Where the data lives: the embedded SQLite file (the default) or a PostgreSQL server. */
+export type DatabaseTarget = { engine: 'sqlite'; path: string } | { engine: 'postgresql'; url: string };
+
+/** The SQLite file when neither DB_PATH nor DATABASE_URL is set. */
+const DEFAULT_DB_PATH = 'data/app.db';
+
 export interface Config extends Env {
 	projectRoot: string;
-	/** Absolute paths, whatever the cwd was. */
+	database: DatabaseTarget;
+	/** Absolute paths, whatever the cwd was. dbPath is the SQLite file (DB_PATH or its default). */
 	dbPath: string;
 	dataDir: string;
 	publicBaseUrl: string;
@@ -34,10 +41,12 @@ export function parseConfig(raw: Record<string, string | undefined>, projectRoot
 	const env = parsed.data;
 	const resolve = (p: string) => (path.isAbsolute(p) ? p : path.resolve(projectRoot, p));
 	const emulator = !env.TELEGRAM_BOT_TOKEN;
+	const dbPath = resolve(env.DB_PATH ?? DEFAULT_DB_PATH);
 	return {
 		...env,
 		projectRoot,
-		dbPath: resolve(env.DB_PATH),
+		database: env.DATABASE_URL ? { engine: 'postgresql', url: env.DATABASE_URL } : { engine: 'sqlite', path: dbPath },
+		dbPath,
 		dataDir: resolve(env.DATA_DIR),
 		publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
 		telegram: {

@@ -38,7 +38,11 @@ export const envSchema = z
 	.object({
 		NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 		LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-		DB_PATH: z.string().min(1).default('data/app.db'),
+		// The database: a SQLite file (DB_PATH, default data/app.db) or a PostgreSQL server (DATABASE_URL).
+		DB_PATH: optionalString,
+		DATABASE_URL: optionalString.pipe(
+			z.url({ protocol: /^postgres(ql)?$/, message: 'must be a PostgreSQL URL: postgresql://user:password@host:5432/database (or postgres://…)' }).optional()
+		),
 		DATA_DIR: z.string().min(1).default('data'),
 		PORT: intIn(1, 65535, 3000),
 		HOST: z.string().min(1).default('127.0.0.1'),
@@ -105,6 +109,9 @@ export const envSchema = z
 		if (env.IMAGE_PROVIDER_FALLBACK === env.IMAGE_PROVIDER) ctx.addIssue({ code: 'custom', path: ['IMAGE_PROVIDER_FALLBACK'], message: 'must differ from IMAGE_PROVIDER' });
 		if (env.IMAGE_PROVIDER_FALLBACK === 'gemini' && !env.GEMINI_API_KEY) need('GEMINI_API_KEY', 'when IMAGE_PROVIDER_FALLBACK=gemini');
 		if (env.IMAGE_PROVIDER_FALLBACK === 'openai' && !env.OPENAI_API_KEY) need('OPENAI_API_KEY', 'when IMAGE_PROVIDER_FALLBACK=openai');
+		if (env.DATABASE_URL && env.DB_PATH) {
+			ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'and DB_PATH are both set: DATABASE_URL runs on PostgreSQL, DB_PATH names a SQLite file — unset one' });
+		}
 		if (env.DEMO_MODE && env.TELEGRAM_BOT_TOKEN) ctx.addIssue({ code: 'custom', path: ['DEMO_MODE'], message: 'must not be 1 while TELEGRAM_BOT_TOKEN is set (the demo has no real bot)' });
 		if (env.NODE_ENV === 'production') {
 			// Without a token the bot talks plain HTTP to a local emulator with a public token: anyone on

@@ -2,21 +2,33 @@ import path from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../time/clock.ts';
-import { openDatabase, type Db } from './client.ts';
+import { openDatabase, openPostgresDatabase, type Db } from './client.ts';
+import { POSTGRES_MIGRATIONS_DIR } from './migrations/migration-files.ts';
+import { migratePostgres } from './migrations/pg-migrate.ts';
 import { migrateSafely } from './migrations/safe-migrate.ts';
+import { describeTarget } from './postgres/connect-error.ts';
 
 /**
  * What both processes do before anything else: bring the schema up to date (safely) and open the
- * client. A MigrationError propagates: the caller prints it and refuses to start.
+ * client. A MigrationError propagates: the caller prints it and refuses to start. On SQLite that
+ * is the backup-and-trial safety net; on PostgreSQL one transaction under an advisory lock (an
+ * unreachable server or refused credentials are MigrationErrors too, with one line saying which).
  */
-export async function prepareDatabase(config: Pick<Config, 'dbPath' | 'projectRoot'>, clock: Clock, logger: Logger): Promise<Db> {
+export async function prepareDatabase(config: Pick<Config, 'database' | 'projectRoot'>, clock: Clock, logger: Logger): Promise<Db> {
+	const { database } = config;
+	if (database.engine === 'postgresql') {
+		const result = await migratePostgres({ url: database.url, migrationsDir: path.join(config.projectRoot, POSTGRES_MIGRATIONS_DIR), clock });
+		const { hostPort, database: name } = describeTarget(database.url);
+		if (result.applied.length > 0) logger.info({ applied: result.applied, db: `postgresql ${hostPort}/${name}` }, 'database migrated');
+		return openPostgresDatabase(database.url);
+	}
 	const result = await migrateSafely({
-		dbPath: config.dbPath,
+		dbPath: database.path,
 		migrationsDir: path.join(config.projectRoot, 'prisma', 'migrations'),
 		clock
 	});
 	if (result.applied.length > 0) {
-		logger.info({ applied: result.applied, backup: result.backupPath ?? null, db: config.dbPath }, 'database migrated');
+		logger.info({ applied: result.applied, backup: result.backupPath ?? null, db: database.path }, 'database migrated');
 	}
-	return openDatabase(config.dbPath);
+	return openDatabase(database.path);
 }

@@ -1,3 +1,5 @@
+import type { DatabaseTarget } from '../config/config.ts';
+import type { Db } from '../db/client.ts';
 import { openSqliteFile } from '../db/sqlite-file.ts';
 import type { LogEntryDraft } from './log-line.ts';
 
@@ -7,8 +9,11 @@ export interface StoredLogEntry extends LogEntryDraft {
 
 /** Where the log sink puts its batches; tests may pass their own. */
 export interface LogEntryWriter {
-	/** All or nothing; throws (SQLITE_BUSY among others) when the batch could not be stored. */
-	insert(entries: StoredLogEntry[]): void;
+	/**
+	 * All or nothing; throws (SQLITE_BUSY among others) when the batch could not be stored. A
+	 * writer that waits for a server returns a promise instead, rejected when the batch was not stored.
+	 */
+	insert(entries: StoredLogEntry[]): void | Promise<void>;
 	close(): void;
 }
 
@@ -30,5 +35,24 @@ export function openLogEntryWriter(dbPath: string): LogEntryWriter {
 	return {
 		insert: (entries) => insertAll.immediate(entries),
 		close: () => conn.close()
+	};
+}
+
+/** The writer for the database the process runs on: its own SQLite connection, or on PostgreSQL the process's client. */
+export function logEntryWriterFor(database: DatabaseTarget, db: Db): LogEntryWriter {
+	return database.engine === 'postgresql' ? clientLogEntryWriter(db) : openLogEntryWriter(database.path);
+}
+
+/**
+ * Through the Prisma client, for PostgreSQL: its pool waits for a connection without blocking the
+ * process, so the reason for a connection of our own on SQLite does not apply. The client belongs
+ * to the process, which closes it; close() leaves it open.
+ */
+export function clientLogEntryWriter(db: Db): LogEntryWriter {
+	return {
+		insert: async (entries) => {
+			await db.logEntry.createMany({ data: entries });
+		},
+		close: () => undefined
 	};
 }

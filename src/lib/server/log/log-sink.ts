@@ -35,6 +35,8 @@ export class LogSink {
 	#pending: LogEntryDraft[] = [];
 	#timer: NodeJS.Timeout | undefined;
 	#flushQueued = false;
+	/** The batch a writer that returns promises is storing now; the next flush waits for it. */
+	#inFlight: Promise<void> | undefined;
 	#failuresInARow = 0;
 	#dropped = 0;
 	#droppedUnrecorded = 0;
@@ -78,23 +80,47 @@ export class LogSink {
 	/** Writes the queue now; on failure keeps it for the next try. Never throws. */
 	flush(): void {
 		this.#flushQueued = false;
-		if (!this.#writer || (this.#pending.length === 0 && this.#droppedUnrecorded === 0)) return;
+		if (this.#inFlight || !this.#writer || (this.#pending.length === 0 && this.#droppedUnrecorded === 0)) return;
 		const batch = this.#pending.slice(0, this.#batchSize * 4);
 		const entries: StoredLogEntry[] = batch.map((draft) => ({ ...draft, workerId: this.#workerId }));
 		if (this.#droppedUnrecorded > 0) entries.push(this.#dropNote());
+		let storing: void | Promise<void>;
 		try {
-			this.#writer.insert(entries);
+			storing = this.#writer.insert(entries);
 		} catch (error) {
-			// A single miss is normal (our own transaction held the lock for a moment); a streak is worth a line.
-			if (++this.#failuresInARow === REPORT_AFTER_FAILURES) {
-				this.#onTrouble(`log table: could not store log lines for ${REPORT_AFTER_FAILURES} tries (${describe(error)}); keeping up to ${this.#maxPending}, dropping older ones`);
-			}
+			this.#failed(error);
 			return;
 		}
+		if (!storing) return this.#stored(batch.length);
+		this.#inFlight = storing.then(
+			() => {
+				this.#inFlight = undefined;
+				this.#stored(batch.length);
+			},
+			(error: unknown) => {
+				this.#inFlight = undefined;
+				this.#failed(error);
+			}
+		);
+	}
+
+	/** Resolves once the batch being stored (if any) is stored or has failed. */
+	settled(): Promise<void> {
+		return this.#inFlight ?? Promise.resolve();
+	}
+
+	#stored(count: number): void {
 		this.#failuresInARow = 0;
-		this.#pending.splice(0, batch.length);
+		this.#pending.splice(0, count);
 		this.#droppedUnrecorded = 0;
 		if (this.#pending.length > 0) this.#queueFlush();
+	}
+
+	#failed(error: unknown): void {
+		// A single miss is normal (our own transaction held the lock for a moment); a streak is worth a line.
+		if (++this.#failuresInARow === REPORT_AFTER_FAILURES) {
+			this.#onTrouble(`log table: could not store log lines for ${REPORT_AFTER_FAILURES} tries (${describe(error)}); keeping up to ${this.#maxPending}, dropping older ones`);
+		}
 	}
 
 	/** Last flush and release of the connection, on shutdown. */

@@ -4,7 +4,7 @@ import { readVersion } from '../config/version.ts';
 import type { Db } from '../db/client.ts';
 import { prepareDatabase } from '../db/startup.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
-import { openLogEntryWriter } from '../log/log-entry-writer.ts';
+import { logEntryWriterFor } from '../log/log-entry-writer.ts';
 import { LogSink } from '../log/log-sink.ts';
 import { acquireInstanceLock } from '../system/instance-lock.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
@@ -32,7 +32,7 @@ export async function startAppContext(): Promise<AppContext> {
 	const lock = acquireInstanceLock(config.dataDir, 'web');
 	process.once('exit', () => lock.release());
 	const db = await prepareDatabase(config, systemClock, logger);
-	logSink.attach(openLogEntryWriter(config.dbPath));
+	logSink.attach(logEntryWriterFor(config.database, db));
 	// adapter-node's graceful shutdown: store what is still queued.
 	process.once('sveltekit:shutdown', () => {
 		logSink.close();

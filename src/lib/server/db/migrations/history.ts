@@ -17,7 +17,8 @@ const CREATE_HISTORY = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
 )`;
 
-interface HistoryRow {
+/** One applied migration as `_prisma_migrations` records it (the same columns on every engine). */
+export interface HistoryRow {
 	migration_name: string;
 	checksum: string;
 	finished_at: string | null;
@@ -45,7 +46,12 @@ function readHistory(conn: Database.Database): HistoryRow[] {
  * a migration that started and never finished, or an applied script whose file has since changed.
  */
 export function findPendingMigrations(conn: Database.Database, files: MigrationFile[]): MigrationFile[] {
-	const applied = new Map(readHistory(conn).map((row) => [row.migration_name, row]));
+	return pendingAfter(readHistory(conn), files);
+}
+
+/** findPendingMigrations on history rows already read (PostgreSQL reads them with its own driver). */
+export function pendingAfter(history: HistoryRow[], files: MigrationFile[]): MigrationFile[] {
+	const applied = new Map(history.map((row) => [row.migration_name, row]));
 	for (const row of applied.values()) {
 		if (!row.finished_at) throw new MigrationHistoryError(`migration ${row.migration_name} started but never finished; restore the backup taken before it`);
 	}

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** One folder of prisma/migrations: `<timestamp>_<name>/migration.sql`. */
+/** Where PostgreSQL's migrations live (relative to the project root), beside SQLite's prisma/migrations. */
+export const POSTGRES_MIGRATIONS_DIR = path.join('prisma', 'postgres-migrations');
+
+/** One folder of prisma/migrations (or prisma/postgres-migrations): `<timestamp>_<name>/migration.sql`. */
 export interface MigrationFile {
 	name: string;
 	sql: string;

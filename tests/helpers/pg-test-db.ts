@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, inject } from 'vitest';
+import { openPostgresDatabase, type Db } from '../../src/lib/server/db/client.ts';
+import { createDatabase, dropDatabase } from './pg-cluster.ts';
+
+/** Set for the run by TEST_DB_ENGINE=postgresql: useTestDb/createTestDb then give PostgreSQL databases. */
+export function testsRunOnPostgres(): boolean {
+	return process.env.TEST_DB_ENGINE === 'postgresql';
+}
+
+/** A fresh copy of the run's migrated template with the production client on it. */
+export async function createPgTestDb(): Promise<Db> {
+	const serverUrl = process.env.KIOSK_TEST_PG_SERVER_URL;
+	if (!serverUrl) throw new Error('TEST_DB_ENGINE=postgresql needs the PostgreSQL globalSetup (vitest.config.ts)');
+	return openPostgresDatabase(await createDatabase(serverUrl, 'template'));
+}
+
+/**
+ * For a PostgreSQL test file: a fresh migrated database of its own (a copy of the run's template),
+ * opened with the production client, dropped after the file's last test. Call at the top of the
+ * file; the returned function gives the database inside tests.
+ */
+export function usePgTestDb(): () => { db: Db; url: string; serverUrl: string } {
+	let current: { db: Db; url: string; serverUrl: string } | undefined;
+	beforeAll(async () => {
+		const serverUrl = inject('pgServerUrl');
+		const url = await createDatabase(serverUrl, 'template');
+		current = { db: openPostgresDatabase(url), url, serverUrl };
+	});
+	afterAll(async () => {
+		if (!current) return;
+		await current.db.$disconnect();
+		await dropDatabase(current.url);
+	});
+	return () => {
+		if (!current) throw new Error('usePgTestDb: the database is made in beforeAll; use it inside a test');
+		return current;
+	};
+}
