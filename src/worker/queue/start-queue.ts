@@ -1,5 +1,7 @@
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
+import type { FileStore } from '../../lib/server/files/file-store.ts';
+import { openFileStore } from '../../lib/server/files/open-file-store.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { createFallbackProvider, createImageProvider, pricesFor } from '../../lib/server/providers/create-provider.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
@@ -11,7 +13,7 @@ import { JobLoop } from './job-loop.ts';
 import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /** `noticeApi`: the guest notices' client (the worker passes one whose sends the message history sees). */
-type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi };
+type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi; fileStore?: FileStore };
 
 /** Builds the job loop from the configuration (worker main.ts and tests that run it in-process). */
 export async function createJobLoop(input: QueueInput): Promise<JobLoop> {
@@ -32,6 +34,7 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 		prices: pricesFor(config),
 		fallback: await createFallbackProvider(config),
 		workerId: input.workerId,
+		fileStore: input.fileStore ?? (await openFileStore(config)),
 		settings: {
 			slots: config.WORKER_SLOTS,
 			maxAttempts: config.JOB_MAX_ATTEMPTS,

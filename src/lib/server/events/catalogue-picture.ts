@@ -4,7 +4,7 @@ import path from 'node:path';
 import { renderCatalogueSheet, renderPreviewPng } from '../media/photo-outfit-art.ts';
 import { outfitArtSvg } from '../outfits/outfit-art.ts';
 import type { Outfit } from '../../schemas/outfit.ts';
-import { writeFileAtomic } from '../jobs/pipeline/job-files.ts';
+import { writeFileAtomic } from '../files/local-file-store.ts';
 import type { PublishedCatalogue } from './catalogue.repository.ts';
 import { outfitPreviewsDir } from './outfit-previews.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { DomainError } from '../errors/domain-error.ts';
-import { writeFileAtomic } from '../jobs/pipeline/job-files.ts';
+import { writeFileAtomic } from '../files/local-file-store.ts';
 import { PhotoRejected } from '../media/photo-normalise.ts';
 import { MAX_PREVIEW_BYTES, MAX_PREVIEW_PIXELS, normalisePreview } from '../media/preview-normalise.ts';
 

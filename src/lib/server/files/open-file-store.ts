@@ -56,6 +56,6 @@ export async function openFileStore(config: FileStoreEnv): Promise<FileStore> {
 }
 
 /** What a module without its own store was given: the local folder it always used. */
-export function storeOf(deps: { files?: FileStore }, dataDir: string): FileStore {
-	return deps.files ?? new LocalFileStore(dataDir);
+export function storeOf(deps: { fileStore?: FileStore }, dataDir: string): FileStore {
+	return deps.fileStore ?? new LocalFileStore(dataDir);
 }

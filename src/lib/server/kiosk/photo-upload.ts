@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import type { FileStore } from '../files/file-store.ts';
+import { storeOf } from '../files/open-file-store.ts';
 import type { Logger } from '../log/logger.ts';
 import { findSession } from '../guests/sessions.repository.ts';
 import { photoReadiness, takePhotoAndEnqueue, type TakePhotoOutcome } from '../guests/take-photo.ts';
@@ -11,6 +11,8 @@ import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
 
 export interface UploadDeps extends KioskDeps {
 	dataDir: string;
+	/** Where the selfie and the face crop go (DATA_DIR when not given). */
+	fileStore?: FileStore;
 	logger: Logger;
 	/** The process's face detector, asked for only when a photo has passed normalisation (it loads on first use). */
 	faceDetector: () => Promise<FaceFinder>;
@@ -63,29 +65,20 @@ export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: str
 }
 
 async function storeAndEnqueue(deps: UploadDeps, token: string, selfie: Buffer, faceCrop: Buffer): Promise<UploadOutcome> {
-	const dir = path.join(deps.dataDir, 'sessions', token);
-	await mkdir(dir, { recursive: true });
-	const hex = randomBytes(8).toString('hex');
-	const selfiePath = path.join(dir, `selfie_${hex}.jpg`);
-	const cropTemp = path.join(dir, `.face_crop_${hex}.tmp`);
-	await writeAtomically(selfiePath, selfie);
-	await writeFile(cropTemp, faceCrop, { mode: 0o600 });
-	const outcome = await takePhotoAndEnqueue(deps, token, selfiePath).catch(async (error: unknown) => {
-		await Promise.all([rm(selfiePath, { force: true }), rm(cropTemp, { force: true })]);
+	const files = storeOf(deps, deps.dataDir);
+	const selfieKey = `sessions/${token}/selfie_${randomBytes(8).toString('hex')}.jpg`;
+	await files.put(selfieKey, selfie);
+	const outcome = await takePhotoAndEnqueue(deps, token, files.reference(selfieKey)).catch(async (error: unknown) => {
+		await files.delete(selfieKey);
 		throw error;
 	});
 	if (outcome.kind !== 'enqueued') {
-		await Promise.all([rm(selfiePath, { force: true }), rm(cropTemp, { force: true })]);
+		await files.delete(selfieKey);
 		return outcome;
 	}
-	await rename(cropTemp, path.join(dir, 'face_crop.jpg'));
+	// Only the upload that won the session names the face crop: a losing one never replaces it.
+	await files.put(`sessions/${token}/face_crop.jpg`, faceCrop);
 	return outcome;
-}
-
-async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
-	const temp = `${target}.tmp`;
-	await writeFile(temp, bytes, { mode: 0o600 });
-	await rename(temp, target);
 }
 
 /** The whole body, or null as soon as it passes `limit` bytes (the rest is never read). */
