@@ -55,7 +55,7 @@ async function main(): Promise<void> {
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger, fileStore);
 	scheduler.add(logPruneTask({ db, clock, logger }));
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
-	scheduleBroadcastTasks(scheduler, config, db, clock, logger, () => stopping);
+	scheduleBroadcastTasks(scheduler, config, db, clock, logger, () => stopping, fileStore);
 
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);

@@ -1,6 +1,7 @@
 import { eraseExpiredBroadcasts } from '../../lib/server/broadcasts/broadcast-retention.ts';
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
+import type { FileStore } from '../../lib/server/files/file-store.ts';
 import { createCrashPoint } from '../../lib/server/jobs/run/crash-points.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
@@ -10,7 +11,7 @@ import type { Scheduler } from '../scheduler.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from './broadcasts-deliver.ts';
 
 /** The broadcast side of the worker: the outbox polls a cheap indexed query each second. */
-export function scheduleBroadcastTasks(scheduler: Scheduler, config: Config, db: Db, clock: Clock, logger: Logger, isStopping: () => boolean): void {
+export function scheduleBroadcastTasks(scheduler: Scheduler, config: Config, db: Db, clock: Clock, logger: Logger, isStopping: () => boolean, fileStore: FileStore): void {
 	const deps: BroadcastDeliveryDeps = {
 		db,
 		clock,
@@ -20,8 +21,9 @@ export function scheduleBroadcastTasks(scheduler: Scheduler, config: Config, db:
 		pacer: new SendPacer(clock),
 		leaseMs: config.BROADCAST_LEASE_SECONDS * SECOND,
 		sleep: (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()),
-		crashPoint: createCrashPoint()
+		crashPoint: createCrashPoint(),
+		fileStore
 	};
 	scheduler.add({ name: 'broadcasts-deliver', everyMs: SECOND, runAtStart: true, run: async () => void (await deliverBroadcasts(deps, isStopping)) });
-	scheduler.add({ name: 'broadcasts-retention', everyMs: HOUR, runAtStart: true, run: async () => void (await eraseExpiredBroadcasts(db, clock, config.dataDir)) });
+	scheduler.add({ name: 'broadcasts-retention', everyMs: HOUR, runAtStart: true, run: async () => void (await eraseExpiredBroadcasts(db, clock, config.dataDir, fileStore)) });
 }

@@ -5,7 +5,8 @@ import { assertValidKey, folderPrefix, isValidKey, type FileStore, type StoredFi
 
 /** Writes to a temporary name and renames, so a crash never leaves half a file under the real name. */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
-	await fsp.mkdir(path.dirname(file), { recursive: true });
+	// Folders of guest files are the service's own, like the files (mode 600).
+	await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
 	// Unique per write: two writers of one file (a job claimed again while a frozen slot still runs) never share a temp name.
 	const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
 	await fsp.writeFile(temp, data, { mode: 0o600 });
