@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readJobDetail } from '../../src/lib/server/console/job-detail.ts';
 import { readArtefact } from '../../src/lib/server/console/artefact-files.ts';
 import { openFileStore } from '../../src/lib/server/files/open-file-store.ts';
@@ -12,13 +12,10 @@ import { startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { answerSelfieUpload } from '../../src/lib/server/kiosk/photo-upload-route.ts';
 import { TokenBuckets } from '../../src/lib/server/kiosk/rate-limit.ts';
 import { eraseGuest } from '../../src/lib/server/lifecycle/guest-erasure.ts';
-import { createLogger, silentLogger } from '../../src/lib/server/log/logger.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
-import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
-import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { useS3Server } from '../helpers/s3-server.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { useGenerationWorld, waitForJobStatus } from './generation-harness.ts';
 import { selfieJpeg } from './guest-photos.ts';
 
 // FILE_STORE=s3 end to end: the kiosk's upload lands in the bucket, the worker draws from it and
@@ -26,21 +23,14 @@ import { selfieJpeg } from './guest-photos.ts';
 // empties the guest's prefixes. Nothing of the guest is left in DATA_DIR.
 
 describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasure', () => {
-	const tempDir = useTempDir('file-store-flow-');
+	const generation = useGenerationWorld('file-store-flow-');
 	const s3Server = useS3Server();
-	let world: GenerationWorld | undefined;
-	let loop: JobLoop | undefined;
-	afterEach(async () => {
-		await loop?.stop(1000);
-		loop = undefined;
-		await world?.close();
-		world = undefined;
-	});
 
 	it('upload → bucket → pipeline → stickers in the bucket → console → erasure', async () => {
 		const server = await s3Server();
-		world = await createGenerationWorld(tempDir());
-		const config = world.config({ ...server.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' });
+		const world = await generation.open();
+		const bucketEnv = { ...server.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' };
+		const config = world.config(bucketEnv);
 		const fileStore = await openFileStore(config);
 		const app = { config, db: world.db, clock: systemClock, logger: silentLogger, version: 'test', fileStore };
 		await rememberBotUsername(world.db, systemClock, (await world.api.getMe()).username);
@@ -64,8 +54,7 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect(existsSync(path.join(world.dataDir, 'sessions'))).toBe(false);
 
 		// The worker opens the same bucket from the same settings and draws from what the kiosk stored.
-		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w-s3' });
-		loop.start();
+		await generation.startLoop(bucketEnv);
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 		const done = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect((await world.emulator.control.getStickerSet(done.packName!))?.stickers).toHaveLength(12);
@@ -86,8 +75,7 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect((await sharp(served!).metadata()).width).toBe(512);
 		expect(await readArtefact(fileStore, `sessions/${token}/face_crop.jpg`)).toBeNull();
 
-		await loop.stop(1000);
-		loop = undefined;
+		await generation.stopLoop();
 		await eraseGuest({ db: world.db, clock: systemClock, dataDir: world.dataDir, fileStore, pseudonymKey: Buffer.alloc(32, 3) }, BigInt(world.guestId), 'forget');
 		expect(await fileStore.list(`sessions/${token}/`)).toEqual([]);
 		expect(await fileStore.list(`debug_sheets/job${jobId}_`)).toEqual([]);
