@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import S3rver from '@20minutes/s3rver';
 import { afterEach } from 'vitest';
+import { PROJECT_ROOT } from './node-process.ts';
 
 /** s3rver's one built-in key pair; any other access key id is refused (403 InvalidAccessKeyId). */
 export const S3RVER_KEY = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -17,14 +18,24 @@ export interface S3TestServer {
 	close(): Promise<void>;
 }
 
-/** A real S3-compatible server (s3rver) on a random port with its data in a temporary folder. */
+/** A real S3-compatible server (s3rver, its own process) on a random port with its data in a temporary folder. */
 export async function startS3Server(bucket = 'kiosk-files'): Promise<S3TestServer> {
 	const directory = mkdtempSync(path.join(tmpdir(), 's3rver-'));
-	// s3rver 4 computes a bucket-level request's signature over `/<bucket>` where the AWS SDK signs
-	// `/<bucket>/` (real S3 takes both), so it is told to let mismatched signatures pass; an
-	// unknown access key id is still refused.
-	const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, allowMismatchedSignatures: true, configureBuckets: [{ name: bucket }] });
-	const { port } = await server.run();
+	const child = spawn(process.execPath, ['--openssl-legacy-provider', path.join(PROJECT_ROOT, 'tests/helpers/s3rver-process.mjs'), directory, bucket], {
+		cwd: PROJECT_ROOT,
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	const port = await new Promise<number>((resolve, reject) => {
+		let output = '';
+		child.stdout.on('data', (chunk: Buffer) => {
+			output += chunk.toString();
+			const line = /\{"port":(\d+)\}/.exec(output);
+			if (line) resolve(Number(line[1]));
+		});
+		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		child.once('exit', (code) => reject(new Error(`s3rver exited (${code}) before listening:\n${output}`)));
+	});
 	const endpoint = `http://127.0.0.1:${port}`;
 	return {
 		endpoint,
@@ -43,13 +54,14 @@ export async function startS3Server(bucket = 'kiosk-files'): Promise<S3TestServe
 			utimesSync(file, modifiedAt, modifiedAt);
 		},
 		async close() {
-			await server.close();
+			child.kill('SIGTERM');
+			await exited;
 			rmSync(directory, { recursive: true, force: true });
 		}
 	};
 }
 
-/** One server per test, closed after it. */
+/** One server per test, stopped after it. */
 export function useS3Server(): (bucket?: string) => Promise<S3TestServer> {
 	const servers: S3TestServer[] = [];
 	afterEach(async () => {

@@ -99,6 +99,16 @@ describe.each(stores)('the FileStore contract: %s', (_name, open) => {
 	});
 });
 
+describe('S3FileStore lists past one page', () => {
+	it('a prefix with more keys than one ListObjectsV2 page (1000) is listed whole', async () => {
+		const server = await s3Server();
+		const store = new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
+		const keys = Array.from({ length: 1003 }, (_, i) => `debug_sheets/job${i}_anchor.png`);
+		for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((key) => store.put(key, 'x')));
+		expect((await store.list('debug_sheets/')).map((f) => f.key)).toEqual([...keys].sort((a, b) => a.localeCompare(b)));
+	}, 60_000);
+});
+
 describe('LocalFileStore keeps the folder layout of DATA_DIR', () => {
 	it('a key is the path below DATA_DIR, and the database keeps the absolute path it always kept', async () => {
 		const dataDir = tempDir();
