@@ -5,7 +5,7 @@ import { announceDemoMode } from '../lib/server/config/demo-mode.ts';
 import { prepareDatabase } from '../lib/server/db/startup.ts';
 import { MigrationError } from '../lib/server/db/migrations/safe-migrate.ts';
 import { openFileStore } from '../lib/server/files/open-file-store.ts';
-import { FileStoreUnusable } from '../lib/server/files/s3-file-store.ts';
+import { FileStoreUnusable } from '../lib/server/files/file-store.ts';
 import { createLogger } from '../lib/server/log/logger.ts';
 import { systemClock } from '../lib/server/time/clock.ts';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from '../lib/server/workers/worker-registry.ts';

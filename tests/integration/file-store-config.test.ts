@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/lib/server/config/config.ts';
 import { openFileStore, s3Settings } from '../../src/lib/server/files/open-file-store.ts';
 import { LocalFileStore } from '../../src/lib/server/files/local-file-store.ts';
-import { FileStoreUnusable } from '../../src/lib/server/files/s3-file-store.ts';
+import { FileStoreUnusable } from '../../src/lib/server/files/file-store.ts';
+import { exitOrKill, spawnBuiltWeb } from '../helpers/built-web.ts';
 import { PROJECT_ROOT, runTs } from '../helpers/node-process.ts';
 import { useS3Server } from '../helpers/s3-server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -85,4 +86,14 @@ describe('FILE_STORE settings', () => {
 		expect(keyless.stderr).toContain('worker refuses to start: Invalid configuration');
 		expect(keyless.stderr).toContain('FILE_STORE_S3_ACCESS_KEY_ID is required when FILE_STORE=s3');
 	}, 60_000);
+
+	it('the built web process refuses to start on a bucket that refuses its key (needs `npx vite build`)', async () => {
+		const server = await s3Server();
+		const dataDir = tempDir();
+		const env = { ...NO_AWS, ...server.env, NODE_ENV: 'test', FILE_STORE_S3_ACCESS_KEY_ID: 'NOT-A-KEY' };
+		const web = await exitOrKill(spawnBuiltWeb({ port: await closedPort(), dataDir, env }), 20_000);
+		expect(web.code).toBe(1);
+		expect(web.stdout).not.toContain('web process ready');
+		expect(web.stderr).toMatch(/web process refuses to start: FILE_STORE_S3_BUCKET: the bucket "kiosk-files" at http:\/\/127\.0\.0\.1:\d+ refuses these credentials/);
+	}, 30_000);
 });

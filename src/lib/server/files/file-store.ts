@@ -31,6 +31,11 @@ export interface FileStore {
 	keyOf(reference: string): string | null;
 }
 
+/** Why the configured store cannot be used, in words for the person starting the process. */
+export class FileStoreUnusable extends Error {
+	override name = 'FileStoreUnusable';
+}
+
 const SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
 /** A key must be relative segments without `..`: a stored value can never reach outside the store. */

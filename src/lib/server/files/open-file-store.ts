@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.ts';
 import type { FileStore } from './file-store.ts';
 import { LocalFileStore } from './local-file-store.ts';
-import { S3FileStore, type S3Settings } from './s3-file-store.ts';
+import type { S3Settings } from './s3-file-store.ts';
 
 type FileStoreEnv = Pick<
 	Config,
@@ -45,6 +45,8 @@ export function s3Settings(config: FileStoreEnv): S3Settings {
  */
 export async function openFileStore(config: FileStoreEnv): Promise<FileStore> {
 	if (config.FILE_STORE === 'local') return new LocalFileStore(config.dataDir);
+	// The AWS SDK is loaded only for a bucket: a local install never pays for it at start.
+	const { S3FileStore } = await import('./s3-file-store.ts');
 	const store = new S3FileStore(s3Settings(config));
 	try {
 		await store.checkAccess();

@@ -9,7 +9,7 @@ import {
 	S3ServiceException
 } from '@aws-sdk/client-s3';
 import path from 'node:path';
-import { assertValidKey, folderPrefix, isValidKey, type FileStore, type StoredFile } from './file-store.ts';
+import { assertValidKey, FileStoreUnusable, folderPrefix, isValidKey, type FileStore, type StoredFile } from './file-store.ts';
 
 export interface S3Settings {
 	bucket: string;
@@ -18,11 +18,6 @@ export interface S3Settings {
 	endpoint?: string;
 	forcePathStyle: boolean;
 	credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
-}
-
-/** Why a bucket cannot be used, in words for the person starting the process. */
-export class FileStoreUnusable extends Error {
-	override name = 'FileStoreUnusable';
 }
 
 const CONTENT_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.json': 'application/json' };
