@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import { S3FileStore } from '../../src/lib/server/files/s3-file-store.ts';
 import { PROJECT_ROOT } from './node-process.ts';
 
 /** s3rver's one built-in key pair; any other access key id is refused (403 InvalidAccessKeyId). */
@@ -59,6 +60,11 @@ export async function startS3Server(bucket = 'kiosk-files'): Promise<S3TestServe
 			rmSync(directory, { recursive: true, force: true });
 		}
 	};
+}
+
+/** The product's store on a test server's bucket. */
+export function bucketStore(server: S3TestServer): S3FileStore {
+	return new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
 }
 
 /** One server per test, stopped after it. */

@@ -9,12 +9,11 @@ import { answerBroadcastImage, answerBroadcastImageUpload } from '../../src/lib/
 import { BROADCAST_RETENTION_DAYS, eraseExpiredBroadcasts } from '../../src/lib/server/broadcasts/broadcast-retention.ts';
 import { scheduleBroadcast } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
-import { S3FileStore } from '../../src/lib/server/files/s3-file-store.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { SendPacer } from '../../src/lib/server/telegram/send-pacer.ts';
 import { DAY } from '../../src/lib/server/time/clock.ts';
 import { deliverBroadcasts } from '../../src/worker/tasks/broadcasts-deliver.ts';
-import { S3RVER_KEY, useS3Server } from '../helpers/s3-server.ts';
+import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { seedGuests } from './broadcast-world.ts';
 import { startGuestWorld, type GuestWorld } from './guest-harness.ts';
@@ -35,7 +34,7 @@ describe('broadcast pictures on an S3 bucket', () => {
 
 	it('upload → compose → sent as a photo from the bucket → shown in the console → gone with the broadcast', async () => {
 		const server = await s3Server();
-		const store = new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
+		const store = bucketStore(server);
 		world = await startGuestWorld(tempDir());
 		const { db, clock, emulator } = world;
 		const webDataDir = tempDir();

@@ -6,9 +6,8 @@ import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { readArtefact } from '../../src/lib/server/console/artefact-files.ts';
 import { cataloguePicture, cataloguePictureKey, outfitPreviewPng } from '../../src/lib/server/events/catalogue-picture.ts';
 import { answerPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
-import { S3FileStore } from '../../src/lib/server/files/s3-file-store.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
-import { S3RVER_KEY, useS3Server } from '../helpers/s3-server.ts';
+import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 // The web process stores an outfit preview and the worker's bot draws the catalogue picture from
@@ -22,7 +21,7 @@ describe('outfit previews and catalogue pictures on an S3 bucket', () => {
 
 	it('an uploaded preview lands in the bucket, the console serves it, the catalogue picture is drawn from it and kept there', async () => {
 		const server = await s3Server();
-		const store = new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
+		const store = bucketStore(server);
 		const webDataDir = tempDir();
 		const workerDataDir = tempDir();
 		const picture = await sharp({ create: { width: 700, height: 500, channels: 3, background: '#1e88e5' } }).jpeg().toBuffer();

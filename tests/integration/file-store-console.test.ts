@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { S3FileStore } from '../../src/lib/server/files/s3-file-store.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { cookiesFrom, postForm, requestWeb, useBuiltWeb } from '../helpers/built-web.ts';
-import { S3RVER_KEY, useS3Server } from '../helpers/s3-server.ts';
+import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
 
 // The console's pictures come through the web process from the bucket, with the same checks as
@@ -14,7 +13,7 @@ describe('the console serves files from an S3 bucket over HTTP', () => {
 
 	it('a sticker for a signed-in operator; 401 without signing in; the selfie and a missing file are 404', async () => {
 		const server = await s3Server();
-		const store = new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
+		const store = bucketStore(server);
 		const sticker = Buffer.from('89504e470d0a1a0a-a-sticker', 'utf8');
 		await store.put('sessions/tok1/stickers/sticker_1.png', sticker);
 		await store.put('sessions/tok1/selfie_ab.jpg', 'the guest’s face');

@@ -5,7 +5,7 @@ import { sweepExpiredObjects } from '../../src/lib/server/lifecycle/file-sweep.t
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, HOUR } from '../../src/lib/server/time/clock.ts';
 import { runTtlSweep } from '../../src/worker/tasks/ttl-sweep.task.ts';
-import { S3RVER_KEY, useS3Server, type S3TestServer } from '../helpers/s3-server.ts';
+import { bucketStore, useS3Server, type S3TestServer } from '../helpers/s3-server.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 
 // The TTL sweep on a bucket: an object's age is its LastModified against the injected clock, with
@@ -13,10 +13,6 @@ import { useTestDb } from '../helpers/test-db.ts';
 
 const T0 = new Date('2026-06-01T12:00:00.000Z');
 const before = (ms: number) => new Date(T0.getTime() - ms);
-
-function storeOn(server: S3TestServer): S3FileStore {
-	return new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
-}
 
 async function putAged(server: S3TestServer, store: S3FileStore, files: Record<string, Date>): Promise<void> {
 	for (const [key, modifiedAt] of Object.entries(files)) {
@@ -31,7 +27,7 @@ describe('the TTL sweep on an S3 bucket', () => {
 
 	it('deletes objects under sessions/ and debug_sheets/ older than the cutoff by LastModified; newer ones and other prefixes stay', async () => {
 		const server = await s3Server();
-		const store = storeOn(server);
+		const store = bucketStore(server);
 		await putAged(server, store, {
 			'sessions/old/selfie_ab.jpg': before(80 * HOUR),
 			'sessions/old/stickers/sticker_1.png': before(71 * HOUR + 5_000),
@@ -57,7 +53,7 @@ describe('the TTL sweep on an S3 bucket', () => {
 
 	it('the hourly task sweeps the bucket it is given, then records last_sweep_at', async () => {
 		const server = await s3Server();
-		const store = storeOn(server);
+		const store = bucketStore(server);
 		const { db, dir } = await openDb();
 		await putAged(server, store, { 'sessions/tok/selfie_ab.jpg': before(80 * HOUR), 'sessions/tok/face_crop.jpg': before(2 * HOUR) });
 
@@ -69,7 +65,7 @@ describe('the TTL sweep on an S3 bucket', () => {
 
 	it('a failing delete is counted and the pass goes on', async () => {
 		const server = await s3Server();
-		const store = storeOn(server);
+		const store = bucketStore(server);
 		await putAged(server, store, { 'sessions/a/selfie_1.jpg': before(80 * HOUR), 'sessions/b/selfie_2.jpg': before(80 * HOUR) });
 		const refusing = Object.assign(Object.create(store) as S3FileStore, {
 			delete: (key: string) => (key.startsWith('sessions/a/') ? Promise.reject(new Error('AccessDenied')) : store.delete(key))

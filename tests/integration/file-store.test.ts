@@ -2,8 +2,7 @@ import { utimesSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { exists, type FileStore } from '../../src/lib/server/files/file-store.ts';
 import { LocalFileStore } from '../../src/lib/server/files/local-file-store.ts';
-import { S3FileStore } from '../../src/lib/server/files/s3-file-store.ts';
-import { S3RVER_KEY, useS3Server } from '../helpers/s3-server.ts';
+import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 /** A store to test and a way to make one of its files look older than it is. */
@@ -27,7 +26,7 @@ const stores: [string, () => Promise<StoreUnderTest>][] = [
 		'S3FileStore on s3rver',
 		async () => {
 			const server = await s3Server();
-			const store = new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
+			const store = bucketStore(server);
 			return { store, age: (key, at) => server.ageObject(key, at) };
 		}
 	]
@@ -102,7 +101,7 @@ describe.each(stores)('the FileStore contract: %s', (_name, open) => {
 describe('S3FileStore lists past one page', () => {
 	it('a prefix with more keys than one ListObjectsV2 page (1000) is listed whole', async () => {
 		const server = await s3Server();
-		const store = new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
+		const store = bucketStore(server);
 		const keys = Array.from({ length: 1003 }, (_, i) => `debug_sheets/job${i}_anchor.png`);
 		for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((key) => store.put(key, 'x')));
 		expect((await store.list('debug_sheets/')).map((f) => f.key)).toEqual([...keys].sort((a, b) => a.localeCompare(b)));
