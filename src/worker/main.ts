@@ -4,6 +4,8 @@ import { readVersion } from '../lib/server/config/version.ts';
 import { announceDemoMode } from '../lib/server/config/demo-mode.ts';
 import { prepareDatabase } from '../lib/server/db/startup.ts';
 import { MigrationError } from '../lib/server/db/migrations/safe-migrate.ts';
+import { openFileStore } from '../lib/server/files/open-file-store.ts';
+import { FileStoreUnusable } from '../lib/server/files/file-store.ts';
 import { createLogger } from '../lib/server/log/logger.ts';
 import { systemClock } from '../lib/server/time/clock.ts';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from '../lib/server/workers/worker-registry.ts';
@@ -38,6 +40,8 @@ async function main(): Promise<void> {
 	const logSink = new LogSink('worker');
 	const logger = createLogger('worker', config.LOG_LEVEL, { warningsTo: logSink });
 	announceDemoMode(config, logger);
+	// A bucket that is missing or refuses the credentials stops the start before any work is taken.
+	const fileStore = await openFileStore(config);
 	const lock = acquireInstanceLock(config.dataDir);
 	const clock = systemClock;
 	const db = await prepareDatabase(config, clock, logger);
@@ -49,20 +53,20 @@ async function main(): Promise<void> {
 	let jobLoop: JobLoop | undefined;
 	const scheduler = new Scheduler(logger);
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, jobLoop?.busySlots ?? 0) });
-	scheduleLifecycleTasks(scheduler, config, db, clock, logger);
+	scheduleLifecycleTasks(scheduler, config, db, clock, logger, fileStore);
 	scheduler.add(logPruneTask({ db, clock, logger }));
 	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
 	// One send budget for everything the worker sends on its own: notices, status edits, broadcasts.
 	const budget = new BotBudget(clock);
-	scheduleBroadcastTasks(scheduler, config, { db, clock, logger, budget }, () => stopping);
+	scheduleBroadcastTasks(scheduler, config, { db, clock, logger, budget, fileStore }, () => stopping);
 
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);
-	const bot = createBot(config.telegram, { db, clock, logger, config }, [noticeApi]);
+	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore }, [noticeApi]);
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	botRunner.start();
-	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi, budget });
+	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi, budget, fileStore });
 	jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
 	const stopRedraws = new AbortController();
@@ -97,7 +101,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	if (error instanceof ConfigError || error instanceof MigrationError || error instanceof InstanceLockError) {
+	if (error instanceof ConfigError || error instanceof MigrationError || error instanceof InstanceLockError || error instanceof FileStoreUnusable) {
 		console.error(`worker refuses to start: ${error.message}`);
 	} else {
 		console.error('worker failed to start:', error);

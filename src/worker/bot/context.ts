@@ -1,6 +1,7 @@
 import type { Context } from 'grammy';
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
+import type { FileStore } from '../../lib/server/files/file-store.ts';
 import type { Locale } from '../../lib/i18n/locale.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
@@ -11,6 +12,8 @@ export interface BotDeps {
 	clock: Clock;
 	logger: Logger;
 	config: Config;
+	/** Guest files and catalogue pictures (FILE_STORE); DATA_DIR when not given. */
+	fileStore?: FileStore;
 }
 
 export type BotContext = Context & { locale: Locale; deps: BotDeps };

@@ -27,7 +27,7 @@ export async function sendConsentPrompt(ctx: BotContext, token: string): Promise
  * uploaded once per published version; later guests get it by Telegram file_id.
  */
 export async function sendCatalogue(ctx: BotContext, token: string): Promise<void> {
-	const { db, clock, config } = ctx.deps;
+	const { db, clock, config, fileStore } = ctx.deps;
 	const catalogue = await offeredCatalogue(db, token);
 	const keyboard = new InlineKeyboard();
 	catalogue.outfits.forEach((outfit, index) => {
@@ -35,7 +35,7 @@ export async function sendCatalogue(ctx: BotContext, token: string): Promise<voi
 		if (index % 2 === 1) keyboard.row();
 	});
 	const options = { caption: guestText(ctx.locale, 'chooseOutfit'), reply_markup: keyboard };
-	const sheet = await cataloguePicture(config.dataDir, catalogue);
+	const sheet = await cataloguePicture(config.dataDir, catalogue, fileStore);
 	const hash = contentHash(sheet);
 	const fileId = await findTelegramFileId(db, hash);
 	if (fileId) {

@@ -6,13 +6,15 @@ import {
 	recordRecipientSent,
 	type ClaimedRecipient
 } from '../../lib/server/broadcasts/broadcast-recipients.repository.ts';
+import { readBroadcastImage } from '../../lib/server/broadcasts/broadcast-image.ts';
 import { finishDrainedBroadcasts, recordImageFileId, startDueBroadcasts } from '../../lib/server/broadcasts/broadcasts.repository.ts';
 import type { Db } from '../../lib/server/db/client.ts';
+import type { FileStore } from '../../lib/server/files/file-store.ts';
 import { markBotBlocked } from '../../lib/server/guests/bot-blocked.ts';
 import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
-import { sendBroadcastMessage } from '../../lib/server/telegram/broadcast-message.ts';
+import { sendBroadcastMessage, type BroadcastContent } from '../../lib/server/telegram/broadcast-message.ts';
 import { describeFailure, readSendFailure, recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
 import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { computeBackoffMs, type BackoffPolicy } from '../../lib/server/time/backoff.ts';
@@ -44,6 +46,8 @@ export interface BroadcastDeliveryDeps {
 	random?: () => number;
 	/** Crash injection for the crash tests (jobs/run/crash-points.ts); a no-op otherwise. */
 	crashPoint?: (step: BroadcastCrashStep) => void;
+	/** Where the pictures are; without one, `image_path` is read as a file on this host. */
+	fileStore?: FileStore;
 }
 
 export const BROADCAST_CRASH_STEPS = ['broadcast_after_claim', 'broadcast_after_send'] as const;
@@ -74,6 +78,14 @@ export async function deliverBroadcasts(deps: BroadcastDeliveryDeps, shouldStop:
 	return sent;
 }
 
+/** The picture's bytes from the store, unless Telegram already has it by file_id. */
+async function withPicture(deps: BroadcastDeliveryDeps, content: BroadcastContent): Promise<BroadcastContent> {
+	if (!deps.fileStore || !content.imagePath || content.imageFileId) return content;
+	const image = await readBroadcastImage(deps.fileStore, content.imagePath);
+	if (!image) throw new Error('the broadcast’s picture is gone from the file store');
+	return { ...content, image };
+}
+
 async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): Promise<Outcome> {
 	const chatId = row.telegramUserId;
 	const standing: Standing = row.test ? 'ok' : await readStanding(deps.db, chatId);
@@ -86,7 +98,7 @@ async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): P
 	deps.budget.book(chatId);
 	let sent;
 	try {
-		sent = await sendBroadcastMessage(deps.api, chatId, locale, row.broadcast);
+		sent = await sendBroadcastMessage(deps.api, chatId, locale, await withPicture(deps, row.broadcast));
 	} catch (error) {
 		await recordFailure(deps, row, error);
 		return 'failed';

@@ -1,4 +1,5 @@
 import type { Db } from '../../lib/server/db/client.ts';
+import type { FileStore } from '../../lib/server/files/file-store.ts';
 import { eraseInactiveGuests, pseudonymiseOrphanAudit } from '../../lib/server/lifecycle/guest-retention.ts';
 import { deleteQuietThrottleRows } from '../../lib/server/auth/login-throttle.ts';
 import { deleteExpiredOperatorSessions } from '../../lib/server/auth/operator-session.ts';
@@ -13,6 +14,7 @@ export interface RetentionTaskDeps {
 	clock: Clock;
 	logger: Logger;
 	dataDir: string;
+	fileStore?: FileStore;
 	dbPath: string;
 	pseudonymKey: Buffer;
 	retentionDays: number;

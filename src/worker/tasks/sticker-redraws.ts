@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { replaceStickerInPack } from '../../lib/server/jobs/delivery/replace-sticker.ts';
-import { jobFiles } from '../../lib/server/jobs/pipeline/job-files.ts';
+import { storeOf } from '../../lib/server/files/open-file-store.ts';
+import { jobFileKeys, readStored } from '../../lib/server/jobs/pipeline/job-files.ts';
 import { createPackState, pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import { callProvider } from '../../lib/server/jobs/pipeline/provider-call.ts';
 import { redrawSticker } from '../../lib/server/jobs/pipeline/sticker-redraw.ts';
@@ -34,8 +34,9 @@ export async function runNextStickerRedraw(deps: QueueDeps, signal: AbortSignal)
 async function redrawDeliveredSticker(deps: QueueDeps, request: RedrawRequest, signal: AbortSignal): Promise<void> {
 	const job = await findJob(deps.db, request.jobId);
 	if (!job || job.status !== 'done' || !job.packName) throw new RedrawRefused('the job is no longer a delivered pack (reset or erased)');
-	const files = jobFiles(deps.settings.dataDir, job.jobId, job.sessionToken);
-	const [faceCrop, anchor] = await Promise.all([readFile(files.faceCrop).catch(() => null), readFile(files.anchor).catch(() => null)]);
+	const files = jobFileKeys(job.jobId, job.sessionToken);
+	const fileStore = storeOf(deps, deps.settings.dataDir);
+	const [faceCrop, anchor] = await Promise.all([fileStore.get(files.faceCrop), fileStore.get(files.anchor)]);
 	if (!faceCrop || !anchor) throw new RedrawRefused('the guest’s photo and drawings are gone (deleted after PHOTO_TTL_HOURS), so there is nothing to draw from');
 	const ctx = await buildJobContext(deps, job.jobId, signal, { redraw: { faceCrop } });
 	const appearance = await callProvider(ctx, 'passport', 'vision', () => ctx.provider.describeAppearance(ctx.brief));
@@ -43,7 +44,7 @@ async function redrawDeliveredSticker(deps: QueueDeps, request: RedrawRequest, s
 	// Each request draws differently: the attempt number varies the model's (or offline) drawing.
 	const verdict = await redrawSticker(ctx, state, { appearance, anchor, n: request.stickerNumber, stage: 'regen', attempt: 2 + request.id });
 	if (!verdict.ok) throw new RedrawRefused(`the new drawing failed the checks (${verdict.reasons.join(', ')}); the pack is unchanged`);
-	await replaceStickerInPack(deps.api, { userId: job.telegramUserId, packName: job.packName, stickerNumber: request.stickerNumber, file: files.sticker(request.stickerNumber) });
+	await replaceStickerInPack(deps.api, { userId: job.telegramUserId, packName: job.packName, stickerNumber: request.stickerNumber, png: await readStored(fileStore, files.sticker(request.stickerNumber)) });
 }
 
 /** A redraw that cannot be done, with the sentence operators see. */

@@ -1,4 +1,5 @@
 import { recordAudit, type Actor, type AuditAction } from '../audit/audit-log.ts';
+import type { FileStore } from '../files/file-store.ts';
 import { readOperatorTelegramId } from '../auth/operator-telegram-id.ts';
 import type { Db } from '../db/client.ts';
 import type { Broadcast } from '../db/generated/client.ts';
@@ -28,6 +29,8 @@ export interface BroadcastActionDeps {
 	clock: Clock;
 	actor: Actor;
 	dataDir: string;
+	/** Where the pictures are (DATA_DIR when not given). */
+	fileStore?: FileStore;
 }
 
 export type ComposedBroadcast = z.output<typeof composeBroadcastInput>;
@@ -36,7 +39,7 @@ export async function composeBroadcast(deps: BroadcastActionDeps, input: Compose
 	if (input.eventId !== null && !(await deps.db.event.findUnique({ where: { id: input.eventId }, select: { id: true } }))) {
 		throw new DomainError({ code: 'BroadcastEventNotFound', eventId: input.eventId });
 	}
-	const imagePath = input.imageName ? await resolveBroadcastImage(deps.dataDir, input.imageName) : null;
+	const imagePath = input.imageName ? await resolveBroadcastImage(deps.dataDir, input.imageName, deps.fileStore) : null;
 	if (input.imageName && !imagePath) throw new DomainError({ code: 'BroadcastImageMissing' });
 	const nowIso = deps.clock.now().toISOString();
 	return deps.db.$transaction(async (tx) => {

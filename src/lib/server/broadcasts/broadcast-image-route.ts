@@ -1,8 +1,9 @@
-import { promises as fsp } from 'node:fs';
 import { canAct, type OperatorIdentity } from '../auth/roles.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { storeOf } from '../files/open-file-store.ts';
 import { readLimited } from '../kiosk/photo-upload.ts';
 import { PhotoRejected } from '../media/photo-normalise.ts';
-import { MAX_BROADCAST_IMAGE_BYTES, resolveBroadcastImage, storeBroadcastImage } from './broadcast-image.ts';
+import { MAX_BROADCAST_IMAGE_BYTES, readBroadcastImage, resolveBroadcastImage, storeBroadcastImage } from './broadcast-image.ts';
 
 /**
  * POST /api/console/broadcasts/image: a broadcast's picture as the raw request body (content
@@ -18,7 +19,7 @@ const REFUSALS: Record<PhotoRejected['problem'], string> = {
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-export async function answerBroadcastImageUpload(dataDir: string, operator: OperatorIdentity | null | undefined, request: Request): Promise<Response> {
+export async function answerBroadcastImageUpload(dataDir: string, operator: OperatorIdentity | null | undefined, request: Request, fileStore?: FileStore): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
 	if (!canAct(operator.role)) return json(403, { error: 'Your role is viewer: you can look at everything but not change it.' });
 	const tooBig = json(413, { error: `The picture is larger than ${MAX_BROADCAST_IMAGE_BYTES / 1024 / 1024} MB.` });
@@ -27,16 +28,18 @@ export async function answerBroadcastImageUpload(dataDir: string, operator: Oper
 	const bytes = await readLimited(request.body, MAX_BROADCAST_IMAGE_BYTES);
 	if (!bytes) return tooBig;
 	try {
-		return json(201, { name: await storeBroadcastImage(dataDir, bytes) });
+		return json(201, { name: await storeBroadcastImage(dataDir, bytes, fileStore) });
 	} catch (error) {
 		if (error instanceof PhotoRejected) return json(400, { error: REFUSALS[error.problem] });
 		throw error;
 	}
 }
 
-export async function answerBroadcastImage(dataDir: string, operator: OperatorIdentity | null | undefined, name: string): Promise<Response> {
+export async function answerBroadcastImage(dataDir: string, operator: OperatorIdentity | null | undefined, name: string, fileStore?: FileStore): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
-	const file = await resolveBroadcastImage(dataDir, name);
-	if (!file) return json(404, { error: 'No such picture.' });
-	return new Response(new Uint8Array(await fsp.readFile(file)), { headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, no-store' } });
+	const files = storeOf({ fileStore }, dataDir);
+	const reference = await resolveBroadcastImage(dataDir, name, files);
+	const bytes = reference ? await readBroadcastImage(files, reference) : null;
+	if (!bytes) return json(404, { error: 'No such picture.' });
+	return new Response(new Uint8Array(bytes), { headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, no-store' } });
 }

@@ -99,7 +99,19 @@ export const envSchema = z
 		PROVIDER_RETRY_BASE_MS: intIn(0, 60_000, 2000),
 		RPD_WARN_THRESHOLD: intIn(1, 1_000_000, 500),
 		// Operator console (docs/console.md): the image model's requests-per-day quota, 0 = not known.
-		IMAGE_RPD_QUOTA: intIn(0, 10_000_000, 0)
+		IMAGE_RPD_QUOTA: intIn(0, 10_000_000, 0),
+		// Guest files (docs/scale-out.md "Object storage"): DATA_DIR, or one S3-compatible bucket.
+		FILE_STORE: z.enum(['local', 's3'], { message: 'must be local or s3' }).default('local'),
+		FILE_STORE_S3_BUCKET: optionalString,
+		FILE_STORE_S3_REGION: optionalString,
+		FILE_STORE_S3_ENDPOINT: optionalString.pipe(url('e.g. https://<account>.r2.cloudflarestorage.com or http://127.0.0.1:9000').optional()),
+		FILE_STORE_S3_FORCE_PATH_STYLE: optionalString.pipe(z.enum(['0', '1'], { message: 'must be 0 or 1' }).optional()),
+		FILE_STORE_S3_ACCESS_KEY_ID: optionalString,
+		FILE_STORE_S3_SECRET_ACCESS_KEY: optionalString,
+		AWS_ACCESS_KEY_ID: optionalString,
+		AWS_SECRET_ACCESS_KEY: optionalString,
+		AWS_SESSION_TOKEN: optionalString,
+		AWS_REGION: optionalString
 	})
 	.superRefine((env, ctx) => {
 		const need = (key: keyof typeof env, when: string) =>
@@ -113,6 +125,13 @@ export const envSchema = z
 			ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'and DB_PATH are both set: DATABASE_URL runs on PostgreSQL, DB_PATH names a SQLite file — unset one' });
 		}
 		if (env.DEMO_MODE && env.TELEGRAM_BOT_TOKEN) ctx.addIssue({ code: 'custom', path: ['DEMO_MODE'], message: 'must not be 1 while TELEGRAM_BOT_TOKEN is set (the demo has no real bot)' });
+		if (env.FILE_STORE === 's3') {
+			if (!env.FILE_STORE_S3_BUCKET) need('FILE_STORE_S3_BUCKET', 'when FILE_STORE=s3');
+			const ownKeys = [env.FILE_STORE_S3_ACCESS_KEY_ID, env.FILE_STORE_S3_SECRET_ACCESS_KEY].filter(Boolean).length;
+			if (ownKeys === 1) need(env.FILE_STORE_S3_ACCESS_KEY_ID ? 'FILE_STORE_S3_SECRET_ACCESS_KEY' : 'FILE_STORE_S3_ACCESS_KEY_ID', 'with the other of the pair');
+			if (ownKeys === 0 && !(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY))
+				need('FILE_STORE_S3_ACCESS_KEY_ID', 'when FILE_STORE=s3 (with FILE_STORE_S3_SECRET_ACCESS_KEY, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
+		}
 		if (env.NODE_ENV === 'production') {
 			// Without a token the bot talks plain HTTP to a local emulator with a public token: anyone on
 			// this machine could pose as Telegram. Only an explicit DEMO_MODE=1 may run it like that.

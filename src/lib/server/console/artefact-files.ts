@@ -1,5 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import type { FileStore } from '../files/file-store.ts';
+import { LocalFileStore } from '../files/local-file-store.ts';
 
 /**
  * Files the console may show: debug artefacts (`debug_sheets/<file>`), delivered stickers
@@ -48,42 +50,56 @@ export function artefactUrl(relative: string): string {
 	return `/api/console/files/${relative.split('/').map(encodeURIComponent).join('/')}`;
 }
 
+/**
+ * An allowed artefact's bytes from the store, or null. On DATA_DIR the file is resolved first
+ * (resolveArtefactFile), so a symlink under an allowed name never leads out of the folders.
+ */
+export async function readArtefact(store: FileStore, relative: string): Promise<Buffer | null> {
+	if (!isAllowedArtefactPath(relative)) return null;
+	if (store instanceof LocalFileStore) {
+		const file = await resolveArtefactFile(store.root, relative);
+		return file ? fsp.readFile(file).catch(() => null) : null;
+	}
+	return store.get(relative);
+}
+
 /** `debug_sheets/job<N>_*` files of one job, sorted by name (sheet attempts stay in order). */
-export async function listJobArtefacts(dataDir: string, jobId: number): Promise<ArtefactFile[]> {
-	const prefix = `job${jobId}_`;
-	return listFiles(path.join(dataDir, 'debug_sheets'), 'debug_sheets', (name) => name.startsWith(prefix));
+export async function listJobArtefacts(store: FileStore, jobId: number): Promise<ArtefactFile[]> {
+	return listFiles(store, `debug_sheets/job${jobId}_`);
 }
 
 /** The delivered stickers of a session (`sticker_<n>.png`), in sticker order. */
-export async function listStickers(dataDir: string, sessionToken: string): Promise<ArtefactFile[]> {
+export async function listStickers(store: FileStore, sessionToken: string): Promise<ArtefactFile[]> {
 	if (!SEGMENT.test(sessionToken)) return [];
-	const files = await listFiles(path.join(dataDir, 'sessions', sessionToken, 'stickers'), `sessions/${sessionToken}/stickers`, () => true);
+	const files = await listFiles(store, `sessions/${sessionToken}/stickers/`);
 	const order = (name: string) => Number(/(\d+)/.exec(name)?.[1] ?? 0);
 	return files.sort((a, b) => order(a.name) - order(b.name));
 }
 
-async function listFiles(dir: string, relativeDir: string, keep: (name: string) => boolean): Promise<ArtefactFile[]> {
-	const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+async function listFiles(store: FileStore, prefix: string): Promise<ArtefactFile[]> {
+	const stored = await store.list(prefix).catch(() => []);
 	const files: ArtefactFile[] = [];
-	for (const entry of entries) {
-		const relative = `${relativeDir}/${entry.name}`;
-		if (!entry.isFile() || !keep(entry.name) || !isAllowedArtefactPath(relative)) continue;
-		const stat = await fsp.stat(path.join(dir, entry.name)).catch(() => null);
-		const kind = path.extname(entry.name).toLowerCase() === '.json' ? 'json' : 'image';
+	for (const file of stored) {
+		if (!isAllowedArtefactPath(file.key)) continue;
+		const name = path.posix.basename(file.key);
+		const kind = path.extname(name).toLowerCase() === '.json' ? 'json' : 'image';
 		// The version makes the page load a file again once it changes (a redrawn sticker keeps its name).
-		files.push({ name: entry.name, url: `${artefactUrl(relative)}?v=${Math.round(stat?.mtimeMs ?? 0)}`, kind, bytes: stat?.size ?? 0 });
+		files.push({ name, url: `${artefactUrl(file.key)}?v=${Math.round(file.modifiedAt.getTime())}`, kind, bytes: file.bytes });
 	}
 	return files.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** A small JSON artefact's content for the page (consistency, likeness, cut diagnosis). */
-export async function readJsonArtefact(dataDir: string, name: string, maxBytes = 64_000): Promise<unknown> {
-	const file = await resolveArtefactFile(dataDir, `debug_sheets/${name}`);
-	if (!file) return null;
-	const stat = await fsp.stat(file);
-	if (stat.size > maxBytes) return { note: `too large to show here (${stat.size} bytes); open the file` };
+export async function readJsonArtefact(store: FileStore, name: string, maxBytes = 64_000): Promise<unknown> {
+	const key = `debug_sheets/${name}`;
+	if (!isAllowedArtefactPath(key)) return null;
+	const stat = await store.stat(key);
+	if (!stat) return null;
+	if (stat.bytes > maxBytes) return { note: `too large to show here (${stat.bytes} bytes); open the file` };
+	const bytes = await readArtefact(store, key);
+	if (!bytes) return null;
 	try {
-		return JSON.parse(await fsp.readFile(file, 'utf8'));
+		return JSON.parse(bytes.toString('utf8'));
 	} catch {
 		return { note: 'not valid JSON' };
 	}

@@ -1,4 +1,6 @@
 import type { Db } from '../db/client.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { storeOf } from '../files/open-file-store.ts';
 import { packLink } from '../jobs/delivery/pack-name.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
@@ -81,7 +83,8 @@ export interface JobDetail {
 	notices: NoticeView[];
 }
 
-export async function readJobDetail(db: Db, dataDir: string, jobId: number): Promise<JobDetail | null> {
+export async function readJobDetail(db: Db, dataDir: string, jobId: number, fileStore?: FileStore): Promise<JobDetail | null> {
+	const files = storeOf({ fileStore }, dataDir);
 	const job = await db.job.findUnique({ where: { jobId } });
 	if (!job) return null;
 	const finished = (FINISHED_JOB_STATUSES as readonly string[]).includes(job.status);
@@ -90,8 +93,8 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 		db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } }),
 		db.auditLog.findMany({ where: { jobId }, orderBy: { id: 'asc' }, take: 100 }),
 		readProgress(db, jobId),
-		listJobArtefacts(dataDir, jobId),
-		listStickers(dataDir, job.sessionToken),
+		listJobArtefacts(files, jobId),
+		listStickers(files, job.sessionToken),
 		db.stickerRedraw.findMany({ where: { jobId }, orderBy: { id: 'desc' }, take: 50, select: { id: true, stickerNumber: true, status: true, requestedBy: true, error: true, createdAt: true, updatedAt: true } }),
 		readGuestMessages(db, { telegramUserId: job.telegramUserId, createdAt: job.createdAt, updatedAt: job.updatedAt, finished }),
 		listJobNotices(db, jobId)
@@ -101,7 +104,7 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 	const jsons = artefacts.filter((f) => f.kind === 'json');
 	const readNamed = async (suffix: string) => {
 		const file = jsons.find((f) => f.name === `${prefix}${suffix}.json`);
-		return file ? readJsonArtefact(dataDir, file.name) : null;
+		return file ? readJsonArtefact(files, file.name) : null;
 	};
 	const [consistency, likeness] = await Promise.all([readNamed('consistency'), readNamed('likeness')]);
 	const others = jsons.filter((f) => !/_(consistency|likeness)\.json$/.test(f.name)).slice(0, 40);
@@ -134,7 +137,7 @@ export async function readJobDetail(db: Db, dataDir: string, jobId: number): Pro
 		drawnImages: usage.filter((u) => u.ok && u.kind === 'image' && u.resolution).map((u) => ({ stage: u.stage ?? u.kind, resolution: u.resolution! })),
 		anchor: artefacts.find((f) => f.kind === 'image' && f.name === `${prefix}anchor.png`) ?? null,
 		sheets: artefacts.filter((f) => f.kind === 'image' && f.name !== `${prefix}anchor.png`),
-		diagnoses: await Promise.all(others.map(async (f) => ({ name: f.name, content: await readJsonArtefact(dataDir, f.name) }))),
+		diagnoses: await Promise.all(others.map(async (f) => ({ name: f.name, content: await readJsonArtefact(files, f.name) }))),
 		consistency,
 		likeness,
 		stickers,

@@ -1,37 +1,37 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { renderCatalogueSheet, renderPreviewPng } from '../media/photo-outfit-art.ts';
 import { outfitArtSvg } from '../outfits/outfit-art.ts';
 import type { Outfit } from '../../schemas/outfit.ts';
-import { writeFileAtomic } from '../jobs/pipeline/job-files.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { storeOf } from '../files/open-file-store.ts';
 import type { PublishedCatalogue } from './catalogue.repository.ts';
-import { outfitPreviewsDir } from './outfit-previews.ts';
+import { outfitPreviewKey } from './outfit-previews.ts';
 
 /**
  * The numbered picture of a published catalogue the bot sends with the outfit buttons. Drawn once
- * per version (versions never change) into the data directory; the bot then re-sends it by
+ * per version (versions never change) into the file store (`catalogues/`); the bot then re-sends it by
  * Telegram file_id (media_files). Uploaded previews: outfit-previews.ts.
  */
-export function cataloguePicturePath(dataDir: string, catalogue: Pick<PublishedCatalogue, 'eventId' | 'version'>): string {
-	return path.join(dataDir, 'catalogues', `event-${catalogue.eventId}-v${catalogue.version}.jpg`);
+export function cataloguePictureKey(catalogue: Pick<PublishedCatalogue, 'eventId' | 'version'>): string {
+	return `catalogues/event-${catalogue.eventId}-v${catalogue.version}.jpg`;
 }
 
 /** The outfit's preview: the operator's upload, else its costume in its palette. */
-export async function outfitPreviewPng(dataDir: string, outfit: Outfit): Promise<Buffer> {
+export async function outfitPreviewPng(dataDir: string, outfit: Outfit, fileStore?: FileStore): Promise<Buffer> {
 	if (outfit.preview) {
-		const uploaded = path.join(outfitPreviewsDir(dataDir), path.basename(outfit.preview));
-		if (existsSync(uploaded)) return readFile(uploaded);
+		const uploaded = await storeOf({ fileStore }, dataDir).get(outfitPreviewKey(outfit.preview));
+		if (uploaded) return uploaded;
 	}
 	return renderPreviewPng(outfitArtSvg(outfit.figure, outfit.palette, outfit.id));
 }
 
-export async function cataloguePicture(dataDir: string, catalogue: PublishedCatalogue): Promise<Buffer> {
-	const file = cataloguePicturePath(dataDir, catalogue);
-	if (existsSync(file)) return readFile(file);
-	const previews = await Promise.all(catalogue.outfits.map((outfit) => outfitPreviewPng(dataDir, outfit)));
+export async function cataloguePicture(dataDir: string, catalogue: PublishedCatalogue, fileStore?: FileStore): Promise<Buffer> {
+	const files = storeOf({ fileStore }, dataDir);
+	const key = cataloguePictureKey(catalogue);
+	const drawn = await files.get(key);
+	if (drawn) return drawn;
+	const previews = await Promise.all(catalogue.outfits.map((outfit) => outfitPreviewPng(dataDir, outfit, files)));
 	const sheet = await renderCatalogueSheet(previews);
 	// Written whole: two bot updates drawing at once never see half a file.
-	await writeFileAtomic(file, sheet);
+	await files.put(key, sheet);
 	return sheet;
 }

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { DomainError } from '../errors/domain-error.ts';
-import { writeFileAtomic } from '../jobs/pipeline/job-files.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { storeOf } from '../files/open-file-store.ts';
 import { PhotoRejected } from '../media/photo-normalise.ts';
 import { MAX_PREVIEW_BYTES, MAX_PREVIEW_PIXELS, normalisePreview } from '../media/preview-normalise.ts';
 
 /**
- * Outfit preview pictures operators upload, kept normalised in `<data>/outfit-previews/` and named
+ * Outfit preview pictures operators upload, kept normalised under `outfit-previews/` in the file
+ * store (DATA_DIR or the bucket, so every web process and worker sees them) and named
  * by the hash of the stored bytes: a name never changes its picture, so every published catalogue
  * version that names it keeps showing the same one, and uploading the same picture twice stores
  * it once. Previews show costumes, not guests: nothing personal is kept here.
@@ -15,13 +17,18 @@ export function outfitPreviewsDir(dataDir: string): string {
 	return path.join(dataDir, 'outfit-previews');
 }
 
+/** The store key of an uploaded preview (outfit.preview holds only the name). */
+export function outfitPreviewKey(name: string): string {
+	return `outfit-previews/${path.basename(name)}`;
+}
+
 /** What outfit.preview holds: the stored file's name. */
 export function previewFileName(stored: Buffer): string {
 	return `${createHash('sha256').update(stored).digest('hex').slice(0, 32)}.png`;
 }
 
 /** Checks, normalises and stores an upload; returns the file name for the outfit, or refuses in the domain's terms. */
-export async function storeOutfitPreview(dataDir: string, upload: Buffer | null): Promise<string> {
+export async function storeOutfitPreview(dataDir: string, upload: Buffer | null, fileStore?: FileStore): Promise<string> {
 	const refuse = (problem: 'not_an_image' | 'too_big' | 'too_many_pixels' | 'damaged') =>
 		new DomainError({ code: 'PreviewRejected', problem, maxBytes: MAX_PREVIEW_BYTES, maxPixels: MAX_PREVIEW_PIXELS });
 	if (upload === null || upload.byteLength > MAX_PREVIEW_BYTES) throw refuse('too_big');
@@ -31,6 +38,6 @@ export async function storeOutfitPreview(dataDir: string, upload: Buffer | null)
 	});
 	const name = previewFileName(stored);
 	// Written whole: the bot drawing a catalogue picture never reads half a file.
-	await writeFileAtomic(path.join(outfitPreviewsDir(dataDir), name), stored);
+	await storeOf({ fileStore }, dataDir).put(outfitPreviewKey(name), stored);
 	return name;
 }

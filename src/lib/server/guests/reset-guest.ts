@@ -4,6 +4,8 @@ import { DomainError } from '../errors/domain-error.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { lockRows } from '../db/dialect/row-locks.ts';
 import { backupDatabase, backupPathFor, openSqliteFile } from '../db/sqlite-file.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { storeOf } from '../files/open-file-store.ts';
 import { packLink } from '../jobs/delivery/pack-name.ts';
 import { removeGuestFiles } from '../lifecycle/guest-erasure.ts';
 import { deleteGuestRows, fingerprintPackNames, readGuestFootprint, recordErasure } from '../lifecycle/guest-rows.ts';
@@ -25,6 +27,8 @@ export interface ResetGuestDeps {
 	clock: Clock;
 	dbPath: string;
 	dataDir: string;
+	/** Where the guest's files are (DATA_DIR when not given). */
+	fileStore?: FileStore;
 	/** From loadPseudonymKey(DATA_DIR): the erasure ledger names the guest only by pseudonym. */
 	pseudonymKey: Buffer;
 	logger?: Logger;
@@ -69,7 +73,7 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		return { details, footprint };
 	});
 	// Files are not in the backup and name nobody once the rows are gone; a failure here only logs.
-	await removeGuestFiles(deps.dataDir, footprint).catch((error: unknown) => deps.logger?.warn({ err: error }, 'reset: guest files not removed'));
+	await removeGuestFiles(storeOf(deps, deps.dataDir), footprint).catch((error: unknown) => deps.logger?.warn({ err: error }, 'reset: guest files not removed'));
 	return details;
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import type { FileStore } from '../files/file-store.ts';
+import { storeOf } from '../files/open-file-store.ts';
 import type { Logger } from '../log/logger.ts';
 import { findSession } from '../guests/sessions.repository.ts';
 import { photoReadiness, takePhotoAndEnqueue, type TakePhotoOutcome } from '../guests/take-photo.ts';
@@ -11,6 +11,8 @@ import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
 
 export interface UploadDeps extends KioskDeps {
 	dataDir: string;
+	/** Where the selfie and the face crop go (DATA_DIR when not given). */
+	fileStore?: FileStore;
 	logger: Logger;
 	/** Normalises the photo and checks its face, in the upload checker process (media/upload-checker/). */
 	uploadChecker: UploadChecker;
@@ -30,7 +32,7 @@ const uploading = new Set<string>();
 /**
  * The kiosk's selfie upload: owner check, cheap status check, the body read with a byte count
  * (never more than 15 MB kept in memory), content validation, normalisation and the face check
- * (in the upload checker process), then the files and `take_photo_and_enqueue`. Nothing is written to disk before the photo has
+ * (in the upload checker process), then the files and `take_photo_and_enqueue`. Nothing is written to the file store before the photo has
  * passed, and a photo that loses the race for the session is deleted again. A photo without one
  * usable face leaves the session as it was, so the guest can retake at once.
  */
@@ -67,29 +69,20 @@ export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: str
 }
 
 async function storeAndEnqueue(deps: UploadDeps, token: string, selfie: Buffer, faceCrop: Buffer): Promise<UploadOutcome> {
-	const dir = path.join(deps.dataDir, 'sessions', token);
-	await mkdir(dir, { recursive: true });
-	const hex = randomBytes(8).toString('hex');
-	const selfiePath = path.join(dir, `selfie_${hex}.jpg`);
-	const cropTemp = path.join(dir, `.face_crop_${hex}.tmp`);
-	await writeAtomically(selfiePath, selfie);
-	await writeFile(cropTemp, faceCrop, { mode: 0o600 });
-	const outcome = await takePhotoAndEnqueue(deps, token, selfiePath).catch(async (error: unknown) => {
-		await Promise.all([rm(selfiePath, { force: true }), rm(cropTemp, { force: true })]);
+	const files = storeOf(deps, deps.dataDir);
+	const selfieKey = `sessions/${token}/selfie_${randomBytes(8).toString('hex')}.jpg`;
+	await files.put(selfieKey, selfie);
+	const outcome = await takePhotoAndEnqueue(deps, token, files.reference(selfieKey)).catch(async (error: unknown) => {
+		await files.delete(selfieKey);
 		throw error;
 	});
 	if (outcome.kind !== 'enqueued') {
-		await Promise.all([rm(selfiePath, { force: true }), rm(cropTemp, { force: true })]);
+		await files.delete(selfieKey);
 		return outcome;
 	}
-	await rename(cropTemp, path.join(dir, 'face_crop.jpg'));
+	// Only the upload that won the session names the face crop: a losing one never replaces it.
+	await files.put(`sessions/${token}/face_crop.jpg`, faceCrop);
 	return outcome;
-}
-
-async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
-	const temp = `${target}.tmp`;
-	await writeFile(temp, bytes, { mode: 0o600 });
-	await rename(temp, target);
 }
 
 /** The whole body, or null as soon as it passes `limit` bytes (the rest is never read). */

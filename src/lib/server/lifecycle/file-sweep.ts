@@ -1,5 +1,6 @@
 import { promises as fsp, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
+import type { FileStore, StoredFile } from '../files/file-store.ts';
 import type { Logger } from '../log/logger.ts';
 import { HOUR, type Clock } from '../time/clock.ts';
 
@@ -114,6 +115,44 @@ async function removeEmptyDirectory(pass: Pass, dir: string, result: SweepResult
 		if (code === 'ENOTEMPTY' || code === 'EEXIST') return false; // a file arrived meanwhile
 		return reportFailure(pass, result, dir, 'could not remove an empty folder; will retry next pass', error);
 	}
+}
+
+export interface ObjectSweepDeps {
+	fileStore: FileStore;
+	ttlHours: number;
+	clock: Clock;
+	logger: Logger;
+}
+
+/**
+ * The same rule on any FileStore, for a bucket: every file under `sessions/` and `debug_sheets/`
+ * whose own modified time (an object's LastModified) is older than the cutoff is deleted. A bucket
+ * has no folders, so there is nothing to tidy after. A failed delete is logged and counted.
+ */
+export async function sweepExpiredObjects(deps: ObjectSweepDeps): Promise<SweepResult> {
+	const olderThan = deps.clock.now().getTime() - sweepCutoffMs(deps.ttlHours);
+	const result: SweepResult = { deletedFiles: 0, removedDirs: 0, failures: 0 };
+	for (const folder of SWEPT_FOLDERS) {
+		let files: StoredFile[];
+		try {
+			files = await deps.fileStore.list(`${folder}/`);
+		} catch (error) {
+			result.failures++;
+			deps.logger.warn({ prefix: folder, err: error }, 'could not list a folder of the file store; will retry next pass');
+			continue;
+		}
+		for (const file of files) {
+			if (file.modifiedAt.getTime() > olderThan) continue;
+			try {
+				await deps.fileStore.delete(file.key);
+				result.deletedFiles++;
+			} catch (error) {
+				result.failures++;
+				deps.logger.warn({ path: file.key, err: error }, 'could not delete an expired file; will retry next pass');
+			}
+		}
+	}
+	return result;
 }
 
 function reportFailure(pass: Pass, result: SweepResult, target: string, message: string, error: unknown): false {

@@ -1,7 +1,7 @@
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import type { Db } from '../db/client.ts';
 import { lockRows } from '../db/dialect/row-locks.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { storeOf } from '../files/open-file-store.ts';
 import type { Clock } from '../time/clock.ts';
 import {
 	deleteGuestRows,
@@ -24,6 +24,8 @@ export interface GuestErasureDeps {
 	/** From loadPseudonymKey(DATA_DIR). */
 	pseudonymKey: Buffer;
 	dataDir: string;
+	/** Where the guest's files are (DATA_DIR when not given). */
+	fileStore?: FileStore;
 }
 
 export interface GuestErasure {
@@ -56,7 +58,7 @@ export async function eraseGuest(deps: GuestErasureDeps, telegramUserId: bigint,
 		if (await hasActiveJob(sql, telegramUserId)) throw new GuestBusyError();
 		return eraseGuestRows(sql, deps.pseudonymKey, telegramUserId, reason, deps.clock.now().toISOString());
 	});
-	await removeGuestFiles(deps.dataDir, erasure.footprint);
+	await removeGuestFiles(storeOf(deps, deps.dataDir), erasure.footprint);
 	return erasure;
 }
 
@@ -75,20 +77,18 @@ export async function eraseGuestRows(sql: SqlRunner, key: Buffer, telegramUserId
 const SAFE_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** Session folders of the guest and the debug sheets of their jobs (`debug_sheets/job<N>_*`). */
-export async function removeGuestFiles(dataDir: string, footprint: Pick<GuestFootprint, 'sessionTokens' | 'jobIds'>): Promise<number> {
+export async function removeGuestFiles(files: FileStore, footprint: Pick<GuestFootprint, 'sessionTokens' | 'jobIds'>): Promise<number> {
 	let removed = 0;
 	for (const token of footprint.sessionTokens) {
-		if (!SAFE_NAME.test(token)) continue; // never let a stored value steer rm outside DATA_DIR
-		await fsp.rm(path.join(dataDir, 'sessions', token), { recursive: true, force: true });
+		if (!SAFE_NAME.test(token)) continue; // never let a stored value steer a delete outside the session folders
+		await files.deleteFolder(`sessions/${token}`);
 		removed++;
 	}
-	if (footprint.jobIds.length === 0) return removed;
-	const prefixes = footprint.jobIds.map((id) => `job${id}_`);
-	const sheets = await fsp.readdir(path.join(dataDir, 'debug_sheets')).catch(() => [] as string[]);
-	for (const name of sheets) {
-		if (!prefixes.some((prefix) => name.startsWith(prefix))) continue;
-		await fsp.rm(path.join(dataDir, 'debug_sheets', name), { recursive: true, force: true });
-		removed++;
+	for (const jobId of footprint.jobIds) {
+		for (const sheet of await files.list(`debug_sheets/job${jobId}_`)) {
+			await files.delete(sheet.key);
+			removed++;
+		}
 	}
 	return removed;
 }

@@ -14,6 +14,8 @@ export interface BroadcastContent {
 	text: string;
 	imagePath: string | null;
 	imageFileId: string | null;
+	/** The picture's bytes when it is not a file on this host (a bucket); else `imagePath` is read. */
+	image?: Buffer;
 	buttonText: string | null;
 	buttonUrl: string | null;
 }
@@ -38,7 +40,7 @@ export function broadcastKeyboard(locale: Locale, content: Pick<BroadcastContent
 export async function sendBroadcastMessage(api: TelegramApi, chatId: bigint, locale: Locale, content: BroadcastContent): Promise<SentBroadcast> {
 	const reply_markup = broadcastKeyboard(locale, content);
 	if (content.imagePath) {
-		const photo = content.imageFileId ?? new InputFile(content.imagePath);
+		const photo = content.imageFileId ?? new InputFile(content.image ?? content.imagePath);
 		const message = await api.sendPhoto(Number(chatId), photo, { caption: content.text, parse_mode: 'HTML', reply_markup });
 		const largest = message.photo?.at(-1)?.file_id ?? null;
 		return { messageId: message.message_id, photoFileId: content.imageFileId ? null : largest };

@@ -2,6 +2,8 @@ import { getConfig, type Config } from '../config/config.ts';
 import { announceDemoMode } from '../config/demo-mode.ts';
 import { readVersion } from '../config/version.ts';
 import type { Db } from '../db/client.ts';
+import type { FileStore } from '../files/file-store.ts';
+import { openFileStore } from '../files/open-file-store.ts';
 import { prepareDatabase } from '../db/startup.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { logEntryWriterFor } from '../log/log-entry-writer.ts';
@@ -16,6 +18,8 @@ export interface AppContext {
 	clock: Clock;
 	logger: Logger;
 	version: string;
+	/** Guest files (FILE_STORE); handlers built without one use DATA_DIR. */
+	fileStore?: FileStore;
 }
 
 let context: AppContext | undefined;
@@ -27,6 +31,8 @@ export async function startAppContext(): Promise<AppContext> {
 	const logSink = new LogSink('web');
 	const logger = createLogger('web', config.LOG_LEVEL, { warningsTo: logSink });
 	announceDemoMode(config, logger);
+	// A bucket that is missing or refuses the credentials stops the start here, before any request.
+	const fileStore = await openFileStore(config);
 	// DATA_DIR/web.lock while this process runs: one web process per data dir, and a restore
 	// refuses to swap the database under it. A crash leaves a stale lock the next start takes over.
 	const lock = acquireInstanceLock(config.dataDir, 'web');
@@ -38,8 +44,8 @@ export async function startAppContext(): Promise<AppContext> {
 		logSink.close();
 		lock.release();
 	});
-	context = { config, db, clock: systemClock, logger, version: readVersion(config.projectRoot) };
-	logger.info({ db: config.dbPath, version: context.version }, 'web process ready');
+	context = { config, db, clock: systemClock, logger, version: readVersion(config.projectRoot), fileStore };
+	logger.info({ db: config.dbPath, version: context.version, files: fileStore.kind }, 'web process ready');
 	return context;
 }
 

@@ -49,7 +49,7 @@ export async function forgetGuest(deps: BotDeps, api: Pick<TelegramApi, 'deleteS
 		if (!(await deleteStickerSet(deps, api, name))) return 'failed';
 	}
 	try {
-		await eraseGuest({ db: deps.db, clock: deps.clock, dataDir: deps.config.dataDir, pseudonymKey: loadPseudonymKey(deps.config.dataDir) }, telegramUserId, 'forget');
+		await eraseGuest({ db: deps.db, clock: deps.clock, dataDir: deps.config.dataDir, fileStore: deps.fileStore, pseudonymKey: loadPseudonymKey(deps.config.dataDir) }, telegramUserId, 'forget');
 	} catch (error) {
 		if (error instanceof GuestBusyError) return 'busy';
 		throw error;

@@ -1,15 +1,16 @@
-import { readFile, rm } from 'node:fs/promises';
 import { InputFile, type StickerSet, type TelegramApi } from '../../telegram/api.ts';
 import { isStickerSetMissing } from '../../telegram/errors.ts';
 import type { Locale } from '../../../i18n/locale.ts';
 import type { Db } from '../../db/client.ts';
+import type { FileStore } from '../../files/file-store.ts';
+import { storeOf } from '../../files/open-file-store.ts';
 import type { Logger } from '../../log/logger.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { JobStage } from '../job-progress.ts';
 import { LeaseLost, throwIfAborted } from '../job-errors.ts';
 import { markJobDelivering, recordPackCreated, recordPackName } from '../job.repository.ts';
-import type { JobFiles } from '../pipeline/job-files.ts';
+import { readStored, type JobFiles } from '../pipeline/job-files.ts';
 import { isPackNameRetired } from '../../lifecycle/retired-pack-names.ts';
 import { loadPseudonymKey } from '../../lifecycle/pseudonym.ts';
 import { choosePackName } from './pack-name.ts';
@@ -28,6 +29,8 @@ export interface DeliveryDeps {
 	api: TelegramApi;
 	botUsername: string;
 	files: JobFiles;
+	/** Where the stickers are read and the selfie deleted (`files.keys`); DATA_DIR when not given. */
+	fileStore?: FileStore;
 	/** DATA_DIR, where the pseudonym key of the erasure ledger lives. */
 	dataDir: string;
 	locale: Locale;
@@ -56,7 +59,9 @@ export async function deliverPack(deps: DeliveryDeps, jobId: number): Promise<vo
 	}
 	// The selfie is kept no longer than needed: it goes as soon as the set exists; the face crop
 	// (needed for redraws) follows the file TTL.
-	await rm(job.photoPath, { force: true });
+	const fileStore = storeOf(deps, deps.dataDir);
+	const selfie = fileStore.keyOf(job.photoPath);
+	if (selfie) await fileStore.delete(selfie);
 	await waitUntilReady(deps, name);
 	deps.crashPoint('after_readiness');
 	await sendLinkOnce(deps, { jobId, userId: job.telegramUserId, name });
@@ -74,7 +79,7 @@ async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: s
 	if (!(await deps.holdsLease())) throw new LeaseLost('lease lost before creating the sticker set');
 	const stickers = await Promise.all(
 		STICKER_VARIANTS.map(async (variant, i) => ({
-			sticker: new InputFile(await readFile(deps.files.sticker(i + 1)), `sticker_${i + 1}.png`),
+			sticker: new InputFile(await readStored(storeOf(deps, deps.dataDir), deps.files.keys.sticker(i + 1)), `sticker_${i + 1}.png`),
 			format: 'static' as const,
 			emoji_list: [variant.emoji]
 		}))

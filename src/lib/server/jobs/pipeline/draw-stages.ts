@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
 import { expectUsableSize } from './drawn-size.ts';
 import { recordAppearanceCard } from '../job.repository.ts';
 import { briefFor, callProvider } from './provider-call.ts';
-import { writeFileAtomic } from './job-files.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 
 /**
@@ -23,7 +20,8 @@ export async function ensureAppearance(ctx: PipelineContext): Promise<Appearance
 }
 
 export async function ensureAnchor(ctx: PipelineContext, appearance: AppearanceCard): Promise<Buffer> {
-	if (existsSync(ctx.files.anchor)) return readFile(ctx.files.anchor);
+	const stored = await ctx.fileStore.get(ctx.files.keys.anchor);
+	if (stored) return stored;
 	let anchor: Buffer | undefined;
 	for (let attempt = 1; attempt <= 2; attempt++) {
 		await ctx.enterStage('anchor', attempt > 1 ? `try ${attempt}` : undefined);
@@ -31,14 +29,14 @@ export async function ensureAnchor(ctx: PipelineContext, appearance: AppearanceC
 		await expectUsableSize(drawn, 'the anchor');
 		await ctx.enterStage('anchor_verify');
 		const review = await callProvider(ctx, 'anchor_verify', 'qa', (tone) => ctx.provider.reviewAnchor(briefFor(ctx, tone), appearance, drawn));
-		await writeFileAtomic(ctx.files.debug('likeness.json'), JSON.stringify({ jobId: ctx.jobId, attempt, ...review, at: ctx.clock.now().toISOString() }, null, 2));
+		await ctx.fileStore.put(ctx.files.keys.debug('likeness.json'), JSON.stringify({ jobId: ctx.jobId, attempt, ...review, at: ctx.clock.now().toISOString() }, null, 2));
 		anchor = drawn;
 		if (review.ok) break;
 		ctx.logger.warn({ jobId: ctx.jobId, review }, 'anchor failed its review; drawing it once more');
 	}
 	if (!anchor) throw new ProviderError('bad_output', 'no anchor drawn');
-	await writeFileAtomic(ctx.files.anchor, anchor);
-	await writeFileAtomic(ctx.files.debug('anchor.png'), anchor);
+	await ctx.fileStore.put(ctx.files.keys.anchor, anchor);
+	await ctx.fileStore.put(ctx.files.keys.debug('anchor.png'), anchor);
 	return anchor;
 }
 

@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { getFaceDetector } from '../../media/face-detector.ts';
 import { pasteHead, prepareHead, type PreparedHead } from '../../media/head-paste.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
-import { writeFileAtomic } from './job-files.ts';
+import { readStored } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 import { expectUsableSize } from './drawn-size.ts';
@@ -31,8 +29,8 @@ export async function compositeAll(ctx: PipelineContext, state: PackState, input
 	const numbers = STICKER_VARIANTS.map((_, i) => i + 1).filter((n) => !log.stickers[n]?.placed);
 	if (numbers.length > 0) await ctx.enterStage('heads', `${numbers.length} stickers`);
 	for (const n of numbers) {
-		const png = await withGuestHead(ctx, state, { ...input, n, png: await readFile(ctx.files.sticker(n)) });
-		await writeFileAtomic(ctx.files.sticker(n), png);
+		const png = await withGuestHead(ctx, state, { ...input, n, png: await readStored(ctx.fileStore, ctx.files.keys.sticker(n)) });
+		await ctx.fileStore.put(ctx.files.keys.sticker(n), png);
 		state.verdicts.delete(n);
 		ctx.crashPoint('after_head_pasted');
 	}
@@ -49,7 +47,7 @@ export async function withGuestHead(ctx: PipelineContext, state: PackState, inpu
 
 async function ensurePreparedHead(ctx: PipelineContext, state: PackState, input: HeadInput): Promise<PreparedHead> {
 	if (state.head) return state.head;
-	const drawn = existsSync(ctx.files.head) ? await readFile(ctx.files.head) : await drawHead(ctx, input);
+	const drawn = (await ctx.fileStore.get(ctx.files.keys.head)) ?? (await drawHead(ctx, input));
 	const prepared = await prepareHead(drawn, await getFaceDetector());
 	if (!prepared) throw new ProviderError('bad_output', 'the drawn head shows no face');
 	state.head = prepared;
@@ -60,20 +58,20 @@ async function drawHead(ctx: PipelineContext, input: HeadInput): Promise<Buffer>
 	await ctx.enterStage('heads');
 	const head = await callProvider(ctx, 'heads', 'image', (tone) => ctx.provider.drawHead({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor }));
 	await expectUsableSize(head, 'the head');
-	await writeFileAtomic(ctx.files.head, head);
-	await writeFileAtomic(ctx.files.debug('head.png'), head);
+	await ctx.fileStore.put(ctx.files.keys.head, head);
+	await ctx.fileStore.put(ctx.files.keys.debug('head.png'), head);
 	return head;
 }
 
 async function readHeadsLog(ctx: PipelineContext): Promise<HeadsLog> {
-	const file = ctx.files.debug('heads.json');
-	if (!existsSync(file)) return { jobId: ctx.jobId, stickers: {} };
-	return JSON.parse(await readFile(file, 'utf8')) as HeadsLog;
+	const stored = await ctx.fileStore.get(ctx.files.keys.debug('heads.json'));
+	if (!stored) return { jobId: ctx.jobId, stickers: {} };
+	return JSON.parse(stored.toString('utf8')) as HeadsLog;
 }
 
 async function recordHead(ctx: PipelineContext, n: number, face: { x: number; y: number; width: number; height: number } | null): Promise<void> {
 	const log = await readHeadsLog(ctx);
 	const box = face ? { x: Math.round(face.x), y: Math.round(face.y), width: Math.round(face.width), height: Math.round(face.height) } : undefined;
 	log.stickers[n] = { placed: Boolean(face), ...(box ? { face: box } : {}), at: ctx.clock.now().toISOString() };
-	await writeFileAtomic(ctx.files.debug('heads.json'), JSON.stringify(log, null, 2));
+	await ctx.fileStore.put(ctx.files.keys.debug('heads.json'), JSON.stringify(log, null, 2));
 }

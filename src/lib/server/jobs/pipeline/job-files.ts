@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { exists, type FileStore } from '../../files/file-store.ts';
 
-/** Where a job's files live: DATA_DIR/sessions/<token>/ and debug_sheets/, both swept by age (PHOTO_TTL_HOURS). */
-export interface JobFiles {
+/**
+ * A job's files: `sessions/<token>/` and `debug_sheets/job<id>_…`, both swept by age
+ * (PHOTO_TTL_HOURS). The fields name them; `keys` are their names in the FileStore.
+ */
+interface JobFileNames {
 	sessionDir: string;
 	faceCrop: string;
 	anchor: string;
@@ -16,31 +17,44 @@ export interface JobFiles {
 	debug(name: string): string;
 }
 
+export type JobFileKeys = JobFileNames;
+
+/** The same files as paths under a local DATA_DIR (for a look at the folder), with their store keys. */
+export interface JobFiles extends JobFileNames {
+	keys: JobFileKeys;
+}
+
+export function jobFileKeys(jobId: number, sessionToken: string): JobFileKeys {
+	return namesUnder((...parts) => parts.join('/'), jobId, sessionToken);
+}
+
 export function jobFiles(dataDir: string, jobId: number, sessionToken: string): JobFiles {
-	const sessionDir = path.join(dataDir, 'sessions', sessionToken);
-	const stickersDir = path.join(sessionDir, 'stickers');
-	const debugDir = path.join(dataDir, 'debug_sheets');
+	return { ...namesUnder((...parts) => path.join(dataDir, ...parts), jobId, sessionToken), keys: jobFileKeys(jobId, sessionToken) };
+}
+
+function namesUnder(join: (...parts: string[]) => string, jobId: number, sessionToken: string): JobFileNames {
+	const sessionDir = join('sessions', sessionToken);
+	const stickersDir = join('sessions', sessionToken, 'stickers');
 	return {
 		sessionDir,
-		faceCrop: path.join(sessionDir, 'face_crop.jpg'),
-		anchor: path.join(sessionDir, 'anchor.png'),
-		head: path.join(sessionDir, 'head.png'),
+		faceCrop: join('sessions', sessionToken, 'face_crop.jpg'),
+		anchor: join('sessions', sessionToken, 'anchor.png'),
+		head: join('sessions', sessionToken, 'head.png'),
 		stickersDir,
-		sticker: (n) => path.join(stickersDir, `sticker_${n}.png`),
-		debugDir,
-		debug: (name) => path.join(debugDir, `job${jobId}_${name}`)
+		sticker: (n) => join('sessions', sessionToken, 'stickers', `sticker_${n}.png`),
+		debugDir: join('debug_sheets'),
+		debug: (name) => join('debug_sheets', `job${jobId}_${name}`)
 	};
 }
 
-/** Writes to a temporary name and renames, so a crash never leaves half a file under the real name. */
-export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
-	await mkdir(path.dirname(file), { recursive: true });
-	// Unique per write: two writers of one file (a job claimed again while a frozen slot still runs) never share a temp name.
-	const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
-	await writeFile(temp, data);
-	await rename(temp, file);
+export async function allStored(store: FileStore, keys: string[]): Promise<boolean> {
+	for (const key of keys) if (!(await exists(store, key))) return false;
+	return true;
 }
 
-export function allExist(files: string[]): boolean {
-	return files.every((f) => existsSync(f));
+/** A stored file that must be there (a sticker drawn by an earlier stage). */
+export async function readStored(store: FileStore, key: string): Promise<Buffer> {
+	const bytes = await store.get(key);
+	if (!bytes) throw new Error(`${key} is missing from the file store`);
+	return bytes;
 }

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { StickerVerdict } from '../../media/sticker-qa.ts';
 import type { StickerReview } from '../../providers/provider.ts';
-import { writeFileAtomic } from './job-files.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 import { briefFor, callProvider } from './provider-call.ts';
 
@@ -28,8 +25,9 @@ export function verdictsInOrder(reviews: StickerReview[], numbers: number[]): St
  * top level, the pack's verdicts go under `pack`, with which stickers were drawn again.
  */
 export async function writeLikeness(ctx: PipelineContext, reviews: StickerReview[], regenerated: Set<number>): Promise<void> {
-	const file = ctx.files.debug('likeness.json');
-	const existing = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>) : { jobId: ctx.jobId };
+	const key = ctx.files.keys.debug('likeness.json');
+	const stored = await ctx.fileStore.get(key);
+	const existing = stored ? (JSON.parse(stored.toString('utf8')) as Record<string, unknown>) : { jobId: ctx.jobId };
 	const pack = { at: ctx.clock.now().toISOString(), provider: ctx.provider.name, stickers: reviews.map((r) => ({ ...r, regenerated: regenerated.has(r.n) })) };
-	await writeFileAtomic(file, JSON.stringify({ ...existing, pack }, null, 2));
+	await ctx.fileStore.put(key, JSON.stringify({ ...existing, pack }, null, 2));
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { ImageProvider, JobBrief } from '../../providers/provider.ts';
 import type { Prices } from '../../spend/usage-recorder.ts';
@@ -26,6 +27,8 @@ export interface PipelineContext {
 	/** The sticker set's title, from the event's title template (delivery creates the set with it). */
 	setTitle: string;
 	files: JobFiles;
+	/** Where the job's files are read and written (`files.keys`): DATA_DIR or the bucket. */
+	fileStore: FileStore;
 	/** jobs.render_mode when the run started (composite_fallback is decided during the run). */
 	renderMode: RenderMode;
 	dataDir: string;

@@ -4,7 +4,6 @@ import type { AppearanceCard, StickerReview } from '../../providers/provider.ts'
 import { ProviderError } from '../../providers/provider.ts';
 import { recordRenderMode } from '../job.repository.ts';
 import { withGuestHead } from './heads-stage.ts';
-import { writeFileAtomic } from './job-files.ts';
 import { reviewPack, writeLikeness } from './pack-review.ts';
 import { localVerdict, needsRedraw, type PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
@@ -35,7 +34,7 @@ export async function passQualityGate(ctx: PipelineContext, state: PackState, in
 	const verdicts: GateVerdict[] = [];
 	for (const n of numbers) verdicts.push(await settleSticker(ctx, state, { ...input, n, png: stickers[n - 1]!, local: local[n - 1]!, review: reviews[n - 1]! }));
 	await writeLikeness(ctx, reviews, new Set(verdicts.filter((v) => v.regenerated).map((v) => v.n)));
-	await writeFileAtomic(ctx.files.debug('consistency.json'), JSON.stringify({ jobId: ctx.jobId, at: ctx.clock.now().toISOString(), renderMode: state.renderMode, stickers: verdicts }, null, 2));
+	await ctx.fileStore.put(ctx.files.keys.debug('consistency.json'), JSON.stringify({ jobId: ctx.jobId, at: ctx.clock.now().toISOString(), renderMode: state.renderMode, stickers: verdicts }, null, 2));
 	const bad = verdicts.filter((v) => !v.ok);
 	if (bad.length > 0) throw new ProviderError('bad_output', `quality gate: ${bad.map((v) => `sticker ${v.n} (${v.reasons.join(', ')})`).join('; ')}`);
 }

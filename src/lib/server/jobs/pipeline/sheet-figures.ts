@@ -3,7 +3,6 @@ import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
 import { tooSmall } from './drawn-size.ts';
-import { writeFileAtomic } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 import { briefFor, callProvider } from './provider-call.ts';
@@ -26,12 +25,12 @@ export async function drawFiguresAlone(ctx: PipelineContext, state: PackState, i
 	for (const [i, n] of numbers.entries()) {
 		await ctx.enterStage('sheet', `sheet ${sheet}: figure ${i + 1} of ${numbers.length}, drawn alone`);
 		const png = await drawUsableFigure(ctx, input, n);
-		await writeFileAtomic(ctx.files.sticker(n), png);
+		await ctx.fileStore.put(ctx.files.keys.sticker(n), png);
 		stickers.push(png);
 	}
 	const review = await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers, stickers });
 	for (const [n, verdict] of review.local) state.verdicts.set(n, verdict);
-	await writeFileAtomic(ctx.files.debug(`sheet${sheet}_figures.json`), JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, figuresDrawnAlone: numbers, review: review.verdicts }, null, 2));
+	await ctx.fileStore.put(ctx.files.keys.debug(`sheet${sheet}_figures.json`), JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, figuresDrawnAlone: numbers, review: review.verdicts }, null, 2));
 	return review;
 }
 
@@ -39,7 +38,7 @@ async function drawUsableFigure(ctx: PipelineContext, input: FiguresInput, n: nu
 	const variant = STICKER_VARIANTS[n - 1]!;
 	for (let attempt = 1; attempt <= FIGURE_TRIES; attempt++) {
 		const image = await callProvider(ctx, 'sheet_figure', 'image', (tone) => ctx.provider.drawFigure({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor, variant, index: n - 1, attempt }));
-		await writeFileAtomic(ctx.files.debug(`sheet${input.sheet}_figure${n}_try${attempt}.png`), image);
+		await ctx.fileStore.put(ctx.files.keys.debug(`sheet${input.sheet}_figure${n}_try${attempt}.png`), image);
 		const small = await tooSmall(image);
 		const cut = small ? null : await cutSheet(image, { expected: 1 });
 		const sticker = cut?.diagnosis.ok ? cut.stickers[0] : undefined;

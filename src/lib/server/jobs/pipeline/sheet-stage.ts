@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { ensureLayoutGuide, layoutAspectRatio } from '../../media/layout-guide.ts';
 import { cutSheet } from '../../media/sticker-cutter.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
 import { measureSheet, MIN_DRAWN_PX, type SheetSize } from './drawn-size.ts';
-import { allExist, writeFileAtomic } from './job-files.ts';
+import { allStored, readStored } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 import { briefFor, callProvider } from './provider-call.ts';
@@ -38,7 +37,7 @@ export async function ensureSheets(ctx: PipelineContext, state: PackState, input
 	for (let sheet = 1; sheet <= SHEET_COUNT; sheet++) {
 		const first = (sheet - 1) * PER_SHEET;
 		const numbers = STICKER_VARIANTS.slice(first, first + PER_SHEET).map((_, i) => first + i + 1);
-		if (allExist(numbers.map((n) => ctx.files.sticker(n)))) continue;
+		if (await allStored(ctx.fileStore, numbers.map((n) => ctx.files.keys.sticker(n)))) continue;
 		const review = await drawAcceptedSheet(ctx, state, { ...input, guide, sheet, numbers });
 		for (const n of review.rejected) await redrawSticker(ctx, state, { ...input, n, stage: 'regen' });
 	}
@@ -54,8 +53,8 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 		const image = await callProvider(ctx, 'sheet', 'image', (tone) =>
 			ctx.provider.drawSheet({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor, layoutGuide: input.guide, variants, firstIndex: first, cols: SHEET_FORMAT.cols, rows: SHEET_FORMAT.rows, aspectRatio: layoutAspectRatio(SHEET_FORMAT), attempt })
 		);
-		const base = ctx.files.debug(`sheet${sheet}_try${attempt}`);
-		await writeFileAtomic(`${base}.png`, image);
+		const base = ctx.files.keys.debug(`sheet${sheet}_try${attempt}`);
+		await ctx.fileStore.put(`${base}.png`, image);
 		const size = await measureSheet(image, SHEET_FORMAT);
 		if (!size.ok) {
 			await recordSmallSheet(ctx, `${base}.json`, { sheet, attempt, size });
@@ -65,9 +64,9 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 		await ctx.enterStage('cut', `sheet ${sheet} of ${SHEET_COUNT}`);
 		const { stickers, diagnosis } = await cutSheet(image, { expected: variants.length });
 		const review = diagnosis.ok ? await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers, stickers }) : null;
-		await writeFileAtomic(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ...diagnosis, ...(review ? { review: review.verdicts } : {}) }, null, 2));
+		await ctx.fileStore.put(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ...diagnosis, ...(review ? { review: review.verdicts } : {}) }, null, 2));
 		if (review && review.rejected.length <= numbers.length / 2) {
-			for (const [i, png] of stickers.entries()) await writeFileAtomic(ctx.files.sticker(numbers[i]!), png);
+			for (const [i, png] of stickers.entries()) await ctx.fileStore.put(ctx.files.keys.sticker(numbers[i]!), png);
 			for (const [n, verdict] of review.local) state.verdicts.set(n, verdict);
 			return review;
 		}
@@ -78,13 +77,13 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 }
 
 /** A sheet too small to cut: its diagnosis says so, with the size it came back at. */
-async function recordSmallSheet(ctx: PipelineContext, file: string, input: { sheet: number; attempt: number; size: SheetSize }): Promise<void> {
+async function recordSmallSheet(ctx: PipelineContext, key: string, input: { sheet: number; attempt: number; size: SheetSize }): Promise<void> {
 	const { sheet, attempt, size } = input;
 	const reason = `cells of ${size.cell} px (sheet drawn at ${size.width}x${size.height}) are under ${MIN_DRAWN_PX} px: not cut, its stickers would be upscaled`;
-	await writeFileAtomic(file, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ok: false, reason, drawn: { width: size.width, height: size.height, cell: size.cell } }, null, 2));
+	await ctx.fileStore.put(key, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ok: false, reason, drawn: { width: size.width, height: size.height, cell: size.cell } }, null, 2));
 	ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet too small to cut');
 }
 
 export async function readSticker(ctx: PipelineContext, n: number): Promise<Buffer> {
-	return readFile(ctx.files.sticker(n));
+	return readStored(ctx.fileStore, ctx.files.keys.sticker(n));
 }

@@ -5,7 +5,6 @@ import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { tooSmall } from './drawn-size.ts';
 import { withGuestHead } from './heads-stage.ts';
-import { writeFileAtomic } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 import { briefFor, callProvider } from './provider-call.ts';
@@ -23,7 +22,7 @@ export async function redrawSticker(ctx: PipelineContext, state: PackState, inpu
 	state.redrawn.add(n);
 	const variant = STICKER_VARIANTS[n - 1]!;
 	const image = await callProvider(ctx, stage, 'image', (tone) => ctx.provider.drawFigure({ brief: briefFor(ctx, tone), appearance, anchor, variant, index: n - 1, attempt: input.attempt ?? 2 }));
-	await writeFileAtomic(ctx.files.debug(`regen${n}.png`), image);
+	await ctx.fileStore.put(ctx.files.keys.debug(`regen${n}.png`), image);
 	const small = await tooSmall(image);
 	if (small) return { ok: false, faces: 0, coverage: 0, reasons: [`regen: ${small}`], meanColour: { r: 0, g: 0, b: 0 } };
 	const { stickers, diagnosis } = await cutSheet(image, { expected: 1 });
@@ -40,7 +39,7 @@ export async function redrawSticker(ctx: PipelineContext, state: PackState, inpu
 export async function keepIfItPasses(ctx: PipelineContext, state: PackState, n: number, png: Buffer): Promise<StickerVerdict> {
 	const verdict = await inspectSticker(png, await getFaceDetector());
 	if (!verdict.ok) return verdict;
-	await writeFileAtomic(ctx.files.sticker(n), png);
+	await ctx.fileStore.put(ctx.files.keys.sticker(n), png);
 	state.verdicts.set(n, verdict);
 	return verdict;
 }

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import type { FileStore } from '../../files/file-store.ts';
+import { storeOf } from '../../files/open-file-store.ts';
 import { readGuestLanguage } from '../../guests/guest-profile.ts';
 import { SelfieMissing } from '../job-errors.ts';
 import { recordStage, type JobStage } from '../job-progress.ts';
@@ -22,6 +23,7 @@ import type { QueueDeps } from './queue-deps.ts';
 export async function buildJobContext(deps: QueueDeps, jobId: number, signal: AbortSignal, options: { redraw?: { faceCrop: Buffer } } = {}): Promise<PipelineContext> {
 	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId } });
 	const files = jobFiles(deps.settings.dataDir, jobId, job.sessionToken);
+	const fileStore = storeOf(deps, deps.settings.dataDir);
 	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
 	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
 	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await recordDrawingChoices(deps.db, jobId, { artStyle, renderMode });
@@ -29,7 +31,7 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 	const choices = await readJobEventChoices(deps.db, job, locale);
 	const brief: JobBrief = {
 		jobId,
-		...(options.redraw ? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop } : await readPhotos(deps, jobId, job.photoPath, files.faceCrop)),
+		...(options.redraw ? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop } : await readPhotos(deps, fileStore, { jobId, photoPath: job.photoPath, faceCrop: files.keys.faceCrop })),
 		outfit: choices.outfit,
 		captions: choices.captions,
 		artStyle,
@@ -53,6 +55,7 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		brief,
 		setTitle: packTitle(choices.titleTemplate, { event: choices.eventName, firstName: guest?.firstName ?? null, locale }),
 		files,
+		fileStore,
 		renderMode,
 		dataDir: deps.settings.dataDir,
 		signal,
@@ -64,18 +67,17 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 }
 
 /** After the set exists the selfie is gone; the drawing half is skipped then, so empty buffers do. */
-async function readPhotos(deps: QueueDeps, jobId: number, photoPath: string, faceCropPath: string): Promise<Pick<JobBrief, 'selfie' | 'faceCrop'>> {
-	const progress = await deps.db.jobProgress.findUnique({ where: { jobId }, select: { stickersReadyAt: true } });
+async function readPhotos(deps: QueueDeps, fileStore: FileStore, job: { jobId: number; photoPath: string; faceCrop: string }): Promise<Pick<JobBrief, 'selfie' | 'faceCrop'>> {
+	const progress = await deps.db.jobProgress.findUnique({ where: { jobId: job.jobId }, select: { stickersReadyAt: true } });
 	if (progress?.stickersReadyAt) return { selfie: Buffer.alloc(0), faceCrop: Buffer.alloc(0) };
-	return { selfie: await readSelfie(photoPath), faceCrop: await readFile(faceCropPath).catch(() => Buffer.alloc(0)) };
+	return { selfie: await readSelfie(fileStore, job.photoPath), faceCrop: (await fileStore.get(job.faceCrop).catch(() => null)) ?? Buffer.alloc(0) };
 }
 
 /** The selfie is gone (TTL sweep, /forget, a reset): no retry can bring it back. */
-async function readSelfie(photoPath: string): Promise<Buffer> {
-	try {
-		return await readFile(photoPath);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SelfieMissing();
-		throw error;
-	}
+async function readSelfie(fileStore: FileStore, photoPath: string): Promise<Buffer> {
+	// jobs.photo_path is the store's reference; one it cannot read (another disk's path) is as gone.
+	const key = fileStore.keyOf(photoPath);
+	const selfie = key ? await fileStore.get(key) : null;
+	if (!selfie) throw new SelfieMissing();
+	return selfie;
 }

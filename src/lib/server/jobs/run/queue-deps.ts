@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import type { RenderMode } from '../pipeline/pack-state.ts';
 import type { Logger } from '../../log/logger.ts';
 import type { ImageProvider } from '../../providers/provider.ts';
@@ -33,6 +34,8 @@ export interface QueueDeps {
 	/** IMAGE_PROVIDER_FALLBACK with its prices, when set. */
 	fallback?: { provider: ImageProvider; prices: Prices };
 	settings: QueueSettings;
+	/** Selfies and face crops in, stickers and debug sheets out (FILE_STORE); DATA_DIR when not given. */
+	fileStore?: FileStore;
 	workerId: string;
 	botUsername: () => Promise<string>;
 	crashPoint: (step: string) => void;

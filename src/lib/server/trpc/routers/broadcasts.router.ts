@@ -21,8 +21,8 @@ const byId = z.object({ id: z.number().int().positive() });
 const audienceInput = z.object({ eventId: z.number().int().positive().nullable() });
 const telegramIdInput = z.object({ telegramId: z.string().trim().regex(/^\d{1,15}$/, 'A Telegram id is a number (ask @userinfobot).').nullable() });
 
-type Ctx = { db: BroadcastActionDeps['db']; clock: BroadcastActionDeps['clock']; actor: BroadcastActionDeps['actor']; config: { dataDir: string } };
-const actionDeps = (ctx: Ctx): BroadcastActionDeps => ({ db: ctx.db, clock: ctx.clock, actor: ctx.actor, dataDir: ctx.config.dataDir });
+type Ctx = { db: BroadcastActionDeps['db']; clock: BroadcastActionDeps['clock']; actor: BroadcastActionDeps['actor']; config: { dataDir: string }; fileStore?: BroadcastActionDeps['fileStore'] };
+const actionDeps = (ctx: Ctx): BroadcastActionDeps => ({ db: ctx.db, clock: ctx.clock, actor: ctx.actor, dataDir: ctx.config.dataDir, fileStore: ctx.fileStore });
 
 export const broadcastsRouter = router({
 	watchList: operatorProcedure.subscription(({ ctx, signal }) => watchLive(ctx, signal, broadcastFeedFor(ctx.db, ctx.logger), () => readBroadcastList(ctx.db))),

@@ -1,20 +1,19 @@
-import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import path from 'node:path';
 import { error } from '@sveltejs/kit';
 import type { RequestHandler } from './$types';
-import { ARTEFACT_TYPES, resolveArtefactFile } from '$lib/server/console/artefact-files';
+import { ARTEFACT_TYPES, readArtefact } from '$lib/server/console/artefact-files';
+import { storeOf } from '$lib/server/files/open-file-store';
 import { appContext } from '$lib/server/web/app-context';
 
-/** Debug artefacts and stickers for signed-in operators only; paths are checked in artefact-files.ts. */
+/** Debug artefacts and stickers for signed-in operators only, from DATA_DIR or the bucket; paths are checked in artefact-files.ts. */
 export const GET: RequestHandler = async ({ locals, params }) => {
 	if (!locals.operator) error(401, 'Please sign in to the console.');
-	const file = await resolveArtefactFile(appContext().config.dataDir, params.path);
-	if (!file) error(404, 'No such file (it may have been swept by the TTL).');
-	const stream = Readable.toWeb(createReadStream(file)) as ReadableStream;
-	return new Response(stream, {
+	const app = appContext();
+	const bytes = await readArtefact(storeOf(app, app.config.dataDir), params.path);
+	if (!bytes) error(404, 'No such file (it may have been swept by the TTL).');
+	return new Response(new Uint8Array(bytes), {
 		headers: {
-			'content-type': ARTEFACT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+			'content-type': ARTEFACT_TYPES[path.extname(params.path).toLowerCase()] ?? 'application/octet-stream',
 			'cache-control': 'private, no-store',
 			'content-disposition': 'inline'
 		}
