@@ -10,7 +10,7 @@ import { BROADCAST_RETENTION_DAYS, eraseExpiredBroadcasts } from '../../src/lib/
 import { scheduleBroadcast } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { SendPacer } from '../../src/lib/server/telegram/send-pacer.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { DAY } from '../../src/lib/server/time/clock.ts';
 import { deliverBroadcasts } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
@@ -53,7 +53,7 @@ describe('broadcast pictures on an S3 bucket', () => {
 		const [guest] = await seedGuests(db, emulator, [{}], clock.now().toISOString());
 		await scheduleBroadcast(db, clock.now().toISOString(), broadcast.id, clock.now().toISOString());
 		const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
-		const deps = { db, clock, logger: silentLogger, api, pacer: new SendPacer(clock), leaseMs: 120_000, sleep: async (ms: number) => clock.advance(ms), random: () => 0.5, fileStore: store };
+		const deps = { db, clock, logger: silentLogger, api, budget: new BotBudget(clock), leaseMs: 120_000, sleep: async (ms: number) => clock.advance(ms), random: () => 0.5, fileStore: store };
 		for (let pass = 0; pass < 5; pass++) {
 			await deliverBroadcasts(deps);
 			if ((await db.broadcastRecipient.count({ where: { state: 'queued' } })) === 0) break;
