@@ -13,6 +13,8 @@ import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
 import { acquireInstanceLock, InstanceLockError } from '../lib/server/system/instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
+import { pruneTaskRuns, taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
+import { HOUR } from '../lib/server/time/clock.ts';
 import { scheduleGuestTasks } from './tasks/session-timeouts-schedule.ts';
 import { scheduleLifecycleTasks } from './tasks/retention-schedule.ts';
 import { createLeadsTaskDeps, scheduleLeadsTasks } from './tasks/leads-schedule.ts';
@@ -51,7 +53,9 @@ async function main(): Promise<void> {
 	logSink.attach(logEntryWriterFor(config.database, db), { workerId });
 
 	let jobLoop: JobLoop | undefined;
-	const scheduler = new Scheduler(logger);
+	// Sweeps, retention, digests and backups run once per period across all workers (the claims).
+	const scheduler = new Scheduler(logger, taskPeriodClaims(db, clock, workerId));
+	scheduler.add({ name: 'task-runs-prune', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await pruneTaskRuns(db, clock)) });
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, jobLoop?.busySlots ?? 0) });
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger, fileStore);
 	scheduler.add(logPruneTask({ db, clock, logger }));

@@ -1,9 +1,16 @@
+import type { PeriodClaims } from '../lib/server/fleet/task-periods.ts';
 import type { Logger } from '../lib/server/log/logger.ts';
 
 /**
  * Periodic tasks of the worker (heartbeat, outboxes, sweeps, backups). Each task runs alone —
  * never overlapping itself — and an error is logged and retried at the next tick, never stopping
  * the loop. `stop()` waits for running tasks, so shutdown never cuts one in half.
+ *
+ * Every worker of a fleet runs the same schedule. A task marked `oncePerPeriod` (a sweep, the
+ * retention, a digest, a backup) runs only in the worker that claims its current period of
+ * `everyMs`; the others skip that tick. Unmarked tasks run in every worker: the heartbeat is each
+ * worker's own, and the outboxes and queues claim their rows with SKIP LOCKED and leases, so
+ * several workers share their work without doing any of it twice.
  */
 export interface ScheduledTask {
 	name: string;
@@ -11,16 +18,21 @@ export interface ScheduledTask {
 	run(): Promise<void>;
 	/** Run once right at start instead of waiting a full interval. */
 	runAtStart?: boolean;
+	/** Once per period of `everyMs` across all workers, not in each one. */
+	oncePerPeriod?: boolean;
 }
 
 export class Scheduler {
 	readonly #logger: Logger;
 	readonly #timers = new Map<string, NodeJS.Timeout>();
 	readonly #running = new Map<string, Promise<void>>();
+	readonly #claims: PeriodClaims | undefined;
 	#stopped = false;
 
-	constructor(logger: Logger) {
+	/** Without `claims` (one process on its own) a fleet-wide task runs at each of its ticks. */
+	constructor(logger: Logger, claims?: PeriodClaims) {
 		this.#logger = logger;
+		this.#claims = claims;
 	}
 
 	add(task: ScheduledTask): void {
@@ -32,12 +44,19 @@ export class Scheduler {
 	async runNow(task: ScheduledTask): Promise<void> {
 		const current = this.#running.get(task.name);
 		if (current) return current;
-		const run = task
-			.run()
+		const run = this.#runClaimed(task)
 			.catch((error: unknown) => this.#logger.error({ err: error, task: task.name }, 'scheduled task failed; will retry next time'))
 			.finally(() => this.#running.delete(task.name));
 		this.#running.set(task.name, run);
 		return run;
+	}
+
+	async #runClaimed(task: ScheduledTask): Promise<void> {
+		if (!task.oncePerPeriod || !this.#claims) return task.run();
+		const claim = await this.#claims.claim(task.name, task.everyMs);
+		if (!claim) return;
+		await task.run();
+		await claim.finished();
 	}
 
 	async stop(): Promise<void> {

@@ -18,6 +18,8 @@ import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
  * 500 ms and the guests' status messages every second, the daily request counter every
  * minute, operators' sticker redraws every second (one at a time; unfinished ones from a stopped
  * worker are put back first), the configured models asked for at start and every hour.
+ * Deadlines, the request counter and the model check run once per period across the workers; the
+ * outboxes and redraws in each, as they claim their rows.
  */
 export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; queue: QueueDeps; stopping: AbortSignal }): void {
 	const { config, db, clock, logger, api } = deps;
@@ -41,6 +43,7 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 		name: 'job-deadlines',
 		everyMs: 5_000,
 		runAtStart: true,
+		oncePerPeriod: true,
 		run: async () => {
 			const { noticed, failed } = await enforceJobDeadlines({ db, clock, logger, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * 60_000, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * 60_000 });
 			if (noticed.length || failed.length) logger.info({ noticed, failed }, 'job deadlines applied');
@@ -50,6 +53,7 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 		name: 'model-check',
 		everyMs: MODEL_CHECK_EVERY_MS,
 		runAtStart: true,
+		oncePerPeriod: true,
 		run: async () => {
 			await runModelCheck(config, { db, clock, logger, api, adminIds: config.ADMIN_TELEGRAM_IDS });
 		}
@@ -57,6 +61,7 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 	scheduler.add({
 		name: 'rpd-warning',
 		everyMs: 60_000,
+		oncePerPeriod: true,
 		run: async () => {
 			await warnAdminsAboutDailyRequests({ db, clock, logger, api, threshold: config.RPD_WARN_THRESHOLD, adminIds: config.ADMIN_TELEGRAM_IDS });
 		}

@@ -32,5 +32,5 @@ export async function runBackupIfDue(deps: BackupTaskDeps): Promise<'taken' | 'n
 }
 
 export function backupTask(deps: BackupTaskDeps): ScheduledTask {
-	return { name: 'backup', everyMs: HOUR, runAtStart: true, run: async () => void (await runBackupIfDue(deps)) };
+	return { name: 'backup', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await runBackupIfDue(deps)) };
 }

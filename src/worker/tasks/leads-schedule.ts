@@ -21,11 +21,12 @@ export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger
 	return { db, clock, logger, api: createOutboxApi(config.telegram), chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
 }
 
+/** The outboxes run in every worker (their rows are claimed); reminders, digest and retention once per period. */
 export function scheduleLeadsTasks(scheduler: Scheduler, deps: LeadsTaskDeps, isStopping: () => boolean): void {
 	scheduler.add({ name: 'leads-publish', everyMs: SECOND, runAtStart: true, run: async () => void (await publishPendingLeads(deps, isStopping)) });
 	scheduler.add({ name: 'leads-repeats', everyMs: 2 * SECOND, run: async () => void (await notifyPendingRepeats(deps)) });
 	scheduler.add({ name: 'leads-card-edits', everyMs: 2 * SECOND, run: async () => void (await applyPendingCardEdits(deps)) });
-	scheduler.add({ name: 'leads-reminders', everyMs: MINUTE, run: async () => void (await remindAboutIdleLeads(deps)) });
-	scheduler.add({ name: 'leads-digest', everyMs: MINUTE, runAtStart: true, run: async () => void (await postDailyDigest(deps)) });
-	scheduler.add({ name: 'leads-retention', everyMs: HOUR, runAtStart: true, run: async () => void (await eraseExpiredLeadData(deps)) });
+	scheduler.add({ name: 'leads-reminders', everyMs: MINUTE, oncePerPeriod: true, run: async () => void (await remindAboutIdleLeads(deps)) });
+	scheduler.add({ name: 'leads-digest', everyMs: MINUTE, runAtStart: true, oncePerPeriod: true, run: async () => void (await postDailyDigest(deps)) });
+	scheduler.add({ name: 'leads-retention', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await eraseExpiredLeadData(deps)) });
 }

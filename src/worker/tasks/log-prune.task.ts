@@ -10,6 +10,7 @@ export function logPruneTask(deps: { db: Db; clock: Clock; logger: Logger }): Sc
 		name: 'log-prune',
 		everyMs: HOUR,
 		runAtStart: true,
+		oncePerPeriod: true,
 		run: async () => {
 			const removed = await pruneLogEntries(deps.db, deps.clock);
 			if (removed.byAge + removed.byCount > 0) deps.logger.info(removed, 'old log entries removed');

@@ -49,5 +49,5 @@ export async function runRetention(deps: RetentionTaskDeps): Promise<void> {
 }
 
 export function retentionTask(deps: RetentionTaskDeps): ScheduledTask {
-	return { name: 'retention', everyMs: HOUR, runAtStart: true, run: () => runRetention(deps) };
+	return { name: 'retention', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: () => runRetention(deps) };
 }

@@ -32,5 +32,5 @@ export async function runTtlSweep(deps: TtlSweepDeps): Promise<void> {
 }
 
 export function ttlSweepTask(deps: TtlSweepDeps): ScheduledTask {
-	return { name: 'ttl-sweep', everyMs: SWEEP_INTERVAL_MS, runAtStart: true, run: () => runTtlSweep(deps) };
+	return { name: 'ttl-sweep', everyMs: SWEEP_INTERVAL_MS, runAtStart: true, oncePerPeriod: true, run: () => runTtlSweep(deps) };
 }
