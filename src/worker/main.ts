@@ -11,6 +11,8 @@ import { systemClock } from '../lib/server/time/clock.ts';
 import { markWorkerStopped, recordHeartbeat, registerWorker } from '../lib/server/workers/worker-registry.ts';
 import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
+import { UPDATES_LEASE_TICK_MS, UpdatesLeaseKeeper } from './bot/updates-lease.ts';
+import { dialectOf } from '../lib/server/db/dialect/dialect.ts';
 import { acquireInstanceLock, InstanceLockError } from '../lib/server/system/instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
 import { pruneTaskRuns, taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
@@ -69,7 +71,10 @@ async function main(): Promise<void> {
 	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore }, [noticeApi]);
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
 	const botRunner = new BotRunner(bot, logger, config.telegram);
-	botRunner.start();
+	// One getUpdates consumer per bot: only the holder of the updates lease polls. On SQLite this is
+	// the only worker (the data folder's instance lock), so it takes the lease at once.
+	const updatesLease = new UpdatesLeaseKeeper({ db, clock, logger, poller: botRunner, holder: workerId, sole: dialectOf(db).name === 'sqlite' });
+	scheduler.add({ name: 'telegram-updates-lease', everyMs: UPDATES_LEASE_TICK_MS, runAtStart: true, run: () => updatesLease.tick() });
 	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi, budget, fileStore });
 	jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
@@ -90,7 +95,7 @@ async function main(): Promise<void> {
 		}, SHUTDOWN_GRACE_MS);
 		stopRedraws.abort(new WorkerShutdown());
 		await jobLoop?.stop(JOB_STOP_GRACE_MS);
-		await botRunner.stop();
+		await updatesLease.stop();
 		await scheduler.stop();
 		await markWorkerStopped(db, clock, workerId).catch((error: unknown) => logger.error({ err: error }, 'could not mark the worker stopped'));
 		await db.$disconnect();

@@ -15,10 +15,12 @@ const STOP_CONFIRM_MS = 2_000;
 /**
  * Long polling that survives Telegram (or the emulator) being unreachable at start: getMe is
  * retried with capped backoff instead of crashing the worker, and each failure is logged. grammY
- * itself retries failed getUpdates calls once polling runs.
+ * itself retries failed getUpdates calls once polling runs. Polling can be stopped and started
+ * again (a worker that loses the updates lease stops, and starts when it holds it once more).
  */
 export class BotRunner {
-	#stopping = false;
+	/** The current round of polling; aborted by stop(), so a getMe still retrying gives up. */
+	#round: AbortController | undefined;
 	#polling: Promise<void> | undefined;
 	/** getMe without the bot's auto-retry (which would retry a network error silently for ever). */
 	readonly #probe: Api;
@@ -32,25 +34,28 @@ export class BotRunner {
 	}
 
 	start(): void {
-		this.#polling = this.#run().catch((error: unknown) => {
+		if (this.#round && !this.#round.signal.aborted) return;
+		const round = new AbortController();
+		this.#round = round;
+		this.#polling = this.#run(round.signal).catch((error: unknown) => {
 			// Stopping aborts the call in flight (the long poll, or deleteWebhook right at start): no failure.
-			if (!this.#stopping) this.logger.error({ err: error }, 'bot polling ended with an error');
+			if (!round.signal.aborted) this.logger.error({ err: error }, 'bot polling ended with an error');
 		});
 	}
 
-	async #run(): Promise<void> {
-		for (let attempt = 0; !this.#stopping; attempt++) {
+	async #run(stopped: AbortSignal): Promise<void> {
+		for (let attempt = 0; !stopped.aborted; attempt++) {
 			try {
 				this.bot.botInfo = await this.#probe.getMe();
 				break;
 			} catch (error) {
-				if (this.#stopping) return;
+				if (stopped.aborted) return;
 				const waitMs = Math.min(30_000, 1000 * 2 ** attempt);
 				this.logger.warn({ err: error, retryInMs: waitMs }, 'Telegram not reachable yet (getMe failed)');
 				await delay(waitMs);
 			}
 		}
-		if (this.#stopping) return;
+		if (stopped.aborted) return;
 		this.logger.info({ username: this.bot.botInfo.username }, 'bot polling started');
 		await this.bot.start({ allowed_updates: [...ALLOWED_UPDATES], drop_pending_updates: false });
 	}
@@ -60,7 +65,7 @@ export class BotRunner {
 	 * answers within STOP_CONFIRM_MS. A getMe still retrying is simply abandoned.
 	 */
 	async stop(): Promise<void> {
-		this.#stopping = true;
+		this.#round?.abort();
 		if (!this.bot.isRunning()) return;
 		const confirmed = this.bot.stop().then(
 			() => true,
