@@ -8,7 +8,9 @@ import type { Logger } from '../lib/server/log/logger.ts';
  *
  * Every worker of a fleet runs the same schedule. A task marked `oncePerPeriod` (a sweep, the
  * retention, a digest, a backup) runs only in the worker that claims its current period of
- * `everyMs`; the others skip that tick. Unmarked tasks run in every worker: the heartbeat is each
+ * `everyMs`; the others skip that tick. Its run at a worker's start goes ahead even in a period
+ * already claimed: a restart is how a changed setting (a shorter TTL, other models) takes effect,
+ * and it must not wait for the next period. Unmarked tasks run in every worker: the heartbeat is each
  * worker's own, and the outboxes and queues claim their rows with SKIP LOCKED and leases, so
  * several workers share their work without doing any of it twice.
  */
@@ -16,7 +18,7 @@ export interface ScheduledTask {
 	name: string;
 	everyMs: number;
 	run(): Promise<void>;
-	/** Run once right at start instead of waiting a full interval. */
+	/** Run once right at start instead of waiting a full interval (for a fleet-wide task: whatever the period's claim). */
 	runAtStart?: boolean;
 	/** Once per period of `everyMs` across all workers, not in each one. */
 	oncePerPeriod?: boolean;
@@ -37,26 +39,31 @@ export class Scheduler {
 
 	add(task: ScheduledTask): void {
 		if (this.#stopped) throw new Error('scheduler is stopped');
-		this.#plan(task, task.runAtStart ? 0 : task.everyMs);
+		if (task.runAtStart) this.#plan(task, 0, { atStart: true });
+		else this.#plan(task, task.everyMs);
 	}
 
-	/** Runs a task now (unless it is already running) and returns when it finishes. */
-	async runNow(task: ScheduledTask): Promise<void> {
+	/**
+	 * Runs a task now (unless it is already running) and returns when it finishes. `atStart` is the
+	 * worker's first run of it, which a fleet-wide task makes whether or not its period is claimed.
+	 */
+	async runNow(task: ScheduledTask, { atStart = false } = {}): Promise<void> {
 		const current = this.#running.get(task.name);
 		if (current) return current;
-		const run = this.#runClaimed(task)
+		const run = this.#runClaimed(task, atStart)
 			.catch((error: unknown) => this.#logger.error({ err: error, task: task.name }, 'scheduled task failed; will retry next time'))
 			.finally(() => this.#running.delete(task.name));
 		this.#running.set(task.name, run);
 		return run;
 	}
 
-	async #runClaimed(task: ScheduledTask): Promise<void> {
+	async #runClaimed(task: ScheduledTask, atStart: boolean): Promise<void> {
 		if (!task.oncePerPeriod || !this.#claims) return task.run();
+		// Claimed at start too, so the other workers skip this period's run.
 		const claim = await this.#claims.claim(task.name, task.everyMs);
-		if (!claim) return;
+		if (!claim && !atStart) return;
 		await task.run();
-		await claim.finished();
+		await claim?.finished();
 	}
 
 	async stop(): Promise<void> {
@@ -66,9 +73,9 @@ export class Scheduler {
 		await Promise.all(this.#running.values());
 	}
 
-	#plan(task: ScheduledTask, delayMs: number): void {
+	#plan(task: ScheduledTask, delayMs: number, options: { atStart?: boolean } = {}): void {
 		const timer = setTimeout(async () => {
-			await this.runNow(task);
+			await this.runNow(task, options);
 			if (!this.#stopped) this.#plan(task, task.everyMs);
 		}, delayMs);
 		timer.unref();

@@ -78,6 +78,27 @@ describe('scheduled tasks once per period across workers', () => {
 		expect(rows.map((row) => row.finishedAt)).toEqual([null, '2026-03-01T11:00:00.000Z']);
 	});
 
+	it("a worker's run at start goes ahead in a period another worker claimed; its later ticks there skip", async () => {
+		const { db } = await testDb();
+		const clock = new FakeClock('2026-03-01T10:05:00.000Z');
+		const runs: string[] = [];
+		const sweepOf = (id: string) => ({ name: 'ttl-sweep', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void runs.push(id) });
+		const a = new Scheduler(silentLogger, taskPeriodClaims(db, clock, 'worker-a'));
+		const b = new Scheduler(silentLogger, taskPeriodClaims(db, clock, 'worker-b'));
+		await a.runNow(sweepOf('worker-a'), { atStart: true });
+		// b restarts later in the hour (a shorter TTL set, say): its first pass must not wait for the next hour.
+		clock.advance(20 * MINUTE);
+		await b.runNow(sweepOf('worker-b'), { atStart: true });
+		await b.runNow(sweepOf('worker-b'));
+		await a.runNow(sweepOf('worker-a'));
+		expect(runs).toEqual(['worker-a', 'worker-b']);
+		// A start in a free period claims it, so the other worker's tick there skips.
+		clock.advance(HOUR);
+		await b.runNow(sweepOf('worker-b'), { atStart: true });
+		await a.runNow(sweepOf('worker-a'));
+		expect(runs).toEqual(['worker-a', 'worker-b', 'worker-b']);
+	});
+
 	it('rows claimed more than a day ago are pruned', async () => {
 		const { db } = await testDb();
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');

@@ -1,4 +1,4 @@
-import { acquireLease, releaseLease, renewLease, seizeLease, type LeaseTerms } from '../../lib/server/fleet/leader-lease.ts';
+import { acquireLease, releaseLease, renewLease, seizeLease, type LeaseTerms } from '../../lib/server/fleet/leader-lease.repository.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { SECOND, type Clock } from '../../lib/server/time/clock.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openPostgresDatabase } from '../../../src/lib/server/db/client.ts';
-import { acquireLease, renewLease } from '../../../src/lib/server/fleet/leader-lease.ts';
+import { acquireLease, renewLease } from '../../../src/lib/server/fleet/leader-lease.repository.ts';
 import { FakeClock, SECOND } from '../../../src/lib/server/time/clock.ts';
 import { usePgTestDb } from '../../helpers/pg-test-db.ts';
 
