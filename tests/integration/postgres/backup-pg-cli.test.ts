@@ -2,6 +2,9 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLastBackup } from '../../../src/lib/server/backup/backup-status.ts';
+import { eraseGuest } from '../../../src/lib/server/lifecycle/guest-erasure.ts';
+import { loadPseudonymKey } from '../../../src/lib/server/lifecycle/pseudonym.ts';
+import { FakeClock } from '../../../src/lib/server/time/clock.ts';
 import { runTs } from '../../helpers/node-process.ts';
 import { usePgTestDb } from '../../helpers/pg-test-db.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
@@ -35,5 +38,36 @@ describe('npm run backup / npm run restore with DATABASE_URL', () => {
 		expect(restore.stdout).toMatch(/users\s+1/);
 		expect(restore.stdout).toMatch(/previous database kept as .*my-backups\/before-restore-\d{8}-\d{6}\.pgdump/);
 		for (const output of [backup.stdout, restore.stdout]) expect(output).not.toContain(password);
+	}, 120_000);
+});
+
+describe('npm run replay-erasures (after a point-in-time recovery)', () => {
+	const live = usePgTestDb();
+	const recovered = usePgTestDb();
+	const tempDir = useTempDir('kiosk-pg-replay-cli-');
+
+	it('applies to the recovered database the erasures the old one recorded since the moment', async () => {
+		const at = '2027-01-01T00:00:00.000Z';
+		const dataDir = tempDir();
+		const pseudonymKey = loadPseudonymKey(dataDir);
+		for (const { db } of [live(), recovered()]) {
+			await insertGuest(db, { id: 51n, at });
+			await insertGuest(db, { id: 52n, at });
+		}
+		// After the moment recovered to, the old database erased guest 51.
+		await eraseGuest({ db: live().db, clock: new FakeClock('2027-01-01T05:00:00.000Z'), pseudonymKey, dataDir }, 51n, 'forget');
+		const env = { DATABASE_URL: recovered().url, REPLAY_FROM_URL: live().url, DATA_DIR: dataDir };
+
+		const refused = await runTs('scripts/replay-erasures.ts', { env, args: [] });
+		expect(refused.code).toBe(2);
+		expect(refused.stderr).toContain('usage: REPLAY_FROM_URL=');
+		const replay = await runTs('scripts/replay-erasures.ts', { env, args: ['--since', '2027-01-01T04:00:00Z'] });
+		expect(replay.stderr).toBe('');
+		expect(replay.code).toBe(0);
+		expect(replay.stdout).toContain('erasures re-applied: 1 guest(s), 0 lead(s)');
+		const { db } = recovered();
+		expect(await db.user.findMany({ select: { telegramUserId: true } })).toEqual([{ telegramUserId: 52n }]);
+		expect(await db.erasure.count({ where: { reason: 'forget' } })).toBe(1);
+		expect(JSON.parse((await db.setting.findUniqueOrThrow({ where: { key: 'last_restore' } })).value)).toMatchObject({ from: 'point-in-time recovery', backupTakenAt: '2027-01-01T04:00:00.000Z' });
 	}, 120_000);
 });
