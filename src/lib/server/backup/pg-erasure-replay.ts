@@ -70,7 +70,7 @@ export async function replayAfterPointInTimeRecovery(options: PointInTimeReplayO
 		await assertNoWorkerAlive(into, options.clock, options.force ?? false);
 		const erasures = await collectPgErasures(from, options.since, options.pseudonymKey, false);
 		if (!erasures) throw new RestoreError('the database to read erasures from holds no tables of this product; nothing was changed');
-		const reapplied = await replayIntoRestored(into, { guests: [], leads: [] }, { from: 'point-in-time recovery', backupTakenAt: options.since }, options.clock, options.pseudonymKey);
+		const reapplied = await replayIntoRestored(into, erasures, { from: 'point-in-time recovery', backupTakenAt: options.since }, options.clock, options.pseudonymKey);
 		return { reapplied };
 	} finally {
 		await Promise.all([from.$disconnect(), into.$disconnect()]);

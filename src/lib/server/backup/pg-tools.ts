@@ -80,7 +80,10 @@ export async function serverMajorVersion(url: string): Promise<number> {
  */
 export function connectionFor(url: string): { args: string[]; env: NodeJS.ProcessEnv } {
 	const parsed = new URL(url);
-	const args = ['--host', decodeURIComponent(parsed.hostname), '--dbname', decodeURIComponent(parsed.pathname.slice(1))];
+	const args = ['--dbname', decodeURIComponent(parsed.pathname.slice(1))];
+	// A socket folder comes as ?host=/var/run/postgresql, which wins over the host part (as in libpq).
+	const host = parsed.searchParams.get('host') ?? decodeURIComponent(parsed.hostname);
+	if (host) args.push('--host', host);
 	if (parsed.port) args.push('--port', parsed.port);
 	if (parsed.username) args.push('--username', decodeURIComponent(parsed.username));
 	const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', PGCONNECT_TIMEOUT: '10' };
@@ -88,11 +91,4 @@ export function connectionFor(url: string): { args: string[]; env: NodeJS.Proces
 	const sslmode = parsed.searchParams.get('sslmode');
 	if (sslmode) env.PGSSLMODE = sslmode;
 	return { args, env };
-}
-
-/** The URL without its password, for messages. */
-export function redactedUrl(url: string): string {
-	const parsed = new URL(url);
-	if (parsed.password) parsed.password = '***';
-	return parsed.toString();
 }

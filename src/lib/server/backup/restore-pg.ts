@@ -2,14 +2,12 @@ import { chmodSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { openPostgresDatabase, type Db } from '../db/client.ts';
 import { backupStamp } from '../db/sqlite-file.ts';
-import { WORKER_STALE_AFTER_SECONDS } from '../health/health.ts';
 import { prismaRunner, tableExists } from '../lifecycle/sql-runner.ts';
-import { writeSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { backupTimeFromName, REQUIRED_TABLES } from './backup-files.ts';
-import { LAST_RESTORE_KEY } from './backup-status.ts';
 import { assertProductArchive, listArchive } from './create-pg-backup.ts';
-import { applyErasuresWith, collectErasuresFrom, type ErasuresToReplay } from './erasure-replay.ts';
+import type { ErasuresToReplay } from './erasure-replay.ts';
+import { assertNoWorkerAlive, collectPgErasures, replayIntoRestored } from './pg-erasure-replay.ts';
 import { connectionFor, findPgTool, runTool, serverMajorVersion, type PgToolSearch, type ToolRunner } from './pg-tools.ts';
 import { RestoreError, type RestoreResult } from './restore.ts';
 
@@ -48,25 +46,31 @@ export async function restorePgBackup(options: PgRestoreOptions): Promise<Restor
 	try {
 		await assertNoWorkerAlive(current, options.clock, options.force ?? false);
 		hasProductTables = await tableExists(prismaRunner(current), 'audit_log');
-		erasures = hasProductTables ? await collectOrExplain(current, backupTakenAt, options) : null;
+		erasures = await collectPgErasures(current, backupTakenAt, options.pseudonymKey, options.withoutReplay ?? false);
 	} finally {
 		await current.$disconnect();
 	}
+	const keptAside = hasProductTables ? await dumpCurrentAside(pgDump, options, run) : null;
 	const { args, env } = connectionFor(options.url);
-	const keptAside = hasProductTables ? path.join(path.dirname(options.backupFile), `before-restore-${backupStamp(options.clock)}.pgdump`) : null;
-	if (keptAside) {
-		await run(pgDump, ['--format=custom', '--no-owner', '--no-privileges', `--file=${keptAside}`, ...args], env);
-		chmodSync(keptAside, 0o600);
-	}
 	await run(pgRestore, ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', ...args, options.backupFile], env);
 	// A new client: the old one's cached statements describe the tables that were just replaced.
 	const restored = openPostgresDatabase(options.url);
 	try {
-		const reapplied = await finishRestore(restored, erasures, backupTakenAt, options);
+		const note = { from: path.basename(options.backupFile), backupTakenAt };
+		const reapplied = await replayIntoRestored(restored, erasures, note, options.clock, options.pseudonymKey);
 		return { backupTakenAt, keptAside, reapplied, counts: await countProductRows(restored) };
 	} finally {
 		await restored.$disconnect();
 	}
+}
+
+/** The database about to be replaced, as before-restore-<ts>.pgdump next to the backup. */
+async function dumpCurrentAside(pgDump: string, options: PgRestoreOptions, run: ToolRunner): Promise<string> {
+	const aside = path.join(path.dirname(options.backupFile), `before-restore-${backupStamp(options.clock)}.pgdump`);
+	const { args, env } = connectionFor(options.url);
+	await run(pgDump, ['--format=custom', '--no-owner', '--no-privileges', `--file=${aside}`, ...args], env);
+	chmodSync(aside, 0o600);
+	return aside;
 }
 
 async function verifyArchive(pgRestore: string, file: string, run: ToolRunner): Promise<void> {
@@ -75,38 +79,6 @@ async function verifyArchive(pgRestore: string, file: string, run: ToolRunner): 
 	} catch (error) {
 		throw new RestoreError(`the backup is not usable: ${(error as Error).message}; nothing was changed`);
 	}
-}
-
-/**
- * Every worker holds database connections and writes jobs, logs and heartbeats; a restore under
- * it would mix its writes into the restored tables. A worker is alive while its heartbeat in
- * worker_processes is fresh and it has not recorded a stop.
- */
-async function assertNoWorkerAlive(db: Db, clock: Clock, force: boolean): Promise<void> {
-	if (force || !(await tableExists(prismaRunner(db), 'worker_processes'))) return;
-	const freshSince = new Date(clock.now().getTime() - WORKER_STALE_AFTER_SECONDS * 1000).toISOString();
-	const alive = await db.workerProcess.findMany({ where: { stoppedAt: null, heartbeatAt: { gte: freshSince } }, orderBy: { startedAt: 'asc' } });
-	if (alive.length === 0) return;
-	const names = alive.map((w) => `${w.hostname} pid ${w.pid} (heartbeat ${w.heartbeatAt})`).join(', ');
-	throw new RestoreError(`${alive.length} worker(s) still running: ${names}. Stop every worker and web process first (systemctl stop sticker-bot sticker-api on each machine), or pass --force`);
-}
-
-async function collectOrExplain(db: Db, since: string, options: PgRestoreOptions): Promise<ErasuresToReplay | null> {
-	try {
-		return await collectErasuresFrom(prismaRunner(db), since, options.pseudonymKey);
-	} catch (error) {
-		if (options.withoutReplay) return null;
-		throw new RestoreError(`cannot read the current database's erasures (${(error as Error).message}). Nothing was changed. To restore anyway (erasures made after the backup would come back), pass --without-replay`);
-	}
-}
-
-async function finishRestore(db: Db, erasures: ErasuresToReplay | null, backupTakenAt: string, options: PgRestoreOptions): Promise<RestoreResult['reapplied']> {
-	return db.$transaction(async (tx) => {
-		const reapplied = erasures ? await applyErasuresWith(prismaRunner(tx), erasures, options.pseudonymKey) : null;
-		const note = { at: options.clock.now().toISOString(), from: path.basename(options.backupFile), backupTakenAt, reapplied };
-		await writeSetting(tx, options.clock, LAST_RESTORE_KEY, JSON.stringify(note));
-		return reapplied;
-	});
 }
 
 async function countProductRows(db: Db): Promise<Record<string, number>> {
