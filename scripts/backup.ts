@@ -2,28 +2,31 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { resolveBackupDir } from '../src/lib/server/backup/backup-files.ts';
 import { recordBackupFailure, recordBackupSuccess } from '../src/lib/server/backup/backup-status.ts';
-import { createBackup } from '../src/lib/server/backup/create-backup.ts';
+import { takeBackup } from '../src/lib/server/backup/take-backup.ts';
 import { ConfigError, getConfig } from '../src/lib/server/config/config.ts';
-import { openDatabase } from '../src/lib/server/db/client.ts';
+import { openDatabase, openPostgresDatabase } from '../src/lib/server/db/client.ts';
 import { createLogger } from '../src/lib/server/log/logger.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
 
 // npm run backup — one database backup now (deploy/backup.sh runs this from the daily systemd
-// timer; the worker takes one itself when none is about a day old). Exit code 0 only on success.
+// timer; the worker takes one itself when none is about a day old). On PostgreSQL (DATABASE_URL)
+// it runs pg_dump. Exit code 0 only on success.
 async function main(): Promise<number> {
 	const config = getConfig();
 	const logger = createLogger('backup', config.LOG_LEVEL);
-	if (!existsSync(config.dbPath)) {
-		console.error(`backup failed: no database at ${config.dbPath}`);
+	const { database } = config;
+	if (database.engine === 'sqlite' && !existsSync(database.path)) {
+		console.error(`backup failed: no database at ${database.path}`);
 		return 1;
 	}
 	const backupDir = resolveBackupDir(config);
-	const db = openDatabase(config.dbPath);
+	const db = database.engine === 'postgresql' ? openPostgresDatabase(database.url) : openDatabase(database.path);
 	try {
-		const result = await createBackup({ dbPath: config.dbPath, backupDir, clock: systemClock, logger });
+		const result = await takeBackup(database, { backupDir, clock: systemClock, logger });
 		await recordBackupSuccess(db, systemClock, result);
 		const removed = result.removed.length > 0 ? `; removed ${result.removed.join(', ')}` : '';
-		console.log(`backup ok: ${result.file} (${result.bytes} bytes, integrity ok, mode 600)${removed}`);
+		const checked = database.engine === 'postgresql' ? 'archive readable' : 'integrity ok';
+		console.log(`backup ok: ${result.file} (${result.bytes} bytes, ${checked}, mode 600)${removed}`);
 		return 0;
 	} catch (error) {
 		await recordBackupFailure(db, systemClock, error).catch(() => undefined);

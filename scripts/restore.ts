@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { listBackups, resolveBackupDir } from '../src/lib/server/backup/backup-files.ts';
 import { RestoreError, restoreBackup, type RestoreResult } from '../src/lib/server/backup/restore.ts';
+import { PgToolError } from '../src/lib/server/backup/pg-tools.ts';
+import { restorePgBackup } from '../src/lib/server/backup/restore-pg.ts';
 import { ConfigError, getConfig } from '../src/lib/server/config/config.ts';
 import { loadPseudonymKey } from '../src/lib/server/lifecycle/pseudonym.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
@@ -9,9 +11,10 @@ import { systemClock } from '../src/lib/server/time/clock.ts';
 const USAGE = `usage: npm run restore -- <backup file | file name in BACKUP_DIR | latest> [--force] [--without-replay]
        npm run restore -- --list
 Stop the services first (systemctl stop sticker-bot sticker-api). The current database is kept as
-app.db.bak-<ts>-before-restore; erasures made after the backup are applied again.
+app.db.bak-<ts>-before-restore (on PostgreSQL: before-restore-<ts>.pgdump next to the backup);
+erasures made after the backup are applied again.
   --force           restore although the worker or the web process holds its lock in DATA_DIR
-                    (main.lock, web.lock): it would keep writing to the old file
+                    (main.lock, web.lock), or on PostgreSQL a worker's heartbeat is fresh
   --without-replay  restore although the current database is unreadable (later erasures cannot be re-applied)`;
 
 function findBackup(choice: string, backupDir: string): string | null {
@@ -41,15 +44,18 @@ async function main(argv: string[]): Promise<number> {
 	if (!choice) return console.error(USAGE), 2;
 	const file = findBackup(choice, backupDir);
 	if (!file) return console.error(`restore refused: no backup "${choice}" (see npm run restore -- --list)`), 1;
-	const result = await restoreBackup({
+	const common = {
 		backupFile: file,
-		dbPath: config.dbPath,
-		dataDir: config.dataDir,
 		clock: systemClock,
 		pseudonymKey: loadPseudonymKey(config.dataDir),
 		force: argv.includes('--force'),
 		withoutReplay: argv.includes('--without-replay')
-	});
+	};
+	const { database } = config;
+	const result =
+		database.engine === 'postgresql'
+			? await restorePgBackup({ ...common, url: database.url })
+			: await restoreBackup({ ...common, dbPath: database.path, dataDir: config.dataDir });
 	printResult(file, result);
 	return 0;
 }
@@ -58,6 +64,7 @@ main(process.argv.slice(2))
 	.then((code) => process.exit(code))
 	.catch((error: unknown) => {
 		if (error instanceof RestoreError || error instanceof ConfigError) console.error(`restore refused: ${error.message}`);
+		else if (error instanceof PgToolError) console.error(`restore failed: ${error.message}`);
 		else console.error(`restore failed: ${String((error as Error)?.stack ?? error)}`);
 		process.exit(1);
 	});

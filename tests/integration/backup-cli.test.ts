@@ -64,7 +64,7 @@ describe('the worker’s daily backup task', () => {
 		const dataDir = tempDir();
 		const { db, dbPath } = await createTestDb(dataDir);
 		const clock = new FakeClock('2027-02-01T10:00:00.000Z');
-		const deps = { db, clock, logger: silentLogger, dbPath, backupDir: path.join(dataDir, 'backups') };
+		const deps = { db, clock, logger: silentLogger, database: { engine: 'sqlite' as const, path: dbPath }, backupDir: path.join(dataDir, 'backups') };
 		expect(await runBackupIfDue(deps)).toBe('taken');
 		expect(await readLastBackup(db)).toMatchObject({ at: '2027-02-01T10:00:00.000Z', integrity: 'ok' });
 		clock.advance(HOUR);
@@ -81,7 +81,7 @@ describe('the worker’s daily backup task', () => {
 		const dataDir = tempDir();
 		const { db, dbPath } = await createTestDb(dataDir);
 		const clock = new FakeClock('2027-02-01T10:00:00.000Z');
-		const deps = { db, clock, logger: silentLogger, dbPath, backupDir: path.join(dataDir, 'backups') };
+		const deps = { db, clock, logger: silentLogger, database: { engine: 'sqlite' as const, path: dbPath }, backupDir: path.join(dataDir, 'backups') };
 		expect(await runBackupIfDue(deps)).toBe('taken');
 		const before = readdirSync(deps.backupDir);
 		clock.advance(24 * HOUR);

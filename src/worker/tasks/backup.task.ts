@@ -1,5 +1,6 @@
 import { isBackupDue, recordBackupFailure, recordBackupSuccess } from '../../lib/server/backup/backup-status.ts';
-import { createBackup } from '../../lib/server/backup/create-backup.ts';
+import { takeBackup } from '../../lib/server/backup/take-backup.ts';
+import type { DatabaseTarget } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { HOUR, type Clock } from '../../lib/server/time/clock.ts';
@@ -9,19 +10,19 @@ export interface BackupTaskDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	dbPath: string;
+	database: DatabaseTarget;
 	backupDir: string;
 }
 
 /**
  * The worker's daily backup: checked every hour, taken when the last good backup (by this task,
  * `npm run backup` or the systemd timer) is about a day old — so with the timer installed the
- * worker stays idle, and without it backups still happen. Failures are recorded for the console.
+ * worker stays idle, and without it backups still happen. On PostgreSQL it runs pg_dump. Failures are recorded for the console.
  */
 export async function runBackupIfDue(deps: BackupTaskDeps): Promise<'taken' | 'not-due'> {
 	if (!(await isBackupDue(deps.db, deps.clock))) return 'not-due';
 	try {
-		const result = await createBackup({ dbPath: deps.dbPath, backupDir: deps.backupDir, clock: deps.clock, logger: deps.logger });
+		const result = await takeBackup(deps.database, { backupDir: deps.backupDir, clock: deps.clock, logger: deps.logger });
 		await recordBackupSuccess(deps.db, deps.clock, result);
 		return 'taken';
 	} catch (error) {

@@ -16,5 +16,5 @@ export function scheduleLifecycleTasks(scheduler: Scheduler, config: Config, db:
 	scheduler.add(ttlSweepTask({ db, clock, logger, dataDir, fileStore, ttlHours: config.PHOTO_TTL_HOURS }));
 	const pseudonymKey = loadPseudonymKey(dataDir);
 	scheduler.add(retentionTask({ db, clock, logger, dataDir, fileStore, dbPath: config.dbPath, pseudonymKey, retentionDays: config.GUEST_RETENTION_DAYS }));
-	scheduler.add(backupTask({ db, clock, logger, dbPath: config.dbPath, backupDir: resolveBackupDir(config) }));
+	scheduler.add(backupTask({ db, clock, logger, database: config.database, backupDir: resolveBackupDir(config) }));
 }

@@ -1,10 +1,19 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
+/** Tables a backup of this product must have before it may replace the live database. */
+export const REQUIRED_TABLES = ['users', 'sessions', 'jobs', 'audit_log', 'settings', 'leads', 'lead_repeats'];
+
 /** Daily backups kept, two weeks: the oldest go once there are more. */
 export const BACKUPS_KEPT = 14;
-/** `app-<YYYYMMDD-HHMMSS>[.n].db.gz`: names sort in the order the backups were taken. */
-const BACKUP_NAME = /^app-(\d{8})-(\d{6})(?:\.(\d+))?\.db\.gz$/;
+/**
+ * `app-<YYYYMMDD-HHMMSS>[.n].db.gz` (SQLite) or `….pgdump` (PostgreSQL, pg_dump's custom format):
+ * names sort in the order the backups were taken, and both kinds count towards the 14 kept.
+ */
+const BACKUP_NAME = /^app-(\d{8})-(\d{6})(?:\.(\d+))?\.(?:db\.gz|pgdump)$/;
+
+/** The file name ending of each engine's backups. */
+export type BackupKind = 'db.gz' | 'pgdump';
 
 export interface BackupFile {
 	name: string;
@@ -57,8 +66,8 @@ export function pruneBackups(dir: string, keep = BACKUPS_KEPT): string[] {
 }
 
 /** A name for a new backup that never overwrites one taken in the same second. */
-export function newBackupPath(dir: string, stamp: string): string {
-	let candidate = path.join(dir, `app-${stamp}.db.gz`);
-	for (let n = 2; existsSync(candidate); n++) candidate = path.join(dir, `app-${stamp}.${n}.db.gz`);
+export function newBackupPath(dir: string, stamp: string, kind: BackupKind = 'db.gz'): string {
+	let candidate = path.join(dir, `app-${stamp}.${kind}`);
+	for (let n = 2; existsSync(candidate); n++) candidate = path.join(dir, `app-${stamp}.${n}.${kind}`);
 	return candidate;
 }

@@ -31,6 +31,7 @@ export class ReplayError extends Error {
 	override name = 'ReplayError';
 }
 
+/** Reads the erasures from the current SQLite file, after checking it can be read reliably. */
 export async function collectErasures(currentDbPath: string, since: string, key: Buffer): Promise<ErasuresToReplay> {
 	let conn: Database.Database;
 	try {
@@ -41,24 +42,28 @@ export async function collectErasures(currentDbPath: string, since: string, key:
 	try {
 		const integrity = integrityCheck(conn);
 		if (integrity !== 'ok') throw new ReplayError(`the current database fails integrity_check (${integrity}); its erasures cannot be read reliably`);
-		const sql = sqliteRunner(conn);
-		return { guests: await collectGuestErasures(sql, since, key), leads: await collectLeadErasures(sql, since) };
+		return await collectErasuresFrom(sqliteRunner(conn), since, key);
 	} finally {
 		conn.close();
 	}
+}
+
+/** The erasures recorded in the database behind `sql` since `since` (either engine). */
+export async function collectErasuresFrom(sql: SqlRunner, since: string, key: Buffer): Promise<ErasuresToReplay> {
+	return { guests: await collectGuestErasures(sql, since, key), leads: await collectLeadErasures(sql, since) };
 }
 
 async function collectGuestErasures(sql: SqlRunner, since: string, key: Buffer): Promise<GuestErasureToReplay[]> {
 	const found: GuestErasureToReplay[] = [];
 	if (await tableExists(sql, 'erasures')) {
 		const rows = await sql.all<{ subject: string; reason: string; erased_at: string; h: string | null }>(
-			`SELECT subject, reason, erased_at, pack_name_hashes AS h FROM erasures WHERE kind = 'guest' AND julianday(erased_at) >= julianday(?) ORDER BY id`,
+			`SELECT subject, reason, erased_at, pack_name_hashes AS h FROM erasures WHERE kind = 'guest' AND ${sql.dialect.instant('erased_at')} >= ${sql.dialect.instant('?')} ORDER BY id`,
 			[since]
 		);
 		for (const r of rows) found.push({ subject: r.subject, reason: r.reason, erasedAt: r.erased_at, packNameHashes: r.h ? (JSON.parse(r.h) as string[]) : null, fromLedger: true });
 	}
 	const resets = await sql.all<{ u: unknown; ts: string }>(
-		`SELECT telegram_user_id AS u, ts FROM audit_log WHERE action = 'reset_user' AND telegram_user_id IS NOT NULL AND julianday(ts) >= julianday(?)`,
+		`SELECT telegram_user_id AS u, ts FROM audit_log WHERE action = 'reset_user' AND telegram_user_id IS NOT NULL AND ${sql.dialect.instant('ts')} >= ${sql.dialect.instant('?')}`,
 		[since]
 	);
 	for (const r of resets) {
@@ -73,7 +78,7 @@ async function collectLeadErasures(sql: SqlRunner, since: string): Promise<{ id:
 	const result = new Map(leads.map((l) => [Number(l.id), l.erased_at]));
 	if (await tableExists(sql, 'erasures')) {
 		const rows = await sql.all<{ subject: string; erased_at: string }>(
-			`SELECT subject, erased_at FROM erasures WHERE kind = 'lead' AND julianday(erased_at) >= julianday(?)`,
+			`SELECT subject, erased_at FROM erasures WHERE kind = 'lead' AND ${sql.dialect.instant('erased_at')} >= ${sql.dialect.instant('?')}`,
 			[since]
 		);
 		for (const r of rows) if (/^\d+$/.test(r.subject) && !result.has(Number(r.subject))) result.set(Number(r.subject), r.erased_at);
@@ -81,20 +86,25 @@ async function collectLeadErasures(sql: SqlRunner, since: string): Promise<{ id:
 	return [...result].map(([id, erasedAt]) => ({ id, erasedAt }));
 }
 
-/** Applies the erasures to the restored copy in one transaction; returns how many rows needed it. */
+/** Applies the erasures to the restored SQLite copy in one transaction; returns how many rows needed it. */
 export async function applyErasures(conn: Database.Database, erasures: ErasuresToReplay, key: Buffer): Promise<{ guests: number; leads: number }> {
-	const sql = sqliteRunner(conn);
 	conn.exec('BEGIN IMMEDIATE');
 	try {
-		const guests = await replayGuestErasures(sql, erasures.guests, key);
-		let leads = 0;
-		for (const lead of erasures.leads) leads += await eraseLeadRows(sql, lead.id, lead.erasedAt);
+		const applied = await applyErasuresWith(sqliteRunner(conn), erasures, key);
 		conn.exec('COMMIT');
-		return { guests, leads };
+		return applied;
 	} catch (error) {
 		conn.exec('ROLLBACK');
 		throw error;
 	}
+}
+
+/** Applies the erasures through `sql`, which the caller runs inside one transaction (either engine). */
+export async function applyErasuresWith(sql: SqlRunner, erasures: ErasuresToReplay, key: Buffer): Promise<{ guests: number; leads: number }> {
+	const guests = await replayGuestErasures(sql, erasures.guests, key);
+	let leads = 0;
+	for (const lead of erasures.leads) leads += await eraseLeadRows(sql, lead.id, lead.erasedAt);
+	return { guests, leads };
 }
 
 async function replayGuestErasures(sql: SqlRunner, erasures: GuestErasureToReplay[], key: Buffer): Promise<number> {

@@ -7,7 +7,7 @@ import { countRows, integrityCheck } from '../db/migrations/schema-shape.ts';
 import { backupDatabase, backupPathFor, backupStamp } from '../db/sqlite-file.ts';
 import { instanceLockPath, liveLockHolder } from '../system/instance-lock.ts';
 import type { Clock } from '../time/clock.ts';
-import { backupTimeFromName } from './backup-files.ts';
+import { backupTimeFromName, REQUIRED_TABLES } from './backup-files.ts';
 import { LAST_RESTORE_KEY } from './backup-status.ts';
 import { BACKUP_TAKEN_AT_KEY } from './create-backup.ts';
 import { applyErasures, collectErasures, type ErasuresToReplay } from './erasure-replay.ts';
@@ -34,9 +34,6 @@ export interface RestoreResult {
 export class RestoreError extends Error {
 	override name = 'RestoreError';
 }
-
-/** Tables a backup of this product must have before it may replace the live database. */
-const REQUIRED_TABLES = ['users', 'sessions', 'jobs', 'audit_log', 'settings', 'leads', 'lead_repeats'];
 
 /**
  * Restores a backup in steps that each stop on failure with the live database untouched:
