@@ -1,4 +1,4 @@
-// Prints the closing line of a test run from the vitest and Playwright JSON reports:
+// Prints the closing line of a test run from the JSON reports of both vitest runs and Playwright:
 //   tests: N passed, N failed, N skipped
 // Exits non-zero when a report is missing or anything failed, so CI cannot pass on a silent run.
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,8 +14,10 @@ function read(path) {
 	return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-const vitest = read('.tmp/vitest-report.json');
-if (vitest) {
+// The whole vitest run on SQLite, then the integration core again on PostgreSQL (tests/postgres-core.txt).
+for (const path of ['.tmp/vitest-report.json', '.tmp/vitest-postgres-report.json']) {
+	const vitest = read(path);
+	if (!vitest) continue;
 	totals.passed += vitest.numPassedTests;
 	totals.failed += vitest.numFailedTests + (vitest.numFailedTestSuites > 0 && vitest.numFailedTests === 0 ? vitest.numFailedTestSuites : 0);
 	totals.skipped += vitest.numPendingTests + vitest.numTodoTests;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: every test. Installs what it needs (npm packages, Prisma clients, Chromium, PostgreSQL),
-# type-checks, builds, runs the Node-side tests (vitest) and the browser tests (Playwright), and
-# ends with one summary line: "tests: N passed, N failed, N skipped".
+# type-checks, builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
+# tests/postgres-core.txt again on PostgreSQL, the browser tests (Playwright), and ends with one
+# summary line over all runs: "tests: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --with-browser || exit 1
@@ -13,7 +14,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 		|| { echo "could not install PostgreSQL (apt-get install -y postgresql); the PostgreSQL tests need it" >&2; exit 1; }
 fi
 mkdir -p .tmp
-rm -f .tmp/vitest-report.json .tmp/playwright-report.json
+rm -f .tmp/vitest-report.json .tmp/vitest-postgres-report.json .tmp/playwright-report.json
 
 step() { printf '\n\033[1m[test]\033[0m %s\n' "$*"; }
 status=0
@@ -24,8 +25,18 @@ npx svelte-check --tsconfig ./tsconfig.json --threshold error --output human || 
 step "build"
 npx vite build --logLevel error || exit 1
 
-step "unit and integration tests (vitest)"
+step "unit and integration tests on SQLite (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report.json || status=1
+
+step "integration core on PostgreSQL (vitest, tests/postgres-core.txt)"
+mapfile -t pg_core < <(grep -v -E '^[[:space:]]*(#|$)' tests/postgres-core.txt)
+for file in "${pg_core[@]}"; do
+	[ -f "$file" ] || { echo "tests/postgres-core.txt names $file, which does not exist"; status=1; }
+done
+pg_started=$SECONDS
+TEST_DB_ENGINE=postgresql npx vitest run "${pg_core[@]}" --reporter=default --reporter=json \
+	--outputFile.json=.tmp/vitest-postgres-report.json || status=1
+echo "the PostgreSQL pass (${#pg_core[@]} files) took $((SECONDS - pg_started)) s"
 
 step "browser tests (Playwright, Debian Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright-report.json npx playwright test --reporter=list,json || status=1

@@ -7,11 +7,12 @@ export function testsRunOnPostgres(): boolean {
 	return process.env.TEST_DB_ENGINE === 'postgresql';
 }
 
-/** A fresh copy of the run's migrated template with the production client on it. */
-export async function createPgTestDb(): Promise<Db> {
+/** A fresh copy of the run's migrated template: its URL, with the production client on it. */
+export async function createPgTestDb(): Promise<{ db: Db; url: string }> {
 	const serverUrl = process.env.KIOSK_TEST_PG_SERVER_URL;
 	if (!serverUrl) throw new Error('TEST_DB_ENGINE=postgresql needs the PostgreSQL globalSetup (vitest.config.ts)');
-	return openPostgresDatabase(await createDatabase(serverUrl, 'template'));
+	const url = await createDatabase(serverUrl, 'template');
+	return { db: openPostgresDatabase(url), url };
 }
 
 /**

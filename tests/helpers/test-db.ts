@@ -1,22 +1,35 @@
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
+import { openDatabase, openPostgresDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { PROJECT_ROOT } from './node-process.ts';
 import { createPgTestDb, testsRunOnPostgres } from './pg-test-db.ts';
 import { useTempDir } from './temp-dir.ts';
 
+export interface TestDb {
+	db: Db;
+	/** The SQLite file; on PostgreSQL a name that is never made. */
+	dbPath: string;
+	/** What a product process started on this database gets in its environment: DB_PATH or DATABASE_URL. */
+	dbEnv: { DB_PATH: string } | { DATABASE_URL: string };
+	/** A second production client on the same database, as a restarted process would open it. */
+	reopen(): Db;
+}
+
 /**
  * A migrated SQLite file in `dir` with the production client on it (disconnect it when done).
  * With TEST_DB_ENGINE=postgresql (tests/helpers/pg-test-db.ts) `db` is a fresh PostgreSQL
- * database instead, and `dbPath` names a file that is never made.
+ * database instead.
  */
-export async function createTestDb(dir: string): Promise<{ db: Db; dbPath: string }> {
+export async function createTestDb(dir: string): Promise<TestDb> {
 	const dbPath = path.join(dir, 'app.db');
-	if (testsRunOnPostgres()) return { db: await createPgTestDb(), dbPath };
+	if (testsRunOnPostgres()) {
+		const { db, url } = await createPgTestDb();
+		return { db, dbPath, dbEnv: { DATABASE_URL: url }, reopen: () => openPostgresDatabase(url) };
+	}
 	await migrateSafely({ dbPath, migrationsDir: path.join(PROJECT_ROOT, 'prisma', 'migrations'), clock: systemClock });
-	return { db: openDatabase(dbPath), dbPath };
+	return { db: openDatabase(dbPath), dbPath, dbEnv: { DB_PATH: dbPath }, reopen: () => openDatabase(dbPath) };
 }
 
 /**
@@ -24,7 +37,7 @@ export async function createTestDb(dir: string): Promise<{ db: Db; dbPath: strin
  * each test the clients are disconnected, then the folders removed (vitest runs after-hooks last
  * registered first).
  */
-export function useTestDb(prefix?: string): () => Promise<{ db: Db; dbPath: string; dir: string }> {
+export function useTestDb(prefix?: string): () => Promise<TestDb & { dir: string }> {
 	const tempDir = useTempDir(prefix);
 	const open: Db[] = [];
 	afterEach(async () => {

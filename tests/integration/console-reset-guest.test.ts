@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { Db } from '../../src/lib/server/db/client.ts';
 import { deleteGuestRows, readGuestFootprint } from '../../src/lib/server/lifecycle/guest-rows.ts';
 import { prismaRunner } from '../../src/lib/server/lifecycle/sql-runner.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { testsRunOnPostgres } from '../helpers/pg-test-db.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest } from './console-fixtures.ts';
@@ -17,6 +18,9 @@ describe('reset_user from the console', () => {
 	afterEach(async () => {
 		for (const db of open.splice(0)) await db.$disconnect();
 	});
+
+	// The SQLite file's copy; PostgreSQL's backups are the server's dumps, so a reset there takes none.
+	const expectedBackup = testsRunOnPostgres() ? null : 'app.db.bak-20260301-100000-reset';
 
 	async function setUp() {
 		const dir = tempDir();
@@ -89,28 +93,30 @@ describe('reset_user from the console', () => {
 		expect(await countPerJobRows(db, otherJobIds)).toEqual(ONE_EACH);
 	});
 
-	it('backs up first, deletes the guest’s rows in one go, keeps spend, and records the old pack links', async () => {
+	it('backs up first (the SQLite file; no file on PostgreSQL), deletes the guest’s rows in one go, keeps spend, and records the old pack links', async () => {
 		const { dir, db, clock, guest, jobIds, deps } = await setUp();
 		const stickerDir = path.join(dir, 'sessions', `tok${guest}x0`, 'stickers');
 		mkdirSync(stickerDir, { recursive: true });
 		writeFileSync(path.join(stickerDir, 'sticker_1.png'), 'png');
 
 		const now = clock.now().toISOString();
-		await db.$executeRawUnsafe(
-			"INSERT INTO job_progress (job_id, stage, stage_started_at, updated_at, link_chat_id) VALUES (?, 'done', ?, ?, ?)",
-			jobIds[0], now, now, guest
-		);
+		await db.$executeRaw`INSERT INTO job_progress (job_id, stage, stage_started_at, updated_at, link_chat_id) VALUES (${jobIds[0]}, 'done', ${now}, ${now}, ${guest})`;
 
 		const details = await resetGuest(deps, { name: 'olga', ip: '10.0.0.7' }, guest);
 
-		// The backup exists, is named app.db.bak-<ts>-reset and still holds the guest.
-		expect(details.backup).toBe('app.db.bak-20260301-100000-reset');
-		const backupPath = path.join(dir, details.backup);
-		expect(existsSync(backupPath)).toBe(true);
-		const copy = new Database(backupPath, { readonly: true });
-		expect(copy.prepare('SELECT count(*) AS n FROM users WHERE telegram_user_id = ?').get(guest)).toEqual({ n: 1 });
-		expect(copy.prepare('SELECT count(*) AS n FROM jobs WHERE telegram_user_id = ?').get(guest)).toEqual({ n: 2 });
-		copy.close();
+		expect(details.backup).toBe(expectedBackup);
+		if (details.backup === null) {
+			// On PostgreSQL DB_PATH names nothing: the reset makes no file there, not even an empty one.
+			expect(readdirSync(dir).filter((f) => f.startsWith('app.db'))).toEqual([]);
+		} else {
+			// The backup exists, is named app.db.bak-<ts>-reset and still holds the guest.
+			const backupPath = path.join(dir, details.backup);
+			expect(existsSync(backupPath)).toBe(true);
+			const copy = new Database(backupPath, { readonly: true });
+			expect(copy.prepare('SELECT count(*) AS n FROM users WHERE telegram_user_id = ?').get(guest)).toEqual({ n: 1 });
+			expect(copy.prepare('SELECT count(*) AS n FROM jobs WHERE telegram_user_id = ?').get(guest)).toEqual({ n: 2 });
+			copy.close();
+		}
 
 		// Rows gone; the other guest untouched; spend kept.
 		expect(await db.user.count({ where: { telegramUserId: guest } })).toBe(0);
@@ -127,7 +133,7 @@ describe('reset_user from the console', () => {
 		expect(audit).toMatchObject({ actor: 'olga', ip: '10.0.0.7', telegramUserId: guest, ts: clock.now().toISOString() });
 		expect(JSON.parse(audit.details!)).toEqual({
 			deleted: { users: 1, sessions: 2, jobs: 2 },
-			backup: 'app.db.bak-20260301-100000-reset',
+			backup: expectedBackup,
 			packLinks: ['https://t.me/addstickers/anna_5550001_2_by_sticker_kiosk_bot', 'https://t.me/addstickers/anna_5550001_1_by_sticker_kiosk_bot'],
 			packNames: ['anna_5550001_1_by_sticker_kiosk_bot', 'anna_5550001_2_by_sticker_kiosk_bot']
 		});

@@ -2,8 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Api } from 'grammy';
 import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
-import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
-import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
 import { enqueueJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-policy.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
@@ -14,6 +13,7 @@ import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
 import { systemClock, type Clock } from '../../src/lib/server/time/clock.ts';
 import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
+import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { PROJECT_ROOT, startTs } from '../helpers/node-process.ts';
@@ -22,9 +22,10 @@ import { afterEach, expect } from 'vitest';
 import { makeFaceCrop, makeSelfie } from './generation-selfie.ts';
 
 /**
- * A real SQLite file, the Telegram emulator as a real HTTP server, a guest who started the bot,
- * and helpers to queue a job exactly as the guest flow does (selfie + face crop on disk, a jobs
- * row with status queued, the "Generating…" message in job_messages).
+ * A real migrated database (SQLite, or PostgreSQL under TEST_DB_ENGINE=postgresql), the Telegram
+ * emulator as a real HTTP server, a guest who started the bot, and helpers to queue a job exactly
+ * as the guest flow does (selfie + face crop on disk, a jobs row with status queued, the
+ * "Generating…" message in job_messages).
  */
 export interface GenerationWorld {
 	dir: string;
@@ -51,17 +52,15 @@ function fixtures(): Promise<{ selfie: Buffer; faceCrop: Buffer }> {
 }
 
 export async function createGenerationWorld(dir: string, emulatorOptions: { port?: number } = {}): Promise<GenerationWorld> {
-	const dbPath = path.join(dir, 'app.db');
 	const dataDir = path.join(dir, 'data');
 	mkdirSync(dataDir, { recursive: true });
-	await migrateSafely({ dbPath, migrationsDir: path.join(PROJECT_ROOT, 'prisma', 'migrations'), clock: systemClock });
-	const db = openDatabase(dbPath);
+	const { db, dbPath, dbEnv } = await createTestDb(dir);
 	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN, port: emulatorOptions.port ?? 0 });
 	const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
 	applyTelegramRetryPolicy(api);
 	const guest = await emulator.control.createUser({ first_name: 'Dana', username: 'dana_guest', language_code: 'en' });
 	await emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
-	const env = { NODE_ENV: 'test', DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url, LOG_LEVEL: 'silent', JOB_LEASE_SECONDS: '5', JOB_POLL_MS: '100', JOB_BACKOFF_BASE_SECONDS: '0', PROVIDER_RETRY_BASE_MS: '20' };
+	const env = { NODE_ENV: 'test', ...dbEnv, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url, LOG_LEVEL: 'silent', JOB_LEASE_SECONDS: '5', JOB_POLL_MS: '100', JOB_BACKOFF_BASE_SECONDS: '0', PROVIDER_RETRY_BASE_MS: '20' };
 	const now = new Date().toISOString();
 	await db.user.create({ data: { telegramUserId: BigInt(guest.id), firstName: 'Dana', username: 'dana_guest', consentedAt: now, createdAt: now } });
 	let sessions = 0;

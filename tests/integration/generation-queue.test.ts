@@ -1,7 +1,4 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/lib/server/db/client.ts';
-import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
 import { computeBackoffMs } from '../../src/lib/server/time/backoff.ts';
 import { claimNextJob, releaseLease, renewLease, requeueAbandonedJobs, requeueJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { choosePackName } from '../../src/lib/server/jobs/delivery/pack-name.ts';
@@ -9,15 +6,13 @@ import { FakeClock, MINUTE, SECOND, systemClock } from '../../src/lib/server/tim
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { enforceJobDeadlines } from '../../src/worker/tasks/deadlines.ts';
 import { warnAdminsAboutDailyRequests } from '../../src/worker/tasks/rpd-warning.ts';
-import { PROJECT_ROOT } from '../helpers/node-process.ts';
+import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, noticeDepsFor } from './generation-harness.ts';
 import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
 
 async function freshDb(dir: string) {
-	const dbPath = path.join(dir, 'app.db');
-	await migrateSafely({ dbPath, migrationsDir: path.join(PROJECT_ROOT, 'prisma', 'migrations'), clock: systemClock });
-	return openDatabase(dbPath);
+	return (await createTestDb(dir)).db;
 }
 
 async function insertJobs(db: Awaited<ReturnType<typeof freshDb>>, count: number, createdAt = '2026-01-01T00:00:00.000Z') {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Api, type Bot } from 'grammy';
 import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { openDatabase } from '../../src/lib/server/db/client.ts';
 import { receiveLead, type IncomingLead } from '../../src/lib/server/leads/lead-intake.ts';
 import { EMULATOR_SALES_GROUP_ID } from '../../src/lib/server/leads/leads-config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -16,9 +15,10 @@ import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 
 /**
- * The leads world for integration tests: a migrated SQLite file, the Telegram emulator as a real
- * HTTP server with its "Sales" group, a FakeClock, and the leads tasks' deps. `restart()` drops
- * the database client and the in-memory state (cooldowns) as a process restart would.
+ * The leads world for integration tests: a migrated database (SQLite, or PostgreSQL under
+ * TEST_DB_ENGINE=postgresql), the Telegram emulator as a real HTTP server with its "Sales" group,
+ * a FakeClock, and the leads tasks' deps. `restart()` drops the database client and the in-memory
+ * state (cooldowns) as a process restart would.
  */
 export const GROUP = Number(EMULATOR_SALES_GROUP_ID);
 export const ADMIN = { id: 601_000_001, first_name: 'Malika', last_name: 'Karimova', username: 'malika_sales', language_code: 'ru' };
@@ -37,14 +37,14 @@ export interface LeadsWorld {
 }
 
 export async function startLeadsWorld(dir: string, start = '2026-06-01T06:00:00.000Z'): Promise<LeadsWorld> {
-	const { db, dbPath } = await createTestDb(dir);
+	const { db, dbPath, dbEnv, reopen } = await createTestDb(dir);
 	const clock = new FakeClock(start);
 	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN, adminIds: [ADMIN.id] });
 	await emulator.control.createUser(ADMIN);
 	await emulator.control.createUser(STRANGER);
 	await emulator.control.addGroupMember(GROUP, STRANGER.id);
 	const config = parseConfig(
-		{ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ADMIN_TELEGRAM_IDS: String(ADMIN.id) },
+		{ NODE_ENV: 'test', DATA_DIR: dir, ...dbEnv, TELEGRAM_API_ROOT: emulator.url, ADMIN_TELEGRAM_IDS: String(ADMIN.id) },
 		PROJECT_ROOT
 	);
 	const world: LeadsWorld = {
@@ -52,7 +52,7 @@ export async function startLeadsWorld(dir: string, start = '2026-06-01T06:00:00.
 		deps: makeDeps(db, clock, emulator),
 		restart: async () => {
 			await world.db.$disconnect();
-			world.db = openDatabase(dbPath);
+			world.db = reopen();
 			world.deps = makeDeps(world.db, clock, emulator);
 		},
 		close: async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { dialectOf } from '../db/dialect/dialect.ts';
 import { lockRows } from '../db/dialect/row-locks.ts';
 import { backupDatabase, backupPathFor, openSqliteFile } from '../db/sqlite-file.ts';
 import type { FileStore } from '../files/file-store.ts';
@@ -16,7 +17,8 @@ import type { Clock } from '../time/clock.ts';
 import { CLAIMED_JOB_STATUSES } from '../../schemas/job-status.ts';
 
 /**
- * reset_user: back the database up to `app.db.bak-<ts>-reset`, then in one transaction
+ * reset_user: back the SQLite file up to `app.db.bak-<ts>-reset` (on PostgreSQL there is no file
+ * to copy: `backup` is null and the log says so), then in one transaction
  * delete the guest's users/sessions/jobs rows (and the rows other features keep per session or job),
  * keep api_usage, and write the audit entry. Its details keep the old pack names and links in
  * clear — generation reads `packNames` so a new pack never reuses an old name. The shape is agreed:
@@ -36,7 +38,8 @@ export interface ResetGuestDeps {
 
 export interface ResetGuestDetails {
 	deleted: { users: number; sessions: number; jobs: number };
-	backup: string;
+	/** The backup file's name; null on PostgreSQL, whose backups are the server's dumps. */
+	backup: string | null;
 	packLinks: string[];
 	packNames: string[];
 }
@@ -58,7 +61,7 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		const packLinks = [...new Set([...(user?.packLink ? [user.packLink] : []), ...packNames.map(packLink)])];
 		const details: ResetGuestDetails = {
 			deleted: { users: deleted.users ?? 0, sessions: deleted.sessions ?? 0, jobs: deleted.jobs ?? 0 },
-			backup: path.basename(backupPath),
+			backup: backupPath === null ? null : path.basename(backupPath),
 			packLinks,
 			packNames
 		};
@@ -88,8 +91,15 @@ async function refuseUnlessResettable(db: Db | Tx, telegramUserId: bigint): Prom
 	if (busy > 0) throw new DomainError({ code: 'GuestPackInProgress', telegramUserId });
 }
 
-/** SQLite's backup API gives a consistent copy while the worker keeps writing. */
-async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string> {
+/**
+ * SQLite's backup API gives a consistent copy while the worker keeps writing. A PostgreSQL
+ * database is no file of ours (DB_PATH names nothing there), so the reset copies nothing.
+ */
+async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string | null> {
+	if (dialectOf(deps.db).name === 'postgresql') {
+		deps.logger?.info('reset: no file backup on PostgreSQL (the database server keeps its own backups)');
+		return null;
+	}
 	const target = backupPathFor(deps.dbPath, deps.clock, 'reset');
 	const conn = openSqliteFile(deps.dbPath);
 	try {
