@@ -4,7 +4,7 @@ import { saveGuestProfile, type GuestProfile } from './guest-profile.ts';
 import { closedRefusal, refusalFor, type CurrentStep, type StepRefusal } from './guest-outcomes.ts';
 import { checkPackLimit } from './pack-limit.ts';
 import { isOverdue, timeoutReasonFor, type SessionTimeouts } from './session-clock.ts';
-import { advanceSession, closeSession, closeWithNotice, findSession } from './sessions.repository.ts';
+import { advanceSession, closeSession, closeWithNotice, findSession, findSessionForUpdate } from './sessions.repository.ts';
 import type { OpenStatus } from '../../schemas/kiosk.ts';
 
 export interface GuestStepDeps {
@@ -22,13 +22,14 @@ export type LinkOutcome =
 
 /**
  * `/start <token>`: saves the guest's profile, applies the pack limit, and links the session
- * (idle → linked, straight on to consented for a guest who consented before). One BEGIN IMMEDIATE
- * transaction, so the kiosk's clock or a second guest racing for the same QR cannot both win.
+ * (idle → linked, straight on to consented for a guest who consented before). One transaction with
+ * the session's row locked (BEGIN IMMEDIATE on SQLite, a row lock on PostgreSQL), so the kiosk's
+ * clock or a second guest racing for the same QR cannot both win, and the loser is told "taken".
  */
 export function linkGuest(deps: GuestStepDeps, token: string, profile: GuestProfile): Promise<LinkOutcome> {
 	return deps.db.$transaction(async (tx) => {
 		const guest = await saveGuestProfile(tx, deps.clock, profile);
-		const session = await findSession(tx, token);
+		const session = await findSessionForUpdate(tx, token);
 		const refusal = refusalFor(session, profile.telegramUserId);
 		if (refusal || !session) return refusal ?? { kind: 'unknown' };
 		const now = deps.clock.now();

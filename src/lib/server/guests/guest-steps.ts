@@ -3,7 +3,7 @@ import { closeForTimeout, type GuestStepDeps } from './guest-link.ts';
 import { recordConsent } from './guest-profile.ts';
 import { refusalFor, type CurrentStep, type StepRefusal } from './guest-outcomes.ts';
 import { isOverdue, stillOpenSince } from './session-clock.ts';
-import { advanceSession, closeSession, findSession, listOpenSessionsOfGuest, type SessionRow } from './sessions.repository.ts';
+import { advanceSession, closeSession, findSession, findSessionForUpdate, listOpenSessionsOfGuest, type SessionRow } from './sessions.repository.ts';
 import type { OpenStatus, SessionStatus } from '../../schemas/kiosk.ts';
 
 export type StepOutcome = StepRefusal | { kind: 'done' } | { kind: 'already'; step: CurrentStep } | { kind: 'too_early' };
@@ -20,7 +20,7 @@ async function runStep(
 	step: (tx: Tx, session: SessionRow, now: Date) => Promise<StepOutcome>
 ): Promise<StepOutcome> {
 	return deps.db.$transaction(async (tx) => {
-		const session = await findSession(tx, token);
+		const session = await findSessionForUpdate(tx, token);
 		const refusal = refusalFor(session, telegramUserId) ?? (session?.telegramUserId === null ? { kind: 'unknown' as const } : null);
 		if (refusal || !session) return refusal ?? { kind: 'unknown' };
 		const now = deps.clock.now();

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import { transitionStatus, type TransitionResult } from '../db/transition.ts';
 import type { ClosedReason, OpenStatus, SessionNotice, SessionStatus } from '../../schemas/kiosk.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
@@ -22,6 +23,17 @@ export interface SessionRow {
 
 export function findSession(db: Db | Tx, sessionToken: string): Promise<SessionRow | null> {
 	return db.session.findUnique({ where: { sessionToken } });
+}
+
+/**
+ * The session for a step that reads it and then moves it: its row stays locked until the
+ * transaction ends, so two racing steps on one session (two guests scanning one QR, two uploads)
+ * are decided one after the other and the second sees the first's result. SQLite's BEGIN IMMEDIATE
+ * already holds the file's write lock; on PostgreSQL (READ COMMITTED) this is a row lock.
+ */
+export async function findSessionForUpdate(tx: Tx, sessionToken: string): Promise<SessionRow | null> {
+	await lockRows(tx, 'sessions', 'session_token', [sessionToken]);
+	return findSession(tx, sessionToken);
 }
 
 export async function insertIdleSession(tx: Tx, sessionToken: string, now: string): Promise<void> {

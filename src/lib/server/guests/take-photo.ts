@@ -8,7 +8,7 @@ import type { SessionStatus } from '../../schemas/kiosk.ts';
 import { closeForTimeout } from './guest-link.ts';
 import { closedRefusal, type StepRefusal } from './guest-outcomes.ts';
 import { isOverdue, stillOpenSince, type SessionTimeouts } from './session-clock.ts';
-import { advanceSession, findSession } from './sessions.repository.ts';
+import { advanceSession, findSessionForUpdate } from './sessions.repository.ts';
 
 export type TakePhotoOutcome =
 	| { kind: 'enqueued'; jobId: number; telegramUserId: bigint }
@@ -33,7 +33,7 @@ export function photoReadiness(session: { status: string; closedReason: string |
  */
 export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts }, token: string, photoPath: string): Promise<TakePhotoOutcome> {
 	return deps.db.$transaction(async (tx) => {
-		const session = await findSession(tx, token);
+		const session = await findSessionForUpdate(tx, token);
 		const refusal = photoReadiness(session);
 		if (refusal || !session) return refusal ?? { kind: 'unknown' };
 		const now = deps.clock.now();
