@@ -13,7 +13,7 @@ describe('npm run db:move-to-postgres', () => {
 	it('copies a SQLite install with counts checked, keeps values, resets sequences and refuses a second run', async () => {
 		const dir = tempDir();
 		const sqlite = await createTestDb(dir);
-		const { jobId } = await insertGuest(sqlite.db, { id: 9_007_199_254_740_993n, at: '2027-01-01T10:00:00.000Z', packName: null });
+		const { jobId } = await insertGuest(sqlite.db, { id: 9_007_199_254_740_993n, at: '2027-01-01T10:00:00.000Z' });
 		await insertGuest(sqlite.db, { id: 42n, at: '2027-01-02T10:00:00.000Z', jobStatus: 'failed' });
 		await sqlite.db.$disconnect();
 		const env = { DB_PATH: sqlite.dbPath, DATA_DIR: dir, DATABASE_URL: target().url };
