@@ -76,9 +76,10 @@ export async function moveToPostgres(options: MoveOptions): Promise<TableCount[]
 			await client.query(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`);
 			for (const table of tables) await copyTable(source, client, table);
 			for (const table of tables) await resetSequences(client, table);
-			await client.query('COMMIT');
+			// Counted inside the transaction: a mismatch rolls the whole copy back, the target stays as it was.
 			const counts: TableCount[] = [];
 			for (const table of tables) counts.push({ table, source: sourceCount(source, table), target: await targetCount(client, table) });
+			await client.query(counts.every((c) => c.source === c.target) ? 'COMMIT' : 'ROLLBACK');
 			return counts;
 		} catch (error) {
 			await client.query('ROLLBACK').catch(() => undefined);
