@@ -4,9 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobFiles } from '../../src/lib/server/jobs/pipeline/job-files.ts';
 import { requestStickerRedraw } from '../../src/lib/server/jobs/sticker-redraw-request.ts';
-import { requeueUnfinishedRedraws } from '../../src/lib/server/jobs/sticker-redraws.repository.ts';
+import { claimStickerRedraw, requeueUnfinishedRedraws } from '../../src/lib/server/jobs/sticker-redraws.repository.ts';
+import { WORKER_STALE_AFTER_SECONDS } from '../../src/lib/server/workers/worker-registry.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
+import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
 import { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import type { QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
@@ -88,12 +89,38 @@ describe('redrawing one sticker of a delivered pack', () => {
 
 	it('a worker stopped mid-redraw: the request is put back and done by the next one', async () => {
 		const requestId = await requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 7 });
-		await world.db.stickerRedraw.update({ where: { id: requestId }, data: { status: 'working', claimedAt: new Date().toISOString() } });
+		await world.db.stickerRedraw.update({ where: { id: requestId }, data: { status: 'working', claimedAt: new Date().toISOString(), claimedBy: 'gone:1:launch' } });
 		expect(await runNextStickerRedraw(deps, stopping.signal)).toBeNull();
-		expect(await requeueUnfinishedRedraws(world.db, systemClock)).toBe(1);
+		expect(await requeueUnfinishedRedraws(world.db, systemClock, deps.workerId)).toBe(1);
 		expect(await runNextStickerRedraw(deps, stopping.signal)).toBe(requestId);
 		expect((await world.db.stickerRedraw.findUniqueOrThrow({ where: { id: requestId } })).status).toBe('done');
 	}, 60_000);
+
+	it('with several workers: a live worker’s redraw stays with it, a silent or stopped launch’s is put back', async () => {
+		const clock = new FakeClock(new Date());
+		const launch = async (id: string, heartbeatAgoMs: number, stopped: boolean) => {
+			const at = (ms: number) => new Date(clock.now().getTime() - ms).toISOString();
+			await world.db.workerProcess.create({ data: { id, pid: 1, hostname: 'h', version: 't', startedAt: at(60_000), heartbeatAt: at(heartbeatAgoMs), stoppedAt: stopped ? at(0) : null } });
+		};
+		await launch('live:1:a', 5_000, false);
+		await launch('silent:1:b', (WORKER_STALE_AFTER_SECONDS + 1) * 1000, false);
+		await launch('stopped:1:c', 1_000, true);
+		const working = async (stickerNumber: number, claimedBy: string) => {
+			// Rows as several workers' claims leave them (the console allows one open redraw a pack, so not through it).
+			const now = clock.now().toISOString();
+			const row = await world.db.stickerRedraw.create({ data: { jobId, stickerNumber, status: 'working', requestedBy: 'olga', claimedAt: now, claimedBy, createdAt: now, updatedAt: now } });
+			return row.id;
+		};
+		const [live, silent, stopped, mine] = [await working(2, 'live:1:a'), await working(4, 'silent:1:b'), await working(5, 'stopped:1:c'), await working(6, deps.workerId)];
+		expect(await requeueUnfinishedRedraws(world.db, clock, deps.workerId)).toBe(2);
+		const status = async (id: number) => (await world.db.stickerRedraw.findUniqueOrThrow({ where: { id } })).status;
+		expect([await status(live), await status(silent), await status(stopped), await status(mine)]).toEqual(['working', 'queued', 'queued', 'working']);
+		const claimed = await claimStickerRedraw(world.db, clock, 'live:1:a');
+		expect(claimed?.id).toBe(silent);
+		expect((await world.db.stickerRedraw.findUniqueOrThrow({ where: { id: silent } })).claimedBy).toBe('live:1:a');
+		await world.db.stickerRedraw.updateMany({ where: { id: { in: [live, silent, stopped, mine] } }, data: { status: 'failed' } });
+		await world.db.workerProcess.deleteMany({ where: { id: { in: ['live:1:a', 'silent:1:b', 'stopped:1:c'] } } });
+	});
 
 	it('after PHOTO_TTL the face crop is gone: the request fails with a sentence and the set is untouched', async () => {
 		const before = await telegramSet();

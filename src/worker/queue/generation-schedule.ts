@@ -16,14 +16,13 @@ import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 /**
  * The generation queue's periodic tasks: deadlines every 5 s, the guest notices outbox every
  * 500 ms and the guests' status messages every second, the daily request counter every
- * minute, operators' sticker redraws every second (one at a time; unfinished ones from a stopped
- * worker are put back first), the configured models asked for at start and every hour.
+ * minute, operators' sticker redraws every second (one at a time; ones a launch no longer
+ * alive left unfinished are put back first, at every pass), the configured models asked for at start and every hour.
  * Deadlines, the request counter and the model check run once per period across the workers; the
  * outboxes and redraws in each, as they claim their rows.
  */
 export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; queue: QueueDeps; stopping: AbortSignal }): void {
 	const { config, db, clock, logger, api } = deps;
-	let redrawsResumed = false;
 	const notices = deps.queue.notices;
 	scheduler.add(guestNoticesTask(notices, deps.stopping));
 	scheduler.add(guestStatusTask({ db, clock, logger, api, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: deps.queue.crashPoint }));
@@ -32,10 +31,8 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 		everyMs: 1_000,
 		runAtStart: true,
 		run: async () => {
-			if (!redrawsResumed) {
-				await requeueUnfinishedRedraws(db, clock);
-				redrawsResumed = true;
-			}
+			// Every pass, not only at start: a worker killed on another host never starts here again.
+			await requeueUnfinishedRedraws(db, clock, deps.queue.workerId);
 			while (!deps.stopping.aborted && (await runNextStickerRedraw(deps.queue, deps.stopping)) !== null);
 		}
 	});

@@ -17,7 +17,7 @@ import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
  * (PHOTO_TTL_HOURS); afterwards the request fails with a sentence saying so.
  */
 export async function runNextStickerRedraw(deps: QueueDeps, signal: AbortSignal): Promise<number | null> {
-	const request = await claimStickerRedraw(deps.db, deps.clock);
+	const request = await claimStickerRedraw(deps.db, deps.clock, deps.workerId);
 	if (!request) return null;
 	try {
 		await redrawDeliveredSticker(deps, request, signal);

@@ -1,10 +1,9 @@
 import type { Db } from '../db/client.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import type { Clock } from '../time/clock.ts';
-import { lastHeartbeatAgeSeconds } from '../workers/worker-registry.ts';
+import { lastHeartbeatAgeSeconds, WORKER_STALE_AFTER_SECONDS } from '../workers/worker-registry.ts';
 
-/** A worker that has not beaten for this long is reported as not alive (it beats every 5 s). */
-export const WORKER_STALE_AFTER_SECONDS = 30;
+export { WORKER_STALE_AFTER_SECONDS };
 
 /**
  * ok: the database answers, the queue runs and a worker beats. paused: maintenance is on (an

@@ -1,10 +1,12 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
+import { liveWorkerIds } from '../workers/worker-registry.ts';
 
 /**
  * The worker's side of sticker_redraws: claim the oldest queued request with a conditional update
- * (so a second claimer loses cleanly), finish it, and at start-up put back any request a stopped
- * worker left `working` (one worker per DATA_DIR holds the instance lock, so none is really running).
+ * (so a second claimer loses cleanly) and record which worker launch has it, finish it, and put
+ * back the requests a launch that is no longer alive left `working` — never a live worker's, which
+ * may be drawing on another host.
  */
 export interface RedrawRequest {
 	id: number;
@@ -12,11 +14,11 @@ export interface RedrawRequest {
 	stickerNumber: number;
 }
 
-export async function claimStickerRedraw(db: Db, clock: Clock): Promise<RedrawRequest | null> {
+export async function claimStickerRedraw(db: Db, clock: Clock, workerId: string): Promise<RedrawRequest | null> {
 	const next = await db.stickerRedraw.findFirst({ where: { status: 'queued' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 	if (!next) return null;
 	const now = clock.now().toISOString();
-	const { count } = await db.stickerRedraw.updateMany({ where: { id: next.id, status: 'queued' }, data: { status: 'working', claimedAt: now, updatedAt: now } });
+	const { count } = await db.stickerRedraw.updateMany({ where: { id: next.id, status: 'queued' }, data: { status: 'working', claimedAt: now, claimedBy: workerId, updatedAt: now } });
 	return count === 1 ? { id: next.id, jobId: next.jobId, stickerNumber: next.stickerNumber } : null;
 }
 
@@ -27,7 +29,12 @@ export async function finishStickerRedraw(db: Db, clock: Clock, id: number, outc
 	});
 }
 
-export async function requeueUnfinishedRedraws(db: Db, clock: Clock): Promise<number> {
-	const { count } = await db.stickerRedraw.updateMany({ where: { status: 'working' }, data: { status: 'queued', claimedAt: null, updatedAt: clock.now().toISOString() } });
+/** `self` is the calling worker's own launch: its claims are in hand even before its first heartbeat. */
+export async function requeueUnfinishedRedraws(db: Db, clock: Clock, self: string): Promise<number> {
+	const alive = [...new Set([...(await liveWorkerIds(db, clock)), self])];
+	const { count } = await db.stickerRedraw.updateMany({
+		where: { status: 'working', OR: [{ claimedBy: null }, { claimedBy: { notIn: alive } }] },
+		data: { status: 'queued', claimedAt: null, claimedBy: null, updatedAt: clock.now().toISOString() }
+	});
 	return count;
 }

@@ -1,6 +1,9 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 
+/** A worker that has not beaten for this long is reported as not alive (it beats every 5 s). */
+export const WORKER_STALE_AFTER_SECONDS = 30;
+
 /** The worker process registry (worker_processes): who runs, with how many slots, alive when. */
 export interface WorkerIdentity {
 	id: string;
@@ -29,4 +32,11 @@ export async function lastHeartbeatAgeSeconds(db: Db, clock: Clock): Promise<num
 	const latest = await db.workerProcess.findFirst({ where: { stoppedAt: null }, orderBy: { heartbeatAt: 'desc' }, select: { heartbeatAt: true } });
 	if (!latest) return null;
 	return Math.max(0, Math.round((clock.now().getTime() - Date.parse(latest.heartbeatAt)) / 1000));
+}
+
+/** Launches alive now: no recorded stop and a heartbeat within WORKER_STALE_AFTER_SECONDS (the rule /health and restore use). */
+export async function liveWorkerIds(db: Db, clock: Clock): Promise<string[]> {
+	const freshSince = new Date(clock.now().getTime() - WORKER_STALE_AFTER_SECONDS * 1000).toISOString();
+	const alive = await db.workerProcess.findMany({ where: { stoppedAt: null, heartbeatAt: { gte: freshSince } }, select: { id: true } });
+	return alive.map((w) => w.id);
 }

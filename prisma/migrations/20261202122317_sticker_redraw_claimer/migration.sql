@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "sticker_redraws" ADD COLUMN "claimed_by" TEXT;
