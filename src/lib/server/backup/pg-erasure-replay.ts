@@ -1,5 +1,5 @@
 import { openPostgresDatabase, type Db } from '../db/client.ts';
-import { WORKER_STALE_AFTER_SECONDS } from '../health/health.ts';
+import { liveWorkers } from '../workers/worker-registry.ts';
 import { prismaRunner, tableExists } from '../lifecycle/sql-runner.ts';
 import { writeSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -14,8 +14,7 @@ import { RestoreError, type RestoreResult } from './restore.ts';
  */
 export async function assertNoWorkerAlive(db: Db, clock: Clock, force: boolean): Promise<void> {
 	if (force || !(await tableExists(prismaRunner(db), 'worker_processes'))) return;
-	const freshSince = new Date(clock.now().getTime() - WORKER_STALE_AFTER_SECONDS * 1000).toISOString();
-	const alive = await db.workerProcess.findMany({ where: { stoppedAt: null, heartbeatAt: { gte: freshSince } }, orderBy: { startedAt: 'asc' } });
+	const alive = await liveWorkers(db, clock);
 	if (alive.length === 0) return;
 	const names = alive.map((w) => `${w.hostname} pid ${w.pid} (heartbeat ${w.heartbeatAt})`).join(', ');
 	throw new RestoreError(`${alive.length} worker(s) still running: ${names}. Stop every worker and web process first (systemctl stop sticker-bot sticker-api on each machine), or pass --force`);

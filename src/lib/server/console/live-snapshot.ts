@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
-import { WORKER_STALE_AFTER_SECONDS } from '../health/health.ts';
+import { WORKER_STALE_AFTER_SECONDS } from '../workers/worker-registry.ts';
 import { readQueuePause, type QueuePause } from '../jobs/queue-pause.ts';
 import { listQueuePauses, pausedMsBetween } from '../jobs/queue-pauses.repository.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';

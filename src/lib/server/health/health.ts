@@ -3,8 +3,6 @@ import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import type { Clock } from '../time/clock.ts';
 import { lastHeartbeatAgeSeconds, WORKER_STALE_AFTER_SECONDS } from '../workers/worker-registry.ts';
 
-export { WORKER_STALE_AFTER_SECONDS };
-
 /**
  * ok: the database answers, the queue runs and a worker beats. paused: maintenance is on (an
  * operator's pause or the provider's billing stop). degraded: no live worker, or no database.

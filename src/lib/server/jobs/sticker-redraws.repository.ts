@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
-import { liveWorkerIds } from '../workers/worker-registry.ts';
+import { liveWorkers } from '../workers/worker-registry.ts';
 
 /**
  * The worker's side of sticker_redraws: claim the oldest queued request with a conditional update
@@ -29,9 +29,14 @@ export async function finishStickerRedraw(db: Db, clock: Clock, id: number, outc
 	});
 }
 
-/** `self` is the calling worker's own launch: its claims are in hand even before its first heartbeat. */
+/**
+ * `self` is the calling worker's own launch: its claims are in hand even before its first heartbeat.
+ * Runs every pass, so the registry is read only when some other launch has a redraw `working`.
+ */
 export async function requeueUnfinishedRedraws(db: Db, clock: Clock, self: string): Promise<number> {
-	const alive = [...new Set([...(await liveWorkerIds(db, clock)), self])];
+	const othersWorking = await db.stickerRedraw.count({ where: { status: 'working', OR: [{ claimedBy: null }, { claimedBy: { not: self } }] } });
+	if (othersWorking === 0) return 0;
+	const alive = [self, ...(await liveWorkers(db, clock)).map((w) => w.id)];
 	const { count } = await db.stickerRedraw.updateMany({
 		where: { status: 'working', OR: [{ claimedBy: null }, { claimedBy: { notIn: alive } }] },
 		data: { status: 'queued', claimedAt: null, claimedBy: null, updatedAt: clock.now().toISOString() }

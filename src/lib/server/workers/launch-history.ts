@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { WORKER_STALE_AFTER_SECONDS } from '../health/health.ts';
+import { WORKER_STALE_AFTER_SECONDS } from './worker-registry.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**

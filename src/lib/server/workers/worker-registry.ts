@@ -34,9 +34,19 @@ export async function lastHeartbeatAgeSeconds(db: Db, clock: Clock): Promise<num
 	return Math.max(0, Math.round((clock.now().getTime() - Date.parse(latest.heartbeatAt)) / 1000));
 }
 
-/** Launches alive now: no recorded stop and a heartbeat within WORKER_STALE_AFTER_SECONDS (the rule /health and restore use). */
-export async function liveWorkerIds(db: Db, clock: Clock): Promise<string[]> {
+export interface LiveWorker {
+	id: string;
+	hostname: string;
+	pid: number;
+	heartbeatAt: string;
+}
+
+/** Launches alive now, oldest first: no recorded stop and a heartbeat within WORKER_STALE_AFTER_SECONDS. */
+export async function liveWorkers(db: Db, clock: Clock): Promise<LiveWorker[]> {
 	const freshSince = new Date(clock.now().getTime() - WORKER_STALE_AFTER_SECONDS * 1000).toISOString();
-	const alive = await db.workerProcess.findMany({ where: { stoppedAt: null, heartbeatAt: { gte: freshSince } }, select: { id: true } });
-	return alive.map((w) => w.id);
+	return db.workerProcess.findMany({
+		where: { stoppedAt: null, heartbeatAt: { gte: freshSince } },
+		orderBy: { startedAt: 'asc' },
+		select: { id: true, hostname: true, pid: true, heartbeatAt: true }
+	});
 }
