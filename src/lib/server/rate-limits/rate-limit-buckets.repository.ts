@@ -15,21 +15,20 @@ import { decide, fullAfterMs, tokensAt, type BucketState, type RateDecision, typ
 /** Takes one token from `subject`'s bucket of `limit`, or says how long until one is there. */
 export async function takeToken(db: Db, clock: Clock, limit: RateLimit, subject: string): Promise<RateDecision> {
 	const key = bucketKey(limit, subject);
-	const { decision, created } = await db.$transaction(async (tx) => {
+	return db.$transaction(async (tx) => {
 		const now = clock.now();
 		// A full bucket to lock when there is none: FOR UPDATE locks only rows that exist, so two
 		// first takes at once would otherwise both start from a full bucket.
 		const created = await tx.$executeRaw`INSERT INTO rate_limit_buckets (key, tokens, updated_at)
 			VALUES (${key}, ${limit.capacity}, ${now.toISOString()}) ON CONFLICT (key) DO NOTHING`;
+		// A new key is what grows the table, so the take that adds one removes the buckets full again.
+		if (created > 0) await deleteFullBuckets(tx, clock, limit);
 		const tokens = tokensAt(limit, await readLockedBucket(tx, key), now.getTime());
 		const decision = decide(limit, tokens);
 		// A refused take changes nothing: the refill from the stored state gives the same tokens later.
 		if (decision.allowed) await tx.rateLimitBucket.update({ where: { key }, data: { tokens: tokens - 1, updatedAt: now.toISOString() } });
-		return { decision, created: created > 0 };
+		return decision;
 	});
-	// A new key is what grows the table, so the take that adds one removes the buckets full again.
-	if (created) await deleteFullBuckets(db, clock, limit);
-	return decision;
 }
 
 /** Whether `subject` has a token in `limit`, without taking it (a read; writes nothing). */
@@ -42,9 +41,9 @@ export async function peekToken(db: Db, clock: Clock, limit: RateLimit, subject:
 /**
  * Deletes `limit`'s buckets untouched for longer than a refill from empty: each is full, the same
  * as no row, so no answer changes. Buckets another take holds are passed over (SKIP LOCKED on
- * PostgreSQL): that take is refreshing them, and two prunes never wait for each other.
+ * PostgreSQL): that take is refreshing them, and a prune never waits for another transaction.
  */
-export async function deleteFullBuckets(db: Db, clock: Clock, limit: RateLimit): Promise<number> {
+export async function deleteFullBuckets(db: Db | Tx, clock: Clock, limit: RateLimit): Promise<number> {
 	const cutoff = new Date(clock.now().getTime() - fullAfterMs(limit)).toISOString();
 	const lock = Prisma.raw(dialectOf(db).claimLock('b'));
 	return db.$executeRaw`DELETE FROM rate_limit_buckets WHERE key IN (
