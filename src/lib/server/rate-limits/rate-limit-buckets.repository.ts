@@ -43,7 +43,7 @@ export async function peekToken(db: Db, clock: Clock, limit: RateLimit, subject:
  * as no row, so no answer changes. Buckets another take holds are passed over (SKIP LOCKED on
  * PostgreSQL): that take is refreshing them, and a prune never waits for another transaction.
  */
-export async function deleteFullBuckets(db: Db | Tx, clock: Clock, limit: RateLimit): Promise<number> {
+async function deleteFullBuckets(db: Db | Tx, clock: Clock, limit: RateLimit): Promise<number> {
 	const cutoff = new Date(clock.now().getTime() - fullAfterMs(limit)).toISOString();
 	const lock = Prisma.raw(dialectOf(db).claimLock('b'));
 	return db.$executeRaw`DELETE FROM rate_limit_buckets WHERE key IN (
