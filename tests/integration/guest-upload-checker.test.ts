@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { kioskErrorText } from '../../src/lib/i18n/kiosk.ts';
 import type { Locale } from '../../src/lib/i18n/locale.ts';
 import { answerSelfieUpload } from '../../src/lib/server/kiosk/photo-upload-route.ts';
-import { TokenBuckets } from '../../src/lib/server/kiosk/rate-limit.ts';
+import { UPLOAD_LIMIT } from '../../src/lib/server/kiosk/kiosk-http.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { CHECK_TIMEOUT_MS, ChildUploadChecker } from '../../src/lib/server/media/upload-checker/child-checker.ts';
 import { resolveCheckerEntry } from '../../src/lib/server/media/upload-checker/checker-process.ts';
@@ -28,13 +28,13 @@ describe('an upload whose checker process fails', () => {
 		await world?.close();
 	});
 
-	const limiter = new TokenBuckets(1000, 100);
+	const uploadLimit = { ...UPLOAD_LIMIT, capacity: 1000, refillPerSecond: 100 };
 
 	async function post(token: string, photo: Buffer, locale: Locale, logs: Record<string, unknown>[]): Promise<{ status: number; body: Record<string, unknown> }> {
 		const logger = createLogger('web', 'info', { stdout: { write: (line: string) => void logs.push(JSON.parse(line)) } });
 		const app = { config: world.config, db: world.db, clock: world.clock, logger, version: 'test' };
 		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=${locale}`, { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(photo) });
-		const response = await answerSelfieUpload({ app, limiter, uploadChecker: checker }, world.kioskKey, token, request);
+		const response = await answerSelfieUpload({ app, uploadLimit, uploadChecker: checker }, world.kioskKey, token, request);
 		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 	}
 

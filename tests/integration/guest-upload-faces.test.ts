@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { kioskErrorText } from '../../src/lib/i18n/kiosk.ts';
 import type { Locale } from '../../src/lib/i18n/locale.ts';
 import { answerSelfieUpload } from '../../src/lib/server/kiosk/photo-upload-route.ts';
-import { TokenBuckets } from '../../src/lib/server/kiosk/rate-limit.ts';
+import { UPLOAD_LIMIT } from '../../src/lib/server/kiosk/kiosk-http.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { getFaceDetector, type FaceBox } from '../../src/lib/server/media/face-detector.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -32,7 +32,7 @@ describe('the face check at upload', () => {
 	}
 
 	// Its own bucket, so this file's many uploads from one kiosk are not rate-limited.
-	const limiter = new TokenBuckets(1000, 100);
+	const uploadLimit = { ...UPLOAD_LIMIT, capacity: 1000, refillPerSecond: 100 };
 	async function post(token: string, photo: Buffer, locale: Locale = 'en'): Promise<{ status: number; body: Record<string, unknown> }> {
 		const app = { config: world.config, db: world.db, clock: world.clock, logger: silentLogger, version: 'test' };
 		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=${locale}`, {
@@ -40,7 +40,7 @@ describe('the face check at upload', () => {
 			headers: { 'content-type': 'image/jpeg', 'content-length': String(photo.length) },
 			body: new Uint8Array(photo)
 		});
-		const response = await answerSelfieUpload({ app, limiter }, world.kioskKey, token, request);
+		const response = await answerSelfieUpload({ app, uploadLimit }, world.kioskKey, token, request);
 		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 	}
 

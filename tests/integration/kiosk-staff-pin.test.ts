@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createKiosk, enterKioskKey, type KeyEntryLimits } from '../../src/lib/server/kiosk/kiosk-keys.ts';
-import { TokenBuckets } from '../../src/lib/server/kiosk/rate-limit.ts';
+import { createKiosk, enterKioskKey, KEY_ENTRY_LIMITS, type KeyEntryLimits } from '../../src/lib/server/kiosk/kiosk-keys.ts';
 import { STAFF_PIN_POLICY, tryStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
 import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
 import { useTestDb } from '../helpers/test-db.ts';
@@ -41,23 +40,22 @@ describe('the staff PIN lockout and key entry', () => {
 	});
 
 	it('key entry: never refuses a valid key; slows one client retrying one wrong key, and wrong keys past the global cap', async () => {
-		const { db, key } = await setUp();
-		let now = 0;
-		const limits: KeyEntryLimits = { sameWrongKey: new TokenBuckets(5, 1 / 30, () => now), wrongKeysEverywhere: new TokenBuckets(10, 1, () => now) };
+		const { db, clock, key } = await setUp();
+		const limits: KeyEntryLimits = { ...KEY_ENTRY_LIMITS, wrongKeysEverywhere: { ...KEY_ENTRY_LIMITS.wrongKeysEverywhere, capacity: 10, refillPerSecond: 1 } };
 		const kioskClient = 'client-hash-of-the-kiosk';
 		const wrong = 'kk_wrong-key-typed-again-and-again';
 		const repeated = [];
-		for (let i = 0; i < 7; i++) repeated.push((await enterKioskKey(db, wrong, kioskClient, limits)).kind);
+		for (let i = 0; i < 7; i++) repeated.push((await enterKioskKey(db, clock, wrong, kioskClient, limits)).kind);
 		expect(repeated).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'unknown', 'slow_down', 'slow_down']);
-		expect(await enterKioskKey(db, wrong, 'another-client', limits)).toEqual({ kind: 'unknown' });
+		expect(await enterKioskKey(db, clock, wrong, 'another-client', limits)).toEqual({ kind: 'unknown' });
 		// The global cap on wrong keys is now used up (6 of 10 above, 4 more here)…
-		for (let i = 0; i < 4; i++) await enterKioskKey(db, `kk_junk-${i}-xxxxxxxxxxxxxxxx`, `flooder-${i}`, limits);
-		expect(await enterKioskKey(db, 'kk_one-more-junk-key-xxxxxxxx', 'flooder-x', limits)).toMatchObject({ kind: 'slow_down' });
+		for (let i = 0; i < 4; i++) await enterKioskKey(db, clock, `kk_junk-${i}-xxxxxxxxxxxxxxxx`, `flooder-${i}`, limits);
+		expect(await enterKioskKey(db, clock, 'kk_one-more-junk-key-xxxxxxxx', 'flooder-x', limits)).toMatchObject({ kind: 'slow_down' });
 		// …and the real key, from the flooded address, still gets in, as often as it is typed.
-		for (let i = 0; i < 10; i++) expect(await enterKioskKey(db, key, kioskClient, limits)).toMatchObject({ kind: 'accepted', kiosk: { name: 'kiosk-1' } });
+		for (let i = 0; i < 10; i++) expect(await enterKioskKey(db, clock, key, kioskClient, limits)).toMatchObject({ kind: 'accepted', kiosk: { name: 'kiosk-1' } });
 		// 30 s later that client may try the same wrong key once more.
-		now = 30_000;
-		expect(await enterKioskKey(db, wrong, kioskClient, limits)).toEqual({ kind: 'unknown' });
-		expect(await enterKioskKey(db, wrong, kioskClient, limits)).toMatchObject({ kind: 'slow_down', retryAfterSeconds: 30 });
+		clock.advance(30 * SECOND);
+		expect(await enterKioskKey(db, clock, wrong, kioskClient, limits)).toEqual({ kind: 'unknown' });
+		expect(await enterKioskKey(db, clock, wrong, kioskClient, limits)).toMatchObject({ kind: 'slow_down', retryAfterSeconds: 30 });
 	});
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { authenticateBearer, type BearerResult } from '../api-tokens/bearer-auth.ts';
-import type { RateLimiter } from '../api-tokens/rate-limiter.ts';
+import { apiTokenLimit } from '../api-tokens/token-rate-limit.ts';
 import { canAct } from '../auth/roles.ts';
+import { takeToken } from '../rate-limits/rate-limit-buckets.repository.ts';
 import type { AppContext } from '../web/app-context.ts';
 import { ApiError, type Endpoint } from './endpoint.ts';
 import { API_ENDPOINTS } from './endpoints.ts';
@@ -20,7 +21,7 @@ const REFUSALS: Record<Exclude<BearerResult, { ok: true }>['reason'], string> = 
 	expired: 'This token has expired.'
 };
 
-export async function handleApiRequest(app: AppContext, limiter: RateLimiter, request: Request, path: string, clientIp: string | null): Promise<Response> {
+export async function handleApiRequest(app: AppContext, request: Request, path: string, clientIp: string | null): Promise<Response> {
 	try {
 		if (path === '/openapi.json' && request.method === 'GET') return json(200, buildOpenApiDocument(API_ENDPOINTS));
 		const now = app.clock.now();
@@ -29,7 +30,7 @@ export async function handleApiRequest(app: AppContext, limiter: RateLimiter, re
 			const challenge = auth.reason === 'missing' ? 'Bearer realm="api"' : `Bearer realm="api", error="invalid_token", error_description="${auth.reason}"`;
 			return errorJson(401, 'unauthorized', REFUSALS[auth.reason], { 'www-authenticate': challenge });
 		}
-		const rate = limiter.take(`token:${auth.identity.tokenId}`, auth.identity.ratePerMinute, now);
+		const rate = await takeToken(app.db, app.clock, apiTokenLimit(auth.identity.ratePerMinute), String(auth.identity.tokenId));
 		if (!rate.allowed) return errorJson(429, 'rate_limited', `Too many requests for this token; try again in ${rate.retryAfterSeconds} s.`, { 'retry-after': String(rate.retryAfterSeconds) });
 		const found = matchEndpoint(request.method, path);
 		if (!found) return errorJson(404, 'not_found', 'There is no such API operation.');

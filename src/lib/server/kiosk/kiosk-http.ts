@@ -1,7 +1,10 @@
 import { kioskErrorText } from '../../i18n/kiosk.ts';
 import type { Locale } from '../../i18n/locale.ts';
+import type { Db } from '../db/client.ts';
+import { takeToken } from '../rate-limits/rate-limit-buckets.repository.ts';
+import type { RateLimit } from '../rate-limits/token-bucket.ts';
+import type { Clock } from '../time/clock.ts';
 import type { Kiosk } from './kiosk-keys.ts';
-import { TokenBuckets } from './rate-limit.ts';
 import type { UploadOutcome } from './photo-upload.ts';
 
 /**
@@ -70,14 +73,14 @@ export function kioskJson(body: unknown, status = 200): Response {
 	return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 }
 
-/** Per-kiosk limits (in memory: one web process on one machine — see rate-limit.ts). */
-export const startLimiter = new TokenBuckets(10, 1 / 6);
-export const uploadLimiter = new TokenBuckets(10, 1 / 6);
+/** Per-kiosk limits: 10 at once, then one every 6 s; counted in the database, so shared by every web process. */
+export const START_LIMIT: RateLimit = { name: 'kiosk-start', capacity: 10, refillPerSecond: 1 / 6 };
+export const UPLOAD_LIMIT: RateLimit = { name: 'kiosk-upload', capacity: 10, refillPerSecond: 1 / 6 };
 
-export function rateLimited(limiter: TokenBuckets, kiosk: Kiosk): Response | null {
-	const key = String(kiosk.id);
-	if (limiter.take(key)) return null;
-	return kioskError(429, 'rate_limited', {}, { 'retry-after': String(Math.max(1, limiter.retryAfterSeconds(key))) });
+export async function rateLimited(db: Db, clock: Clock, limit: RateLimit, kiosk: Kiosk): Promise<Response | null> {
+	const decision = await takeToken(db, clock, limit, String(kiosk.id));
+	if (decision.allowed) return null;
+	return kioskError(429, 'rate_limited', {}, { 'retry-after': String(decision.retryAfterSeconds) });
 }
 
 /**

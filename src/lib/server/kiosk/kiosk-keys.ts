@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
+import { peekToken, takeToken } from '../rate-limits/rate-limit-buckets.repository.ts';
+import type { RateLimit } from '../rate-limits/token-bucket.ts';
 import type { Clock } from '../time/clock.ts';
-import { TokenBuckets } from './rate-limit.ts';
 
 /**
  * Kiosk keys: only a registered kiosk may start guest sessions. Operators issue a key per kiosk
@@ -46,25 +47,27 @@ export async function findKioskByKey(db: Db, key: string | undefined | null): Pr
  * all clients, past which every wrong key is told to slow down (429) instead of "unknown key".
  */
 export interface KeyEntryLimits {
-	sameWrongKey: TokenBuckets;
-	wrongKeysEverywhere: TokenBuckets;
+	sameWrongKey: RateLimit;
+	wrongKeysEverywhere: RateLimit;
 }
 
 export const KEY_ENTRY_LIMITS: KeyEntryLimits = {
-	sameWrongKey: new TokenBuckets(5, 1 / 30),
-	wrongKeysEverywhere: new TokenBuckets(300, 5)
+	sameWrongKey: { name: 'kiosk-key-retry', capacity: 5, refillPerSecond: 1 / 30 },
+	wrongKeysEverywhere: { name: 'kiosk-key-wrong', capacity: 300, refillPerSecond: 5 }
 };
 
 export type KeyEntry = { kind: 'accepted'; kiosk: Kiosk } | { kind: 'unknown' } | { kind: 'slow_down'; retryAfterSeconds: number };
 
 /** `clientHash` is the client's hash (privacy/ip-hash.ts), never its address. */
-export async function enterKioskKey(db: Db, key: string, clientHash: string, limits: KeyEntryLimits = KEY_ENTRY_LIMITS): Promise<KeyEntry> {
+export async function enterKioskKey(db: Db, clock: Clock, key: string, clientHash: string, limits: KeyEntryLimits = KEY_ENTRY_LIMITS): Promise<KeyEntry> {
 	const pair = `${hashKioskKey(key)}|${clientHash}`;
-	if (!limits.sameWrongKey.has(pair)) return { kind: 'slow_down', retryAfterSeconds: Math.max(1, limits.sameWrongKey.retryAfterSeconds(pair)) };
+	const retry = await peekToken(db, clock, limits.sameWrongKey, pair);
+	if (!retry.allowed) return { kind: 'slow_down', retryAfterSeconds: retry.retryAfterSeconds };
 	const kiosk = await findKioskByKey(db, key);
 	if (kiosk) return { kind: 'accepted', kiosk };
-	limits.sameWrongKey.take(pair);
-	if (!limits.wrongKeysEverywhere.take('all')) return { kind: 'slow_down', retryAfterSeconds: Math.max(1, limits.wrongKeysEverywhere.retryAfterSeconds('all')) };
+	await takeToken(db, clock, limits.sameWrongKey, pair);
+	const everywhere = await takeToken(db, clock, limits.wrongKeysEverywhere, 'all');
+	if (!everywhere.allowed) return { kind: 'slow_down', retryAfterSeconds: everywhere.retryAfterSeconds };
 	return { kind: 'unknown' };
 }
 

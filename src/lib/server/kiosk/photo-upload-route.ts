@@ -1,16 +1,17 @@
 import { sessionTokenSchema } from '../../schemas/kiosk.ts';
 import { pickLocale } from '../../i18n/locale.ts';
+import type { RateLimit } from '../rate-limits/token-bucket.ts';
 import type { UploadChecker } from '../media/upload-checker/upload-check.ts';
 import { sharedUploadChecker } from '../media/upload-checker/web-checker.ts';
 import type { AppContext } from '../web/app-context.ts';
 import { kioskDepsFrom, kioskFromCookie } from './kiosk-auth.ts';
-import { kioskError, rateLimited, uploadLimiter, uploadResponse } from './kiosk-http.ts';
+import { kioskError, rateLimited, UPLOAD_LIMIT, uploadResponse } from './kiosk-http.ts';
 import { uploadSelfie } from './photo-upload.ts';
-import type { TokenBuckets } from './rate-limit.ts';
 
 export interface UploadRouteDeps {
 	app: AppContext;
-	limiter?: TokenBuckets;
+	/** The upload limit; tests that upload many photos from one kiosk pass a larger one. */
+	uploadLimit?: RateLimit;
 	uploadChecker?: UploadChecker;
 }
 
@@ -24,7 +25,7 @@ export async function answerSelfieUpload(deps: UploadRouteDeps, kioskKey: string
 	const kiosk = await kioskFromCookie(app.db, kioskKey);
 	if (!kiosk) return kioskError(401, 'no_kiosk_key');
 	if (!sessionTokenSchema.safeParse(token).success) return kioskError(404, 'not_found');
-	const limited = rateLimited(deps.limiter ?? uploadLimiter, kiosk);
+	const limited = await rateLimited(app.db, app.clock, deps.uploadLimit ?? UPLOAD_LIMIT, kiosk);
 	if (limited) return limited;
 	const locale = pickLocale(new URL(request.url).searchParams.get('locale'));
 	const length = Number(request.headers.get('content-length') ?? NaN);

@@ -1,5 +1,5 @@
 import type { RequestHandler } from './$types';
-import { kioskError, kioskJson, rateLimited, startLimiter } from '$lib/server/kiosk/kiosk-http';
+import { kioskError, kioskJson, rateLimited, START_LIMIT } from '$lib/server/kiosk/kiosk-http';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
 import { startSessionForKiosk } from '$lib/server/kiosk/session-start';
 import { sharedUploadChecker } from '$lib/server/media/upload-checker/web-checker';
@@ -8,7 +8,7 @@ import { sharedUploadChecker } from '$lib/server/media/upload-checker/web-checke
 export const POST: RequestHandler = async ({ cookies }) => {
 	const ctx = await requireKiosk(cookies);
 	if (ctx instanceof Response) return ctx;
-	const limited = rateLimited(startLimiter, ctx.kiosk);
+	const limited = await rateLimited(ctx.app.db, ctx.app.clock, START_LIMIT, ctx.kiosk);
 	if (limited) return limited;
 	const answer = await startSessionForKiosk(ctx.deps, ctx.app.config, ctx.kiosk.id);
 	if (answer.kind === 'paused') return kioskError(503, 'paused', { until: answer.until }, { 'retry-after': '30' });
