@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import type { ProductStackOption } from './tests/e2e/product-stack.ts';
+import type { ProductStackWorkerOptions } from './tests/e2e/product-stack.ts';
 
 /**
  * Browser tests in Debian's Chromium (no browser download on our machines). The product runs as a
@@ -67,7 +67,7 @@ const postgresS3Product = {
 	env: productEnv(PG_PORT, PG_EMULATOR_PORT, PG_BASE_URL, PG_DATA_DIR)
 };
 
-export default defineConfig<ProductStackOption>({
+export default defineConfig<object, ProductStackWorkerOptions>({
 	testDir: 'tests/e2e',
 	testMatch: '*.e2e.ts',
 	timeout: 60_000,

@@ -20,6 +20,11 @@ export interface ProductStackOption {
 }
 
 /** Statements with `?` placeholders, written so both engines take them (e.g. ON CONFLICT, not INSERT OR REPLACE). */
+/** The worker-scoped option a project sets (playwright.config.ts). */
+export interface ProductStackWorkerOptions {
+	productStack: ProductStackOption;
+}
+
 export interface StackDb {
 	get<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T | undefined>;
 	run(sql: string, ...params: unknown[]): Promise<void>;
@@ -40,7 +45,9 @@ function sqliteDb(dbPath: string): StackDb {
 	return {
 		get: async (sql, ...params) => db.prepare(sql).get(...params) as never,
 		run: async (sql, ...params) => void db.prepare(sql).run(...params),
-		close: async () => db.close()
+		close: async () => {
+			db.close();
+		}
 	};
 }
 
@@ -90,7 +97,7 @@ async function openStack(option: ProductStackOption): Promise<ProductStack> {
 }
 
 /** `productStack` is set per project; `product` is opened once per worker on it. */
-export const test = base.extend<object, { productStack: ProductStackOption; product: ProductStack }>({
+export const test = base.extend<object, ProductStackWorkerOptions & { product: ProductStack }>({
 	productStack: [{ engine: 'sqlite', emulatorPort: 18081, dataDir: '.tmp/e2e-data' }, { option: true, scope: 'worker' }],
 	product: [
 		async ({ productStack }, use) => {
