@@ -27,7 +27,9 @@ interface Service {
 }
 
 function plan(config: Config): Service[] {
-	const base = { ...process.env, DB_PATH: config.dbPath, DATA_DIR: config.dataDir, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? IMAGE_PROCESS_MALLOC_ARENAS };
+	// DB_PATH only on SQLite: next to DATABASE_URL the processes would refuse to start.
+	const database = config.database.engine === 'sqlite' ? { DB_PATH: config.dbPath } : {};
+	const base = { ...process.env, ...database, DATA_DIR: config.dataDir, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? IMAGE_PROCESS_MALLOC_ARENAS };
 	const services: Service[] = [];
 	if (config.telegram.mode === 'emulator') {
 		services.push({

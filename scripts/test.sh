@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # README command 2: every test. Installs what it needs (npm packages, Prisma clients, Chromium, PostgreSQL),
 # type-checks, builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
-# tests/postgres-core.txt again on PostgreSQL, the browser tests (Playwright), and ends with one
-# summary line over all runs: "tests: N passed, N failed, N skipped".
+# tests/postgres-core.txt again on PostgreSQL, the browser tests (Playwright: every spec on SQLite, the
+# guest flow again on PostgreSQL + S3), and ends with one summary line over all runs:
+# "tests: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --with-browser || exit 1
@@ -38,7 +39,7 @@ TEST_DB_ENGINE=postgresql npx vitest run "${pg_core[@]}" --reporter=default --re
 	--outputFile.json=.tmp/vitest-postgres-report.json || status=1
 echo "the PostgreSQL pass (${#pg_core[@]} files) took $((SECONDS - pg_started)) s"
 
-step "browser tests (Playwright, Debian Chromium)"
+step "browser tests (Playwright, Debian Chromium; projects sqlite and postgres-s3)"
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright-report.json npx playwright test --reporter=list,json || status=1
 
 node scripts/test-summary.mjs || status=1

@@ -1,21 +1,21 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import sharp from 'sharp';
-import { expect, test as base, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
-import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
 import { writeGuestCameraFeed } from './fake-camera.ts';
+import { expect, test as base, type ProductStack } from './product-stack.ts';
 
 /**
  * The guest flow as people live it: Chromium with a fake camera on /kiosk, the emulated guest in
  * Telegram (the emulator started by the product), the real worker and web processes. The fake
  * camera shows Chromium's test pattern, with no face in it (the upload's face check refuses it);
- * `guestPage` is a page of a browser of its own whose camera shows a guest.
+ * `guestPage` is a page of a browser of its own whose camera shows a guest. Runs in both projects:
+ * on SQLite with the files under DATA_DIR, and on PostgreSQL + S3 (`product` says which).
  */
-const test = base.extend<{ guestPage: Page }>({
+const test = base.extend<{ guestPage: Page; control: ReturnType<typeof createControlClient> }>({
+	control: async ({ product }, use) => use(createControlClient(product.emulatorUrl)),
 	guestPage: async ({ playwright, launchOptions, baseURL }, use) => {
 		const feed = await writeGuestCameraFeed(path.resolve('.tmp/fake-camera'));
 		const browser = await playwright.chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), `--use-file-for-fake-video-capture=${feed}`] });
@@ -25,42 +25,41 @@ const test = base.extend<{ guestPage: Page }>({
 	}
 });
 
-const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
-const DB_PATH = path.join(DATA_DIR, 'app.db');
-const control = createControlClient(`http://127.0.0.1:${E2E_EMULATOR_PORT}`);
 let nextUser = 7_100_001 + Math.floor(Math.random() * 1000) * 10;
 
-function registerKiosk(): string {
-	const name = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', name, '--json'], {
-		env: { ...process.env, DB_PATH, DATA_DIR, LOG_LEVEL: 'warn', TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: '' }
-	});
-	return (JSON.parse(out.toString()) as { key: string }).key;
+/** The generation worker does not claim during a pause: the job waits while the test looks at it. */
+async function holdQueue(product: ProductStack): Promise<void> {
+	const value = JSON.stringify({ source: 'admin', reason: 'e2e hold', at: new Date().toISOString() });
+	await product.db.run(`INSERT INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, value, new Date().toISOString());
 }
 
-function db() {
-	return new Database(DB_PATH, { fileMustExist: true, timeout: 5000 });
+async function releaseQueue(product: ProductStack): Promise<void> {
+	await product.db.run(`DELETE FROM settings WHERE key = 'maintenance'`);
 }
 
-async function openKiosk(page: Page): Promise<void> {
+async function sessionFiles(product: ProductStack, token: string): Promise<string[]> {
+	return (await product.files.list(`sessions/${token}/`)).map((file) => file.key);
+}
+
+async function openKiosk(page: Page, product: ProductStack): Promise<void> {
 	await page.goto('/kiosk');
-	await page.getByLabel('Kiosk key').fill(registerKiosk());
+	await page.getByLabel('Kiosk key').fill(product.registerKiosk());
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
 }
 
-async function startAndReadToken(page: Page): Promise<string> {
+async function startAndReadToken(page: Page, product: ProductStack): Promise<string> {
 	await page.getByRole('button', { name: 'Start', exact: true }).click();
 	await expect(page.getByRole('heading', { name: 'Scan with your phone' })).toBeVisible({ timeout: 20_000 });
 	const link = await page.getByTestId('deep-link').getAttribute('href');
 	const token = /\?start=([A-Za-z0-9_-]+)$/.exec(link ?? '')?.[1];
 	expect(link).toMatch(/^https:\/\/t\.me\/\w+\?start=/);
 	expect(token).toBeTruthy();
-	await expect(page.getByRole('link', { name: /emulator/ })).toHaveAttribute('href', `http://localhost:${E2E_EMULATOR_PORT}/?start=${token}`);
+	await expect(page.getByRole('link', { name: /emulator/ })).toHaveAttribute('href', `http://localhost:${product.emulatorPort}/?start=${token}`);
 	return token!;
 }
 
-async function guestChoosesOutfit(userId: number, token: string): Promise<void> {
+async function guestChoosesOutfit(control: ReturnType<typeof createControlClient>, userId: number, token: string): Promise<void> {
 	await control.sendUserMessage({ user: { id: userId, first_name: 'Kamola', language_code: 'en' }, text: `/start ${token}` });
 	const prompt = await control.waitForMessage(userId, (m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`), { timeoutMs: 15_000 });
 	await control.pressButton({ user_id: userId, message_id: prompt.message_id, callback_data: `gc:${token}` });
@@ -68,38 +67,42 @@ async function guestChoosesOutfit(userId: number, token: string): Promise<void> 
 	await control.pressButton({ user_id: userId, message_id: catalogue.message_id, callback_data: `go:astronaut:${token}` });
 }
 
-test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Generating…", back to Start', async ({ guestPage: page }) => {
+test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Generating…", back to Start', async ({ guestPage: page, product, control }) => {
 	test.setTimeout(120_000);
-	await openKiosk(page);
-	const token = await startAndReadToken(page);
+	await openKiosk(page, product);
+	const token = await startAndReadToken(page, product);
 	await expect(page.getByText(/Code valid for \d+ s/)).toBeVisible();
 
 	const userId = nextUser++;
-	await guestChoosesOutfit(userId, token);
+	await guestChoosesOutfit(control, userId, token);
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 	await expect(page.getByText('Your outfit: 🚀 Astronaut')).toBeVisible();
 
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	await page.getByRole('button', { name: 'Retake' }).click();
 	await page.getByRole('button', { name: 'Take photo' }).click();
-	// Hold the queue while we look at the stored selfie: the generation worker does not claim during a pause.
-	db().prepare(`INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?)`).run(JSON.stringify({ source: 'admin', reason: 'e2e hold', at: new Date().toISOString() }), new Date().toISOString());
+	// Hold the queue while we look at the stored selfie.
+	await holdQueue(product);
 	const upload = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(`/sessions/${token}/photo`));
 	await page.getByRole('button', { name: 'Use this photo' }).click();
 	const response = await upload;
 	try {
 		expect(response.status()).toBe(201);
 		await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible();
-		const job = db().prepare(`SELECT status, attempts, photo_path, template_id, telegram_user_id FROM jobs WHERE session_token = ?`).get(token) as Record<string, unknown>;
+		const job = await product.db.get(`SELECT status, attempts, photo_path, template_id, telegram_user_id FROM jobs WHERE session_token = ?`, token);
 		expect(job).toMatchObject({ status: 'queued', attempts: 0, template_id: 'astronaut' });
-		expect(Number(job.telegram_user_id)).toBe(userId);
-		expect(String(job.photo_path)).toMatch(new RegExp(`sessions/${token}/selfie_[0-9a-f]+\\.jpg$`));
-		expect(existsSync(String(job.photo_path))).toBe(true);
-		const meta = await sharp(String(job.photo_path)).metadata();
+		expect(Number(job?.telegram_user_id)).toBe(userId);
+		const photoPath = String(job?.photo_path);
+		expect(photoPath).toMatch(new RegExp(`sessions/${token}/selfie_[0-9a-f]+\\.jpg$`));
+		const selfie = await product.files.get(product.files.keyOf(photoPath) ?? '');
+		expect(selfie).not.toBeNull();
+		const meta = await sharp(selfie!).metadata();
 		expect([meta.format, meta.exif, meta.icc, meta.xmp]).toEqual(['jpeg', undefined, undefined, undefined]);
-		expect(existsSync(path.join(DATA_DIR, 'sessions', token, 'face_crop.jpg'))).toBe(true);
+		expect(await sessionFiles(product, token)).toContain(`sessions/${token}/face_crop.jpg`);
+		// On PostgreSQL + S3 the guest's files are in the bucket only: the job names a key, DATA_DIR holds none of them.
+		if (product.engine === 'postgres-s3') expect([path.isAbsolute(photoPath), existsSync(path.join(product.dataDir, 'sessions'))]).toEqual([false, false]);
 	} finally {
-		db().prepare(`DELETE FROM settings WHERE key = 'maintenance'`).run();
+		await releaseQueue(product);
 	}
 
 	await expect(page.getByTestId('queue-position')).toContainText(/#\d+ in the queue|Drawing now/);
@@ -108,16 +111,16 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 25_000 });
 });
 
-test('the "being drawn" screen shows the place and estimate of the guest\'s status message; the message is edited, never sent again', async ({ guestPage: page }) => {
+test('the "being drawn" screen shows the place and estimate of the guest\'s status message; the message is edited, never sent again', async ({ guestPage: page, product, control }) => {
 	test.setTimeout(120_000);
-	await openKiosk(page);
-	const token = await startAndReadToken(page);
+	await openKiosk(page, product);
+	const token = await startAndReadToken(page, product);
 	const userId = nextUser++;
-	await guestChoosesOutfit(userId, token);
+	await guestChoosesOutfit(control, userId, token);
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	// The queue is held, so the job waits with a place in the queue while both screens are read.
-	db().prepare(`INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?)`).run(JSON.stringify({ source: 'admin', reason: 'e2e hold', at: new Date().toISOString() }), new Date().toISOString());
+	await holdQueue(product);
 	const PLACE = /#(\d+) in the queue[—,\s]+about ([^.]+)\./;
 	let statusId = 0;
 	try {
@@ -128,7 +131,7 @@ test('the "being drawn" screen shows the place and estimate of the guest\'s stat
 		const [, place, eta] = PLACE.exec(status.text ?? '')!;
 		await expect(page.getByTestId('queue-position')).toHaveText(`You are #${place} in the queue — about ${eta}.`, { timeout: 10_000 });
 	} finally {
-		db().prepare(`DELETE FROM settings WHERE key = 'maintenance'`).run();
+		await releaseQueue(product);
 	}
 	// Drawing starts: the same message is edited (the place, then the stages); no second status message appears.
 	await expect.poll(async () => (await control.chatMessages(userId)).find((m) => m.message_id === statusId)?.edited, { timeout: 30_000 }).toBe(true);
@@ -136,33 +139,33 @@ test('the "being drawn" screen shows the place and estimate of the guest\'s stat
 	expect(others).toEqual([]);
 });
 
-test('a reload with a session open closes it as kiosk_reset; a camera failure closes it as camera_error', async ({ page }) => {
-	await openKiosk(page);
-	const first = await startAndReadToken(page);
+test('a reload with a session open closes it as kiosk_reset; a camera failure closes it as camera_error', async ({ page, product, control }) => {
+	await openKiosk(page, product);
+	const first = await startAndReadToken(page, product);
 	await page.reload();
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
-	const closed = db().prepare(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`).get(first);
+	const closed = await product.db.get(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`, first);
 	expect(closed).toEqual({ status: 'expired', closed_reason: 'kiosk_reset' });
 	const userId = nextUser++;
 	await control.sendUserMessage({ user: { id: userId, first_name: 'Late', language_code: 'en' }, text: `/start ${first}` });
 	await control.waitForMessage(userId, (m) => m.from_bot && /kiosk was restarted/.test(m.text ?? ''), { timeoutMs: 10_000 });
 
-	const second = await startAndReadToken(page);
+	const second = await startAndReadToken(page, product);
 	const answer = await page.evaluate(async (t) => (await fetch(`/api/kiosk/sessions/${t}/close`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'camera_error' }) })).status, second);
 	expect(answer).toBe(200);
 	await expect(page.getByTestId('closed-reason')).toHaveText('The camera is not working. Please call the staff.');
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 15_000 });
 });
 
-test('the upload endpoint refuses what is not a usable photo with the right status, and keeps nothing', async ({ page, baseURL }) => {
+test('the upload endpoint refuses what is not a usable photo with the right status, and keeps nothing', async ({ page, baseURL, product, control }) => {
 	test.setTimeout(90_000);
-	await openKiosk(page);
-	const token = await startAndReadToken(page);
+	await openKiosk(page, product);
+	const token = await startAndReadToken(page, product);
 	const post = (body: Buffer) => page.request.post(`/api/kiosk/sessions/${token}/photo`, { headers: { origin: baseURL!, 'content-type': 'image/jpeg' }, data: body });
 	const early = await post(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer());
 	expect([early.status(), (await early.json()).error]).toEqual([409, 'not_ready']);
 
-	await guestChoosesOutfit(nextUser++, token);
+	await guestChoosesOutfit(control, nextUser++, token);
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 	const jpeg = await selfieJpeg(800, 600);
 	const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: "#000" } }).png({ compressionLevel: 9 }).toBuffer();
@@ -177,19 +180,20 @@ test('the upload endpoint refuses what is not a usable photo with the right stat
 		const answer = await post(body);
 		expect([label, answer.status(), (await answer.json()).error]).toEqual([label, status, error]);
 	}
-	expect(existsSync(path.join(DATA_DIR, 'sessions', token))).toBe(false);
+	expect(await sessionFiles(product, token)).toEqual([]);
 	const good = await post(jpeg);
 	expect(good.status()).toBe(201);
 	const again = await post(jpeg);
 	expect([again.status(), (await again.json()).error]).toEqual([409, 'already_taken']);
-	expect(db().prepare(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`).get(token)).toEqual({ n: 1 });
+	const jobs = await product.db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`, token);
+	expect(Number(jobs?.n)).toBe(1);
 });
 
-test('a photo without a face is refused on the kiosk with the retake sentence; the session stays open for the next photo', async ({ page, baseURL }) => {
+test('a photo without a face is refused on the kiosk with the retake sentence; the session stays open for the next photo', async ({ page, baseURL, product, control }) => {
 	test.setTimeout(90_000);
-	await openKiosk(page);
-	const token = await startAndReadToken(page);
-	await guestChoosesOutfit(nextUser++, token);
+	await openKiosk(page, product);
+	const token = await startAndReadToken(page, product);
+	await guestChoosesOutfit(control, nextUser++, token);
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 
 	// The fake camera's test pattern has no face in it.
@@ -200,9 +204,9 @@ test('a photo without a face is refused on the kiosk with the retake sentence; t
 	expect([response.status(), (await response.json()).error]).toEqual([422, 'no_face']);
 	await expect(page.getByRole('alert')).toHaveText('We can’t see your face — look at the camera and try again.');
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
-	const session = () => db().prepare(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`).get(token);
-	expect(session()).toEqual({ status: 'template_chosen', closed_reason: null });
-	expect(existsSync(path.join(DATA_DIR, 'sessions', token))).toBe(false);
+	const session = () => product.db.get(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`, token);
+	expect(await session()).toEqual({ status: 'template_chosen', closed_reason: null });
+	expect(await sessionFiles(product, token)).toEqual([]);
 
 	// Retake: countdown and preview again, the sentence gone while the guest poses.
 	await page.getByRole('button', { name: 'Retake' }).click();
@@ -212,5 +216,5 @@ test('a photo without a face is refused on the kiosk with the retake sentence; t
 	const good = await page.request.post(`/api/kiosk/sessions/${token}/photo`, { headers: { origin: baseURL!, 'content-type': 'image/jpeg' }, data: await selfieJpeg(800, 600) });
 	expect(good.status()).toBe(201);
 	await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({ timeout: 10_000 });
-	expect(session()).toEqual({ status: 'photo_taken', closed_reason: null });
+	expect(await session()).toEqual({ status: 'photo_taken', closed_reason: null });
 });
