@@ -1,13 +1,7 @@
 import { afterEach } from 'vitest';
-import { S3FileStore } from '../../src/lib/server/files/s3-file-store.ts';
-import { S3RVER_KEY, startS3Server, type S3TestServer } from './start-s3-server.ts';
+import { bucketStore, S3RVER_KEY, startS3Server, type S3TestServer } from './start-s3-server.ts';
 
-export { S3RVER_KEY, startS3Server, type S3TestServer };
-
-/** The product's store on a test server's bucket. */
-export function bucketStore(server: S3TestServer): S3FileStore {
-	return new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
-}
+export { bucketStore, S3RVER_KEY, startS3Server, type S3TestServer };
 
 /** One server per test, stopped after it. */
 export function useS3Server(): (bucket?: string) => Promise<S3TestServer> {

@@ -2,11 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { S3FileStore } from '../../src/lib/server/files/s3-file-store.ts';
 import { PROJECT_ROOT } from './node-process.ts';
 
 /**
  * Starting s3rver without vitest, so a plain Node script (the browser tests' PostgreSQL + S3
- * stack, tests/e2e/pg-s3-stack.ts) can use it too; s3-server.ts adds vitest's per-test helpers.
+ * stack, tests/e2e/pg-s3-stack.ts; the fleet benchmark) can use it too; s3-server.ts adds
+ * vitest's per-test helpers.
  */
 
 /** s3rver's one built-in key pair; any other access key id is refused (403 InvalidAccessKeyId). */
@@ -63,4 +65,9 @@ export async function startS3Server(bucket = 'kiosk-files'): Promise<S3TestServe
 			rmSync(directory, { recursive: true, force: true });
 		}
 	};
+}
+
+/** The product's store on a test server's bucket. */
+export function bucketStore(server: S3TestServer): S3FileStore {
+	return new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
 }

@@ -14,7 +14,8 @@ export type { FakeGeminiCall } from './generate.ts';
  * `GET /v1beta/models` and `GET /v1beta/models/<id>`, and 404 NOT_FOUND for a model it does not
  * know. Faults and answer shapes are armed per request through `POST /_control/faults`
  * (`control.inject`, see faults.ts); `GET /_control/calls` lists what was asked;
- * `POST /_control/models {ids}` sets which models exist.
+ * `POST /_control/models {ids}` sets which models exist. `latencyMs` delays every generateContent
+ * answer by a fixed time.
  */
 export interface FakeGemini {
 	url: string;
@@ -28,7 +29,16 @@ export interface FakeGeminiOptions {
 	apiKey?: string;
 	/** Model ids that exist; DEFAULT_MODEL_IDS when not given. */
 	models?: string[];
+	/**
+	 * Every generateContent call waits this long before it is answered (the real API takes seconds
+	 * per image), so a benchmark sees generation bound by the API's latency, not by the fake's drawing.
+	 */
+	latencyMs?: number;
+	/** How the latency is waited (a timer by default); specs pass their own to hold and release calls. */
+	sleep?: (ms: number) => Promise<void>;
 }
+
+const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise<FakeGemini> {
 	const state: FakeState = { faults: [], calls: [], seeds: new Map() };
@@ -57,6 +67,7 @@ export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise
 		if (req.method === 'GET' && id && !method) return reply(res, getModel(models, id));
 		if (req.method === 'POST' && id && method === 'generateContent') {
 			if (!models.includes(id)) return reply(res, unknownModel(id));
+			if (options.latencyMs) await (options.sleep ?? timerSleep)(options.latencyMs);
 			return reply(res, await generate(id, JSON.parse(body) as GenerateRequest, state));
 		}
 		return send(res, 404, { error: { code: 404, message: `Method not found: ${req.method} ${url.pathname}`, status: 'NOT_FOUND' } });

@@ -52,9 +52,12 @@ export class JobLoop {
 			while (!this.#stopped && this.#running.size < this.#deps.settings.slots) {
 				if (!(await hasQueuedJob(this.#deps.db))) break;
 				if (await readQueuePause(this.#deps.db, this.#deps.clock)) break;
+				const claimStarted = performance.now();
 				const claimed = await claimNextJob(this.#deps.db, this.#deps.clock, this.#deps.workerId, this.#deps.settings.leaseMs);
 				if (!claimed) break;
-				this.#deps.logger.info({ jobId: claimed.jobId, attempts: claimed.attempts }, 'job claimed');
+				// claimMs: the claim's transaction as this worker waited for it (row locks of other workers included).
+				const claimMs = Math.round((performance.now() - claimStarted) * 10) / 10;
+				this.#deps.logger.info({ jobId: claimed.jobId, attempts: claimed.attempts, claimMs }, 'job claimed');
 				const run = runClaimedJob(this.#deps, claimed, this.#shutdown.signal).finally(() => {
 					this.#running.delete(run);
 					this.#schedule(0);
