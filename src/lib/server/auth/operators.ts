@@ -2,6 +2,7 @@ import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { lockRows } from '../db/dialect/row-locks.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { Clock } from '../time/clock.ts';
 import { describePasswordProblem, hashPassword } from './password.ts';
 import { isRole, type OperatorIdentity, type Role } from './roles.ts';
@@ -83,11 +84,6 @@ export async function addOperator(db: Db, clock: Clock, actor: Actor, input: New
 	return added.catch((error: unknown) => {
 		throw isUniqueViolation(error) ? taken : error;
 	});
-}
-
-/** Prisma's unique-constraint error (P2002), from either engine's client. */
-function isUniqueViolation(error: unknown): boolean {
-	return (error as { code?: unknown } | null)?.code === 'P2002';
 }
 
 /** Locks every owner's row for the rest of the transaction, so a count of owners after it stays true until the commit. */
