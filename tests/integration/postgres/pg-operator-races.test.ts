@@ -41,12 +41,12 @@ describe('operator writes from two web processes at once', () => {
 		}
 	});
 
-	it('two owners making each other admins at once: one stays owner', async () => {
+	it('two owners making each other operators at once: one stays owner', async () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
 			await one.operator.deleteMany();
 			const owners = [await insertOperator(one, clock, `cat-${round}`, 'owner'), await insertOperator(one, clock, `dan-${round}`, 'owner')];
-			const outcomes = await atOnce([one, two], (db, n) => changeOperatorRole(db, clock, { name: owners[n]!.username, ip: null, operatorId: owners[n]!.id }, owners[1 - n]!.id, 'admin'));
+			const outcomes = await atOnce([one, two], (db, n) => changeOperatorRole(db, clock, { name: owners[n]!.username, ip: null, operatorId: owners[n]!.id }, owners[1 - n]!.id, 'operator'));
 			expect(refusals(outcomes)).toEqual(['OperatorRefused']);
 			expect(await one.operator.count({ where: { role: 'owner' } })).toBe(1);
 		}
