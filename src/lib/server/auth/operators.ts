@@ -1,6 +1,8 @@
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { DomainError } from '../errors/domain-error.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { Clock } from '../time/clock.ts';
 import { describePasswordProblem, hashPassword } from './password.ts';
 import { isRole, type OperatorIdentity, type Role } from './roles.ts';
@@ -8,7 +10,8 @@ import { isRole, type OperatorIdentity, type Role } from './roles.ts';
 /**
  * The console's people: list, add with a role, change a role, remove (their sessions end with
  * either). A refusal (name taken, last owner, weak password) is an OperatorError, whose sentence is
- * shown as is.
+ * shown as is. "Never the last owner" is decided by counting owners, so the owners' rows are
+ * locked first (lockOwners): on PostgreSQL two owners removing each other would both count two.
  */
 export class OperatorError extends DomainError {
 	constructor(sentence: string) {
@@ -68,14 +71,30 @@ export async function addOperator(db: Db, clock: Clock, actor: Actor, input: New
 	if (problem) throw new OperatorError(problem);
 	const username = normaliseUsername(input.username);
 	const passwordHash = await hashPassword(input.password);
-	return db.$transaction(async (tx) => {
-		if (await tx.operator.findUnique({ where: { username } })) throw new OperatorError(`An operator named “${username}” already exists.`);
+	const taken = new OperatorError(`An operator named “${username}” already exists.`);
+	const added = db.$transaction(async (tx) => {
+		if (await tx.operator.findUnique({ where: { username } })) throw taken;
 		const row = await tx.operator.create({
 			data: { username, displayName: input.displayName?.trim() || null, role: input.role, passwordHash, createdAt: clock.now().toISOString() }
 		});
 		await recordAudit(tx, clock, actor, { action: 'add_operator', details: { username, role: input.role } });
 		return { id: row.id, username, displayName: row.displayName, role: input.role };
 	});
+	// The same name added from two web processes at once: the unique username decides, in the same words.
+	return added.catch((error: unknown) => {
+		throw isUniqueViolation(error) ? taken : error;
+	});
+}
+
+/** Locks every owner's row for the rest of the transaction, so a count of owners after it stays true until the commit. */
+async function lockOwners(tx: Tx): Promise<void> {
+	const owners = await tx.operator.findMany({ where: { role: 'owner' }, select: { id: true } });
+	await lockRows(tx, 'operators', 'id', owners.map((o) => o.id));
+}
+
+/** Whether this operator is the only owner left (call after lockOwners). */
+async function isLastOwner(tx: Tx, target: { role: string }): Promise<boolean> {
+	return target.role === 'owner' && (await tx.operator.count({ where: { role: 'owner' } })) <= 1;
 }
 
 /**
@@ -86,10 +105,11 @@ export async function addOperator(db: Db, clock: Clock, actor: Actor, input: New
 export async function changeOperatorRole(db: Db, clock: Clock, actor: Actor & { operatorId: number }, operatorId: number, role: Role): Promise<{ sessionsEnded: number }> {
 	if (operatorId === actor.operatorId) throw new OperatorError('You cannot change your own role. Ask another owner.');
 	return db.$transaction(async (tx) => {
+		await lockOwners(tx);
 		const target = await tx.operator.findUnique({ where: { id: operatorId } });
 		if (!target) throw new OperatorError('That operator no longer exists.');
 		if (target.role === role) return { sessionsEnded: 0 };
-		if (target.role === 'owner' && (await tx.operator.count({ where: { role: 'owner' } })) <= 1) throw new OperatorError('The last owner must stay owner.');
+		if (await isLastOwner(tx, target)) throw new OperatorError('The last owner must stay owner.');
 		await tx.operator.update({ where: { id: operatorId }, data: { role } });
 		const { count } = await tx.operatorSession.deleteMany({ where: { operatorId } });
 		await recordAudit(tx, clock, actor, { action: 'change_operator_role', details: { username: target.username, from: target.role, to: role, sessionsEnded: count } });
@@ -101,9 +121,10 @@ export async function changeOperatorRole(db: Db, clock: Clock, actor: Actor & { 
 export async function removeOperator(db: Db, clock: Clock, actor: Actor & { operatorId: number }, operatorId: number): Promise<{ sessionsEnded: number }> {
 	if (operatorId === actor.operatorId) throw new OperatorError('You cannot remove yourself. Ask another owner.');
 	return db.$transaction(async (tx) => {
+		await lockOwners(tx);
 		const target = await tx.operator.findUnique({ where: { id: operatorId } });
 		if (!target) throw new OperatorError('That operator no longer exists.');
-		if (target.role === 'owner' && (await tx.operator.count({ where: { role: 'owner' } })) <= 1) throw new OperatorError('The last owner cannot be removed.');
+		if (await isLastOwner(tx, target)) throw new OperatorError('The last owner cannot be removed.');
 		const { count } = await tx.operatorSession.deleteMany({ where: { operatorId } });
 		await tx.operator.delete({ where: { id: operatorId } });
 		await recordAudit(tx, clock, actor, { action: 'remove_operator', details: { username: target.username, role: target.role, sessionsEnded: count } });

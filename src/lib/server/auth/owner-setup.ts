@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Db } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import { deleteSetting, readSetting, writeSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { hashPassword } from './password.ts';
@@ -63,6 +64,9 @@ export async function createOwner(db: Db, clock: Clock, input: OwnerInput): Prom
 	const username = normaliseUsername(input.username);
 	const passwordHash = await hashPassword(input.password);
 	return db.$transaction(async (tx) => {
+		// Two set-ups with the one link at once (two web processes on PostgreSQL): the token's row
+		// is locked before counting, so the second counts the first's owner and is told setup is done.
+		await lockRows(tx, 'settings', 'key', [SETUP_SETTING_KEY]);
 		if ((await tx.operator.count()) > 0) throw new OperatorError(SETUP_DONE);
 		const stored = (await tx.setting.findUnique({ where: { key: SETUP_SETTING_KEY } }))?.value ?? null;
 		if (!matchesStoredToken(stored, input.token)) throw new OperatorError(INVALID_SETUP_LINK);

@@ -32,8 +32,14 @@ export function listBroadcasts(db: Db | Tx, limit = 50): Promise<Broadcast[]> {
 	return db.broadcast.findMany({ orderBy: { id: 'desc' }, take: limit });
 }
 
-async function changeState(db: Db | Tx, id: number, from: readonly BroadcastState[], data: Partial<Broadcast> & { state: BroadcastState }): Promise<StateChange> {
-	const { count } = await db.broadcast.updateMany({ where: { id, state: { in: [...from] } }, data });
+async function changeState(
+	db: Db | Tx,
+	id: number,
+	from: readonly BroadcastState[],
+	data: Partial<Broadcast> & { state: BroadcastState },
+	also: { startedAt?: null | { not: null } } = {}
+): Promise<StateChange> {
+	const { count } = await db.broadcast.updateMany({ where: { id, state: { in: [...from] }, ...also }, data });
 	const broadcast = await db.broadcast.findUnique({ where: { id } });
 	if (count === 1 && broadcast) return { won: true, broadcast };
 	return { won: false, found: broadcast?.state ?? null };
@@ -48,11 +54,15 @@ export function pauseBroadcast(db: Db | Tx, nowIso: string, id: number): Promise
 	return changeState(db, id, ['scheduled', 'sending'], { state: 'paused', updatedAt: nowIso });
 }
 
-/** A paused broadcast goes back to where it was: sending once it had started, else scheduled. */
+/**
+ * A paused broadcast goes back to where it was: sending once it had started, else scheduled.
+ * Whether it started is part of each update's condition, not read before it: a read could be
+ * stale by the update (resumed, started and paused again from another process meanwhile).
+ */
 export async function resumeBroadcast(db: Db, nowIso: string, id: number): Promise<StateChange> {
-	const current = await findBroadcast(db, id);
-	const to = current?.startedAt ? 'sending' : 'scheduled';
-	return changeState(db, id, ['paused'], { state: to, updatedAt: nowIso });
+	const started = await changeState(db, id, ['paused'], { state: 'sending', updatedAt: nowIso }, { startedAt: { not: null } });
+	if (started.won || started.found !== 'paused') return started;
+	return changeState(db, id, ['paused'], { state: 'scheduled', updatedAt: nowIso }, { startedAt: null });
 }
 
 /** Cancelled: the worker sends nothing more; rows still queued are recorded as skipped. */

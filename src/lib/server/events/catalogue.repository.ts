@@ -6,6 +6,7 @@ import { catalogueSchema } from '../../schemas/event.ts';
 import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import { outfitSchema, type Outfit } from '../../schemas/outfit.ts';
 import { describeCatalogueChange } from './catalogue-changes.ts';
+import { findEventForUpdate } from './events.repository.ts';
 
 /**
  * An event's outfit catalogue: one draft operators edit (catalogue_drafts) and immutable published
@@ -128,8 +129,12 @@ async function writeVersion(tx: Tx, clock: Clock, actor: Actor, eventId: number,
 	return { version, outfits, publishedBy: actor.name, publishedAt: now, rolledBackFrom, changeSummary: summary };
 }
 
+/**
+ * Every catalogue write starts here: the event's row stays locked until it commits, so two saves
+ * from one revision or two publishes (the next version number) never both read the same state.
+ */
 async function mustExist(tx: Tx, eventId: number): Promise<void> {
-	const event = await tx.event.findUnique({ where: { id: eventId }, select: { state: true } });
+	const event = await findEventForUpdate(tx, eventId);
 	if (!event) throw new DomainError({ code: 'EventNotFound' });
 	if (event.state === 'ended') throw new DomainError({ code: 'EventEnded', kept: 'catalogue' });
 }

@@ -7,7 +7,8 @@ import type { Clock } from '../time/clock.ts';
 /**
  * `event_kiosks`: which kiosks an event uses. A kiosk may sit in several draft or ended events but
  * in at most one live event: assigning (here) and starting (events.repository) both check it
- * inside their BEGIN IMMEDIATE transaction, so two operators cannot both win.
+ * after locking the event's row, then its kiosks' rows (always in that order, so they never
+ * deadlock), so two operators cannot both win — on SQLite BEGIN IMMEDIATE already serialises them.
  */
 export interface KioskChoice {
 	kioskId: number;
@@ -29,6 +30,12 @@ export async function listKioskChoices(db: Db | Tx, eventId: number): Promise<Ki
 	});
 }
 
+/** Locks the rows of the event's kiosks (as an assignment of them does) for the rest of the transaction. */
+export async function lockEventKiosks(tx: Tx, eventId: number): Promise<void> {
+	const links = await tx.eventKiosk.findMany({ where: { eventId }, select: { kioskId: true } });
+	await lockRows(tx, 'kiosks', 'id', links.map((l) => l.kioskId));
+}
+
 /** This event's kiosks that another live event also uses (none may, for this one to be live). */
 export async function kiosksLiveElsewhere(tx: Db | Tx, eventId: number, kioskIds?: number[]): Promise<{ kioskName: string; eventName: string }[]> {
 	const ids = kioskIds ?? (await tx.eventKiosk.findMany({ where: { eventId }, select: { kioskId: true } })).map((l) => l.kioskId);
@@ -45,6 +52,8 @@ export async function kiosksLiveElsewhere(tx: Db | Tx, eventId: number, kioskIds
 /** Sets the event's kiosks to exactly these. A kiosk of another live event is refused while this event is live or about to be. */
 export function assignKiosks(db: Db, clock: Clock, actor: Actor, eventId: number, kioskIds: number[]): Promise<number[]> {
 	return db.$transaction(async (tx) => {
+		// Locked before its kiosks: a start of this event reads its kiosks after taking the same lock.
+		await lockRows(tx, 'events', 'id', [eventId]);
 		const event = await tx.event.findUnique({ where: { id: eventId }, select: { state: true } });
 		if (!event) throw new DomainError({ code: 'EventNotFound' });
 		if (event.state === 'ended') throw new DomainError({ code: 'EventEnded', kept: 'kiosks' });

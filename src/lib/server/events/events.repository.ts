@@ -2,15 +2,18 @@ import type { Actor } from '../audit/audit-log.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import type { Clock } from '../time/clock.ts';
 import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import { eventCaptionsSchema, type EventCaptions, type EventFields, type EventState } from '../../schemas/event.ts';
-import { kiosksLiveElsewhere } from './event-kiosks.repository.ts';
+import { kiosksLiveElsewhere, lockEventKiosks } from './event-kiosks.repository.ts';
 
 /**
  * `events`: the one owner of event rows. Every change is audited in the same transaction. The
  * default event (id 1, made by the migration) is where kiosks without a live event send guests,
- * so an install that never opens the Events page behaves as before.
+ * so an install that never opens the Events page behaves as before. Every change of an event, its
+ * catalogue or its kiosks first locks the event's row (findEventForUpdate): on PostgreSQL two web
+ * processes would otherwise both read the state they change.
  */
 export const DEFAULT_EVENT_ID = 1;
 
@@ -43,8 +46,14 @@ export async function findEvent(db: Db | Tx, id: number): Promise<EventRow | nul
 	return row ? toEvent(row) : null;
 }
 
+/** The event, its row locked for the rest of the transaction (no statement on SQLite, see lockRows). */
+export async function findEventForUpdate(tx: Tx, id: number): Promise<EventRow | null> {
+	await lockRows(tx, 'events', 'id', [id]);
+	return findEvent(tx, id);
+}
+
 async function mustFind(tx: Tx, id: number): Promise<EventRow> {
-	const event = await findEvent(tx, id);
+	const event = await findEventForUpdate(tx, id);
 	if (!event) throw new DomainError({ code: 'EventNotFound' });
 	return event;
 }
@@ -73,12 +82,16 @@ export function updateEvent(db: Db, clock: Clock, actor: Actor, id: number, fiel
 	});
 }
 
-/** draft → live. Needs a published catalogue, and none of its kiosks may be in another live event. */
+/**
+ * draft → live. Needs a published catalogue, and none of its kiosks may be in another live event:
+ * the kiosks are locked as assignKiosks locks them, so two events sharing one cannot both start.
+ */
 export function startEvent(db: Db, clock: Clock, actor: Actor, id: number): Promise<EventRow> {
 	return db.$transaction(async (tx) => {
 		const event = await mustFind(tx, id);
 		if (event.state !== 'draft') throw new DomainError({ code: 'EventNotStartable', state: event.state });
 		if (event.catalogueVersion === null) throw new DomainError({ code: 'EventCatalogueUnpublished' });
+		await lockEventKiosks(tx, id);
 		const taken = await kiosksLiveElsewhere(tx, id);
 		if (taken.length > 0) throw new DomainError({ code: 'KioskLiveElsewhere', kiosks: taken.map((k) => k.kioskName), liveEvent: taken[0]!.eventName, starting: true });
 		const row = await tx.event.update({ where: { id }, data: { state: 'live', updatedAt: clock.now().toISOString() } });

@@ -1,4 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
+import { pickRowToClaim } from '../db/dialect/row-locks.ts';
+import { Prisma } from '../db/generated/client.ts';
 
 /**
  * Cards that must be re-rendered in the sales group (lead_card_edits). Anyone may ask — the
@@ -21,13 +23,22 @@ export interface ClaimedCardEdit {
 	attempts: number;
 }
 
+/**
+ * The oldest due edit (or this lead's, if due), its lease pushed ahead. Picked with pickRowToClaim,
+ * as the other outboxes: of two workers claiming at once on PostgreSQL each gets a different edit.
+ */
 export async function claimCardEdit(db: Db, now: Date, leaseMs: number, leadId?: number): Promise<ClaimedCardEdit | null> {
 	const nowIso = now.toISOString();
+	const ofLead = leadId === undefined ? Prisma.empty : Prisma.sql`AND e.lead_id = ${leadId}`;
 	return db.$transaction(async (tx) => {
-		const due = await tx.leadCardEdit.findFirst({
-			where: { ...(leadId === undefined ? {} : { leadId }), OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: nowIso } }] },
-			orderBy: { requestedAt: 'asc' }
+		const id = await pickRowToClaim(tx, {
+			table: 'lead_card_edits',
+			alias: 'e',
+			idColumn: 'lead_id',
+			due: Prisma.sql`(e.next_attempt_at IS NULL OR e.next_attempt_at <= ${nowIso}) ${ofLead}`,
+			orderBy: 'e.requested_at, e.lead_id'
 		});
+		const due = id === null ? null : await tx.leadCardEdit.findUnique({ where: { leadId: id } });
 		if (!due) return null;
 		await tx.leadCardEdit.update({ where: { leadId: due.leadId }, data: { nextAttemptAt: new Date(now.getTime() + leaseMs).toISOString() } });
 		return { leadId: due.leadId, requestedAt: due.requestedAt, attempts: due.attempts };

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { Clock } from '../time/clock.ts';
 import { DAY, HOUR } from '../time/clock.ts';
 import {
@@ -14,7 +15,8 @@ import {
 
 /**
  * Storing a landing submission. One BEGIN IMMEDIATE transaction decides everything, so a double
- * click, a retry and two racing requests with the same request_id end with one row:
+ * click, a retry and two racing requests with the same request_id end with one row (on PostgreSQL
+ * the unique request_id decides between two at once, and the second is told already_received):
  *   same request_id again      → already_received (the first row stands)
  *   too many from this ip_hash → rate_limited
  *   same @username or phone within 24 h of a lead → a lead_repeats row with only what differs
@@ -30,6 +32,15 @@ export type IntakeResult =
 export type IncomingLead = Omit<NewLead, 'createdAt'>;
 
 export async function receiveLead(deps: { db: Db; clock: Clock }, incoming: IncomingLead): Promise<IntakeResult> {
+	return decideIntake(deps, incoming).catch(async (error: unknown) => {
+		// The same request_id at once on two web processes (PostgreSQL): the unique key kept one row.
+		const existing = isUniqueViolation(error) ? await findLeadIdByRequestId(deps.db, incoming.requestId) : null;
+		if (existing === null) throw error;
+		return { outcome: 'already_received', leadId: existing };
+	});
+}
+
+function decideIntake(deps: { db: Db; clock: Clock }, incoming: IncomingLead): Promise<IntakeResult> {
 	const now = deps.clock.now();
 	return deps.db.$transaction(async (tx) => {
 		const existing = await findLeadIdByRequestId(tx, incoming.requestId);
@@ -38,6 +49,9 @@ export async function receiveLead(deps: { db: Db; clock: Clock }, incoming: Inco
 		if (recent >= RATE_LIMIT.max) return { outcome: 'rate_limited' };
 		const original = await findRecentLeadByContact(tx, incoming, new Date(now.getTime() - REPEAT_WINDOW_MS).toISOString());
 		if (original) {
+			// Asked again: on PostgreSQL the same submission's other request may have made the lead this one found.
+			const madeMeanwhile = await findLeadIdByRequestId(tx, incoming.requestId);
+			if (madeMeanwhile !== null) return { outcome: 'already_received', leadId: madeMeanwhile };
 			await insertRepeat(tx, describeRepeat(original, incoming, now.toISOString()));
 			return { outcome: 'repeat', leadId: original.id };
 		}

@@ -1,5 +1,6 @@
 import type { LeadStatus } from '../../schemas/lead-status.ts';
 import type { Db } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import type { Lead } from '../db/generated/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { requestCardEdit } from './lead-card-edits.repository.ts';
@@ -20,12 +21,14 @@ export type StatusChange = { outcome: 'changed' | 'unchanged'; lead: Lead } | { 
 /**
  * Sets a lead's status: leads.status/status_by/status_by_name/status_at, one lead_status_history
  * row and a card edit request — all in one transaction. Pressing the current status writes
- * nothing, which also makes a replayed button update harmless.
+ * nothing, which also makes a replayed button update harmless: the lead's row is locked before
+ * it is read, so two presses at once (a worker and the console, on PostgreSQL) see each other.
  */
 export async function setLeadStatus(deps: { db: Db; clock: Clock }, leadId: number, status: LeadStatus, actor: StatusActor): Promise<StatusChange> {
 	const now = deps.clock.now();
 	const at = now.toISOString();
 	return deps.db.$transaction(async (tx) => {
+		await lockRows(tx, 'leads', 'id', [leadId]);
 		const lead = await tx.lead.findUnique({ where: { id: leadId } });
 		if (!lead) return { outcome: 'not_found' };
 		if (lead.status === status) return { outcome: 'unchanged', lead };

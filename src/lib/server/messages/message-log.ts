@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import { DAY, type Clock } from '../time/clock.ts';
 
 /**
@@ -35,20 +36,25 @@ export function utcDayOf(iso: string): string {
 	return iso.slice(0, 10);
 }
 
-/** Records one message and counts it for its day; a person's first message of the day counts them once. */
+/**
+ * Records one message and counts it for its day; a person's first message of the day counts them once.
+ * The day's counters are written first: that holds their row (made if missing) until the commit,
+ * so two processes recording one person's messages at once (on PostgreSQL) do not both find none
+ * earlier that day.
+ */
 export async function recordBotMessage(db: Db, entry: BotMessageEntry): Promise<void> {
 	await db.$transaction(async (tx) => {
 		const day = utcDayOf(entry.at);
-		const firstToday = !(await hasMessageOnDay(tx, entry.telegramUserId, day));
-		await tx.botMessage.create({ data: entry });
 		const incoming = entry.direction === 'in' ? 1 : 0;
 		const outgoing = entry.direction === 'out' ? 1 : 0;
-		const guests = firstToday ? 1 : 0;
 		await tx.messageActivity.upsert({
 			where: { day },
-			create: { day, incoming, outgoing, guests },
-			update: { incoming: { increment: incoming }, outgoing: { increment: outgoing }, guests: { increment: guests } }
+			create: { day, incoming, outgoing, guests: 0 },
+			update: { incoming: { increment: incoming }, outgoing: { increment: outgoing } }
 		});
+		const firstToday = !(await hasMessageOnDay(tx, entry.telegramUserId, day));
+		await tx.botMessage.create({ data: entry });
+		if (firstToday) await tx.messageActivity.update({ where: { day }, data: { guests: { increment: 1 } } });
 	});
 }
 
@@ -80,6 +86,7 @@ export async function deleteMessagesOlderThan(db: Db, clock: Clock, retentionDay
 export async function deleteHistoryLeftAfterErasure(db: Db, telegramUserId: bigint, erasedAt: string): Promise<number> {
 	return db.$transaction(async (tx) => {
 		const day = utcDayOf(erasedAt);
+		await lockRows(tx, 'message_activity', 'day', [day]); // as recordBotMessage's counter write does
 		const countedAgain = await hasMessageOnDay(tx, telegramUserId, day);
 		const { count } = await tx.botMessage.deleteMany({ where: { telegramUserId } });
 		if (countedAgain) await tx.messageActivity.updateMany({ where: { day, guests: { gt: 1 } }, data: { guests: { decrement: 1 } } });

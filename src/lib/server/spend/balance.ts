@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Db } from '../db/client.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 
@@ -30,12 +31,17 @@ export async function readBalanceEstimate(db: Db): Promise<BalanceEstimate> {
 	return { override: { value, setAt }, spentSinceUsd, estimateUsd: value - spentSinceUsd };
 }
 
-/** set_balance_override: written with the audit row in one transaction. */
+/**
+ * set_balance_override: written with the audit row in one transaction. The row is locked before
+ * the previous value is read, so of two consoles setting it at once (on PostgreSQL) the second's
+ * audit names the first's value. (The very first balance has no row to lock yet.)
+ */
 export async function setBalanceOverride(db: Db, clock: Clock, actor: Actor, valueUsd: number): Promise<void> {
 	if (!Number.isFinite(valueUsd) || valueUsd < 0 || valueUsd > MAX_BALANCE_USD) throw new DomainError({ code: 'BalanceOutOfRange', maxUsd: MAX_BALANCE_USD });
 	const setAt = clock.now().toISOString();
 	const value = Math.round(valueUsd * 100) / 100;
 	await db.$transaction(async (tx) => {
+		await lockRows(tx, 'settings', 'key', [BALANCE_KEY]);
 		const previous = await tx.setting.findUnique({ where: { key: BALANCE_KEY } });
 		const json = JSON.stringify({ value, set_at: setAt });
 		await tx.setting.upsert({ where: { key: BALANCE_KEY }, create: { key: BALANCE_KEY, value: json, updatedAt: setAt }, update: { value: json, updatedAt: setAt } });

@@ -9,6 +9,8 @@ export interface RowToClaim {
 	alias: string;
 	due: Prisma.Sql;
 	orderBy: string;
+	/** The row's key column when it is not `id` (lead_card_edits: `lead_id`). */
+	idColumn?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface RowToClaim {
 export async function pickRowToClaim(tx: Tx, row: RowToClaim): Promise<number | null> {
 	const lock = dialectOf(tx).claimLock(row.alias);
 	const rows = await tx.$queryRaw<{ id: number | bigint }[]>`
-		SELECT ${Prisma.raw(`${row.alias}.id`)} AS id FROM ${Prisma.raw(`${row.table} ${row.alias}`)}
+		SELECT ${Prisma.raw(`${row.alias}.${row.idColumn ?? 'id'}`)} AS id FROM ${Prisma.raw(`${row.table} ${row.alias}`)}
 		WHERE ${row.due} ORDER BY ${Prisma.raw(row.orderBy)} LIMIT 1 ${Prisma.raw(lock)}`;
 	const id = rows[0]?.id;
 	return id === undefined ? null : Number(id);
