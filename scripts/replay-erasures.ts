@@ -10,7 +10,7 @@ After a point-in-time recovery of PostgreSQL into a new database (DATABASE_URL):
 erasure the old database (REPLAY_FROM_URL) recorded since the moment recovered to, so no erased
 guest or lead comes back. Both URLs come from the environment: a command line shows in ps.
   --since   the moment the recovery went back to, e.g. 2027-03-01T02:00:00Z (earlier is safe)
-  --force   replay although a worker's heartbeat in the recovered database is fresh`;
+  --force   replay although a worker's or web process's heartbeat in the recovered database is fresh`;
 
 const argsSchema = z.object({ since: z.iso.datetime({ offset: true }), fromUrl: z.url() });
 

@@ -14,7 +14,7 @@ Stop the services first (systemctl stop sticker-bot sticker-api). The current da
 app.db.bak-<ts>-before-restore (on PostgreSQL: before-restore-<ts>.pgdump next to the backup);
 erasures made after the backup are applied again.
   --force           restore although the worker or the web process holds its lock in DATA_DIR
-                    (main.lock, web.lock), or on PostgreSQL a worker's heartbeat is fresh
+                    (main.lock, web.lock), or on PostgreSQL a worker's or web process's heartbeat is fresh
   --without-replay  restore although the current database is unreadable (later erasures cannot be re-applied)`;
 
 function findBackup(choice: string, backupDir: string): string | null {

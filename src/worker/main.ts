@@ -8,7 +8,7 @@ import { openFileStore } from '../lib/server/files/open-file-store.ts';
 import { FileStoreUnusable } from '../lib/server/files/file-store.ts';
 import { createLogger } from '../lib/server/log/logger.ts';
 import { systemClock } from '../lib/server/time/clock.ts';
-import { markWorkerStopped, recordHeartbeat, registerWorker } from '../lib/server/workers/worker-registry.ts';
+import { HEARTBEAT_EVERY_MS, markWorkerStopped, recordHeartbeat, registerWorker } from '../lib/server/workers/worker-registry.ts';
 import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
 import { UPDATES_LEASE_TICK_MS, UpdatesLeaseKeeper } from './bot/updates-lease.ts';
@@ -33,7 +33,6 @@ import { createNoticeApi } from './queue/start-queue.ts';
 
 /** How long shutdown may take before the process exits anyway (systemd gives 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
-const HEARTBEAT_EVERY_MS = 5_000;
 /** In-flight jobs get this long to finish on shutdown before they are released back to the queue. */
 const JOB_STOP_GRACE_MS = 15_000;
 

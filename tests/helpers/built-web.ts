@@ -27,6 +27,8 @@ export interface BuiltWeb {
 	output: () => string;
 	/** SIGTERM (the web process flushes its log table on the way out), SIGKILL after 5 s. */
 	stop: () => Promise<void>;
+	/** How the process ended: `{ code: 0, signal: null }` when it left on its own after SIGTERM. */
+	exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface BuiltWebOptions {
@@ -95,17 +97,17 @@ export async function startBuiltWeb(dataDir: string, env: NodeJS.ProcessEnv = {}
 	let output = '';
 	child.stdout.on('data', (chunk) => (output += chunk));
 	child.stderr.on('data', (chunk) => (output += chunk));
-	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 	const stop = async () => {
 		if (child.exitCode !== null || child.signalCode !== null) return;
 		child.kill('SIGTERM');
 		const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-		await exited;
+		await exit;
 		clearTimeout(killer);
 	};
 	for (let i = 0; i < 300; i++) {
 		if (child.exitCode !== null) throw new Error(`the web server exited (${child.exitCode}):\n${output}`);
-		if (await fetch(`${base}/health`).then(() => true, () => false)) return { base, origin, pid: child.pid!, dataDir, dbPath, output: () => output, stop };
+		if (await fetch(`${base}/health`).then(() => true, () => false)) return { base, origin, pid: child.pid!, dataDir, dbPath, output: () => output, stop, exit };
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	await stop();

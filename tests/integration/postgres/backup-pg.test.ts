@@ -114,7 +114,7 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		expect(existsSync(backupDir)).toBe(false);
 	});
 
-	it('refuses to restore while a worker’s heartbeat is fresh, and says which worker', async () => {
+	it('refuses to restore while a worker’s or web process’s heartbeat is fresh, and says which process', async () => {
 		const { db, url } = database();
 		const clock = new FakeClock(T0);
 		const backup = await createPgBackup({ url, backupDir: tempDir(), clock, logger: silentLogger });
@@ -125,6 +125,11 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		await expect(attempt).rejects.toThrow(RestoreError);
 		await expect(attempt).rejects.toThrow(/1 worker\(s\) still running: kiosk-2 pid 4242 .*Stop every worker/);
 		expect(await db.user.count({ where: { telegramUserId: 7100n } })).toBe(1);
-		await db.workerProcess.update({ where: { id: 'kiosk-2:4242:1' }, data: { stoppedAt: clock.now().toISOString() } });
+		// A web process (registered on PostgreSQL) counts as well, named as one.
+		await db.workerProcess.create({ data: { id: 'web-1:300:1', kind: 'web', hostname: 'web-1', pid: 300, version: '1.0.0', startedAt: T0, heartbeatAt: clock.now().toISOString() } });
+		await expect(restorePgBackup({ backupFile: backup.file, url, clock, pseudonymKey: randomBytes(32) })).rejects.toThrow(
+			`1 worker(s) and 1 web process(es) still running: kiosk-2 pid 4242 (worker, heartbeat ${T0}), web-1 pid 300 (web process, heartbeat ${clock.now().toISOString()}). Stop every worker and web process first`
+		);
+		await db.workerProcess.updateMany({ where: { id: { in: ['kiosk-2:4242:1', 'web-1:300:1'] } }, data: { stoppedAt: clock.now().toISOString() } });
 	}, 60_000);
 });

@@ -1,5 +1,5 @@
 import { openPostgresDatabase, type Db } from '../db/client.ts';
-import { liveWorkers } from '../workers/worker-registry.ts';
+import { liveProcesses, type LiveProcess } from '../workers/worker-registry.ts';
 import { prismaRunner, tableExists } from '../lifecycle/sql-runner.ts';
 import { writeSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
@@ -8,16 +8,28 @@ import { applyErasuresWith, collectErasuresFrom, type ErasuresToReplay } from '.
 import { RestoreError, type RestoreResult } from './restore.ts';
 
 /**
- * Every worker holds database connections and writes jobs, logs and heartbeats; a restore under
- * it would mix its writes into the restored tables. A worker is alive while its heartbeat in
- * worker_processes is fresh and it has not recorded a stop.
+ * Every worker and web process holds database connections and writes (jobs, logs, sessions,
+ * heartbeats); a restore under one would mix its writes into the restored tables. A process is
+ * alive while its heartbeat in worker_processes is fresh and it has not recorded a stop — on
+ * PostgreSQL web processes register there too (kind 'web').
  */
-export async function assertNoWorkerAlive(db: Db, clock: Clock, force: boolean): Promise<void> {
+export async function assertNoProcessAlive(db: Db, clock: Clock, force: boolean): Promise<void> {
 	if (force || !(await tableExists(prismaRunner(db), 'worker_processes'))) return;
-	const alive = await liveWorkers(db, clock);
+	const alive = await liveProcesses(db, clock);
 	if (alive.length === 0) return;
-	const names = alive.map((w) => `${w.hostname} pid ${w.pid} (heartbeat ${w.heartbeatAt})`).join(', ');
-	throw new RestoreError(`${alive.length} worker(s) still running: ${names}. Stop every worker and web process first (systemctl stop sticker-bot sticker-api on each machine), or pass --force`);
+	const names = alive.map((p) => `${p.hostname} pid ${p.pid} (${KIND_NAMES[p.kind].one}, heartbeat ${p.heartbeatAt})`).join(', ');
+	throw new RestoreError(`${countByKind(alive)} still running: ${names}. Stop every worker and web process first (systemctl stop sticker-bot sticker-api on each machine), or pass --force`);
+}
+
+const KIND_NAMES = { worker: { one: 'worker', counted: 'worker(s)' }, web: { one: 'web process', counted: 'web process(es)' } } as const;
+
+/** "1 worker(s)", "2 web process(es)", "1 worker(s) and 1 web process(es)". */
+function countByKind(alive: LiveProcess[]): string {
+	return (['worker', 'web'] as const)
+		.map((kind) => [kind, alive.filter((p) => p.kind === kind).length] as const)
+		.filter(([, n]) => n > 0)
+		.map(([kind, n]) => `${n} ${KIND_NAMES[kind].counted}`)
+		.join(' and ');
 }
 
 /** The erasures recorded in `db` since `since`; null when it holds no product tables (nothing was ever erased). */
@@ -66,7 +78,7 @@ export async function replayAfterPointInTimeRecovery(options: PointInTimeReplayO
 	const from = openPostgresDatabase(options.fromUrl);
 	const into = openPostgresDatabase(options.intoUrl);
 	try {
-		await assertNoWorkerAlive(into, options.clock, options.force ?? false);
+		await assertNoProcessAlive(into, options.clock, options.force ?? false);
 		const erasures = await collectPgErasures(from, options.since, options.pseudonymKey, false);
 		if (!erasures) throw new RestoreError('the database to read erasures from holds no tables of this product; nothing was changed');
 		const reapplied = await replayIntoRestored(into, erasures, { from: 'point-in-time recovery', backupTakenAt: options.since }, options.clock, options.pseudonymKey);

@@ -7,7 +7,7 @@ import type { Clock } from '../time/clock.ts';
 import { backupTimeFromName, REQUIRED_TABLES } from './backup-files.ts';
 import { assertProductArchive, listArchive } from './create-pg-backup.ts';
 import type { ErasuresToReplay } from './erasure-replay.ts';
-import { assertNoWorkerAlive, collectPgErasures, replayIntoRestored } from './pg-erasure-replay.ts';
+import { assertNoProcessAlive, collectPgErasures, replayIntoRestored } from './pg-erasure-replay.ts';
 import { connectionFor, findPgTool, runTool, serverMajorVersion, type PgToolSearch, type ToolRunner } from './pg-tools.ts';
 import { RestoreError, type RestoreResult } from './restore.ts';
 
@@ -16,7 +16,7 @@ export interface PgRestoreOptions {
 	url: string;
 	clock: Clock;
 	pseudonymKey: Buffer;
-	/** Restore even though a worker's heartbeat is fresh (it keeps writing while the tables are replaced). */
+	/** Restore even though a worker's or web process's heartbeat is fresh (it keeps writing while the tables are replaced). */
 	force?: boolean;
 	/** Restore even when the current database's erasures cannot be read. */
 	withoutReplay?: boolean;
@@ -26,7 +26,7 @@ export interface PgRestoreOptions {
 
 /**
  * Restores a pg_dump archive over the database of DATABASE_URL, in steps that each stop on failure
- * with the live database untouched: refuse while a worker is alive → pg_restore --list must read
+ * with the live database untouched: refuse while a worker or web process is alive → pg_restore --list must read
  * the archive and find the product's tables → read the erasures recorded since the backup was
  * taken → dump the current database next to the backup (before-restore-<ts>.pgdump) → pg_restore
  * --clean --if-exists in one transaction → re-apply the erasures and note the restore in one
@@ -44,7 +44,7 @@ export async function restorePgBackup(options: PgRestoreOptions): Promise<Restor
 	let erasures: ErasuresToReplay | null;
 	let hasProductTables: boolean;
 	try {
-		await assertNoWorkerAlive(current, options.clock, options.force ?? false);
+		await assertNoProcessAlive(current, options.clock, options.force ?? false);
 		hasProductTables = await tableExists(prismaRunner(current), 'audit_log');
 		erasures = await collectPgErasures(current, backupTakenAt, options.pseudonymKey, options.withoutReplay ?? false);
 	} finally {

@@ -8,7 +8,8 @@ import type { Logger } from '../log/logger.ts';
  * and every watcher re-reads its snapshot when the marker moves. Changes made by the worker or by
  * hand in the database file show up the same way as the console's own. Marker SQL is written in
  * what SQLite and PostgreSQL both read (coalesce, sum, ||, a named subquery); joining a group's
- * values is the dialect's.
+ * values is the dialect's. Web processes' heartbeats are left out: every page would re-read its
+ * snapshot on each of them, and the pages that show web processes refresh on the worker's beats.
  */
 const markerSql = ({ joinedText }: Dialect) => `SELECT
 	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM jobs) || '|' ||
@@ -20,7 +21,7 @@ const markerSql = ({ joinedText }: Dialect) => `SELECT
 	(SELECT coalesce(max(id), 0) FROM audit_log) || '|' ||
 	(SELECT coalesce(max(id), 0) FROM log_entries) || '|' ||
 	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM settings) || '|' ||
-	coalesce((SELECT ${joinedText("id || '@' || heartbeat_at || '#' || busy_slots")} FROM worker_processes WHERE stopped_at IS NULL), '') || '|' ||
+	coalesce((SELECT ${joinedText("id || '@' || heartbeat_at || '#' || busy_slots")} FROM worker_processes WHERE stopped_at IS NULL AND kind = 'worker'), '') || '|' ||
 	(SELECT count(*) FROM operators) || ':' || (SELECT count(*) FROM operator_sessions) AS marker`;
 
 export class ChangeFeed {

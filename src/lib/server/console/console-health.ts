@@ -1,9 +1,9 @@
 import { promises as fsp } from 'node:fs';
-import path from 'node:path';
+import type { DatabaseTarget } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
-import { dialectOf } from '../db/dialect/dialect.ts';
+import { readDatabaseHealth, type DatabaseHealth } from '../health/database-health.ts';
 import { readHealthDetails, type HealthDetails } from '../health/health.ts';
-import { WORKER_STALE_AFTER_SECONDS } from '../workers/worker-registry.ts';
+import { WORKER_STALE_AFTER_SECONDS, type ProcessKind } from '../workers/worker-registry.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { readProvidersView, type ProvidersView } from './provider-health.ts';
@@ -12,26 +12,41 @@ import { readProvidersView, type ProvidersView } from './provider-health.ts';
  * The Health page: the service's state (what public /health reduces to a status word: the pause
  * and its reason, the worker's heartbeat, the image provider), storage, housekeeping and versions.
  * Last sweep and last backup are settings the lifecycle tasks write (`last_sweep_at`,
- * `last_backup`); until they do, the page says so.
+ * `last_backup`); until they do, the page says so. The database part depends on the engine
+ * (health/database-health.ts); on PostgreSQL the web processes are listed next to the workers.
  */
 export interface ConsoleHealth {
 	at: string;
 	service: HealthDetails & { provider: string };
-	db: { path: string; bytes: number | null; walBytes: number | null; engine: string; engineVersion: string | null; integrity: 'not checked here' };
+	db: DatabaseHealth;
 	disk: { freeBytes: number | null; totalBytes: number | null; dataDir: string };
 	lastSweep: unknown;
 	lastBackup: unknown;
-	resetBackups: { count: number; newest: string | null };
-	workers: { id: string; hostname: string; pid: number; version: string; slots: number; busySlots: number; startedAt: string; heartbeatAt: string; alive: boolean }[];
+	workers: ProcessRow[];
+	/** Registered on PostgreSQL only (worker-registry.ts says why); always empty on SQLite. */
+	webProcesses: ProcessRow[];
 	versions: { app: string; node: string };
 	/** Provider health and the queue's pause in detail (source, since, until). */
 	providers: ProvidersView;
 }
 
+export interface ProcessRow {
+	id: string;
+	hostname: string;
+	pid: number;
+	version: string;
+	slots: number;
+	busySlots: number;
+	startedAt: string;
+	heartbeatAt: string;
+	alive: boolean;
+}
+
 export interface ConsoleHealthDeps {
 	db: Db;
 	clock: Clock;
-	dbPath: string;
+	database: DatabaseTarget;
+	backupDir: string;
 	dataDir: string;
 	version: string;
 	provider: string;
@@ -39,44 +54,44 @@ export interface ConsoleHealthDeps {
 
 export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<ConsoleHealth> {
 	const now = deps.clock.now();
-	const [service, bytes, walBytes, disk, engineVersion, lastSweep, lastBackup, resetBackups, workerRows, providers] = await Promise.all([
+	const [service, db, disk, lastSweep, lastBackup, workers, webProcesses, providers] = await Promise.all([
 		readHealthDetails(deps),
-		fileSize(deps.dbPath),
-		fileSize(`${deps.dbPath}-wal`),
+		readDatabaseHealth(deps),
 		diskSpace(deps.dataDir),
-		readEngineVersion(deps.db),
 		readSetting(deps.db, 'last_sweep_at').then(parseMaybeJson),
 		readSetting(deps.db, 'last_backup').then(parseMaybeJson),
-		listBakFiles(deps.dbPath),
-		deps.db.workerProcess.findMany({ orderBy: { heartbeatAt: 'desc' }, take: 10 }),
+		readProcesses(deps.db, 'worker', now),
+		readProcesses(deps.db, 'web', now),
 		readProvidersView(deps.db, deps.clock)
 	]);
 	return {
 		at: now.toISOString(),
 		service: { ...service, provider: deps.provider },
-		db: { path: deps.dbPath, bytes, walBytes, engine: dialectOf(deps.db).engine, engineVersion, integrity: 'not checked here' },
+		db,
 		disk: { ...disk, dataDir: deps.dataDir },
 		lastSweep,
 		lastBackup,
-		resetBackups,
-		workers: workerRows.map((w) => ({
-			id: w.id,
-			hostname: w.hostname,
-			pid: w.pid,
-			version: w.version,
-			slots: w.slots,
-			busySlots: w.busySlots,
-			startedAt: w.startedAt,
-			heartbeatAt: w.heartbeatAt,
-			alive: w.stoppedAt === null && now.getTime() - Date.parse(w.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
-		})),
+		workers,
+		webProcesses,
 		versions: { app: deps.version, node: process.version },
 		providers
 	};
 }
 
-async function fileSize(file: string): Promise<number | null> {
-	return (await fsp.stat(file).catch(() => null))?.size ?? null;
+/** The ten launches of one kind that beat last. */
+async function readProcesses(db: Db, kind: ProcessKind, now: Date): Promise<ProcessRow[]> {
+	const rows = await db.workerProcess.findMany({ where: { kind }, orderBy: { heartbeatAt: 'desc' }, take: 10 });
+	return rows.map((w) => ({
+		id: w.id,
+		hostname: w.hostname,
+		pid: w.pid,
+		version: w.version,
+		slots: w.slots,
+		busySlots: w.busySlots,
+		startedAt: w.startedAt,
+		heartbeatAt: w.heartbeatAt,
+		alive: w.stoppedAt === null && now.getTime() - Date.parse(w.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
+	}));
 }
 
 async function diskSpace(dir: string): Promise<{ freeBytes: number | null; totalBytes: number | null }> {
@@ -86,19 +101,6 @@ async function diskSpace(dir: string): Promise<{ freeBytes: number | null; total
 	} catch {
 		return { freeBytes: null, totalBytes: null };
 	}
-}
-
-async function readEngineVersion(db: Db): Promise<string | null> {
-	const rows = await db.$queryRawUnsafe<{ v: string }[]>(dialectOf(db).versionSql).catch(() => []);
-	return rows[0]?.v ?? null;
-}
-
-/** `app.db.bak-*` copies next to the database (migrations, resets). */
-async function listBakFiles(dbPath: string): Promise<{ count: number; newest: string | null }> {
-	const dir = path.dirname(dbPath);
-	const prefix = `${path.basename(dbPath)}.bak-`;
-	const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(prefix)).sort();
-	return { count: names.length, newest: names.at(-1) ?? null };
 }
 
 function parseMaybeJson(raw: string | null): unknown {

@@ -114,7 +114,7 @@ async function addDeadlines(db: Db, now: Date, deadlineMinutes: number, jobs: Li
 }
 
 async function readWorkers(db: Db, now: Date): Promise<LiveWorker[]> {
-	const rows = await db.workerProcess.findMany({ where: { stoppedAt: null }, orderBy: { heartbeatAt: 'desc' }, take: 10 });
+	const rows = await db.workerProcess.findMany({ where: { stoppedAt: null, kind: 'worker' }, orderBy: { heartbeatAt: 'desc' }, take: 10 });
 	return rows.map((row) => ({
 		id: row.id,
 		hostname: row.hostname,

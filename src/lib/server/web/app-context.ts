@@ -10,6 +10,7 @@ import { logEntryWriterFor } from '../log/log-entry-writer.ts';
 import { LogSink } from '../log/log-sink.ts';
 import { acquireInstanceLock } from '../system/instance-lock.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
+import { registerWebProcess } from './web-registration.ts';
 
 /** What every request handler of the web process needs; built once in the `init` hook. */
 export interface AppContext {
@@ -38,13 +39,21 @@ export async function startAppContext(): Promise<AppContext> {
 	const lock = acquireInstanceLock(config.dataDir, 'web');
 	process.once('exit', () => lock.release());
 	const db = await prepareDatabase(config, systemClock, logger);
-	logSink.attach(logEntryWriterFor(config.database, db));
-	// adapter-node's graceful shutdown: store what is still queued.
+	const version = readVersion(config.projectRoot);
+	// On PostgreSQL the restore finds this process by its row in worker_processes (SQLite: web.lock).
+	const registration = config.database.engine === 'postgresql' ? await registerWebProcess({ db, clock: systemClock, logger, version }) : null;
+	logSink.attach(logEntryWriterFor(config.database, db), { workerId: registration?.id });
+	// adapter-node's graceful shutdown (the server has closed): record the stop, store what is
+	// still queued, and close the pool, whose idle PostgreSQL connections would keep the process up.
 	process.once('sveltekit:shutdown', () => {
-		logSink.close();
 		lock.release();
+		void (async () => {
+			await registration?.stop();
+			logSink.close();
+			await db.$disconnect();
+		})();
 	});
-	context = { config, db, clock: systemClock, logger, version: readVersion(config.projectRoot), fileStore };
+	context = { config, db, clock: systemClock, logger, version, fileStore };
 	logger.info({ db: config.dbPath, version: context.version, files: fileStore.kind }, 'web process ready');
 	return context;
 }

@@ -1,9 +1,10 @@
 import type { Db } from '../db/client.ts';
-import { WORKER_STALE_AFTER_SECONDS } from './worker-registry.ts';
+import { WORKER_STALE_AFTER_SECONDS, type ProcessKind } from './worker-registry.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**
- * The bot's launch history for the console: every worker start is a `worker_processes` row. A
+ * The launch history for the console: every worker start is a `worker_processes` row, and on
+ * PostgreSQL every web process start too (kind 'web'). A
  * launch that recorded `stopped_at` ended cleanly (SIGTERM/SIGINT went through the stop path);
  * one whose heartbeat went quiet without it crashed, was killed or lost its machine.
  */
@@ -11,6 +12,7 @@ export type LaunchState = 'running' | 'stopped' | 'silent';
 
 export interface WorkerLaunch {
 	id: string;
+	kind: ProcessKind;
 	hostname: string;
 	pid: number;
 	version: string;
@@ -27,7 +29,7 @@ export interface WorkerLaunch {
 	errors: number;
 }
 
-type LaunchRow = Pick<WorkerLaunch, 'id' | 'hostname' | 'pid' | 'version' | 'slots' | 'startedAt' | 'heartbeatAt' | 'stoppedAt'>;
+type LaunchRow = Pick<WorkerLaunch, 'hostname' | 'pid' | 'version' | 'slots' | 'startedAt' | 'heartbeatAt' | 'stoppedAt'> & { id: string; kind: string };
 
 export function describeLaunch(row: LaunchRow, now: Date): Omit<WorkerLaunch, 'warnings' | 'errors'> {
 	const silent = row.stoppedAt === null && now.getTime() - Date.parse(row.heartbeatAt) > WORKER_STALE_AFTER_SECONDS * 1000;
@@ -35,6 +37,7 @@ export function describeLaunch(row: LaunchRow, now: Date): Omit<WorkerLaunch, 'w
 	const endMs = row.stoppedAt !== null ? Date.parse(row.stoppedAt) : silent ? Date.parse(row.heartbeatAt) : now.getTime();
 	return {
 		id: row.id,
+		kind: row.kind as ProcessKind,
 		hostname: row.hostname,
 		pid: row.pid,
 		version: row.version,

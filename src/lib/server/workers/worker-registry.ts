@@ -1,12 +1,23 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 
-/** A worker that has not beaten for this long is reported as not alive (it beats every 5 s). */
+/** How often a registered process writes its heartbeat. */
+export const HEARTBEAT_EVERY_MS = 5_000;
+/** A process that has not beaten for this long is reported as not alive (it beats every 5 s). */
 export const WORKER_STALE_AFTER_SECONDS = 30;
 
-/** The worker process registry (worker_processes): who runs, with how many slots, alive when. */
+/**
+ * What a row of worker_processes is the launch of. Web processes register only on PostgreSQL:
+ * there the database is all a restore can see of them, while on SQLite their DATA_DIR/web.lock
+ * already tells it (and one more writer every 5 s would only contend for SQLite's write lock).
+ */
+export type ProcessKind = 'worker' | 'web';
+
+/** The process registry (worker_processes): who runs, with how many slots, alive when. */
 export interface WorkerIdentity {
 	id: string;
+	/** 'worker' when left out. */
+	kind?: ProcessKind;
 	pid: number;
 	hostname: string;
 	version: string;
@@ -29,24 +40,31 @@ export async function markWorkerStopped(db: Db, clock: Clock, id: string): Promi
 
 /** Seconds since the newest heartbeat of a running worker, or null when none has ever beaten. */
 export async function lastHeartbeatAgeSeconds(db: Db, clock: Clock): Promise<number | null> {
-	const latest = await db.workerProcess.findFirst({ where: { stoppedAt: null }, orderBy: { heartbeatAt: 'desc' }, select: { heartbeatAt: true } });
+	const latest = await db.workerProcess.findFirst({ where: { stoppedAt: null, kind: 'worker' }, orderBy: { heartbeatAt: 'desc' }, select: { heartbeatAt: true } });
 	if (!latest) return null;
 	return Math.max(0, Math.round((clock.now().getTime() - Date.parse(latest.heartbeatAt)) / 1000));
 }
 
-export interface LiveWorker {
+export interface LiveProcess {
 	id: string;
+	kind: ProcessKind;
 	hostname: string;
 	pid: number;
 	heartbeatAt: string;
 }
 
-/** Launches alive now, oldest first: no recorded stop and a heartbeat within WORKER_STALE_AFTER_SECONDS. */
-export async function liveWorkers(db: Db, clock: Clock): Promise<LiveWorker[]> {
+/** Worker launches alive now, oldest first: no recorded stop and a heartbeat within WORKER_STALE_AFTER_SECONDS. */
+export function liveWorkers(db: Db, clock: Clock): Promise<LiveProcess[]> {
+	return liveProcesses(db, clock, ['worker']);
+}
+
+/** Launches of the given kinds alive now, oldest first (as liveWorkers). */
+export async function liveProcesses(db: Db, clock: Clock, kinds: readonly ProcessKind[] = ['worker', 'web']): Promise<LiveProcess[]> {
 	const freshSince = new Date(clock.now().getTime() - WORKER_STALE_AFTER_SECONDS * 1000).toISOString();
-	return db.workerProcess.findMany({
-		where: { stoppedAt: null, heartbeatAt: { gte: freshSince } },
+	const rows = await db.workerProcess.findMany({
+		where: { stoppedAt: null, heartbeatAt: { gte: freshSince }, kind: { in: [...kinds] } },
 		orderBy: { startedAt: 'asc' },
-		select: { id: true, hostname: true, pid: true, heartbeatAt: true }
+		select: { id: true, kind: true, hostname: true, pid: true, heartbeatAt: true }
 	});
+	return rows.map((row) => ({ ...row, kind: row.kind as ProcessKind }));
 }

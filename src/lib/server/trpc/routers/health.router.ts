@@ -1,3 +1,4 @@
+import { resolveBackupDir } from '../../backup/backup-files.ts';
 import { changeFeedFor } from '../../console/change-feed.ts';
 import { readConsoleHealth } from '../../console/console-health.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';
@@ -6,7 +7,8 @@ import { watchLive } from '../live-view.ts';
 const deps = (ctx: TrpcContext) => ({
 	db: ctx.db,
 	clock: ctx.clock,
-	dbPath: ctx.config.dbPath,
+	database: ctx.config.database,
+	backupDir: resolveBackupDir(ctx.config),
 	dataDir: ctx.config.dataDir,
 	version: ctx.version,
 	provider: ctx.config.IMAGE_PROVIDER

@@ -1,0 +1,48 @@
+import { statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
+import { markWorkerStopped, registerWorker } from '../../src/lib/server/workers/worker-registry.ts';
+import { useTestDb } from '../helpers/test-db.ts';
+import { consoleCaller, insertOperator } from './console-fixtures.ts';
+
+const T0 = '2027-04-01T09:00:00.000Z';
+
+/** The Health page's data on SQLite, through the real router: the file, its WAL, the copies next to it. */
+describe('console Health on SQLite', () => {
+	const testDb = useTestDb('kiosk-console-health-');
+
+	it('shows the database file and WAL sizes, the app.db.bak-* copies and the worker launches', async () => {
+		const { db, dir, dbPath } = await testDb();
+		const clock = new FakeClock(T0);
+		writeFileSync(`${dbPath}.bak-20270301-010000`, 'copy');
+		writeFileSync(`${dbPath}.bak-20270302-010000-before-reset`, 'copy');
+		await registerWorker(db, clock, { id: 'box:11:1', pid: 11, hostname: 'box', version: 'v1', slots: 3 });
+		await registerWorker(db, clock, { id: 'box:12:2', pid: 12, hostname: 'box', version: 'v1', slots: 3 });
+		clock.advance(SECOND);
+		await markWorkerStopped(db, clock, 'box:12:2');
+		clock.advance(5 * SECOND);
+		const viewer = await insertOperator(db, clock, 'vic', 'viewer');
+
+		const health = await consoleCaller(db, clock, dir, viewer).health.read();
+
+		expect(health.db).toEqual({
+			dialect: 'sqlite',
+			engine: 'SQLite',
+			engineVersion: expect.stringMatching(/^3\.\d+\.\d+$/),
+			path: dbPath,
+			bytes: statSync(dbPath).size,
+			walBytes: statSync(`${dbPath}-wal`).size,
+			integrity: 'not checked here',
+			copies: { count: 2, newest: path.basename(`${dbPath}.bak-20270302-010000-before-reset`) }
+		});
+		// Newest heartbeat first: the stop is the last beat of a launch.
+		expect(health.workers.map((w) => [w.id, w.alive, w.slots])).toEqual([
+			['box:12:2', false, 3],
+			['box:11:1', true, 3]
+		]);
+		expect(health.webProcesses).toEqual([]);
+		expect(health.service.worker).toEqual({ alive: true, heartbeatAgeSeconds: 6 });
+		expect(health.disk.dataDir).toBe(dir);
+	});
+});
