@@ -4,6 +4,8 @@ import { linkGuest } from '../../src/lib/server/guests/guest-link.ts';
 import { expireOverdueSessions } from '../../src/lib/server/guests/session-timeouts.ts';
 import { takePhotoAndEnqueue } from '../../src/lib/server/guests/take-photo.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { createKiosk } from '../../src/lib/server/kiosk/kiosk-keys.ts';
+import { startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -80,6 +82,22 @@ describe('races on one session', () => {
 		]);
 		expect([a.kind, b.kind].sort()).toEqual(['already_taken', 'enqueued']);
 		expect(await world.db.job.count({ where: { sessionToken: token } })).toBe(1);
+	});
+
+	it('one guest photographed at two kiosks at once (both sessions linked before either photo): one job, the other closed as pack_in_progress', async () => {
+		world = await startGuestWorld(tempDir());
+		const { kiosk: other } = await createKiosk(world.db, world.clock, 'second-kiosk');
+		for (let round = 0; round < 5; round++) {
+			const userId = BigInt(3001 + round);
+			const first = await linkedSession(userId);
+			const started = await startKioskSession(world.deps, other.id);
+			if (started.kind !== 'started') throw new Error(started.kind);
+			expect((await linkGuest(world.deps, started.token, { telegramUserId: userId, firstName: 'Racer' })).kind).toBe('linked');
+			for (const token of [first, started.token]) await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'chef' } });
+			const outcomes = await Promise.all([first, started.token].map((token) => takePhotoAndEnqueue(world.deps, token, `/data/${token}.jpg`)));
+			expect(outcomes.map((o) => (o.kind === 'closed' ? `closed ${o.notice}` : o.kind)).sort()).toEqual(['closed pack_in_progress', 'enqueued']);
+			expect(await world.db.job.count({ where: { telegramUserId: userId } })).toBe(1);
+		}
 	});
 
 	it('two uploads at once through the upload service: one job, one selfie on disk', async () => {

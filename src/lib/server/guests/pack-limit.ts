@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../db/client.ts';
 import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import type { SessionNotice } from '../../schemas/kiosk.ts';
+import { lockRows } from '../db/dialect/row-locks.ts';
 
 export type PackLimitVerdict = { allowed: true } | { allowed: false; notice: SessionNotice; packName: string | null };
 
@@ -19,4 +20,14 @@ export async function checkPackLimit(db: Db | Tx, telegramUserId: bigint): Promi
 	const limit = 1 + (user?.extraPacksAllowed ?? 0);
 	if (done >= limit) return { allowed: false, notice: 'pack_ready', packName: user?.packName ?? null };
 	return { allowed: true };
+}
+
+/**
+ * The same check with the guest's `users` row locked until the transaction ends, for the step
+ * that queues the job: two photos of one guest racing (two kiosks, two web processes) are decided
+ * one after the other, so the second sees the first one's job.
+ */
+export async function checkPackLimitLocked(tx: Tx, telegramUserId: bigint): Promise<PackLimitVerdict> {
+	await lockRows(tx, 'users', 'telegram_user_id', [telegramUserId]);
+	return checkPackLimit(tx, telegramUserId);
 }

@@ -75,8 +75,8 @@ export async function closeOverdueSession(db: Db | Tx, session: { sessionToken: 
 }
 
 /** A session the pack limit refused: closed at once, with the guest recorded and the notice why. */
-export function closeWithNotice(tx: Tx, sessionToken: string, telegramUserId: bigint, notice: SessionNotice, now: string): Promise<TransitionResult<SessionStatus>> {
-	return transitionStatus(tx.session, { sessionToken }, 'idle', 'expired', { telegramUserId, notice, updatedAt: now });
+export function closeWithNotice(tx: Tx, sessionToken: string, telegramUserId: bigint, notice: SessionNotice, now: string, from: OpenStatus = 'idle'): Promise<TransitionResult<SessionStatus>> {
+	return transitionStatus(tx.session, { sessionToken }, from, 'expired', { telegramUserId, notice, updatedAt: now });
 }
 
 /** Open sessions whose last step is at or before `before` (their deadline has come). */

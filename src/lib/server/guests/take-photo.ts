@@ -8,7 +8,8 @@ import type { SessionStatus } from '../../schemas/kiosk.ts';
 import { closeForTimeout } from './guest-link.ts';
 import { closedRefusal, type StepRefusal } from './guest-outcomes.ts';
 import { isOverdue, stillOpenSince, type SessionTimeouts } from './session-clock.ts';
-import { advanceSession, findSessionForUpdate } from './sessions.repository.ts';
+import { checkPackLimitLocked } from './pack-limit.ts';
+import { advanceSession, closeWithNotice, findSessionForUpdate } from './sessions.repository.ts';
 
 export type TakePhotoOutcome =
 	| { kind: 'enqueued'; jobId: number; telegramUserId: bigint }
@@ -30,6 +31,10 @@ export function photoReadiness(session: { status: string; closedReason: string |
  * template_chosen → photo_taken and the job is queued with its snapshot (event, catalogue version,
  * outfit as published), with created_at = now — the moment the bot's
  * "Generating…" refers to. Two uploads racing: exactly one transition wins, so one job.
+ * The pack limit is checked again here, with the guest's row locked: a guest who linked two
+ * kiosks' sessions before either took a photo passed the check at both links, and the second
+ * photo — at the other kiosk, or at the same moment from another web process — is refused
+ * with the same notice a third /start would get.
  */
 export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts }, token: string, photoPath: string): Promise<TakePhotoOutcome> {
 	return deps.db.$transaction(async (tx) => {
@@ -39,6 +44,13 @@ export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: Sess
 		const now = deps.clock.now();
 		if (isOverdue(session, now, deps.timeouts)) return closeForTimeout(tx, token, 'template_chosen', now);
 		const stamp = now.toISOString();
+		if (session.telegramUserId !== null) {
+			const limit = await checkPackLimitLocked(tx, session.telegramUserId);
+			if (!limit.allowed) {
+				await closeWithNotice(tx, token, session.telegramUserId, limit.notice, stamp, 'template_chosen');
+				return { kind: 'closed', reason: null, notice: limit.notice };
+			}
+		}
 		const moved = await advanceSession(tx, token, 'template_chosen', 'photo_taken', { updatedAt: stamp }, stillOpenSince('template_chosen', now, deps.timeouts));
 		if (!moved.won || session.telegramUserId === null || session.templateId === null) return { kind: 'already_taken' };
 		const jobId = await enqueueJob(tx, { telegramUserId: session.telegramUserId, sessionToken: token, photoPath, templateId: session.templateId, now: stamp });
