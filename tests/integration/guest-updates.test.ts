@@ -29,6 +29,27 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		expect(history.filter((id) => id === startUpdate).length + history.filter((id) => id === pressUpdate).length).toBeGreaterThanOrEqual(2);
 	});
 
+	it('an update whose handling broke off before its reply is handled in full when Telegram delivers it again', async () => {
+		world = await startGuestWorld(tempDir());
+		const token = await startSession(world);
+		const guest = await newGuest(world);
+		// The reply's connection drops, as when the worker dies right after linking the session.
+		await world.emulator.control.injectFault({ method: 'sendMessage', chat_id: guest.id, kind: 'drop', times: 1 });
+		const startUpdate = await guest.send(`/start ${token}`);
+		await eventually(() => world.emulator.control.faults(), (faults) => faults.length === 0);
+		await eventually(() => sessionRow(world, token), (s) => s.status === 'linked');
+		await settle();
+		expect((await guest.messages()).filter((m) => m.from_bot)).toEqual([]);
+
+		await world.emulator.control.replayUpdate(startUpdate);
+		const prompt = await guest.waitFor((m) => m.buttons.flat().some((b) => b.callback_data === `gc:${token}`));
+		expect(prompt.text).toMatch(/privacy/);
+		// Handled in full now: the next delivery of it is a duplicate and changes nothing.
+		await world.emulator.control.replayUpdate(startUpdate);
+		await settle();
+		expect((await guest.messages()).filter((m) => m.from_bot)).toHaveLength(1);
+	});
+
 	it('a bare /start explains how to begin; unknown, malformed and used tokens get a clear sentence and change nothing', async () => {
 		world = await startGuestWorld(tempDir());
 		const guest = await newGuest(world);
