@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { BotContext } from '../../src/worker/bot/context.ts';
+import { oncePerUpdate } from '../../src/worker/bot/once-per-update.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, newGuest, sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
 
@@ -29,25 +31,32 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		expect(history.filter((id) => id === startUpdate).length + history.filter((id) => id === pressUpdate).length).toBeGreaterThanOrEqual(2);
 	});
 
-	it('an update whose handling broke off before its reply is handled in full when Telegram delivers it again', async () => {
+	it('an update is recorded as handled only when its handler finished: one cut off is handled in full when it comes again', async () => {
+		world = await startGuestWorld(tempDir());
+		const ctx = { deps: { db: world.db, clock: world.clock }, update: { update_id: 990_001 } } as unknown as BotContext;
+		await expect(oncePerUpdate(ctx, async () => { throw new Error('the worker died before its reply'); })).rejects.toThrow();
+		const runs: string[] = [];
+		await oncePerUpdate(ctx, async () => void runs.push('delivered again'));
+		await oncePerUpdate(ctx, async () => void runs.push('a duplicate'));
+		expect(runs).toEqual(['delivered again']);
+	});
+
+	it('a press handled again after a worker died before recording it (it had answered) still brings the catalogue', async () => {
 		world = await startGuestWorld(tempDir());
 		const token = await startSession(world);
 		const guest = await newGuest(world);
-		// The reply's connection drops, as when the worker dies right after linking the session.
-		await world.emulator.control.injectFault({ method: 'sendMessage', chat_id: guest.id, kind: 'drop', times: 1 });
-		const startUpdate = await guest.send(`/start ${token}`);
-		await eventually(() => world.emulator.control.faults(), (faults) => faults.length === 0);
-		await eventually(() => sessionRow(world, token), (s) => s.status === 'linked');
-		await settle();
-		expect((await guest.messages()).filter((m) => m.from_bot)).toEqual([]);
+		await guest.send(`/start ${token}`);
+		const prompt = await guest.waitFor((m) => m.buttons.length > 0);
+		const pressUpdate = await guest.press(prompt.message_id, `gc:${token}`);
+		await guest.waitFor((m) => m.photo !== undefined);
+		// What a worker killed after its replies but before the record leaves: an answered query, no record.
+		await eventually(() => world.db.processedUpdate.count({ where: { updateId: BigInt(pressUpdate) } }), (n) => n === 1);
+		await world.db.processedUpdate.delete({ where: { updateId: BigInt(pressUpdate) } });
 
-		await world.emulator.control.replayUpdate(startUpdate);
-		const prompt = await guest.waitFor((m) => m.buttons.flat().some((b) => b.callback_data === `gc:${token}`));
-		expect(prompt.text).toMatch(/privacy/);
-		// Handled in full now: the next delivery of it is a duplicate and changes nothing.
-		await world.emulator.control.replayUpdate(startUpdate);
-		await settle();
-		expect((await guest.messages()).filter((m) => m.from_bot)).toHaveLength(1);
+		// Delivered again, the press is answered a second time — which Telegram refuses — and goes on.
+		await world.emulator.control.replayUpdate(pressUpdate);
+		await eventually(() => guest.messages(), (all) => all.filter((m) => m.from_bot && m.photo).length === 2);
+		expect((await guest.messages()).filter((m) => /went wrong/.test(m.text ?? ''))).toEqual([]);
 	});
 
 	it('a bare /start explains how to begin; unknown, malformed and used tokens get a clear sentence and change nothing', async () => {
