@@ -82,9 +82,12 @@ export class Scheduler {
 		const claim = await this.#claims.claim(task.name, task.everyMs);
 		if (!claim && !atStart) return;
 		// Which worker ran which period: the fleet test and an operator reading logs both need it.
-		this.#logger.debug({ task: task.name, period: claim?.periodStart ?? null, atStart }, 'fleet task run');
+		const period = claim?.periodStart ?? null;
+		this.#logger.debug({ task: task.name, period, atStart }, 'fleet task run');
+		const startedAt = this.#now();
 		await task.run();
 		await claim?.finished();
+		this.#logger.debug({ task: task.name, period, ms: this.#now() - startedAt }, 'fleet task done');
 	}
 
 	async stop(): Promise<void> {

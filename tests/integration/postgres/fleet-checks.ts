@@ -1,4 +1,5 @@
 import { periodStartOf } from '../../../src/lib/server/fleet/task-periods.ts';
+import { PERIOD_TICK_OFFSET_MS } from '../../../src/worker/scheduler.ts';
 import type { LogLine } from './fleet-workers.ts';
 
 /** What ends a launch's hold on a job other than finishing it: the job loop's own release lines. */
@@ -59,15 +60,42 @@ export function taskPeriodBreaches(lines: LogLine[], rows: TaskRunRow[]): string
 	return problems;
 }
 
-/** Periods of `periodMs` wholly inside [from, to] that have no claim row for `task`. */
-export function unrunPeriods(rows: TaskRunRow[], task: string, periodMs: number, from: number, to: number): string[] {
+/**
+ * Periods of `periodMs` wholly inside [from, to] with no claim row for `task`, although some launch
+ * was alive and idle for that task when the period's ticks came (just after its start): such a
+ * launch ticks, and of the ticking launches one claims the period. A period is rightly unrun when
+ * every live launch was still inside a run that began earlier (a task never overlaps itself).
+ */
+export function unrunPeriods(lines: LogLine[], rows: TaskRunRow[], task: string, periodMs: number, from: number, to: number): string[] {
 	const claimed = new Set(rows.filter((row) => row.task === task).map((row) => row.periodStart));
+	const busy = runSpans(lines, task);
+	const started = new Map(lines.filter((line) => line.msg === 'worker started').map((line) => [line.launch, line.at]));
 	const missing: string[] = [];
 	for (let start = Date.parse(periodStartOf(new Date(from), periodMs)) + periodMs; start + periodMs <= to; start += periodMs) {
 		const period = new Date(start).toISOString();
-		if (!claimed.has(period)) missing.push(period);
+		if (claimed.has(period)) continue;
+		const tick = start + Math.min(PERIOD_TICK_OFFSET_MS, periodMs / 10);
+		const idle = [...started].filter(([launch, at]) => at <= tick && (launch.killedAt === null || launch.killedAt > tick) && !busy.some((span) => span.launch === launch && span.from <= tick && span.to > tick));
+		if (idle.length) missing.push(`${task} ${period} unrun although ${idle.map(([launch]) => launch.workerId).join(', ')} was idle`);
 	}
 	return missing;
+}
+
+/** Each launch's runs of `task`, from its "fleet task run" line to its "fleet task done" line (or its death). */
+function runSpans(lines: LogLine[], task: string): { launch: LogLine['launch']; from: number; to: number }[] {
+	const spans: { launch: LogLine['launch']; from: number; to: number }[] = [];
+	for (const [launch, ofLaunch] of groupBy(lines.filter((line) => line.fields.task === task), (line) => line.launch)) {
+		let runFrom: number | null = null;
+		for (const line of ofLaunch.sort((a, b) => a.at - b.at)) {
+			if (line.msg === 'fleet task run') runFrom = line.at;
+			if (line.msg === 'fleet task done' && runFrom !== null) {
+				spans.push({ launch, from: runFrom, to: line.at });
+				runFrom = null;
+			}
+		}
+		if (runFrom !== null) spans.push({ launch, from: runFrom, to: launch.killedAt ?? Infinity });
+	}
+	return spans;
 }
 
 const iso = (at: number) => new Date(at).toISOString();

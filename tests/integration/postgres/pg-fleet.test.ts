@@ -1,13 +1,17 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN } from '../../../src/lib/server/config/config.ts';
 import type { Db } from '../../../src/lib/server/db/client.ts';
+import { readBotUsername } from '../../../src/lib/server/guests/bot-identity.ts';
 import { createKiosk } from '../../../src/lib/server/kiosk/kiosk-keys.ts';
 import { MINUTE, systemClock } from '../../../src/lib/server/time/clock.ts';
 import { seededRandom, type Random } from '../../../tools/fake-gemini/seeded.ts';
-import { createTelegramEmulator } from '../../../tools/telegram-emulator/server.ts';
+import { createTelegramEmulator, type TelegramEmulator } from '../../../tools/telegram-emulator/server.ts';
 import { startBuiltWeb } from '../../helpers/built-web.ts';
+import { PROJECT_ROOT } from '../../helpers/node-process.ts';
 import { usePgTestDb } from '../../helpers/pg-test-db.ts';
+import { eventually } from '../guest-harness.ts';
 import { useS3Server } from '../../helpers/s3-server.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
 import { overlappingClaims, taskPeriodBreaches, unrunPeriods } from './fleet-checks.ts';
@@ -32,7 +36,10 @@ describe(`a fleet on PostgreSQL + S3 with workers killed at random (seed ${SEED}
 	const bucket = useS3Server();
 	const tempDir = useTempDir('pg-fleet-');
 	const cleanUp: (() => Promise<void>)[] = [];
-	afterEach(async () => {
+	let reportFailure: (() => Promise<void>) | undefined;
+	afterEach(async ({ task }) => {
+		// Before anything stops: the report reads the emulator's chats.
+		if (task.result?.state === 'fail') await reportFailure?.();
 		for (const step of cleanUp.splice(0).reverse()) await step();
 	});
 
@@ -46,10 +53,14 @@ describe(`a fleet on PostgreSQL + S3 with workers killed at random (seed ${SEED}
 		cleanUp.push(async () => void (await Promise.all(webs.map((web) => web.stop()))));
 		const fleet = new WorkerFleet(dir, { ...shared, NODE_ENV: 'test', LOG_LEVEL: 'debug', JOB_LEASE_SECONDS: '10', JOB_POLL_MS: '200', JOB_BACKOFF_BASE_SECONDS: '0', PROVIDER_RETRY_BASE_MS: '20' });
 		cleanUp.push(() => fleet.stopAll());
-		const began = Date.now();
 		await Promise.all(Array.from({ length: WORKERS }, (_, slot) => fleet.start(slot)));
+		// Fleet tasks are judged from here: before every worker has started, a period may rightly go unrun.
+		const began = Date.now();
 
+		// The kiosks' Start needs the bot's name, which a worker records once it has met Telegram.
+		await eventually(() => readBotUsername(db), (name) => name !== null, 60_000);
 		const chaos = startChaos(fleet, db, seededRandom(SEED));
+		reportFailure = () => writeFailureReport(fleet, emulator);
 		const walked = await walkAllGuests({ webs, emulator, random: seededRandom(SEED + 1), botTimeoutMs: 60_000 }, db);
 		await waitForAllDone(db, walked.length);
 		const killed = await chaos.stop();
@@ -78,10 +89,23 @@ describe(`a fleet on PostgreSQL + S3 with workers killed at random (seed ${SEED}
 		// Each fleet-wide task ran once in each period it was claimed, and no period went unrun.
 		const rows = await db.scheduledTaskRun.findMany();
 		expect(taskPeriodBreaches(lines, rows), context).toEqual([]);
-		expect(unrunPeriods(rows, 'job-deadlines', JOB_DEADLINES_PERIOD_MS, began, ended), context).toEqual([]);
-		for (const task of ['leads-reminders', 'rpd-warning']) expect(unrunPeriods(rows, task, MINUTE, began, ended), `${context}; ${task}`).toEqual([]);
+		expect(unrunPeriods(lines, rows, 'job-deadlines', JOB_DEADLINES_PERIOD_MS, began, ended), context).toEqual([]);
+		for (const task of ['leads-reminders', 'rpd-warning']) expect(unrunPeriods(lines, rows, task, MINUTE, began, ended), context).toEqual([]);
 	});
 });
+
+/**
+ * What a failed run needs to be understood: every launch's log lines and every chat, written to
+ * .tmp/ (the temporary folders are gone by then). The failure message names the file.
+ */
+async function writeFailureReport(fleet: WorkerFleet, emulator: TelegramEmulator): Promise<void> {
+	const file = path.join(PROJECT_ROOT, '.tmp', `fleet-failure-seed-${SEED}.json`);
+	const chats = await Promise.all((await emulator.control.users()).map(async (user) => ({ user: user.id, messages: await emulator.control.chatMessages(user.id) })));
+	const lines = fleet.logLines().map((line) => ({ workerId: line.launch.workerId, killedAt: line.launch.killedAt, ...line.fields }));
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, JSON.stringify({ seed: SEED, lines, chats, updates: await emulator.control.updates() }, null, 1));
+	console.error(`the fleet test failed: its workers' logs and the chats are in ${file}`);
+}
 
 /** Each kiosk serves its guests one after another; the kiosks run side by side. */
 async function walkAllGuests(deps: FleetGuestDeps, db: Db) {
