@@ -69,7 +69,7 @@ export function taskPeriodBreaches(lines: LogLine[], rows: TaskRunRow[]): string
 export function unrunPeriods(lines: LogLine[], rows: TaskRunRow[], task: string, periodMs: number, from: number, to: number): string[] {
 	const claimed = new Set(rows.filter((row) => row.task === task).map((row) => row.periodStart));
 	const busy = runSpans(lines, task);
-	const started = new Map(lines.filter((line) => line.msg === 'worker started').map((line) => [line.launch, line.at]));
+	const started = scheduleStarts(lines, task);
 	const missing: string[] = [];
 	for (let start = Date.parse(periodStartOf(new Date(from), periodMs)) + periodMs; start + periodMs <= to; start += periodMs) {
 		const period = new Date(start).toISOString();
@@ -79,6 +79,19 @@ export function unrunPeriods(lines: LogLine[], rows: TaskRunRow[], task: string,
 		if (idle.length) missing.push(`${task} ${period} unrun although ${idle.map(([launch]) => launch.workerId).join(', ')} was idle`);
 	}
 	return missing;
+}
+
+/**
+ * When each launch's ticks of `task` began: with its run at start, when that run began (the
+ * timers are planned after it, and a starting worker's event loop may come to it late); without
+ * one, when the launch said it had started.
+ */
+function scheduleStarts(lines: LogLine[], task: string): Map<LogLine['launch'], number> {
+	const starts = new Map(lines.filter((line) => line.msg === 'worker started').map((line) => [line.launch, line.at]));
+	for (const line of lines) {
+		if (line.msg === 'fleet task run' && line.fields.task === task && line.fields.atStart === true) starts.set(line.launch, line.at);
+	}
+	return starts;
 }
 
 /** Each launch's runs of `task`, from its "fleet task run" line to its "fleet task done" line (or its death). */
