@@ -55,7 +55,7 @@ async function main(): Promise<void> {
 
 	let jobLoop: JobLoop | undefined;
 	// Sweeps, retention, digests and backups run once per period across all workers (the claims).
-	const scheduler = new Scheduler(logger, taskPeriodClaims(db, clock, workerId));
+	const scheduler = new Scheduler(logger, taskPeriodClaims(db, clock, workerId), () => clock.now().getTime());
 	scheduler.add({ name: 'task-runs-prune', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await pruneTaskRuns(db, clock)) });
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, jobLoop?.busySlots ?? 0) });
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger, fileStore);
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
 	jobLoop.start();
 	const stopRedraws = new AbortController();
 	scheduleGenerationTasks(scheduler, { config, db, clock, logger, api: bot.api, queue: queueDeps, stopping: stopRedraws.signal });
-	logger.info({ pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
+	logger.info({ workerId, pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
 
 	// ─── Stop: one path for SIGINT and SIGTERM, in reverse order of start ──────────────────────
 	let stopping = false;

@@ -24,6 +24,22 @@ export interface ScheduledTask {
 	oncePerPeriod?: boolean;
 }
 
+/**
+ * A fleet-wide task's ticks are set just after each period starts (this much after), in every
+ * worker alike: then a period goes unrun only when no worker is alive in it. A plain interval from
+ * each worker's own start drifts by the run's duration, and a period whose ticks all fall outside it
+ * would be skipped by every worker.
+ */
+export const PERIOD_TICK_OFFSET_MS = 100;
+
+/** Milliseconds until a task's next tick: the next period's start for a fleet-wide task, else its interval. */
+export function nextTickDelay(task: Pick<ScheduledTask, 'everyMs' | 'oncePerPeriod'>, nowMs: number, fleetWide: boolean): number {
+	if (!task.oncePerPeriod || !fleetWide) return task.everyMs;
+	const offset = Math.min(PERIOD_TICK_OFFSET_MS, task.everyMs / 10);
+	const nextPeriod = (Math.floor((nowMs - offset) / task.everyMs) + 1) * task.everyMs;
+	return nextPeriod + offset - nowMs;
+}
+
 export class Scheduler {
 	readonly #logger: Logger;
 	readonly #timers = new Map<string, NodeJS.Timeout>();
@@ -31,16 +47,19 @@ export class Scheduler {
 	readonly #claims: PeriodClaims | undefined;
 	#stopped = false;
 
+	readonly #now: () => number;
+
 	/** Without `claims` (one process on its own) a fleet-wide task runs at each of its ticks. */
-	constructor(logger: Logger, claims?: PeriodClaims) {
+	constructor(logger: Logger, claims?: PeriodClaims, now: () => number = Date.now) {
 		this.#logger = logger;
 		this.#claims = claims;
+		this.#now = now;
 	}
 
 	add(task: ScheduledTask): void {
 		if (this.#stopped) throw new Error('scheduler is stopped');
 		if (task.runAtStart) this.#plan(task, 0, { atStart: true });
-		else this.#plan(task, task.everyMs);
+		else this.#plan(task, this.#nextDelay(task));
 	}
 
 	/**
@@ -62,8 +81,13 @@ export class Scheduler {
 		// Claimed at start too, so the other workers skip this period's run.
 		const claim = await this.#claims.claim(task.name, task.everyMs);
 		if (!claim && !atStart) return;
+		// Which worker ran which period: the fleet test and an operator reading logs both need it.
+		const period = claim?.periodStart ?? null;
+		this.#logger.debug({ task: task.name, period, atStart }, 'fleet task run');
+		const startedAt = this.#now();
 		await task.run();
 		await claim?.finished();
+		this.#logger.debug({ task: task.name, period, ms: this.#now() - startedAt }, 'fleet task done');
 	}
 
 	async stop(): Promise<void> {
@@ -73,10 +97,14 @@ export class Scheduler {
 		await Promise.all(this.#running.values());
 	}
 
+	#nextDelay(task: ScheduledTask): number {
+		return nextTickDelay(task, this.#now(), this.#claims !== undefined);
+	}
+
 	#plan(task: ScheduledTask, delayMs: number, options: { atStart?: boolean } = {}): void {
 		const timer = setTimeout(async () => {
 			await this.runNow(task, options);
-			if (!this.#stopped) this.#plan(task, task.everyMs);
+			if (!this.#stopped) this.#plan(task, this.#nextDelay(task));
 		}, delayMs);
 		timer.unref();
 		this.#timers.set(task.name, timer);

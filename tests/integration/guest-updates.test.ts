@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { BotContext } from '../../src/worker/bot/context.ts';
+import { oncePerUpdate } from '../../src/worker/bot/once-per-update.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, newGuest, sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
 
@@ -27,6 +29,34 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		expect((await sessionRow(world, token)).status).toBe('consented');
 		const history = (await world.emulator.control.updates()).history.map((u) => u.update_id);
 		expect(history.filter((id) => id === startUpdate).length + history.filter((id) => id === pressUpdate).length).toBeGreaterThanOrEqual(2);
+	});
+
+	it('an update is recorded as handled only when its handler finished: one cut off is handled in full when it comes again', async () => {
+		world = await startGuestWorld(tempDir());
+		const ctx = { deps: { db: world.db, clock: world.clock }, update: { update_id: 990_001 } } as unknown as BotContext;
+		await expect(oncePerUpdate(ctx, async () => { throw new Error('the worker died before its reply'); })).rejects.toThrow();
+		const runs: string[] = [];
+		await oncePerUpdate(ctx, async () => void runs.push('delivered again'));
+		await oncePerUpdate(ctx, async () => void runs.push('a duplicate'));
+		expect(runs).toEqual(['delivered again']);
+	});
+
+	it('a press handled again after a worker died before recording it (it had answered) still brings the catalogue', async () => {
+		world = await startGuestWorld(tempDir());
+		const token = await startSession(world);
+		const guest = await newGuest(world);
+		await guest.send(`/start ${token}`);
+		const prompt = await guest.waitFor((m) => m.buttons.length > 0);
+		const pressUpdate = await guest.press(prompt.message_id, `gc:${token}`);
+		await guest.waitFor((m) => m.photo !== undefined);
+		// What a worker killed after its replies but before the record leaves: an answered query, no record.
+		await eventually(() => world.db.processedUpdate.count({ where: { updateId: BigInt(pressUpdate) } }), (n) => n === 1);
+		await world.db.processedUpdate.delete({ where: { updateId: BigInt(pressUpdate) } });
+
+		// Delivered again, the press is answered a second time — which Telegram refuses — and goes on.
+		await world.emulator.control.replayUpdate(pressUpdate);
+		await eventually(() => guest.messages(), (all) => all.filter((m) => m.from_bot && m.photo).length === 2);
+		expect((await guest.messages()).filter((m) => /went wrong/.test(m.text ?? ''))).toEqual([]);
 	});
 
 	it('a bare /start explains how to begin; unknown, malformed and used tokens get a clear sentence and change nothing', async () => {

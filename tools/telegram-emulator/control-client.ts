@@ -119,6 +119,7 @@ export class ControlClient {
 		}
 	};
 
+	stickerSets = () => this.call<StickerSetView[]>('GET', 'sticker-sets');
 	getStickerSet = async (name: string): Promise<StickerSetView | null> => {
 		try {
 			return await this.call<StickerSetView>('GET', `sticker-sets/${enc(name)}`);

@@ -1,6 +1,7 @@
 import { Bot, BotError, type Api } from 'grammy';
 import { isBlockedByUser } from '../../lib/server/telegram/errors.ts';
 import { applyTelegramRetryPolicy } from '../../lib/server/telegram/retry-policy.ts';
+import { tolerateLateCallbackAnswers } from '../../lib/server/telegram/late-callback-answers.ts';
 import type { BotContext, BotDeps } from './context.ts';
 import { localeFeature } from './features/locale.ts';
 import { guestForgetFeature } from './features/guest-forget.ts';
@@ -26,6 +27,7 @@ export interface CreateBotOptions {
 export function createBot(options: CreateBotOptions, deps: BotDeps, otherSenders: readonly Api[] = []): Bot<BotContext> {
 	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
 	applyTelegramRetryPolicy(bot.api);
+	tolerateLateCallbackAnswers(bot.api);
 	installMessageHistory(bot, deps, otherSenders); // before every feature: history sees each private update and reply
 	bot.use(localeFeature(deps));
 	bot.use(guestForgetFeature());

@@ -51,14 +51,14 @@ export async function pruneTaskRuns(db: Db, clock: Clock): Promise<number> {
 /** What the worker's Scheduler asks before a fleet-wide task runs. */
 export interface PeriodClaims {
 	/** The period's claim with a way to mark it done, or null when another worker runs it. */
-	claim(task: string, periodMs: number): Promise<{ finished(): Promise<void> } | null>;
+	claim(task: string, periodMs: number): Promise<{ periodStart: string; finished(): Promise<void> } | null>;
 }
 
 export function taskPeriodClaims(db: Db, clock: Clock, workerId: string): PeriodClaims {
 	return {
 		async claim(task, periodMs) {
 			const period = await claimTaskPeriod(db, clock, task, periodMs, workerId);
-			return period && { finished: () => finishTaskPeriod(db, clock, period, workerId) };
+			return period && { periodStart: period.periodStart, finished: () => finishTaskPeriod(db, clock, period, workerId) };
 		}
 	};
 }

@@ -3,14 +3,21 @@ import type { Clock } from '../time/clock.ts';
 import { DAY } from '../time/clock.ts';
 
 /**
- * The same Telegram update delivered twice has one effect. The state machine
- * already makes every guest step idempotent; this ledger also keeps a replayed update from
- * producing a second reply. Raw SQL because Prisma has no "insert unless present" that reports
- * whether it inserted; ON CONFLICT DO NOTHING says it the same way in SQLite and PostgreSQL.
+ * The same Telegram update delivered twice has one effect. The state machine already makes every
+ * guest step idempotent; this ledger also keeps a replayed update from producing a second reply.
+ * An update is recorded once its handling is over (its reply sent), not when it starts: a worker
+ * killed halfway leaves it unrecorded, and when Telegram hands it out again (to this worker
+ * restarted, or to the next holder of the updates lease) it is handled then. Recorded first, the
+ * guest would be left without the reply for good. The price is a rare second reply for a worker
+ * killed between its reply and the record; the state machine makes that reply the same one.
  */
-export async function claimUpdate(db: Db, clock: Clock, updateId: number): Promise<boolean> {
-	const inserted = await db.$executeRaw`INSERT INTO processed_updates (update_id, handled_at) VALUES (${BigInt(updateId)}, ${clock.now().toISOString()}) ON CONFLICT DO NOTHING`;
-	return inserted > 0;
+export async function isUpdateHandled(db: Db, updateId: number): Promise<boolean> {
+	return (await db.processedUpdate.findUnique({ where: { updateId: BigInt(updateId) }, select: { updateId: true } })) !== null;
+}
+
+/** Raw SQL because Prisma has no "insert unless present"; ON CONFLICT DO NOTHING is the same in SQLite and PostgreSQL. */
+export async function markUpdateHandled(db: Db, clock: Clock, updateId: number): Promise<void> {
+	await db.$executeRaw`INSERT INTO processed_updates (update_id, handled_at) VALUES (${BigInt(updateId)}, ${clock.now().toISOString()}) ON CONFLICT DO NOTHING`;
 }
 
 /** Telegram redelivers within hours at most; a day of memory is plenty. */

@@ -1,9 +1,9 @@
 import { Composer } from 'grammy';
 import { linkGuest } from '../../../lib/server/guests/guest-link.ts';
-import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import { sessionTokenSchema } from '../../../lib/schemas/kiosk.ts';
 import type { BotContext } from '../context.ts';
 import { replyToLink, stepDeps } from '../guest-replies.ts';
+import { oncePerUpdate } from '../once-per-update.ts';
 import { guestText } from '../../../lib/i18n/guest-flow.ts';
 
 /**
@@ -16,22 +16,26 @@ export function guestStartFeature(): Composer<BotContext> {
 	composer.chatType('private').command('start', async (ctx, next) => {
 		const payload = ctx.match.trim();
 		if (payload === '') return next();
-		if (!(await claimUpdate(ctx.deps.db, ctx.deps.clock, ctx.update.update_id))) return;
-		const token = sessionTokenSchema.safeParse(payload);
-		if (!token.success) {
-			await ctx.reply(guestText(ctx.locale, 'tokenUnknown'));
-			return;
-		}
-		const profile = {
-			telegramUserId: BigInt(ctx.from.id),
-			firstName: ctx.from.first_name,
-			lastName: ctx.from.last_name ?? null,
-			username: ctx.from.username ?? null,
-			languageCode: ctx.from.language_code ?? null
-		};
-		const outcome = await linkGuest(stepDeps(ctx.deps), token.data, profile);
-		ctx.deps.logger.info({ outcome: outcome.kind }, 'guest /start with a kiosk token');
-		await replyToLink(ctx, token.data, outcome);
+		await oncePerUpdate(ctx, () => startWithToken(ctx, payload));
 	});
 	return composer;
+}
+
+/** What a kiosk token does: link the session and ask the next question (or say why not). */
+async function startWithToken(ctx: BotContext & { from: NonNullable<BotContext['from']> }, payload: string): Promise<void> {
+	const token = sessionTokenSchema.safeParse(payload);
+	if (!token.success) {
+		await ctx.reply(guestText(ctx.locale, 'tokenUnknown'));
+		return;
+	}
+	const profile = {
+		telegramUserId: BigInt(ctx.from.id),
+		firstName: ctx.from.first_name,
+		lastName: ctx.from.last_name ?? null,
+		username: ctx.from.username ?? null,
+		languageCode: ctx.from.language_code ?? null
+	};
+	const outcome = await linkGuest(stepDeps(ctx.deps), token.data, profile);
+	ctx.deps.logger.info({ outcome: outcome.kind }, 'guest /start with a kiosk token');
+	await replyToLink(ctx, token.data, outcome);
 }

@@ -1,8 +1,8 @@
 import { Composer } from 'grammy';
 import { chooseOutfit } from '../../../lib/server/guests/guest-steps.ts';
-import { claimUpdate } from '../../../lib/server/guests/processed-updates.ts';
 import { offeredOutfit } from '../../../lib/server/events/offered-catalogue.ts';
 import type { BotContext } from '../context.ts';
+import { oncePerUpdate } from '../once-per-update.ts';
 import { parseGuestCallback } from '../guest-callbacks.ts';
 import { stepDeps, stepRefusalText } from '../guest-replies.ts';
 import { guestText } from '../../../lib/i18n/guest-flow.ts';
@@ -17,17 +17,18 @@ export function outfitFeature(): Composer<BotContext> {
 			await ctx.answerCallbackQuery({ text: guestText(ctx.locale, 'outfitUnknown') });
 			return;
 		}
-		if (!(await claimUpdate(ctx.deps.db, ctx.deps.clock, ctx.update.update_id))) return;
-		const outcome = await chooseOutfit(stepDeps(ctx.deps), data.token, BigInt(ctx.from.id), outfit.id);
-		if (outcome.kind !== 'done') {
-			const text = stepRefusalText(ctx, outcome);
-			await ctx.answerCallbackQuery({ text });
-			await ctx.reply(text);
-			return;
-		}
-		const title = outfit.title[ctx.locale];
-		await ctx.answerCallbackQuery({ text: `${outfit.emoji} ${title}` });
-		await ctx.reply(guestText(ctx.locale, 'outfitChosen', { outfit: `${outfit.emoji} ${title}` }));
+		await oncePerUpdate(ctx, async () => {
+			const outcome = await chooseOutfit(stepDeps(ctx.deps), data.token, BigInt(ctx.from.id), outfit.id);
+			if (outcome.kind !== 'done') {
+				const text = stepRefusalText(ctx, outcome);
+				await ctx.answerCallbackQuery({ text });
+				await ctx.reply(text);
+				return;
+			}
+			const title = outfit.title[ctx.locale];
+			await ctx.answerCallbackQuery({ text: `${outfit.emoji} ${title}` });
+			await ctx.reply(guestText(ctx.locale, 'outfitChosen', { outfit: `${outfit.emoji} ${title}` }));
+		});
 	});
 	return composer;
 }

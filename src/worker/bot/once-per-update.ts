@@ -1,0 +1,14 @@
+import { isUpdateHandled, markUpdateHandled } from '../../lib/server/guests/processed-updates.ts';
+import type { BotContext } from './context.ts';
+
+/**
+ * Runs a guest step's handler unless this update was handled before (Telegram delivers again what
+ * a killed or stopped worker did not confirm), and records it as handled only after the handler
+ * finished — so an update cut off by a crash is handled in full when it comes again.
+ */
+export async function oncePerUpdate(ctx: BotContext, handle: () => Promise<void>): Promise<void> {
+	const { db, clock } = ctx.deps;
+	if (await isUpdateHandled(db, ctx.update.update_id)) return;
+	await handle();
+	await markUpdateHandled(db, clock, ctx.update.update_id);
+}
