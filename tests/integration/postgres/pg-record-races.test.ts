@@ -11,7 +11,7 @@ import { submission } from '../leads-world.ts';
 import { atOnce, fulfilled, refusals, useTwoClients } from './race-clients.ts';
 
 // Two processes on one PostgreSQL database writing the same record at once, many rounds: a landing
-// submission, a lead's status from a button and the console, its card edit claimed by two workers, the bot's message
+// submission (the same one twice, two of one contact, a burst from one client), a lead's status from a button and the console, its card edit claimed by two workers, the bot's message
 // counters, the balance and an extra pack from two consoles.
 
 const ROUNDS = 15;
@@ -42,6 +42,25 @@ describe('record writes from two processes at once', () => {
 		}
 	});
 
+	it('two different submissions of one contact at once (two web processes): one lead and one repeat of it', async () => {
+		const [one, two] = clients();
+		for (let round = 0; round < ROUNDS; round++) {
+			const first = submission({ ipHash: `${round}`.padStart(32, 'c') });
+			const second = { ...submission({ ipHash: `${round}`.padStart(32, 'd') }), telegram: first.telegram!.toUpperCase(), phone: first.phone, comment: 'a second try' };
+			const outcomes = fulfilled(await atOnce([one, two], (db, n) => receiveLead({ db, clock }, n === 0 ? first : second)));
+			expect(outcomes.map((o) => o.outcome).sort()).toEqual(['lead', 'repeat']);
+			expect(new Set(outcomes.map((o) => (o.outcome === 'rate_limited' ? null : o.leadId))).size).toBe(1);
+		}
+	});
+
+	it('submissions from one client at once on two web processes: exactly the hour’s limit of 8 is stored', async () => {
+		const [one, two] = clients();
+		const ipHash = 'e'.repeat(32);
+		const outcomes = fulfilled(await Promise.all(Array.from({ length: 12 }, (_, n) => atOnce([n % 2 ? one : two], (db) => receiveLead({ db, clock }, submission({ ipHash }))))).then((all) => all.flat()));
+		expect(outcomes.filter((o) => o.outcome === 'lead')).toHaveLength(8);
+		expect(outcomes.filter((o) => o.outcome === 'rate_limited')).toHaveLength(4);
+	});
+
 	it('two workers claim card edits at once: each edit is claimed by one of them', async () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
@@ -65,12 +84,15 @@ describe('record writes from two processes at once', () => {
 		}
 	});
 
-	it('two balances set at once: each audit row names the value it replaced', async () => {
+	it('two balances set at once, the very first one too: each audit row names the value it replaced', async () => {
 		const [one, two] = clients();
-		// The first balance ever has no row to lock yet: two of those at once both name no previous value.
-		await setBalanceOverride(one, clock, operator, 1);
 		for (let round = 0; round < ROUNDS; round++) {
 			await atOnce([one, two], (db, n) => setBalanceOverride(db, clock, operator, round * 10 + n));
+			if (round === 0) {
+				// The first ever: one of the two found nothing before it, the other found that one.
+				const previous = (await one.auditLog.findMany({ where: { action: 'set_balance_override' }, orderBy: { id: 'asc' } })).map((row) => (JSON.parse(row.details ?? '{}') as { previous: unknown }).previous);
+				expect(previous.filter((p) => p === null)).toHaveLength(1);
+			}
 			const audits = await one.auditLog.findMany({ where: { action: 'set_balance_override' }, orderBy: { id: 'desc' }, take: 2 });
 			const [last, first] = audits.map((row) => JSON.parse(row.details ?? '{}') as { value: number; previous: { value: number } | null });
 			expect(last!.previous?.value).toBe(first!.value);

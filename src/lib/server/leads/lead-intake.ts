@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { lockKeys } from '../db/dialect/row-locks.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { Clock } from '../time/clock.ts';
 import { DAY, HOUR } from '../time/clock.ts';
@@ -16,7 +17,8 @@ import {
 /**
  * Storing a landing submission. One BEGIN IMMEDIATE transaction decides everything, so a double
  * click, a retry and two racing requests with the same request_id end with one row (on PostgreSQL
- * the unique request_id decides between two at once, and the second is told already_received):
+ * the transaction first locks what it decides on, intakeKeys, and the unique request_id is the
+ * backstop that tells a second one already_received):
  *   same request_id again      → already_received (the first row stands)
  *   too many from this ip_hash → rate_limited
  *   same @username or phone within 24 h of a lead → a lead_repeats row with only what differs
@@ -43,21 +45,34 @@ export async function receiveLead(deps: { db: Db; clock: Clock }, incoming: Inco
 function decideIntake(deps: { db: Db; clock: Clock }, incoming: IncomingLead): Promise<IntakeResult> {
 	const now = deps.clock.now();
 	return deps.db.$transaction(async (tx) => {
+		await lockKeys(tx, intakeKeys(incoming));
 		const existing = await findLeadIdByRequestId(tx, incoming.requestId);
 		if (existing !== null) return { outcome: 'already_received', leadId: existing };
 		const recent = await countSubmissionsFromIpSince(tx, incoming.ipHash, new Date(now.getTime() - RATE_LIMIT.windowMs).toISOString());
 		if (recent >= RATE_LIMIT.max) return { outcome: 'rate_limited' };
 		const original = await findRecentLeadByContact(tx, incoming, new Date(now.getTime() - REPEAT_WINDOW_MS).toISOString());
 		if (original) {
-			// Asked again: on PostgreSQL the same submission's other request may have made the lead this one found.
-			const madeMeanwhile = await findLeadIdByRequestId(tx, incoming.requestId);
-			if (madeMeanwhile !== null) return { outcome: 'already_received', leadId: madeMeanwhile };
 			await insertRepeat(tx, describeRepeat(original, incoming, now.toISOString()));
 			return { outcome: 'repeat', leadId: original.id };
 		}
 		const lead = await insertLead(tx, { ...incoming, createdAt: now.toISOString() });
 		return { outcome: 'lead', leadId: lead.id };
 	});
+}
+
+/**
+ * What the intake decides on, locked first (on PostgreSQL: SQLite's BEGIN IMMEDIATE already runs
+ * one intake at a time): the client's hour of submissions and each contact's recent lead. Two
+ * submissions racing on two web processes are then decided one after the other — the second is a
+ * repeat of the first's lead, and the ninth of an hour is refused — although neither row exists
+ * yet when both begin. Keys live only in the lock (PostgreSQL keeps their hash), never in a table.
+ */
+function intakeKeys(incoming: IncomingLead): string[] {
+	return [
+		`lead-ip:${incoming.ipHash}`,
+		...(incoming.telegram !== undefined ? [`lead-telegram:${incoming.telegram.toLowerCase()}`] : []),
+		...(incoming.phone !== undefined ? [`lead-phone:${incoming.phone}`] : [])
+	];
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Db } from '../db/client.ts';
-import { lockRows } from '../db/dialect/row-locks.ts';
+import { lockKeys } from '../db/dialect/row-locks.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 
@@ -32,16 +32,16 @@ export async function readBalanceEstimate(db: Db): Promise<BalanceEstimate> {
 }
 
 /**
- * set_balance_override: written with the audit row in one transaction. The row is locked before
- * the previous value is read, so of two consoles setting it at once (on PostgreSQL) the second's
- * audit names the first's value. (The very first balance has no row to lock yet.)
+ * set_balance_override: written with the audit row in one transaction. The setting is locked (by
+ * its key, so also the very first time, when it has no row yet) before the previous value is read:
+ * of two consoles setting it at once on PostgreSQL the second's audit names the first's value.
  */
 export async function setBalanceOverride(db: Db, clock: Clock, actor: Actor, valueUsd: number): Promise<void> {
 	if (!Number.isFinite(valueUsd) || valueUsd < 0 || valueUsd > MAX_BALANCE_USD) throw new DomainError({ code: 'BalanceOutOfRange', maxUsd: MAX_BALANCE_USD });
 	const setAt = clock.now().toISOString();
 	const value = Math.round(valueUsd * 100) / 100;
 	await db.$transaction(async (tx) => {
-		await lockRows(tx, 'settings', 'key', [BALANCE_KEY]);
+		await lockKeys(tx, [`setting:${BALANCE_KEY}`]);
 		const previous = await tx.setting.findUnique({ where: { key: BALANCE_KEY } });
 		const json = JSON.stringify({ value, set_at: setAt });
 		await tx.setting.upsert({ where: { key: BALANCE_KEY }, create: { key: BALANCE_KEY, value: json, updatedAt: setAt }, update: { value: json, updatedAt: setAt } });

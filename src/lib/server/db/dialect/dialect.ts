@@ -26,6 +26,12 @@ export interface Dialect {
 	claimLock(alias: string): string;
 	/** Appended to a SELECT whose rows of `alias` the transaction then writes: locks them until it ends. */
 	lockRead(alias: string): string;
+	/**
+	 * A statement with one `?` parameter, a text key, that holds a lock on that key until the
+	 * transaction ends — for a decision about rows that do not exist yet, which no row lock can
+	 * hold; null where the transaction's write lock already serialises every writer (SQLite).
+	 */
+	readonly lockKeySql: string | null;
 }
 
 const DIALECT = Symbol.for('sticker-kiosk.db.dialect');

@@ -24,6 +24,7 @@ describe('the PostgreSQL dialect: the SQL it writes', () => {
 	it('claims with FOR UPDATE SKIP LOCKED on the claimed table only, and locks read-then-write rows FOR UPDATE', () => {
 		expect(postgresDialect.claimLock('j')).toBe('FOR UPDATE OF j SKIP LOCKED');
 		expect(postgresDialect.lockRead('login_throttle')).toBe('FOR UPDATE OF login_throttle');
+		expect(postgresDialect.lockKeySql).toBe('SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(?, 0))');
 	});
 
 	it('names the engine, reads its version and finds tables in the current schema', () => {

@@ -15,7 +15,10 @@ export const postgresDialect: Dialect = {
 	instant: (textExpr) => `CAST(${textExpr} AS timestamptz)`,
 	joinedText: (textExpr) => `string_agg(CAST(${textExpr} AS text), ',' ORDER BY CAST(${textExpr} AS text))`,
 	claimLock: (alias) => `FOR UPDATE OF ${alias} SKIP LOCKED`,
-	lockRead: (alias) => `FOR UPDATE OF ${alias}`
+	lockRead: (alias) => `FOR UPDATE OF ${alias}`,
+	// A transaction-level advisory lock on the key's 64-bit hash: a collision only serialises two
+	// unrelated keys a moment longer.
+	lockKeySql: 'SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(?, 0))'
 };
 
 /**

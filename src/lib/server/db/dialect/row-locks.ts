@@ -40,3 +40,15 @@ export async function lockRows(tx: Tx, table: string, column: string, keys: read
 	await tx.$queryRaw`SELECT 1 FROM ${Prisma.raw(table)} WHERE ${Prisma.raw(column)} IN (${Prisma.join([...keys])})
 		ORDER BY ${Prisma.raw(column)} ${Prisma.raw(lock)}`; // one order everywhere: two lockers never deadlock
 }
+
+/**
+ * Locks each of `keys` (texts naming what the transaction is about to decide, e.g. a contact's
+ * leads) for the rest of the transaction: the lock for a decision on rows that may not exist yet
+ * — "is there already a lead of this contact?" — where lockRows has no row to lock. Taken in one
+ * sorted order, so two lockers of overlapping keys never deadlock. SQLite needs none.
+ */
+export async function lockKeys(tx: Tx, keys: readonly string[]): Promise<void> {
+	const { lockKeySql, numberParams } = dialectOf(tx);
+	if (lockKeySql === null) return;
+	for (const key of [...new Set(keys)].sort()) await tx.$queryRawUnsafe(numberParams(lockKeySql), key);
+}

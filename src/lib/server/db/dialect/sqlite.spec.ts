@@ -37,6 +37,7 @@ describe('the SQLite dialect, on a real database file', () => {
 	it('adds no lock clause to claims or reads: BEGIN IMMEDIATE already holds the write lock', () => {
 		expect(sqliteDialect.claimLock('j')).toBe('');
 		expect(sqliteDialect.lockRead('j')).toBe('');
+		expect(sqliteDialect.lockKeySql).toBeNull();
 	});
 
 	it('leaves ? parameters as SQLite takes them', () => {

@@ -15,5 +15,6 @@ export const sqliteDialect: Dialect = {
 	instant: (textExpr) => `julianday(${textExpr})`,
 	joinedText: (textExpr) => `group_concat(${textExpr})`,
 	claimLock: () => '',
-	lockRead: () => ''
+	lockRead: () => '',
+	lockKeySql: null
 };
