@@ -27,6 +27,9 @@ describe('restore on PostgreSQL while a web process runs', () => {
 
 		const web = await startBuiltWeb(tempDir(), { DATABASE_URL: url, DB_PATH: '', BACKUP_DIR: backupDir });
 		try {
+			// Its start line names the database it runs on, not the unused SQLite path.
+			const ready = web.output().split('\n').find((line) => line.includes('"web process ready"'));
+			expect(JSON.parse(ready ?? '{}')).toMatchObject({ db: `postgresql 127.0.0.1:${new URL(url).port}${new URL(url).pathname}` });
 			const refused = await runTs('scripts/restore.ts', { env, args: ['latest'] });
 			expect(refused.code, refused.stdout + refused.stderr).toBe(1);
 			expect(refused.stderr).toMatch(

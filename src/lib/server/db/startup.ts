@@ -18,8 +18,7 @@ export async function prepareDatabase(config: Pick<Config, 'database' | 'project
 	const { database } = config;
 	if (database.engine === 'postgresql') {
 		const result = await migratePostgres({ url: database.url, migrationsDir: path.join(config.projectRoot, POSTGRES_MIGRATIONS_DIR), clock });
-		const { hostPort, database: name } = describeTarget(database.url);
-		if (result.applied.length > 0) logger.info({ applied: result.applied, db: `postgresql ${hostPort}/${name}` }, 'database migrated');
+		if (result.applied.length > 0) logger.info({ applied: result.applied, db: databaseLabel(database) }, 'database migrated');
 		return openPostgresDatabase(database.url);
 	}
 	const result = await migrateSafely({
@@ -31,4 +30,11 @@ export async function prepareDatabase(config: Pick<Config, 'database' | 'project
 		logger.info({ applied: result.applied, backup: result.backupPath ?? null, db: database.path }, 'database migrated');
 	}
 	return openDatabase(database.path);
+}
+
+/** The database as a log line names it: the SQLite file's path, or PostgreSQL's host:port/database (never the password). */
+export function databaseLabel(database: Config['database']): string {
+	if (database.engine === 'sqlite') return database.path;
+	const { hostPort, database: name } = describeTarget(database.url);
+	return `postgresql ${hostPort}/${name}`;
 }

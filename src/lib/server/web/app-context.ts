@@ -4,7 +4,7 @@ import { readVersion } from '../config/version.ts';
 import type { Db } from '../db/client.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { openFileStore } from '../files/open-file-store.ts';
-import { prepareDatabase } from '../db/startup.ts';
+import { databaseLabel, prepareDatabase } from '../db/startup.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { logEntryWriterFor } from '../log/log-entry-writer.ts';
 import { LogSink } from '../log/log-sink.ts';
@@ -54,7 +54,7 @@ export async function startAppContext(): Promise<AppContext> {
 		})();
 	});
 	context = { config, db, clock: systemClock, logger, version, fileStore };
-	logger.info({ db: config.dbPath, version: context.version, files: fileStore.kind }, 'web process ready');
+	logger.info({ db: databaseLabel(config.database), version: context.version, files: fileStore.kind }, 'web process ready');
 	return context;
 }
 
