@@ -11,7 +11,9 @@ import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import type { GuestNoticeDeps } from '../../src/lib/server/telegram/guest-notices.ts';
 import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
 import { systemClock, type Clock } from '../../src/lib/server/time/clock.ts';
-import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
+import type { ImageProvider } from '../../src/lib/server/providers/provider.ts';
+import type { QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
+import { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -182,4 +184,32 @@ export async function crashAndRestartWorker(world: GenerationWorld, step: string
 	const second = startTs('src/worker/main.ts', { env });
 	children.push(second);
 	return second;
+}
+
+/**
+ * A provider whose first call (describeAppearance, a job's first stage) waits until the test
+ * releases it: the job is claimed and mid-run for as long as the test needs. `entered` resolves
+ * when the call has started.
+ */
+function heldAtFirstCall(provider: ImageProvider): { provider: ImageProvider; entered: Promise<void>; release: () => void } {
+	let enter!: () => void;
+	const entered = new Promise<void>((resolve) => (enter = resolve));
+	let release!: () => void;
+	const released = new Promise<void>((resolve) => (release = resolve));
+	return { provider: { ...provider, describeAppearance: async (brief) => (enter(), await released, provider.describeAppearance(brief)) }, entered, release };
+}
+
+/**
+ * Runs the real job loop until its job is mid-run (held at its first provider call), then stops
+ * the worker with no grace: the job is aborted before its call returns.
+ */
+export async function stopLoopMidJob(deps: QueueDeps): Promise<void> {
+	const held = heldAtFirstCall(deps.provider);
+	const loop = new JobLoop({ ...deps, provider: held.provider });
+	loop.start();
+	await held.entered;
+	const stopped = loop.stop(0);
+	// Queued after stop's own zero grace timer, so the abort comes first.
+	setTimeout(held.release, 0);
+	await stopped;
 }

@@ -3,12 +3,10 @@ import { LeaseLost, WorkerShutdown } from '../../src/lib/server/jobs/job-errors.
 import { claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
-import type { ImageProvider } from '../../src/lib/server/providers/provider.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
-import { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, type GenerationWorld } from './generation-harness.ts';
+import { createGenerationWorld, stopLoopMidJob, type GenerationWorld } from './generation-harness.ts';
 
 /**
  * A job stopped from outside is not a failed job. The worker's shutdown puts it back in the queue
@@ -24,20 +22,7 @@ describe('a job stopped from outside', () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
 		const deps = await createQueueDeps({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
-		let entered!: () => void;
-		const inPassport = new Promise<void>((resolve) => (entered = resolve));
-		let release!: () => void;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		const offline = deps.provider;
-		// The first provider call of the job waits until the test lets it go: the job is mid-run when the worker stops.
-		const held: ImageProvider = { ...offline, describeAppearance: async (brief) => (entered(), await released, offline.describeAppearance(brief)) };
-		const loop = new JobLoop({ ...deps, provider: held });
-		loop.start();
-		await inPassport;
-		const stopped = loop.stop(0);
-		// Queued after stop's own zero grace timer, so the job is aborted before its call returns.
-		setTimeout(release, 0);
-		await stopped;
+		await stopLoopMidJob(deps);
 
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(job).toMatchObject({ status: 'queued', attempts: 0, error: 'requeue: worker stopped during the job' });

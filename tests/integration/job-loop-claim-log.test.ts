@@ -1,12 +1,10 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
-import type { ImageProvider } from '../../src/lib/server/providers/provider.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
-import { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, type GenerationWorld } from './generation-harness.ts';
+import { createGenerationWorld, stopLoopMidJob, type GenerationWorld } from './generation-harness.ts';
 
 /** The "job claimed" line carries the claim's own time, which bench/scale-out.ts reads from the workers. */
 describe('the job loop’s claim line', () => {
@@ -21,19 +19,7 @@ describe('the job loop’s claim line', () => {
 		const stdout = new Writable({ write: (chunk, _encoding, done) => ((text += String(chunk)), done()) });
 		const logger = createLogger('worker', 'info', { stdout });
 		const deps = await createQueueDeps({ config: world.config(), db: world.db, clock: systemClock, logger, api: world.api, workerId: 'w1' });
-		let entered!: () => void;
-		const running = new Promise<void>((resolve) => (entered = resolve));
-		let release!: () => void;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		const offline = deps.provider;
-		// The job waits at its first provider call until the worker stops: the claim is what this test is about, not the pack.
-		const held: ImageProvider = { ...offline, describeAppearance: async (brief) => (entered(), await released, offline.describeAppearance(brief)) };
-		const loop = new JobLoop({ ...deps, provider: held });
-		loop.start();
-		await running;
-		const stopped = loop.stop(0);
-		setTimeout(release, 0);
-		await stopped;
+		await stopLoopMidJob(deps);
 
 		const claims = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'job claimed');
 		expect(claims).toEqual([expect.objectContaining({ jobId, attempts: 1, claimMs: expect.any(Number) })]);

@@ -3,7 +3,7 @@ import type { DatabaseTarget } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
 import { readDatabaseHealth, type DatabaseHealth } from '../health/database-health.ts';
 import { readHealthDetails, type HealthDetails } from '../health/health.ts';
-import { WORKER_STALE_AFTER_SECONDS, type ProcessKind } from '../workers/worker-registry.ts';
+import { PROCESS_VIEW_FIELDS, processView, type ProcessKind, type ProcessView } from '../workers/worker-registry.ts';
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { readProvidersView, type ProvidersView } from './provider-health.ts';
@@ -22,25 +22,14 @@ export interface ConsoleHealth {
 	disk: { freeBytes: number | null; totalBytes: number | null; dataDir: string };
 	lastSweep: unknown;
 	lastBackup: unknown;
-	workers: ProcessRow[];
+	workers: ProcessView[];
 	/** Registered on PostgreSQL only (worker-registry.ts says why); always empty on SQLite. */
-	webProcesses: ProcessRow[];
+	webProcesses: ProcessView[];
 	versions: { app: string; node: string };
 	/** Provider health and the queue's pause in detail (source, since, until). */
 	providers: ProvidersView;
 }
 
-export interface ProcessRow {
-	id: string;
-	hostname: string;
-	pid: number;
-	version: string;
-	slots: number;
-	busySlots: number;
-	startedAt: string;
-	heartbeatAt: string;
-	alive: boolean;
-}
 
 export interface ConsoleHealthDeps {
 	db: Db;
@@ -79,19 +68,9 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 }
 
 /** The ten launches of one kind that beat last. */
-async function readProcesses(db: Db, kind: ProcessKind, now: Date): Promise<ProcessRow[]> {
-	const rows = await db.workerProcess.findMany({ where: { kind }, orderBy: { heartbeatAt: 'desc' }, take: 10 });
-	return rows.map((w) => ({
-		id: w.id,
-		hostname: w.hostname,
-		pid: w.pid,
-		version: w.version,
-		slots: w.slots,
-		busySlots: w.busySlots,
-		startedAt: w.startedAt,
-		heartbeatAt: w.heartbeatAt,
-		alive: w.stoppedAt === null && now.getTime() - Date.parse(w.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
-	}));
+async function readProcesses(db: Db, kind: ProcessKind, now: Date): Promise<ProcessView[]> {
+	const rows = await db.workerProcess.findMany({ where: { kind }, orderBy: { heartbeatAt: 'desc' }, take: 10, select: PROCESS_VIEW_FIELDS });
+	return rows.map((row) => processView(row, now));
 }
 
 async function diskSpace(dir: string): Promise<{ freeBytes: number | null; totalBytes: number | null }> {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
-import { WORKER_STALE_AFTER_SECONDS } from '../workers/worker-registry.ts';
+import { PROCESS_VIEW_FIELDS, processView, type ProcessView } from '../workers/worker-registry.ts';
 import { readQueuePause, type QueuePause } from '../jobs/queue-pause.ts';
 import { listQueuePauses, pausedMsBetween } from '../jobs/queue-pauses.repository.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
@@ -28,16 +28,6 @@ export interface LiveJob {
 	deadlineAt?: string;
 }
 
-export interface LiveWorker {
-	id: string;
-	hostname: string;
-	pid: number;
-	version: string;
-	slots: number;
-	busySlots: number;
-	heartbeatAt: string;
-	alive: boolean;
-}
 
 export interface LiveSnapshot {
 	at: string;
@@ -48,7 +38,7 @@ export interface LiveSnapshot {
 	jobCounts: Record<JobStatus, number>;
 	activeJobs: LiveJob[];
 	recentJobs: LiveJob[];
-	workers: LiveWorker[];
+	workers: ProcessView[];
 	openSessions: { status: string; count: number }[];
 	today: { packs: number; spendUsd: number; imageRequests: number; quotaDayStart: string; quota: number | null; warnAt: number | null };
 	packsPerHour: { hour: string; count: number }[];
@@ -113,18 +103,9 @@ async function addDeadlines(db: Db, now: Date, deadlineMinutes: number, jobs: Li
 	}
 }
 
-async function readWorkers(db: Db, now: Date): Promise<LiveWorker[]> {
-	const rows = await db.workerProcess.findMany({ where: { stoppedAt: null, kind: 'worker' }, orderBy: { heartbeatAt: 'desc' }, take: 10 });
-	return rows.map((row) => ({
-		id: row.id,
-		hostname: row.hostname,
-		pid: row.pid,
-		version: row.version,
-		slots: row.slots,
-		busySlots: row.busySlots,
-		heartbeatAt: row.heartbeatAt,
-		alive: now.getTime() - Date.parse(row.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
-	}));
+async function readWorkers(db: Db, now: Date): Promise<ProcessView[]> {
+	const rows = await db.workerProcess.findMany({ where: { stoppedAt: null, kind: 'worker' }, orderBy: { heartbeatAt: 'desc' }, take: 10, select: PROCESS_VIEW_FIELDS });
+	return rows.map((row) => processView(row, now));
 }
 
 async function countOpenSessions(db: Db): Promise<{ status: string; count: number }[]> {

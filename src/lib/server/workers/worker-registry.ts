@@ -68,3 +68,27 @@ export async function liveProcesses(db: Db, clock: Clock, kinds: readonly Proces
 	});
 	return rows.map((row) => ({ ...row, kind: row.kind as ProcessKind }));
 }
+
+/** A launch as the console shows it (Live page, Health page). */
+export interface ProcessView {
+	id: string;
+	hostname: string;
+	pid: number;
+	version: string;
+	slots: number;
+	busySlots: number;
+	startedAt: string;
+	heartbeatAt: string;
+	/** No recorded stop and a heartbeat within WORKER_STALE_AFTER_SECONDS of `now`. */
+	alive: boolean;
+}
+
+type ProcessRowFields = Omit<ProcessView, 'alive'> & { stoppedAt: string | null };
+
+/** The worker_processes columns processView reads (a Prisma select). */
+export const PROCESS_VIEW_FIELDS = { id: true, hostname: true, pid: true, version: true, slots: true, busySlots: true, startedAt: true, heartbeatAt: true, stoppedAt: true } as const;
+
+export function processView(row: ProcessRowFields, now: Date): ProcessView {
+	const { stoppedAt, ...fields } = row;
+	return { ...fields, alive: stoppedAt === null && now.getTime() - Date.parse(row.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000 };
+}
