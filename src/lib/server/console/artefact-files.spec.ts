@@ -23,6 +23,13 @@ describe('console file access', () => {
 		expect(await resolveArtefactFile(root, 'sessions/tok1/stickers/sticker_1.png')).not.toBeNull();
 	});
 
+	it("serves the stickers of a session whose token starts with '-' (base64url: one guest in 64)", async () => {
+		mkdirSync(path.join(root, 'sessions', '-dashFirstToken0123456789abcdefgh', 'stickers'), { recursive: true });
+		writeFileSync(path.join(root, 'sessions', '-dashFirstToken0123456789abcdefgh', 'stickers', 'sticker_1.png'), 'png');
+		expect(isAllowedArtefactPath('sessions/-dashFirstToken0123456789abcdefgh/stickers/sticker_1.png')).toBe(true);
+		expect(await resolveArtefactFile(root, 'sessions/-dashFirstToken0123456789abcdefgh/stickers/sticker_1.png')).not.toBeNull();
+	});
+
 	it('refuses selfies, the database, traversal, odd types and symlinks out of the folders', async () => {
 		for (const bad of ['sessions/tok1/selfie_ab.jpg', 'app.db', '../app.db', 'debug_sheets/../app.db', 'debug_sheets/..', 'debug_sheets/x.db', 'debug_sheets/.hidden.png', 'sessions/tok1/stickers/../selfie_ab.jpg', 'outfit-previews/../app.db', 'outfit-previews/x/y.png']) {
 			expect(await resolveArtefactFile(root, bad)).toBeNull();

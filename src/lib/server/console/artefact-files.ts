@@ -8,7 +8,9 @@ import { LocalFileStore } from '../files/local-file-store.ts';
  * (`sessions/<token>/stickers/<file>`) and uploaded outfit previews (`outfit-previews/<file>`). Selfies and anything else under DATA_DIR stay out of reach.
  * Paths are checked segment by segment and again after resolving symlinks.
  */
-const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+// A name part: never hidden (a leading dot) and never `..`. A leading '-' is allowed: session
+// tokens are base64url, so one guest in 64 has a token that starts with it.
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
 export const ARTEFACT_TYPES: Record<string, string> = {
 	'.png': 'image/png',
 	'.webp': 'image/webp',
