@@ -48,11 +48,13 @@ test('the Logs page: launch history, filters, context and empty states', async (
 	plantLaunchesAndLogs();
 	await expect(entryRows(page)).toHaveCount(3);
 	await expect(entryRows(page).first()).toContainText('database busy past busy_timeout');
-	const crashed = launchRows(page).filter({ hasText: String(CRASHED.pid) });
+	// By the "host · pid" cell: a bare pid also turns up where one cell's time ends and the next
+	// cell's date begins ("…12:25:41" + "02 Dec…" reads "4102").
+	const crashed = launchRows(page).filter({ hasText: `kiosk-box · ${CRASHED.pid}` });
 	await expect(crashed).toContainText('silent since');
 	await expect(crashed).toContainText('no stop recorded (crash or kill)');
 	await expect(crashed).toContainText('1 h 20 min');
-	const clean = launchRows(page).filter({ hasText: String(CLEAN.pid) });
+	const clean = launchRows(page).filter({ hasText: `kiosk-box · ${CLEAN.pid}` });
 	await expect(clean).toContainText('clean stop');
 	await expect(clean).toContainText('1 h 0 min');
 

@@ -68,7 +68,11 @@ describe('the guest notices outbox', () => {
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const jobs = [await world.queueJob({ createdAt: clock.now(), viaOutbox: true }), await world.queueJob({ createdAt: clock.now(), viaOutbox: true })];
 		const [a, b] = await Promise.all([deliverGuestNotices(noticeDepsFor(world, clock)), deliverGuestNotices(noticeDepsFor(world, clock))]);
-		expect(a + b).toBe(2);
+		// A pass that got to both notices first met the chat's pacing (one message a second) at the
+		// second and put it off by a second, not as an attempt: the next pass sends it.
+		clock.advance(SECOND);
+		const later = await deliverGuestNotices(noticeDepsFor(world, clock));
+		expect(a + b + later).toBe(2);
 		expect((await botTexts(world)).filter((t) => GENERATING.test(t))).toHaveLength(2);
 		for (const jobId of jobs) expect(await noticeOf(world, jobId)).toMatchObject({ state: 'sent', attempts: 1 });
 	});
