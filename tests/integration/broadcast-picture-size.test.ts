@@ -20,7 +20,7 @@ describe('broadcast picture size', () => {
 		const { web, db } = await start();
 		const { id } = await insertOperator(db, systemClock, 'bahrom', 'operator');
 		const cookie = `console_session=${(await createOperatorSession(db, systemClock, id)).token}`;
-		const upload = (body: Buffer) => requestWeb(web, '/api/console/broadcasts/image', { method: 'POST', cookie, headers: { 'content-type': 'application/octet-stream' }, body });
+		const upload = (body: Buffer) => requestWeb(web, '/api/console/broadcasts/image', { method: 'POST', cookie, headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
 
 		const picture = await noisePicture('jpeg', MB);
 		expect(picture.length).toBeLessThan(1.3 * MB);
