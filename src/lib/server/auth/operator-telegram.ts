@@ -82,7 +82,9 @@ export type LinkResult =
 /**
  * `/link <typed>` from `chatId`. A chat locked by too many wrong codes is refused even the right
  * one, so guessing stays slow; an expired code is not a wrong guess (it was right, only late).
- * The code is taken by a conditional delete, so of two chats sending it at once one wins.
+ * The code is taken by a conditional delete, so of two chats sending it at once one wins. Looking
+ * at the allowance before taking from it cannot be raced by the chat itself: the bot handles
+ * updates one at a time, and one worker of a fleet polls them (the updates lease).
  */
 export async function linkTelegramChat(db: Db, clock: Clock, chatId: bigint, typed: string): Promise<LinkResult> {
 	const subject = chatId.toString();
