@@ -34,6 +34,13 @@ export async function readRetiredStickerSets(sql: SqlRunner, telegramUserId: big
 	return rows.map((row) => row.name);
 }
 
+/** Whose sets are listed: a restore's replay must find a guest known only here (their rows gone). */
+export async function listRetiredSetOwners(sql: SqlRunner): Promise<bigint[]> {
+	if (!(await tableExists(sql, TABLE))) return [];
+	const rows = await sql.all<{ u: unknown }>(`SELECT DISTINCT telegram_user_id AS u FROM ${TABLE}`);
+	return rows.map((row) => BigInt(String(row.u)));
+}
+
 /** /forget: the sets are deleted in Telegram, nothing is left to remember. */
 export async function forgetRetiredStickerSets(sql: SqlRunner, telegramUserId: bigint): Promise<number> {
 	if (!(await tableExists(sql, TABLE))) return 0;
