@@ -55,8 +55,9 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		const sql = prismaRunner(tx);
 		const user = await tx.user.findUnique({ where: { telegramUserId }, select: { packLink: true } });
 		const footprint = await readGuestFootprint(sql, telegramUserId);
-		// deleteGuestRows also takes the rows kept per job (progress, leases, redraws, bot messages).
-		const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
+		// deleteGuestRows also takes the rows kept per job (progress, leases, redraws, bot messages);
+		// the guest's news opt-out (or opt-in) and bot-blocked mark stay: they did not change their mind.
+		const deleted = await deleteGuestRows(sql, telegramUserId, footprint, { keepChoices: true });
 		const packNames = [...footprint.packNames].sort();
 		const packLinks = [...new Set([...(user?.packLink ? [user.packLink] : []), ...packNames.map(packLink)])];
 		const details: ResetGuestDetails = {
