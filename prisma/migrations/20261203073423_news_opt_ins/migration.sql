@@ -1,7 +1,9 @@
 -- News (broadcasts) become their own opt-in. The selfie consent (users.consented_at) no longer puts
 -- anyone in a broadcast's audience: no row here is made for a guest who only consented, so guests
 -- who consented before this change are out until they say yes. Opt-outs carry over as 'out' (the
--- one record of a guest's choice from now on), with how and when they were made.
+-- one record of a guest's choice from now on), with how and when they were made. The line below
+-- tells the migration safety net (safe-migrate.ts) that broadcast_opt_outs' rows move, not vanish:
+-- rows-move: broadcast_opt_outs -> news_opt_ins
 
 -- CreateTable
 CREATE TABLE "news_opt_ins" (
