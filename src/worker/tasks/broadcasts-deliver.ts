@@ -110,7 +110,7 @@ async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): P
 }
 
 const STANDING_REASON: Record<Exclude<Standing, 'ok'>, string> = {
-	gone: 'no longer a consenting guest',
+	gone: 'no longer a guest',
 	opted_out: 'opted out',
 	blocked: 'blocked the bot'
 };
