@@ -35,6 +35,15 @@ export async function recordQuestionShown(db: Db | Tx, telegramUserId: bigint, w
 	await db.newsOptIn.updateMany({ where: { telegramUserId, state: 'asked' }, data: { wordingVersion, locale, askedAt: nowIso, updatedAt: nowIso } });
 }
 
+/**
+ * The question could not be shown (the guest blocked the bot, no such chat, Telegram trouble for an
+ * hour): the guest was never asked, so the row goes and their next pack asks again. A question
+ * that was shown, or answered meanwhile, keeps its row.
+ */
+export async function forgetUnshownQuestion(db: Db | Tx, telegramUserId: bigint): Promise<void> {
+	await db.newsOptIn.deleteMany({ where: { telegramUserId, state: 'asked', askedAt: null } });
+}
+
 export function findNewsOptIn(db: Db | Tx, telegramUserId: bigint): Promise<NewsOptIn | null> {
 	return db.newsOptIn.findUnique({ where: { telegramUserId } });
 }

@@ -3,7 +3,7 @@ import { generationText, type GenerationText } from '../../i18n/generation.ts';
 import { NEWS_QUESTION_WORDING_VERSION, newsText, type NewsTextKey } from '../../i18n/news.ts';
 import type { Locale } from '../../i18n/locale.ts';
 import { newsAnswerData } from '../broadcasts/news-choice.ts';
-import { findNewsOptIn, recordQuestionShown } from '../broadcasts/news-opt-ins.repository.ts';
+import { findNewsOptIn, forgetUnshownQuestion, recordQuestionShown } from '../broadcasts/news-opt-ins.repository.ts';
 import type { Db } from '../db/client.ts';
 import { isBotBlocked, markBotBlocked } from '../guests/bot-blocked.ts';
 import { readGuestLanguage } from '../guests/guest-profile.ts';
@@ -155,11 +155,15 @@ async function recordSendFailure(deps: GuestNoticeDeps, notice: ClaimedNotice, e
 	return 'later';
 }
 
-/** Ends a notice that will not be sent; a "Generating…" that cannot be sent leaves nothing to edit (message id 0). */
+/**
+ * Ends a notice that will not be sent; a "Generating…" that cannot be sent leaves nothing to edit
+ * (message id 0); a news question that was never shown leaves the guest unasked (asked after their next pack).
+ */
 async function endNotice(deps: GuestNoticeDeps, notice: ClaimedNotice, state: 'failed' | 'blocked', reason: string): Promise<Outcome> {
 	await deps.db.$transaction(async (tx) => {
 		const ended = await recordNoticeEnded(tx, notice, state, reason);
 		if (ended && notice.kind === 'generating') await recordJobMessage(tx, deps.clock, { jobId: notice.jobId, kind: 'generating', chatId: notice.telegramUserId, messageId: 0n });
+		if (ended && notice.kind === 'news_question') await forgetUnshownQuestion(tx, notice.telegramUserId);
 	});
 	deps.logger.info({ noticeId: notice.id, jobId: notice.jobId, kind: notice.kind, state, reason }, 'guest notice ended without a message');
 	return 'ended';
