@@ -143,10 +143,15 @@ export function fingerprintPackNames(key: Buffer, names: string[]): string[] {
 	return [...new Set(names.map((name) => fingerprintPackName(key, name)))];
 }
 
-/** Every Telegram id the guest tables name (users, and sessions/jobs rows left without one). */
+/**
+ * Every Telegram id the guest tables name (users, sessions/jobs rows left without one, and the
+ * choices an operator's reset keeps — in a file older than those tables, they are left out).
+ */
 export async function listGuestIds(sql: SqlRunner): Promise<bigint[]> {
+	const kept = [];
+	for (const table of ['news_opt_ins', 'guest_bot_blocks']) if (await tableExists(sql, table)) kept.push(` UNION SELECT telegram_user_id FROM ${table}`);
 	const rows = await sql.all<{ id: unknown }>(
-		`SELECT telegram_user_id AS id FROM users UNION SELECT telegram_user_id FROM sessions WHERE telegram_user_id IS NOT NULL UNION SELECT telegram_user_id FROM jobs`
+		`SELECT telegram_user_id AS id FROM users UNION SELECT telegram_user_id FROM sessions WHERE telegram_user_id IS NOT NULL UNION SELECT telegram_user_id FROM jobs${kept.join('')}`
 	);
 	return rows.map((r) => toBigInt(r.id));
 }
