@@ -1,5 +1,6 @@
--- News (broadcasts) become their own opt-in; see the SQLite migration of the same name. Guests who
--- only consented to the selfie get no row (they are out until they say yes); opt-outs carry over as 'out'.
+-- News (broadcasts) become their own opt-in, as in the SQLite migration of the same name. Guests who
+-- only consented to the selfie get no row (they are out until they say yes), opt-outs carry over as 'out'.
+-- (No semicolons in these comments: the schema engine's replay splits the file at every one.)
 
 -- CreateTable
 CREATE TABLE "news_opt_ins" (
