@@ -26,7 +26,8 @@ describe('broadcasts in the console', () => {
 		db = world.db;
 		const { dir, clock, ivan, vera } = world;
 		const as = (who: typeof ivan) => world.callerFor(who).broadcasts;
-		return { dir, clock, ivan, vera, as };
+		const guestsAs = (who: typeof ivan) => world.callerFor(who).guests;
+		return { dir, clock, ivan, vera, as, guestsAs };
 	}
 
 	const draft = { text: '<b>Hello</b>', eventId: 1, buttonText: '', buttonUrl: '', imageName: null };
@@ -77,7 +78,7 @@ describe('broadcasts in the console', () => {
 	});
 
 	it('shows how many guests said yes to news, per event and in total, to viewers too — none at first', async () => {
-		const { clock, ivan, vera, as } = await setUp();
+		const { clock, ivan, vera, as, guestsAs } = await setUp();
 		const nowIso = clock.now().toISOString();
 		const other = (await db.event.create({ data: { name: 'Spring fair', state: 'live', titleTemplate: '{pack_title}', createdAt: nowIso, updatedAt: nowIso } })).id;
 		const kiosk = await db.kiosk.create({ data: { name: 'hall', keyHash: 'hash-hall', createdAt: nowIso } });
@@ -102,6 +103,13 @@ describe('broadcasts in the console', () => {
 		expect(counts.total).toBe(4);
 		expect(counts.events.map((e) => [e.id, e.optedIn])).toEqual([[other, 2], [1, 2]]);
 		expect(await as(ivan).audience({ eventId: other })).toBe(2);
+
+		// The Guests page shows each guest's answer with the words they saw, to prove it if asked.
+		const rows = (await guestsAs(vera).list({ search: '' })).rows;
+		const newsOf = (id: string) => rows.find((r) => r.telegramUserId === id)?.news;
+		expect(newsOf('701')).toMatchObject({ state: 'in', via: 'news_command', wordingVersion: 'news-command-1', locale: 'ru', answeredAt: nowIso });
+		expect(newsOf('702')).toMatchObject({ state: 'asked', answeredAt: null });
+		expect(newsOf('706')?.state).toBe('out');
 	});
 
 	it('retention erases an inactive guest’s broadcast rows and opt-out with them; the broadcast itself stays', async () => {
