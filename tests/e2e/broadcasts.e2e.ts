@@ -6,9 +6,10 @@ import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 
 /**
  * Broadcasts against the running product: an operator composes a broadcast for one event, checks
- * the preview and the audience, is refused a test until their own Telegram chat has proven itself
- * (the chat sends the bot the code the profile page shows), test-sends it there, sends it; the emulator
- * shows it to that event's consenting guests only; one guest presses "no more messages" and the
+ * how many guests said yes to news, the preview and the audience, is refused a test until their own
+ * Telegram chat has proven itself (the chat sends the bot the code the profile page shows),
+ * test-sends it there, sends it; the emulator shows it to that event's guests who said yes to news
+ * only (a guest who only consented to the selfie gets nothing); one guest presses "no more messages" and the
  * next broadcast leaves them out; progress and results move on the page by themselves.
  */
 const SETUP_TOKEN = 'e2ebroadcastssetuptokenabcdefgh5';
@@ -16,8 +17,8 @@ const OPERATOR = { username: 'bahrom_broadcasts', password: 'operator password 7
 const control = createControlClient(`http://127.0.0.1:${E2E_EMULATOR_PORT}`);
 const RUN = Date.now().toString(36);
 
-/** Guests as the guest flow leaves them: users row (consent or not), a session at the event's kiosk. */
-function plantGuests(eventName: string, guests: { id: number; consented: boolean; inEvent: boolean }[]): number {
+/** Guests as the guest flow leaves them: users row (consent or not), a session at the event's kiosk, their answer to the news question. */
+function plantGuests(eventName: string, guests: { id: number; consented: boolean; inEvent: boolean; news: 'in' | 'asked' | null }[]): number {
 	return withE2eDb((db) => {
 		const now = new Date().toISOString();
 		const event = db.prepare("INSERT INTO events (name, state, title_template, created_at, updated_at) VALUES (?, 'live', '{pack_title}', ?, ?)").run(eventName, now, now);
@@ -28,6 +29,11 @@ function plantGuests(eventName: string, guests: { id: number; consented: boolean
 			const token = `bcaste2e${guest.id}`;
 			db.prepare("INSERT INTO sessions (session_token, telegram_user_id, status, created_at, updated_at) VALUES (?, ?, 'consented', ?, ?)").run(token, guest.id, now, now);
 			db.prepare('INSERT INTO kiosk_sessions (session_token, kiosk_id, created_at, event_id) VALUES (?, ?, ?, ?)').run(token, Number(kiosk.lastInsertRowid), now, guest.inEvent ? eventId : 1);
+			if (guest.news) {
+				const answer = guest.news === 'in' ? ["'button'", '?'] : ['NULL', 'NULL'];
+				db.prepare(`INSERT INTO news_opt_ins (telegram_user_id, state, wording_version, locale, via, asked_at, answered_at, updated_at) VALUES (?, ?, 'news-question-1', 'en', ${answer[0]}, ?, ${answer[1]}, ?)`)
+					.run(...[guest.id, guest.news, now, ...(guest.news === 'in' ? [now] : []), now]);
+			}
 		}
 		return eventId;
 	});
@@ -45,22 +51,27 @@ async function signInOperator(page: Parameters<typeof signInOwnOperator>[0]): Pr
 
 const hasText = (marker: string) => (m: { text?: string; caption?: string }) => (m.text ?? m.caption ?? '').includes(marker);
 
-test('an operator broadcasts to one event’s consenting guests; an opt-out is left out of the next one', async ({ page }) => {
+test('an operator broadcasts to one event’s guests who said yes to news; an opt-out is left out of the next one', async ({ page }) => {
 	test.setTimeout(120_000);
-	const [ann, ben, cho, dan, eve, me] = await Promise.all(['Ann', 'Ben', 'Cho', 'Dan', 'Eve', 'Operator'].map((first_name) => control.createUser({ first_name, language_code: 'en' })));
+	const [ann, ben, cho, dan, eve, fay, me] = await Promise.all(['Ann', 'Ben', 'Cho', 'Dan', 'Eve', 'Fay', 'Operator'].map((first_name) => control.createUser({ first_name, language_code: 'en' })));
 	const eventName = `Gala ${RUN}`;
 	plantGuests(eventName, [
-		{ id: ann!.id, consented: true, inEvent: true },
-		{ id: ben!.id, consented: true, inEvent: true },
-		{ id: cho!.id, consented: true, inEvent: true },
-		{ id: dan!.id, consented: false, inEvent: true },
-		{ id: eve!.id, consented: true, inEvent: false }
+		{ id: ann!.id, consented: true, inEvent: true, news: 'in' },
+		{ id: ben!.id, consented: true, inEvent: true, news: 'in' },
+		{ id: cho!.id, consented: true, inEvent: true, news: 'in' },
+		{ id: dan!.id, consented: false, inEvent: true, news: null },
+		{ id: eve!.id, consented: true, inEvent: false, news: 'in' },
+		// Consented to the selfie, was asked about news and never answered: no broadcast.
+		{ id: fay!.id, consented: true, inEvent: true, news: 'asked' }
 	]);
-	for (const user of [ann, ben, cho, dan, eve, me]) await control.sendUserMessage({ user_id: user!.id, text: '/start' });
+	for (const user of [ann, ben, cho, dan, eve, fay, me]) await control.sendUserMessage({ user_id: user!.id, text: '/start' });
 	await signInOperator(page);
 
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Broadcasts' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Broadcasts' })).toBeVisible();
+	// Before anything is written: how many said yes, per event.
+	const saidYes = page.getByRole('region', { name: 'Who said yes to news' });
+	await expect(saidYes.getByRole('row').filter({ hasText: eventName })).toContainText('3');
 	await page.getByLabel('Audience').selectOption({ label: eventName });
 	await expect(page.getByText('3 guests would get it now.')).toBeVisible();
 	const marker = `thanks-${RUN}`;
@@ -107,7 +118,7 @@ test('an operator broadcasts to one event’s consenting guests; an opt-out is l
 		const message = await control.waitForMessage(guest!.id, hasText(marker), { timeoutMs: 15_000 });
 		expect(message.buttons.flat().map((b) => b.text)).toEqual(['Photos', '🔕 No more messages']);
 	}
-	for (const guest of [dan, eve]) expect((await control.chatMessages(guest!.id)).filter(hasText(marker))).toHaveLength(0);
+	for (const guest of [dan, eve, fay]) expect((await control.chatMessages(guest!.id)).filter(hasText(marker))).toHaveLength(0);
 
 	const received = (await control.chatMessages(ben!.id)).find(hasText(marker))!;
 	const stop = received.buttons.flat().find((b) => b.text === '🔕 No more messages')!;

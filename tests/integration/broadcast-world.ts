@@ -16,6 +16,11 @@ export interface GuestSpec {
 	/** Blocked the bot in Telegram, not yet known to us. */
 	blockedInTelegram?: boolean;
 	optedOut?: boolean;
+	/**
+	 * Their news opt-in (news_opt_ins): `in` unless said otherwise — the guests of these tests said
+	 * yes — `none` for a guest who did not consent (never asked), `out` for optedOut.
+	 */
+	news?: 'in' | 'asked' | 'out' | 'none';
 	language?: 'en' | 'ru' | 'uz';
 }
 
@@ -32,7 +37,11 @@ export async function seedGuests(db: Db, emulator: TelegramEmulator, specs: Gues
 		const id = BigInt(user.id);
 		await db.user.create({ data: { telegramUserId: id, firstName: `Guest${i}`, consentedAt: spec.consented === false ? null : nowIso, createdAt: nowIso } });
 		await db.guestLanguage.create({ data: { telegramUserId: id, locale: spec.language ?? 'en', updatedAt: nowIso } });
-		if (spec.optedOut) await db.broadcastOptOut.create({ data: { telegramUserId: id, via: 'stop', optedOutAt: nowIso } });
+		const news = spec.news ?? (spec.optedOut ? 'out' : spec.consented === false ? 'none' : 'in');
+		if (news !== 'none') {
+			const answered = news === 'asked' ? {} : { via: news === 'out' ? 'stop' : 'button', answeredAt: nowIso };
+			await db.newsOptIn.create({ data: { telegramUserId: id, state: news, wordingVersion: 'news-question-1', locale: spec.language ?? 'en', askedAt: nowIso, updatedAt: nowIso, ...answered } });
+		}
 		const eventId = spec.eventId ?? 1;
 		const kioskId = kiosks.get(eventId) ?? (await makeKiosk(db, nowIso));
 		kiosks.set(eventId, kioskId);

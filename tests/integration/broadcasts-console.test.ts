@@ -6,6 +6,7 @@ import { answerBroadcastImageUpload } from '../../src/lib/server/broadcasts/broa
 import { BROADCAST_RETENTION_DAYS, eraseExpiredBroadcasts } from '../../src/lib/server/broadcasts/broadcast-retention.ts';
 import { readBroadcastDetail } from '../../src/lib/server/broadcasts/broadcast-views.ts';
 import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
+import { turnNewsOn } from '../../src/lib/server/broadcasts/news-choice.ts';
 import { eraseInactiveGuests } from '../../src/lib/server/lifecycle/guest-retention.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
@@ -25,7 +26,8 @@ describe('broadcasts in the console', () => {
 		db = world.db;
 		const { dir, clock, ivan, vera } = world;
 		const as = (who: typeof ivan) => world.callerFor(who).broadcasts;
-		return { dir, clock, ivan, vera, as };
+		const guestsAs = (who: typeof ivan) => world.callerFor(who).guests;
+		return { dir, clock, ivan, vera, as, guestsAs };
 	}
 
 	const draft = { text: '<b>Hello</b>', eventId: 1, buttonText: '', buttonUrl: '', imageName: null };
@@ -46,6 +48,9 @@ describe('broadcasts in the console', () => {
 	it('creates, test-sends, sends, pauses, resumes and cancels with an audit entry each; refuses what the state does not allow', async () => {
 		const { clock, ivan, as } = await setUp();
 		await insertGuest(db, clock, { id: 501n });
+		// The selfie consent alone puts nobody in the audience; the guest's own yes does.
+		expect(await as(ivan).audience({ eventId: null })).toBe(0);
+		expect(await turnNewsOn(db, clock, 501n, 'en')).toBe('on');
 		const { id } = await as(ivan).create({ ...draft, eventId: null });
 		expect(await as(ivan).audience({ eventId: null })).toBe(1);
 		await expect(as(ivan).testSend({ id })).rejects.toMatchObject({ message: expect.stringContaining('Link your own Telegram chat on your profile page') });
@@ -72,18 +77,53 @@ describe('broadcasts in the console', () => {
 		expect(detail).toMatchObject({ state: 'cancelled', audienceCount: 1, counts: { skipped: 1 }, failures: [{ reason: 'cancelled', count: 1 }], myTelegramId: '777000111' });
 	});
 
+	it('shows how many guests said yes to news, per event and in total, to viewers too — none at first', async () => {
+		const { clock, ivan, vera, as, guestsAs } = await setUp();
+		const nowIso = clock.now().toISOString();
+		const other = (await db.event.create({ data: { name: 'Spring fair', state: 'live', titleTemplate: '{pack_title}', createdAt: nowIso, updatedAt: nowIso } })).id;
+		const kiosk = await db.kiosk.create({ data: { name: 'hall', keyHash: 'hash-hall', createdAt: nowIso } });
+		const guest = async (id: bigint, eventId: number, news: 'in' | 'out' | 'asked' | null) => {
+			await insertGuest(db, clock, { id });
+			await db.session.create({ data: { sessionToken: `s${id}`, telegramUserId: id, status: 'consented', createdAt: nowIso, updatedAt: nowIso } });
+			await db.kioskSession.create({ data: { sessionToken: `s${id}`, kioskId: kiosk.id, createdAt: nowIso, eventId } });
+			if (news) await db.newsOptIn.create({ data: { telegramUserId: id, state: news, updatedAt: nowIso } });
+		};
+		await guest(701n, 1, null);
+		await guest(702n, other, 'asked');
+		const empty = await as(vera).optedIn();
+		expect(empty.total).toBe(0);
+		expect(empty.events.map((e) => [e.name, e.optedIn])).toEqual([['Spring fair', 0], [expect.any(String), 0]]);
+
+		await guest(703n, 1, 'in');
+		await guest(704n, other, 'in');
+		await guest(705n, other, 'in');
+		await guest(706n, other, 'out');
+		await turnNewsOn(db, clock, 701n, 'ru');
+		const counts = await as(ivan).optedIn();
+		expect(counts.total).toBe(4);
+		expect(counts.events.map((e) => [e.id, e.optedIn])).toEqual([[other, 2], [1, 2]]);
+		expect(await as(ivan).audience({ eventId: other })).toBe(2);
+
+		// The Guests page shows each guest's answer with the words they saw, to prove it if asked.
+		const rows = (await guestsAs(vera).list({ search: '' })).rows;
+		const newsOf = (id: string) => rows.find((r) => r.telegramUserId === id)?.news;
+		expect(newsOf('701')).toMatchObject({ state: 'in', via: 'news_command', wordingVersion: 'news-command-1', locale: 'ru', answeredAt: nowIso });
+		expect(newsOf('702')).toMatchObject({ state: 'asked', answeredAt: null });
+		expect(newsOf('706')?.state).toBe('out');
+	});
+
 	it('retention erases an inactive guest’s broadcast rows and opt-out with them; the broadcast itself stays', async () => {
 		const { dir, clock, ivan, as } = await setUp();
 		await insertGuest(db, clock, { id: 601n });
 		const { id } = await as(ivan).create({ ...draft, eventId: null });
 		await as(ivan).send({ id, sendAt: null });
 		await startDueBroadcasts(db, clock.now().toISOString());
-		await optOutOfBroadcasts(db, clock, 601n, 'stop');
+		await optOutOfBroadcasts(db, clock, 601n, 'stop', 'en');
 		clock.advance(91 * DAY);
 		const erased = await eraseInactiveGuests({ db, clock, logger: silentLogger, dataDir: dir, pseudonymKey: Buffer.alloc(32, 7), retentionDays: 90 });
 		expect(erased).toBe(1);
 		expect(await db.broadcastRecipient.count({ where: { telegramUserId: 601n } })).toBe(0);
-		expect(await db.broadcastOptOut.count()).toBe(0);
+		expect(await db.newsOptIn.count()).toBe(0);
 		expect(await db.broadcast.count({ where: { id } })).toBe(1);
 	});
 

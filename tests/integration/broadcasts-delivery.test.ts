@@ -69,7 +69,7 @@ async function deliverAll(deps: BroadcastDeliveryDeps, passes = 50): Promise<voi
 }
 
 describe('broadcast audience and delivery', () => {
-	it('reaches the consenting guests of one event only, once each, paced under the limits', async () => {
+	it('reaches the guests of one event who said yes to news only, once each, paced under the limits', async () => {
 		const { world, deps, sends } = await setUp();
 		const now = world.clock.now().toISOString();
 		const other = await createEvent(world.db, 'Other event', now);
@@ -164,8 +164,8 @@ describe('broadcast audience and delivery', () => {
 		await world.emulator.control.sendUserMessage({ user_id: stopper!, text: '/stop' });
 		await world.emulator.control.waitForMessage(presser!, (m) => m.from_bot && !!m.text?.startsWith('Готово'));
 		await world.emulator.control.waitForMessage(stopper!, (m) => m.from_bot && !!m.text?.startsWith('Done: we will not send'));
-		expect(await world.db.broadcastOptOut.findUnique({ where: { telegramUserId: BigInt(presser!) } })).toMatchObject({ via: 'button', broadcastId: first });
-		expect(await world.db.broadcastOptOut.findUnique({ where: { telegramUserId: BigInt(stopper!) } })).toMatchObject({ via: 'stop', broadcastId: null });
+		expect(await world.db.newsOptIn.findUnique({ where: { telegramUserId: BigInt(presser!) } })).toMatchObject({ state: 'out', via: 'broadcast_button', broadcastId: first, locale: 'ru' });
+		expect(await world.db.newsOptIn.findUnique({ where: { telegramUserId: BigInt(stopper!) } })).toMatchObject({ state: 'out', via: 'stop', broadcastId: null });
 
 		const second = await queueBroadcast(world.db, 'Again m4', null, world.clock.now().toISOString());
 		await deliverAll(deps);
@@ -175,7 +175,7 @@ describe('broadcast audience and delivery', () => {
 
 		await eraseGuest({ db: world.db, clock: world.clock, dataDir: world.dir, pseudonymKey: Buffer.alloc(32, 1) }, BigInt(presser!), 'forget');
 		expect(await world.db.broadcastRecipient.count({ where: { telegramUserId: BigInt(presser!) } })).toBe(0);
-		expect(await world.db.broadcastOptOut.count({ where: { telegramUserId: BigInt(presser!) } })).toBe(0);
+		expect(await world.db.newsOptIn.count({ where: { telegramUserId: BigInt(presser!) } })).toBe(0);
 	});
 
 	it('pauses and resumes; an opt-out during a send skips the guest; a test send goes to the operator only', async () => {
@@ -193,7 +193,7 @@ describe('broadcast audience and delivery', () => {
 
 		expect((await resumeBroadcast(world.db, now(), id)).won).toBe(true);
 		await deliverBroadcasts({ ...deps, api: failingAfter(world.emulator.url, 2) });
-		await optOutOfBroadcasts(world.db, world.clock, BigInt(guests[5]!), 'stop');
+		await optOutOfBroadcasts(world.db, world.clock, BigInt(guests[5]!), 'stop', 'en');
 		expect((await pauseBroadcast(world.db, now(), id)).won).toBe(true);
 		world.clock.advance(60_000);
 		await deliverAll(deps, 3);

@@ -4,13 +4,35 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetGuest } from '../../src/lib/server/guests/reset-guest.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { deleteGuestRows, readGuestFootprint } from '../../src/lib/server/lifecycle/guest-rows.ts';
+import { deleteGuestRows, isKnownGuest, readGuestFootprint } from '../../src/lib/server/lifecycle/guest-rows.ts';
 import { prismaRunner } from '../../src/lib/server/lifecycle/sql-runner.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { testsRunOnPostgres } from '../helpers/pg-test-db.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest } from './console-fixtures.ts';
+import { countAudience, readStanding } from '../../src/lib/server/broadcasts/audience.ts';
+import { turnNewsOn } from '../../src/lib/server/broadcasts/news-choice.ts';
+import { queueNewsQuestionOnce } from '../../src/lib/server/broadcasts/news-question.ts';
+import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
+import { markBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
+import { recordConsent, saveGuestProfile } from '../../src/lib/server/guests/guest-profile.ts';
+import { eraseInactiveGuests } from '../../src/lib/server/lifecycle/guest-retention.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { DAY } from '../../src/lib/server/time/clock.ts';
+
+/** The news question as a delivered pack queues it (send-link.ts), for a job the guest made after the reset. */
+async function queueNewsQuestionOnceFor(db: Db, telegramUserId: bigint, nowIso: string): Promise<void> {
+	const [jobId] = await insertGuestJob(db, telegramUserId, nowIso);
+	await db.$transaction((tx) => queueNewsQuestionOnce(tx, { jobId: jobId!, telegramUserId }, nowIso));
+}
+
+async function insertGuestJob(db: Db, telegramUserId: bigint, nowIso: string): Promise<number[]> {
+	const token = `after-reset-${telegramUserId}`;
+	await db.session.create({ data: { sessionToken: token, telegramUserId, status: 'photo_taken', createdAt: nowIso, updatedAt: nowIso } });
+	const job = await db.job.create({ data: { telegramUserId, sessionToken: token, photoPath: 'x.jpg', templateId: 'wizard', status: 'done', createdAt: nowIso, updatedAt: nowIso } });
+	return [job.jobId];
+}
 
 describe('reset_user from the console', () => {
 	const tempDir = useTempDir('console-reset-');
@@ -141,6 +163,33 @@ describe('reset_user from the console', () => {
 		const erasure = await db.erasure.findFirstOrThrow();
 		expect(erasure.reason).toBe('reset_user');
 		expect(erasure.subject).not.toContain('5550001');
+	});
+
+	it('keeps the guest’s news opt-out and bot-blocked mark: the person did not change their mind; /forget and retention still take them', async () => {
+		const { db, deps, guest } = await setUp();
+		const now = deps.clock.now().toISOString();
+		await optOutOfBroadcasts(db, deps.clock, guest, 'stop', 'ru');
+		await markBotBlocked(db, deps.clock, guest);
+		await turnNewsOn(db, deps.clock, 7770001n, 'en');
+		await resetGuest(deps, { name: 'olga', ip: null }, guest);
+		expect(await db.user.count({ where: { telegramUserId: guest } })).toBe(0);
+		expect(await db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: guest } })).toMatchObject({ state: 'out', via: 'stop', answeredAt: now });
+		expect(await db.guestBotBlock.count({ where: { telegramUserId: guest } })).toBe(1);
+
+		// Back at the kiosk after the reset: a new users row, consent again — and still no news.
+		await saveGuestProfile(db, deps.clock, { telegramUserId: guest, firstName: 'Anna' });
+		await recordConsent(db, deps.clock, guest);
+		expect(await readStanding(db, guest)).toBe('opted_out');
+		expect(await countAudience(db, null)).toBe(1); // the other guest, who said yes
+		await queueNewsQuestionOnceFor(db, guest, now);
+		expect(await db.guestNotice.count({ where: { telegramUserId: guest, kind: 'news_question' } })).toBe(0);
+
+		// Reset again and never come back: the kept choice goes with the retention period, like any guest row.
+		await resetGuest(deps, { name: 'olga', ip: null }, guest);
+		expect(await isKnownGuest(prismaRunner(db), guest)).toBe(true); // so their /forget erases the kept choice
+		deps.clock.advance(91 * DAY);
+		await eraseInactiveGuests({ ...deps, logger: silentLogger, retentionDays: 90 });
+		expect(await db.newsOptIn.count({ where: { telegramUserId: guest } })).toBe(0);
 	});
 
 	it('refuses while the guest’s pack is being made, and leaves everything in place', async () => {

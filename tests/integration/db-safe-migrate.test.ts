@@ -85,6 +85,24 @@ describe('safe migrations at start-up', () => {
 		expect(sha(dbPath)).toBe(before);
 	});
 
+	it('a migration may retire a table only by moving its rows: declared and moved is accepted, declared and lost is refused', async () => {
+		const dir = tempDir();
+		const dbPath = await seededDatabase(dir);
+		const retire = (name: string, copy: string) => ({
+			name,
+			sql: `-- rows-move: settings -> settings_kept\nCREATE TABLE "settings_kept" ("key" TEXT NOT NULL PRIMARY KEY, "value" TEXT);\n${copy}DROP TABLE "settings";\n`
+		});
+		const before = sha(dbPath);
+		const lost = migrationsWith(path.join(dir, 'lost'), retire('20270101000000_retire', ''));
+		await expect(migrateSafely({ dbPath, migrationsDir: lost, clock })).rejects.toThrow(/settings_kept holds 0 rows after the migration; the 1 moved into it/);
+		expect(sha(dbPath)).toBe(before);
+		const moved = migrationsWith(path.join(dir, 'moved'), retire('20270101000000_retire', 'INSERT INTO "settings_kept" SELECT "key", "value" FROM "settings";\n'));
+		expect((await migrateSafely({ dbPath, migrationsDir: moved, clock })).applied).toEqual(['20270101000000_retire']);
+		const conn = new Database(dbPath);
+		expect(conn.prepare('SELECT key, value FROM settings_kept').all()).toEqual([{ key: 'k', value: 'v' }]);
+		conn.close();
+	});
+
 	it('an applied migration edited afterwards stops start-up of the real worker process with a clear message', async () => {
 		const dir = tempDir();
 		const dbPath = await seededDatabase(dir);

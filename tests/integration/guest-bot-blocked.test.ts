@@ -29,7 +29,7 @@ describe('a guest who blocked the bot', () => {
 		expect(await isBotBlocked(db, 999n)).toBe(false);
 	});
 
-	it("goes with the guest's other rows (reset, /forget, retention)", async () => {
+	it("goes with the guest's other rows (/forget, retention; an operator's reset keeps it, console-reset-guest.test.ts)", async () => {
 		const { db } = await freshDb();
 		const now = clock();
 		await saveGuestProfile(db, now, { telegramUserId: GUEST, firstName: 'Ana' });

@@ -7,6 +7,7 @@ import { localeFeature } from './features/locale.ts';
 import { guestForgetFeature } from './features/guest-forget.ts';
 import { broadcastOptOutFeature } from './features/broadcast-opt-out.ts';
 import { operatorLinkFeature } from './features/operator-link.ts';
+import { newsOptInFeature } from './features/news-opt-in.ts';
 import { maintenanceFeature } from './features/maintenance.ts';
 import { adminPauseFeature } from './features/admin-pause.ts';
 import { welcomeFeature } from './features/welcome.ts';
@@ -34,6 +35,7 @@ export function createBot(options: CreateBotOptions, deps: BotDeps, otherSenders
 	bot.use(guestForgetFeature());
 	bot.use(broadcastOptOutFeature());
 	bot.use(operatorLinkFeature());
+	bot.use(newsOptInFeature());
 	bot.use(maintenanceFeature());
 	bot.use(adminPauseFeature());
 	bot.use(welcomeFeature());

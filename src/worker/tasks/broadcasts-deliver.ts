@@ -112,7 +112,8 @@ async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): P
 }
 
 const STANDING_REASON: Record<Exclude<Standing, 'ok'>, string> = {
-	gone: 'no longer a consenting guest',
+	gone: 'no longer a guest',
+	not_opted_in: 'no longer opted in to news',
 	opted_out: 'opted out',
 	blocked: 'blocked the bot'
 };

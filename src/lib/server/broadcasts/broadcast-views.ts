@@ -6,6 +6,7 @@ import { RECIPIENT_STATES, type BroadcastState, type RecipientState } from '../.
 import { countAudience } from './audience.ts';
 import { findTestSend } from './broadcast-recipients.repository.ts';
 import { findBroadcast, listBroadcasts } from './broadcasts.repository.ts';
+import { countOptedOutSince } from './news-opt-ins.repository.ts';
 
 /**
  * What the console's Broadcasts pages show: the list with progress, one broadcast's results
@@ -58,7 +59,7 @@ export async function readBroadcastDetail(db: Db, id: number, operatorId: number
 	const [names, counts, optedOutSince, failures, testSend, myTelegramId] = await Promise.all([
 		eventNames(db),
 		countRecipients(db, id),
-		countOptedOutSince(db, broadcast),
+		readOptedOutSince(db, broadcast),
 		readFailureReasons(db, id),
 		findTestSend(db, id),
 		readVerifiedTelegramId(db, operatorId)
@@ -113,11 +114,11 @@ async function countRecipients(db: Db, broadcastId: number): Promise<RecipientCo
 }
 
 /** Guests of this broadcast who opted out (button or /stop) after it started. */
-async function countOptedOutSince(db: Db, broadcast: Broadcast): Promise<number> {
+async function readOptedOutSince(db: Db, broadcast: Broadcast): Promise<number> {
 	if (!broadcast.startedAt) return 0;
 	const rows = await db.broadcastRecipient.findMany({ where: { broadcastId: broadcast.id, test: false }, select: { telegramUserId: true } });
 	if (rows.length === 0) return 0;
-	return db.broadcastOptOut.count({ where: { telegramUserId: { in: rows.map((r) => r.telegramUserId) }, optedOutAt: { gte: broadcast.startedAt } } });
+	return countOptedOutSince(db, rows.map((r) => r.telegramUserId), broadcast.startedAt);
 }
 
 async function readFailureReasons(db: Db, broadcastId: number): Promise<{ reason: string; count: number }[]> {

@@ -16,6 +16,7 @@ const markerSql = ({ joinedText }: Dialect) => `SELECT
 	coalesce((SELECT ${joinedText("status || '=' || n")} FROM (SELECT status, count(*) AS n FROM jobs GROUP BY status) AS by_status), '') || '|' ||
 	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM sessions) || '|' ||
 	(SELECT count(*) || ':' || coalesce(sum(extra_packs_allowed), 0) || ':' || count(consented_at) || ':' || count(pack_link) FROM users) || '|' ||
+	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM news_opt_ins) || '|' ||
 	(SELECT coalesce(max(id), 0) FROM api_usage) || '|' ||
 	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM sticker_redraws) || '|' ||
 	(SELECT coalesce(max(id), 0) FROM audit_log) || '|' ||

@@ -11,6 +11,16 @@ export interface GuestJob {
 	packLink: string | null;
 }
 
+/** Their answer about news (news_opt_ins), as an operator may need to show it: what, when, how, under which words. */
+export interface GuestNews {
+	state: 'asked' | 'in' | 'out';
+	via: string | null;
+	wordingVersion: string | null;
+	locale: string | null;
+	askedAt: string | null;
+	answeredAt: string | null;
+}
+
 export interface GuestRow {
 	telegramUserId: string;
 	label: string;
@@ -22,6 +32,8 @@ export interface GuestRow {
 	extraPacksAllowed: number;
 	packLink: string | null;
 	packCompletedAt: string | null;
+	/** null: never asked about news, and no /news or /stop of theirs. */
+	news: GuestNews | null;
 	jobs: GuestJob[];
 }
 
@@ -42,11 +54,16 @@ export async function listGuests(db: Db, rawSearch: string): Promise<GuestList> 
 		db.user.count({ where })
 	]);
 	const page = users.slice(0, PAGE);
-	const jobs = await db.job.findMany({
-		where: { telegramUserId: { in: page.map((u) => u.telegramUserId) } },
-		orderBy: { jobId: 'desc' },
-		select: { jobId: true, status: true, createdAt: true, packName: true, telegramUserId: true }
-	});
+	const ids = page.map((u) => u.telegramUserId);
+	const [jobs, news] = await Promise.all([
+		db.job.findMany({
+			where: { telegramUserId: { in: ids } },
+			orderBy: { jobId: 'desc' },
+			select: { jobId: true, status: true, createdAt: true, packName: true, telegramUserId: true }
+		}),
+		db.newsOptIn.findMany({ where: { telegramUserId: { in: ids } } })
+	]);
+	const newsOf = new Map(news.map((n) => [n.telegramUserId, n]));
 	const rows = page.map((user) => ({
 		telegramUserId: user.telegramUserId.toString(),
 		label: guestLabel(user, user.telegramUserId),
@@ -58,11 +75,18 @@ export async function listGuests(db: Db, rawSearch: string): Promise<GuestList> 
 		extraPacksAllowed: user.extraPacksAllowed,
 		packLink: user.packLink ?? (user.packName ? packLink(user.packName) : null),
 		packCompletedAt: user.packCompletedAt,
+		news: readNews(newsOf.get(user.telegramUserId)),
 		jobs: jobs
 			.filter((job) => job.telegramUserId === user.telegramUserId)
 			.map((job) => ({ jobId: job.jobId, status: jobStatusSchema.parse(job.status), createdAt: job.createdAt, packLink: job.packName ? packLink(job.packName) : null }))
 	}));
 	return { search, rows, total, truncated: users.length > PAGE };
+}
+
+function readNews(row: { state: string; via: string | null; wordingVersion: string | null; locale: string | null; askedAt: string | null; answeredAt: string | null } | undefined): GuestNews | null {
+	if (!row) return null;
+	const state = row.state === 'in' || row.state === 'out' ? row.state : 'asked';
+	return { state, via: row.via, wordingVersion: row.wordingVersion, locale: row.locale, askedAt: row.askedAt, answeredAt: row.answeredAt };
 }
 
 /** Digits match the id exactly (or a name containing them); "@x" matches usernames; words match names. */

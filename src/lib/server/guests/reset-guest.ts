@@ -56,8 +56,9 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		const sql = prismaRunner(tx);
 		const user = await tx.user.findUnique({ where: { telegramUserId }, select: { packLink: true } });
 		const footprint = await readGuestFootprint(sql, telegramUserId);
-		// deleteGuestRows also takes the rows kept per job (progress, leases, redraws, bot messages).
-		const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
+		// deleteGuestRows also takes the rows kept per job (progress, leases, redraws, bot messages);
+		// the guest's news opt-out (or opt-in) and bot-blocked mark stay: they did not change their mind.
+		const deleted = await deleteGuestRows(sql, telegramUserId, footprint, { keepChoices: true });
 		// The sets stay in the guest's Telegram; a later /forget deletes them from this list.
 		await retireStickerSets(sql, telegramUserId, footprint.packNames, deps.clock.now().toISOString(), 'reset_user');
 		const packNames = [...footprint.packNames].sort();

@@ -10,14 +10,15 @@ import { Prisma, type GuestNotice } from '../db/generated/client.ts';
  * records the outcome; a process that dies holding a claim leaves the row due again when the
  * lease runs out, so nothing is lost.
  */
-export const NOTICE_KINDS = ['generating', 'delay', 'failure', 'deadline'] as const;
+/** news_question: the one question about news after a pack (broadcasts/news-question.ts). */
+export const NOTICE_KINDS = ['generating', 'delay', 'failure', 'deadline', 'news_question'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const NOTICE_STATES = ['queued', 'sending', 'sent', 'failed', 'blocked'] as const;
 export type NoticeState = (typeof NOTICE_STATES)[number];
 
 export interface NoticeToQueue {
 	kind: NoticeKind;
-	/** A key of the generation texts; the "generating" notice is rendered from the live queue when sent. */
+	/** A key of the generation texts (of the news texts for news_question); "generating" is rendered from the live queue when sent. */
 	textKey: string;
 	params?: Record<string, string | number>;
 }

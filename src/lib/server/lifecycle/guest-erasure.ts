@@ -67,7 +67,8 @@ export async function eraseGuest(deps: GuestErasureDeps, telegramUserId: bigint,
 export async function eraseGuestRows(sql: SqlRunner, key: Buffer, telegramUserId: bigint, reason: string, erasedAt: string, record = true): Promise<GuestErasure> {
 	const pseudonym = pseudonymForGuest(key, telegramUserId);
 	const footprint = await readGuestFootprint(sql, telegramUserId);
-	const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
+	// A console reset replayed on a restored backup keeps the guest's news choice and block mark, as the reset did.
+	const deleted = await deleteGuestRows(sql, telegramUserId, footprint, { keepChoices: reason === 'reset_user' });
 	// /forget deleted the sets in Telegram first; retention leaves them with the guest, so a later
 	// /forget must still find their names (retired_sticker_sets).
 	if (reason === 'forget') deleted.retired_sticker_sets = await forgetRetiredStickerSets(sql, telegramUserId);

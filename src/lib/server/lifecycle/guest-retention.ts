@@ -19,8 +19,10 @@ export interface RetentionDeps extends GuestErasureDeps {
 
 /**
  * Guest rows (users, sessions, jobs and what hangs off them) go GUEST_RETENTION_DAYS after the
- * guest's last activity: the newest of their sign-up, consent, pack delivery and any change to
- * their sessions or jobs. A guest with a job in flight is kept. Returns how many were erased.
+ * guest's last activity: the newest of their sign-up, consent, pack delivery, any change to
+ * their sessions or jobs, their last news choice and the bot-blocked mark — the last two also
+ * sweep the choices an operator's reset keeps (and a stranger's /stop), which have no users row.
+ * A guest with a job in flight is kept. Returns how many were erased.
  */
 export async function eraseInactiveGuests(deps: RetentionDeps): Promise<number> {
 	const before = cutoffIso(deps.clock, deps.retentionDays);
@@ -52,6 +54,8 @@ async function findInactiveGuests(db: Db, before: string): Promise<bigint[]> {
 			UNION ALL SELECT telegram_user_id, pack_completed_at FROM users WHERE pack_completed_at IS NOT NULL
 			UNION ALL SELECT telegram_user_id, updated_at FROM sessions WHERE telegram_user_id IS NOT NULL
 			UNION ALL SELECT telegram_user_id, updated_at FROM jobs
+			UNION ALL SELECT telegram_user_id, updated_at FROM news_opt_ins
+			UNION ALL SELECT telegram_user_id, blocked_at FROM guest_bot_blocks
 		)
 		SELECT id FROM activity GROUP BY id
 		HAVING max(${instant('at')}) < ${instant('?')}

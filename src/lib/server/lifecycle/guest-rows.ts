@@ -37,9 +37,16 @@ export function extractPackNames(text: string): string[] {
 	return [...new Set(text.match(PACK_NAME) ?? [])];
 }
 
-/** Whether the guest has a users row (they pressed /start at least once). */
+/**
+ * Whether we hold a row about this person outside sessions and jobs: their users row (they pressed
+ * /start at least once), or the choices an operator's reset keeps (news opt-in, bot-blocked mark).
+ */
 export async function isKnownGuest(sql: SqlRunner, telegramUserId: bigint): Promise<boolean> {
-	const rows = await sql.all(`SELECT 1 AS x FROM users WHERE telegram_user_id = ? LIMIT 1`, [telegramUserId]);
+	const id = telegramUserId;
+	const rows = await sql.all(
+		`SELECT 1 AS x FROM users WHERE telegram_user_id = ? UNION ALL SELECT 1 FROM news_opt_ins WHERE telegram_user_id = ? UNION ALL SELECT 1 FROM guest_bot_blocks WHERE telegram_user_id = ?`,
+		[id, id, id]
+	);
 	return rows.length > 0;
 }
 
@@ -51,16 +58,23 @@ export async function hasActiveJob(sql: SqlRunner, telegramUserId: bigint): Prom
 /** Rows other features keep per job (bot messages, the guest notices outbox, live progress with the guest's chat id, leases, sticker redraws, the outfit snapshot). */
 const PER_JOB_TABLES = ['job_messages', 'guest_notices', 'job_progress', 'job_leases', 'sticker_redraws', 'job_snapshots'] as const;
 
-/** Broadcast rows that name the guest: their place in each broadcast's outbox, their opt-out. */
-const PER_GUEST_BROADCAST_TABLES = ['broadcast_recipients', 'broadcast_opt_outs'] as const;
+/** Broadcast rows that name the guest: their place in each broadcast's outbox. */
+const PER_GUEST_BROADCAST_TABLES = ['broadcast_recipients'] as const;
+
+/**
+ * The guest's own choices, which an operator's reset keeps (the person did not change their mind):
+ * their news opt-in or opt-out, and the mark that they blocked the bot. broadcast_opt_outs is where
+ * opt-outs were before news_opt_ins (a restored old backup file may still have it).
+ */
+const GUEST_CHOICE_TABLES = ['news_opt_ins', 'broadcast_opt_outs', 'guest_bot_blocks'] as const;
 
 /**
  * Deletes everything that names the guest: their jobs (and the rows kept per job), their
- * sessions (and which kiosk started them), their language, a bot-blocked mark, their broadcast rows,
- * their users row. api_usage stays: spend
- * must survive resets (it is what the provider bills) and it names no guest.
+ * sessions (and which kiosk started them), their language, their broadcast rows, their users row
+ * and — unless `keepChoices` (an operator's reset) — their news opt-in and bot-blocked mark.
+ * api_usage stays: spend must survive resets (it is what the provider bills) and it names no guest.
  */
-export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, footprint: GuestFootprint): Promise<Record<string, number>> {
+export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, footprint: GuestFootprint, options: { keepChoices?: boolean } = {}): Promise<Record<string, number>> {
 	const id = telegramUserId;
 	const deleted: Record<string, number> = {};
 	const inList = (n: number) => Array.from({ length: n }, () => '?').join(',');
@@ -74,9 +88,9 @@ export async function deleteGuestRows(sql: SqlRunner, telegramUserId: bigint, fo
 	deleted.jobs = await deleteGuestJobs(sql, id);
 	deleted.sessions = await deleteGuestSessions(sql, id);
 	if (await tableExists(sql, 'guest_languages')) deleted.guest_languages = await sql.run(`DELETE FROM guest_languages WHERE telegram_user_id = ?`, [id]);
-	if (await tableExists(sql, 'guest_bot_blocks')) deleted.guest_bot_blocks = await sql.run(`DELETE FROM guest_bot_blocks WHERE telegram_user_id = ?`, [id]);
 	if (await tableExists(sql, 'bot_messages')) deleted.bot_messages = await sql.run(`DELETE FROM bot_messages WHERE telegram_user_id = ?`, [id]);
-	for (const table of PER_GUEST_BROADCAST_TABLES) {
+	const perGuest = options.keepChoices ? PER_GUEST_BROADCAST_TABLES : [...PER_GUEST_BROADCAST_TABLES, ...GUEST_CHOICE_TABLES];
+	for (const table of perGuest) {
 		if (await tableExists(sql, table)) deleted[table] = await sql.run(`DELETE FROM ${table} WHERE telegram_user_id = ?`, [id]);
 	}
 	deleted.users = await sql.run(`DELETE FROM users WHERE telegram_user_id = ?`, [id]);
@@ -129,10 +143,15 @@ export function fingerprintPackNames(key: Buffer, names: string[]): string[] {
 	return [...new Set(names.map((name) => fingerprintPackName(key, name)))];
 }
 
-/** Every Telegram id the guest tables name (users, and sessions/jobs rows left without one). */
+/**
+ * Every Telegram id the guest tables name (users, sessions/jobs rows left without one, and the
+ * choices an operator's reset keeps — in a file older than those tables, they are left out).
+ */
 export async function listGuestIds(sql: SqlRunner): Promise<bigint[]> {
+	const kept = [];
+	for (const table of ['news_opt_ins', 'guest_bot_blocks']) if (await tableExists(sql, table)) kept.push(` UNION SELECT telegram_user_id FROM ${table}`);
 	const rows = await sql.all<{ id: unknown }>(
-		`SELECT telegram_user_id AS id FROM users UNION SELECT telegram_user_id FROM sessions WHERE telegram_user_id IS NOT NULL UNION SELECT telegram_user_id FROM jobs`
+		`SELECT telegram_user_id AS id FROM users UNION SELECT telegram_user_id FROM sessions WHERE telegram_user_id IS NOT NULL UNION SELECT telegram_user_id FROM jobs${kept.join('')}`
 	);
 	return rows.map((r) => toBigInt(r.id));
 }

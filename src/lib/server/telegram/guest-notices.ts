@@ -1,4 +1,9 @@
+import { InlineKeyboard } from 'grammy';
 import { generationText, type GenerationText } from '../../i18n/generation.ts';
+import { NEWS_QUESTION_WORDING_VERSION, newsText, type NewsTextKey } from '../../i18n/news.ts';
+import type { Locale } from '../../i18n/locale.ts';
+import { newsAnswerData } from '../broadcasts/news-choice.ts';
+import { findNewsOptIn, forgetUnshownQuestion, recordQuestionShown } from '../broadcasts/news-opt-ins.repository.ts';
 import type { Db } from '../db/client.ts';
 import { isBotBlocked, markBotBlocked } from '../guests/bot-blocked.ts';
 import { readGuestLanguage } from '../guests/guest-profile.ts';
@@ -74,8 +79,9 @@ async function deliverNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Prom
 		return 'later';
 	}
 	if (await isBotBlocked(deps.db, chatId)) return endNotice(deps, notice, 'blocked', 'the guest has blocked the bot; not sent');
-	const text = await renderNotice(deps, notice);
-	if (text === null) return endNotice(deps, notice, 'failed', 'outdated: the job finished before this notice could be sent');
+	const rendered = await renderNotice(deps, notice);
+	if ('outdated' in rendered) return endNotice(deps, notice, 'failed', `outdated: ${rendered.outdated}`);
+	const { text, locale } = rendered;
 	// The bot's second is full (or this chat got a message under a second ago): next pass, not an attempt.
 	if (!deps.budget.tryTake(chatId)) {
 		await postponeNotice(deps.db, notice, new Date(deps.clock.now().getTime() + SECOND), null, true);
@@ -83,7 +89,7 @@ async function deliverNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Prom
 	}
 	let messageId: bigint;
 	try {
-		messageId = BigInt((await deps.api.sendMessage(Number(chatId), text)).message_id);
+		messageId = BigInt((await deps.api.sendMessage(Number(chatId), text, rendered.keyboard ? { reply_markup: rendered.keyboard } : {})).message_id);
 	} catch (error) {
 		return recordSendFailure(deps, notice, error);
 	}
@@ -93,6 +99,7 @@ async function deliverNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Prom
 			deps.db.$transaction(async (tx) => {
 				await recordNoticeSent(tx, notice, messageId, deps.clock.now().toISOString());
 				if (notice.kind === 'generating') await recordJobMessage(tx, deps.clock, { jobId: notice.jobId, kind: 'generating', chatId, messageId, shownText: text });
+				if (notice.kind === 'news_question') await recordQuestionShown(tx, chatId, NEWS_QUESTION_WORDING_VERSION, locale, deps.clock.now().toISOString());
 			}),
 		deps.logger,
 		{ noticeId: notice.id, jobId: notice.jobId }
@@ -100,17 +107,31 @@ async function deliverNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Prom
 	return 'sent';
 }
 
+type Rendered = { text: string; locale: Locale; keyboard?: InlineKeyboard } | { outdated: string };
+
 /**
  * The notice's words in the guest's language. "Generating…" is the status message as it stands
- * now; it and the delay notice are no longer worth sending once the job has finished.
+ * now; it and the delay notice are no longer worth sending once the job has finished. The news
+ * question carries Yes and No (neither chosen) and is dropped if the guest chose meanwhile (/news, /stop).
  */
-async function renderNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Promise<string | null> {
+async function renderNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Promise<Rendered> {
 	const locale = await readGuestLanguage(deps.db, notice.telegramUserId);
-	if (notice.kind === 'failure' || notice.kind === 'deadline') return generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams));
+	if (notice.kind === 'news_question') return renderNewsQuestion(deps, notice, locale);
+	if (notice.kind === 'failure' || notice.kind === 'deadline') return { text: generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams)), locale };
+	const finished = { outdated: 'the job finished before this notice could be sent' };
 	const queue = await readQueuePosition(deps, notice.jobId);
-	if (!queue || queue.status === 'done' || queue.status === 'failed') return null;
-	if (notice.kind === 'delay') return generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams));
-	return renderGuestStatus(locale, { status: queue.status, stage: null, queue });
+	if (!queue || queue.status === 'done' || queue.status === 'failed') return finished;
+	if (notice.kind === 'delay') return { text: generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams)), locale };
+	const status = renderGuestStatus(locale, { status: queue.status, stage: null, queue });
+	return status === null ? finished : { text: status, locale };
+}
+
+async function renderNewsQuestion(deps: GuestNoticeDeps, notice: ClaimedNotice, locale: Locale): Promise<Rendered> {
+	if ((await findNewsOptIn(deps.db, notice.telegramUserId))?.state !== 'asked') return { outdated: 'the guest chose about news before the question was sent' };
+	const say = (key: NewsTextKey) => newsText(locale, key, readParams(notice.textParams));
+	const version = NEWS_QUESTION_WORDING_VERSION;
+	const keyboard = new InlineKeyboard().text(say('yes'), newsAnswerData('yes', version)).text(say('no'), newsAnswerData('no', version));
+	return { text: say(notice.textKey as NewsTextKey), locale, keyboard };
 }
 
 function readParams(raw: string | null): Record<string, string | number> {
@@ -134,11 +155,15 @@ async function recordSendFailure(deps: GuestNoticeDeps, notice: ClaimedNotice, e
 	return 'later';
 }
 
-/** Ends a notice that will not be sent; a "Generating…" that cannot be sent leaves nothing to edit (message id 0). */
+/**
+ * Ends a notice that will not be sent; a "Generating…" that cannot be sent leaves nothing to edit
+ * (message id 0); a news question that was never shown leaves the guest unasked (asked after their next pack).
+ */
 async function endNotice(deps: GuestNoticeDeps, notice: ClaimedNotice, state: 'failed' | 'blocked', reason: string): Promise<Outcome> {
 	await deps.db.$transaction(async (tx) => {
 		const ended = await recordNoticeEnded(tx, notice, state, reason);
 		if (ended && notice.kind === 'generating') await recordJobMessage(tx, deps.clock, { jobId: notice.jobId, kind: 'generating', chatId: notice.telegramUserId, messageId: 0n });
+		if (ended && notice.kind === 'news_question') await forgetUnshownQuestion(tx, notice.telegramUserId);
 	});
 	deps.logger.info({ noticeId: notice.id, jobId: notice.jobId, kind: notice.kind, state, reason }, 'guest notice ended without a message');
 	return 'ended';

@@ -26,7 +26,7 @@ export class MigrationError extends Error {
 /**
  * Brings the database at `dbPath` up to the migrations on disk with a safety net:
  * back up with the SQLite backup API, apply on a copy, verify the copy (integrity_check, row
- * counts unchanged, every expected table, column and index present), then apply live in one
+ * counts unchanged — or moved, see ROWS_MOVE — every expected table, column and index present), then apply live in one
  * transaction with the same checks. Any failure leaves the live file as it was and throws a
  * MigrationError whose message says what happened; the processes refuse to start on it.
  */
@@ -77,9 +77,10 @@ function trialRun(backupPath: string, trialPath: string, files: MigrationFile[],
 	const trial = new Database(trialPath);
 	try {
 		const before = countRows(trial);
+		const moves = readRowMoves(findPendingMigrations(trial, files));
 		applyMigrations(trial, files, at, (conn) => {
 			verifyShape(expected)(conn);
-			verifyRowCounts(before, countRows(conn));
+			verifyRowCounts(before, countRows(conn), moves);
 		});
 	} catch (error) {
 		throw new MigrationError(`trial migration on a copy failed, the live database was not touched. Cause: ${(error as Error).message}`);
@@ -98,8 +99,32 @@ function verifyShape(expected: SchemaShape) {
 	};
 }
 
-function verifyRowCounts(before: Map<string, number>, after: Map<string, number>): void {
+/**
+ * A migration that retires a table says where its rows went, on a line of its own:
+ * `-- rows-move: <old table> -> <new table>`. The check then lets the old table go and wants the
+ * new one to have grown by at least the old one's rows: a retired table's rows are moved, never lost.
+ */
+const ROWS_MOVE = /^--\s*rows-move:\s*(\w+)\s*->\s*(\w+)\s*$/gm;
+
+export function readRowMoves(files: MigrationFile[]): Map<string, string> {
+	const moves = new Map<string, string>();
+	for (const file of files) for (const [, from, to] of file.sql.matchAll(ROWS_MOVE)) moves.set(from!, to!);
+	return moves;
+}
+
+function verifyRowCounts(before: Map<string, number>, after: Map<string, number>, moves: Map<string, string> = new Map()): void {
+	const growth = new Map<string, number>();
+	for (const [from, to] of moves) {
+		if (after.has(from)) throw new Error(`${from} was to be retired (rows moved to ${to}) but is still there`);
+		growth.set(to, (growth.get(to) ?? 0) + (before.get(from) ?? 0));
+	}
+	for (const [to, moved] of growth) {
+		const was = before.get(to) ?? 0;
+		const now = after.get(to) ?? 0;
+		if (now < was + moved) throw new Error(`${to} holds ${now} rows after the migration; the ${moved} moved into it (and its ${was}) were expected`);
+	}
 	for (const [table, count] of before) {
+		if (moves.has(table) || growth.has(table)) continue;
 		const now = after.get(table);
 		if (now !== count) throw new Error(`row count of ${table} changed from ${count} to ${now ?? 'missing table'}`);
 	}

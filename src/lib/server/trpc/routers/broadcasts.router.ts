@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { composeBroadcastInput, scheduleBroadcastInput } from '../../../schemas/broadcast.schema.ts';
-import { countAudience } from '../../broadcasts/audience.ts';
+import { countAudience, countOptedIn } from '../../broadcasts/audience.ts';
 import {
 	cancelBroadcastNow,
 	composeBroadcast,
@@ -15,7 +15,7 @@ import { testSendBroadcast } from '../../broadcasts/test-send.ts';
 import { operatorProcedure, router } from '../init.ts';
 import { watchLive } from '../live-view.ts';
 
-/** Broadcasts to consenting guests (docs/console.md "Broadcasts"): glue over src/lib/server/broadcasts. */
+/** Broadcasts to guests who opted in to news (docs/console.md "Broadcasts"): glue over src/lib/server/broadcasts. */
 const byId = z.object({ id: z.number().int().positive() });
 const audienceInput = z.object({ eventId: z.number().int().positive().nullable() });
 
@@ -31,6 +31,8 @@ export const broadcastsRouter = router({
 
 	events: operatorProcedure.query(({ ctx }) => readBroadcastEvents(ctx.db)),
 	audience: operatorProcedure.input(audienceInput).query(({ ctx, input }) => countAudience(ctx.db, input.eventId)),
+	/** Guests who said yes to news, in total and per event: shown before anyone writes a message. */
+	optedIn: operatorProcedure.query(({ ctx }) => countOptedIn(ctx.db)),
 
 	create: operatorProcedure.input(composeBroadcastInput).mutation(async ({ ctx, input }) => {
 		const broadcast = await composeBroadcast(actionDeps(ctx), input);
