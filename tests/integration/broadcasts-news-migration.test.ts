@@ -77,7 +77,8 @@ describe('the news opt-in migration', () => {
 		cleanUp.push(() => db.$disconnect());
 
 		expect(await countAudience(db, null)).toBe(0);
-		expect(await readStanding(db, 9001n)).toBe('opted_out');
+		// The consenter never said yes (left out, but no opt-out of theirs); the two who said no stay out.
+		expect([await readStanding(db, 9001n), await readStanding(db, 9002n), await readStanding(db, 9003n)]).toEqual(['not_opted_in', 'opted_out', 'opted_out']);
 		const rows = await db.newsOptIn.findMany({ orderBy: { telegramUserId: 'asc' } });
 		expect(rows.map((r) => ({ id: r.telegramUserId, state: r.state, via: r.via, broadcastId: r.broadcastId, answeredAt: r.answeredAt, wording: r.wordingVersion }))).toEqual([
 			{ id: 9002n, state: 'out', via: 'stop', broadcastId: null, answeredAt: AT, wording: null },
