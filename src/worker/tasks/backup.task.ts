@@ -18,6 +18,7 @@ export interface BackupTaskDeps {
  * The worker's daily backup: checked every hour, taken when the last good backup (by this task,
  * `npm run backup` or the systemd timer) is about a day old — so with the timer installed the
  * worker stays idle, and without it backups still happen. On PostgreSQL it runs pg_dump. Failures are recorded for the console.
+ * Of several workers only the one that claims the hour's period checks and dumps, at start too.
  */
 export async function runBackupIfDue(deps: BackupTaskDeps): Promise<'taken' | 'not-due'> {
 	if (!(await isBackupDue(deps.db, deps.clock))) return 'not-due';
@@ -33,5 +34,6 @@ export async function runBackupIfDue(deps: BackupTaskDeps): Promise<'taken' | 'n
 }
 
 export function backupTask(deps: BackupTaskDeps): ScheduledTask {
-	return { name: 'backup', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await runBackupIfDue(deps)) };
+	// One dump per period for the whole fleet: the run at start waits for the period's claim like any other.
+	return { name: 'backup', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, startNeedsClaim: true, run: async () => void (await runBackupIfDue(deps)) };
 }
