@@ -1,7 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BACKUP_STARTED_KEY, recordBackupStarted } from '../../../src/lib/server/backup/backup-status.ts';
 import { openPostgresDatabase } from '../../../src/lib/server/db/client.ts';
+import { readSetting } from '../../../src/lib/server/settings/settings.repository.ts';
 import { taskPeriodClaims } from '../../../src/lib/server/fleet/task-periods.ts';
 import { silentLogger } from '../../../src/lib/server/log/logger.ts';
 import { DAY, FakeClock, HOUR } from '../../../src/lib/server/time/clock.ts';
@@ -52,6 +54,31 @@ describe('fleet backups on PostgreSQL', () => {
 			expect(periods.map((p) => p.periodStart)).toEqual(['2027-05-10T10:00:00.000Z', '2027-05-10T11:00:00.000Z', '2027-05-11T11:00:00.000Z']);
 		} finally {
 			await Promise.all(workers.map((w) => w.scheduler.stop().then(() => w.db.$disconnect())));
+		}
+	}, 60_000);
+
+	it('a dump still running when the next hour starts is not taken again; one whose worker died is, after half an hour', async () => {
+		const { url } = database();
+		const backupDir = path.join(tempDir(), 'backups');
+		const db = openPostgresDatabase(url);
+		const clock = new FakeClock('2027-06-01T10:59:58.000Z');
+		const scheduler = new Scheduler(silentLogger, taskPeriodClaims(db, clock, 'worker-b'), () => clock.now().getTime());
+		const task = backupTask({ db, clock, logger: silentLogger, database: { engine: 'postgresql', url }, backupDir });
+		const dumps = () => (existsSync(backupDir) ? readdirSync(backupDir).filter((name) => name.endsWith('.pgdump')) : []);
+		try {
+			// Worker A started the day's dump in the last seconds of 10:00 and is still writing it.
+			await recordBackupStarted(db, clock);
+			clock.advance(2100); // 11:00:00.1, worker B's tick for the new hour
+			await scheduler.runNow(task);
+			expect(dumps()).toHaveLength(0);
+			// Worker A was killed mid-dump: its mark goes stale, and a later hour's check dumps.
+			clock.advance(HOUR);
+			await scheduler.runNow(task);
+			expect(dumps()).toHaveLength(1);
+			expect(await readSetting(db, BACKUP_STARTED_KEY)).toBeNull();
+		} finally {
+			await scheduler.stop();
+			await db.$disconnect();
 		}
 	}, 60_000);
 });
