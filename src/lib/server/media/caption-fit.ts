@@ -39,7 +39,7 @@ export async function fitCaption(text: string, size: number): Promise<CaptionLay
 	const smallest = size * MIN_CAPTION_SHARE;
 	const oneLine = Math.min(largest, room / (await inkWidthPerPx(text)));
 	if (oneLine >= smallest) return { lines: [text], fontSize: Math.floor(oneLine), fits: true };
-	const split = await bestSplit(text);
+	const split = await bestSplit(text, room / smallest);
 	if (!split) return { lines: [text], fontSize: Math.floor(oneLine), fits: false };
 	const twoLines = Math.min(largest, room / split.widthPerPx);
 	return { lines: split.lines, fontSize: Math.floor(twoLines), fits: twoLines >= smallest };
@@ -54,15 +54,24 @@ export async function charactersThatFit(text: string, size: number): Promise<num
 	return 2 * Math.floor(captionRoom(size) / (size * MIN_CAPTION_SHARE * perCharacter));
 }
 
-/** The two lines whose wider one is narrowest: split at a space, or in the middle of one long word. */
-async function bestSplit(text: string): Promise<{ lines: string[]; widthPerPx: number } | null> {
+/**
+ * The two lines whose wider one is narrowest, split at a space. Only when no such split fits
+ * (`fitsPerPx`: the widest a line may be, per px of type) is a word cut in the middle of the caption:
+ * a long single word, or a long word beside a short one.
+ */
+async function bestSplit(text: string, fitsPerPx: number): Promise<{ lines: string[]; widthPerPx: number } | null> {
 	const words = text.trim().split(/\s+/);
-	const candidates: [string, string][] = [];
-	for (let i = 1; i < words.length; i++) candidates.push([words.slice(0, i).join(' '), words.slice(i).join(' ')]);
-	if (candidates.length === 0 && text.length > 1) {
-		const middle = Math.ceil(text.length / 2);
-		candidates.push([text.slice(0, middle), text.slice(middle)]);
-	}
+	const atSpaces: [string, string][] = [];
+	for (let i = 1; i < words.length; i++) atSpaces.push([words.slice(0, i).join(' '), words.slice(i).join(' ')]);
+	const best = await narrowest(atSpaces);
+	if ((best && best.widthPerPx <= fitsPerPx) || text.length < 2) return best;
+	const middle = Math.ceil(text.length / 2);
+	const cut = await narrowest([[text.slice(0, middle).trim(), text.slice(middle).trim()]]);
+	// A cut word only when it makes the caption fit (or there is no space to split at).
+	return !best || (cut && cut.widthPerPx <= fitsPerPx) ? cut : best;
+}
+
+async function narrowest(candidates: [string, string][]): Promise<{ lines: string[]; widthPerPx: number } | null> {
 	let best: { lines: string[]; widthPerPx: number } | null = null;
 	for (const [first, second] of candidates) {
 		const widthPerPx = Math.max(await inkWidthPerPx(first), await inkWidthPerPx(second));
