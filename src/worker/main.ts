@@ -27,6 +27,7 @@ import { createQueueDeps } from './queue/start-queue.ts';
 import { scheduleGenerationTasks } from './queue/generation-schedule.ts';
 import { WorkerShutdown } from '../lib/server/jobs/job-errors.ts';
 import { LogSink } from '../lib/server/log/log-sink.ts';
+import { loadPseudonymKey } from '../lib/server/lifecycle/pseudonym.ts';
 import { logEntryWriterFor } from '../lib/server/log/log-entry-writer.ts';
 import { logPruneTask } from './tasks/log-prune.task.ts';
 import { createNoticeApi } from './queue/start-queue.ts';
@@ -39,8 +40,9 @@ const JOB_STOP_GRACE_MS = 15_000;
 // ─── Start: config → lock → database → registry → tasks → bot ──────────────────────────────────
 async function main(): Promise<void> {
 	const config = getConfig();
-	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists).
-	const logSink = new LogSink('worker');
+	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists),
+	// without guests' texts and with their Telegram ids pseudonymised.
+	const logSink = new LogSink('worker', { pseudonymKey: loadPseudonymKey(config.dataDir) });
 	const logger = createLogger('worker', config.LOG_LEVEL, { warningsTo: logSink });
 	announceDemoMode(config, logger);
 	// A bucket that is missing or refuses the credentials stops the start before any work is taken.

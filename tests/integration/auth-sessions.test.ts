@@ -113,7 +113,7 @@ describe('console sessions', () => {
 		await expect(changeOperatorRole(db, clock, { ...actor, operatorId: vera.id }, owner.id, 'operator')).rejects.toThrow(/last owner/);
 		expect(await validateOperatorSession(db, clock, ownerSession.token)).not.toBeNull();
 		expect((await db.auditLog.findMany({ where: { action: 'change_operator_role' } })).map((row) => JSON.parse(row.details!))).toEqual([
-			{ username: 'vera', from: 'operator', to: 'viewer', sessionsEnded: 2 }
+			{ username: 'vera', from: 'operator', to: 'viewer', sessionsEnded: 2, tokensTrimmed: 0 }
 		]);
 	});
 

@@ -15,7 +15,7 @@ const SEED_COLUMNS: Record<string, string[]> = {
 	settings: ['key', 'value', 'updated_at'],
 	leads: ['id', 'request_id', 'created_at', 'submitted_at', 'name', 'telegram', 'phone', 'event_date', 'guests', 'comment', 'locale', 'utm', 'utm_source', 'utm_medium', 'utm_campaign', 'ip_hash', 'status', 'status_by', 'status_by_name', 'status_at', 'chat_id', 'message_id', 'published_at', 'publish_attempts', 'next_publish_at', 'publish_error', 'reminded_at', 'erased_at'],
 	lead_status_history: ['id', 'lead_id', 'status', 'by_user_id', 'by_name', 'at'],
-	lead_repeats: ['id', 'lead_id', 'request_id', 'at', 'telegram', 'phone', 'event_date', 'guests', 'comment', 'locale', 'utm_source', 'ip_hash', 'notified_at', 'notify_attempts', 'next_notify_at', 'notify_error']
+	lead_repeats: ['id', 'lead_id', 'request_id', 'at', 'telegram', 'phone', 'event_date', 'guests', 'comment', 'locale', 'utm_source', 'ip_hash', 'notified_at', 'notify_attempts', 'next_notify_at', 'notify_error', 'ping_message_id']
 };
 
 const SEED_INDEXES: Record<string, [string, string[]]> = {

@@ -5,10 +5,14 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN, parseConfig } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
+import { resetGuest } from '../../src/lib/server/guests/reset-guest.ts';
+import { eraseGuest } from '../../src/lib/server/lifecycle/guest-erasure.ts';
 import { loadPseudonymKey, pseudonymForGuest } from '../../src/lib/server/lifecycle/pseudonym.ts';
+import { RETIRED_SET_DAYS } from '../../src/lib/server/lifecycle/retired-sticker-sets.ts';
 import { isPackNameRetired } from '../../src/lib/server/lifecycle/retired-pack-names.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { DAY, FakeClock } from '../../src/lib/server/time/clock.ts';
+import { runRetention } from '../../src/worker/tasks/retention.task.ts';
 import type { BotDeps } from '../../src/worker/bot/context.ts';
 import { forgetGuest } from '../../src/worker/bot/features/guest-forget.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
@@ -27,18 +31,19 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 	});
 
-	async function start(): Promise<{ emulator: TelegramEmulator; db: Db; deps: BotDeps; dataDir: string }> {
+	async function start(): Promise<{ emulator: TelegramEmulator; db: Db; deps: BotDeps; dataDir: string; dbPath: string; clock: FakeClock }> {
 		const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
 		cleanups.push(() => emulator.close());
 		const dataDir = tempDir();
 		const { db, dbPath } = await createTestDb(dataDir);
 		cleanups.push(() => db.$disconnect());
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url });
-		const deps: BotDeps = { db, clock: new FakeClock(AT), logger: silentLogger, config };
+		const clock = new FakeClock(AT);
+		const deps: BotDeps = { db, clock, logger: silentLogger, config };
 		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, { apiRoot: emulator.url });
 		runner.start();
 		cleanups.push(() => runner.stop());
-		return { emulator, db, deps, dataDir };
+		return { emulator, db, deps, dataDir, dbPath, clock };
 	}
 
 	async function createStickerSet(emulator: TelegramEmulator, userId: number, name: string): Promise<void> {
@@ -66,6 +71,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		expect(await emulator.control.getStickerSet(packName)).not.toBeNull();
 
 		const text = await askAndPress(emulator, user.id, 'forget:yes', /Готово/);
+		expect(text).toContain('Удалено стикерпаков из Telegram: 1.');
 		expect(text).toContain('14 дней');
 
 		expect(await emulator.control.getStickerSet(packName)).toBeNull();
@@ -78,7 +84,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		expect(await isPackNameRetired(db, key, BigInt(user.id), packName)).toBe(true);
 
 		// Pressing the old button again, or asking again, finds nothing left.
-		expect(await forgetGuest(deps, { deleteStickerSet: async () => true }, BigInt(user.id))).toBe('nothing');
+		expect(await forgetGuest(deps, { deleteStickerSet: async () => true }, BigInt(user.id))).toEqual({ kind: 'nothing' });
 	}, 60_000);
 
 	it('on "no" nothing is deleted (English guest)', async () => {
@@ -102,8 +108,61 @@ describe('/forget in the bot: the guest erases themselves', () => {
 				throw new GrammyError('Call to deleteStickerSet failed!', { ok: false, error_code: 400, description: 'Bad Request: not enough rights' }, 'deleteStickerSet', {});
 			}
 		};
-		expect(await forgetGuest(deps, refusing, BigInt(user.id))).toBe('failed');
+		expect(await forgetGuest(deps, refusing, BigInt(user.id))).toEqual({ kind: 'failed' });
 		expect(await db.user.count()).toBe(1);
 		expect(await db.job.count()).toBe(1);
 	}, 60_000);
+
+	/** A guest with two packs (their first and an extra one), both created in Telegram. */
+	async function guestWithTwoPacks(emulator: TelegramEmulator, db: Db, languageCode: string) {
+		const user = await emulator.control.createUser({ first_name: 'Dilnoza', language_code: languageCode });
+		const packs = [`u${user.id}_1_by_sticker_kiosk_bot`, `u${user.id}_2_by_sticker_kiosk_bot`];
+		for (const name of packs) await createStickerSet(emulator, user.id, name);
+		await insertGuest(db, { id: BigInt(user.id), at: AT, packName: packs[0] });
+		await db.job.create({ data: { telegramUserId: BigInt(user.id), sessionToken: `tok_${user.id}`, photoPath: 'p.jpg', templateId: 'suit', status: 'done', packName: packs[1], createdAt: AT, updatedAt: AT } });
+		return { user, packs };
+	}
+
+	it('after an operator reset, /forget still deletes the guest’s sticker sets and says how many', async () => {
+		const { emulator, db, dataDir, dbPath, clock } = await start();
+		const { user, packs } = await guestWithTwoPacks(emulator, db, 'en');
+		await resetGuest({ db, clock, dbPath, dataDir, pseudonymKey: loadPseudonymKey(dataDir) }, { name: 'anna', ip: null }, BigInt(user.id));
+		expect(await db.user.count()).toBe(0);
+		expect(await db.retiredStickerSet.findMany({ orderBy: { name: 'asc' } })).toMatchObject(packs.map((name) => ({ name, telegramUserId: BigInt(user.id), reason: 'reset_user' })));
+
+		const text = await askAndPress(emulator, user.id, 'forget:yes', /Done/);
+		expect(text).toContain('Sticker sets deleted from Telegram: 2.');
+		for (const name of packs) expect(await emulator.control.getStickerSet(name)).toBeNull();
+		expect(await db.retiredStickerSet.count()).toBe(0);
+		// The reset's audit entry no longer names the guest either.
+		expect(await db.auditLog.count({ where: { telegramUserId: BigInt(user.id) } })).toBe(0);
+	}, 60_000);
+
+	it('after the retention erasure too; a set the guest deleted themselves is "none left"; the list has its own clock', async () => {
+		const { emulator, db, dataDir, clock } = await start();
+		const key = loadPseudonymKey(dataDir);
+		const first = await guestWithTwoPacks(emulator, db, 'uz');
+		const second = await guestWithTwoPacks(emulator, db, 'ru');
+		const third = await guestWithTwoPacks(emulator, db, 'en');
+		for (const { user } of [first, second, third]) await eraseGuest({ db, clock, dataDir, pseudonymKey: key }, BigInt(user.id), 'retention');
+		expect(await db.user.count()).toBe(0);
+		expect(await db.retiredStickerSet.count({ where: { reason: 'retention' } })).toBe(6);
+
+		const uzText = await askAndPress(emulator, first.user.id, 'forget:yes', /Tayyor/);
+		expect(uzText).toContain("Telegramdan o'chirilgan stikerlar to'plamlari: 2.");
+		for (const name of first.packs) expect(await emulator.control.getStickerSet(name)).toBeNull();
+
+		// The guest removed both sets in Telegram themselves: nothing of theirs was left to delete.
+		const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
+		for (const name of second.packs) await api.deleteStickerSet(name);
+		const ruText = await askAndPress(emulator, second.user.id, 'forget:yes', /Готово/);
+		expect(ruText).toContain('Ваших стикерпаков в Telegram уже не было');
+
+		// RETIRED_SET_DAYS after the erasure the list forgets the third guest's sets: the sets stay theirs.
+		clock.advance(RETIRED_SET_DAYS * DAY + DAY);
+		await runRetention({ db, clock, logger: silentLogger, dataDir, dbPath: path.join(dataDir, 'none.db'), pseudonymKey: key, retentionDays: 90 });
+		expect(await db.retiredStickerSet.count()).toBe(0);
+		expect(await askAndPress(emulator, third.user.id, 'forget:yes', /nothing to delete/)).toBe('We keep nothing about you: there is nothing to delete.');
+		for (const name of third.packs) expect(await emulator.control.getStickerSet(name)).not.toBeNull();
+	}, 90_000);
 });

@@ -82,6 +82,6 @@ describe('console sessions over HTTP', () => {
 		expect(after).not.toBe(before);
 		expect(await (await me(web, after)).json()).toMatchObject({ result: { data: { username: 'vera', role: 'viewer' } } });
 		const audit = await db.auditLog.findMany({ where: { action: 'change_operator_role' }, select: { actor: true, details: true } });
-		expect(audit).toEqual([{ actor: 'olga', details: JSON.stringify({ username: 'vera', from: 'operator', to: 'viewer', sessionsEnded: 1 }) }]);
+		expect(audit).toEqual([{ actor: 'olga', details: JSON.stringify({ username: 'vera', from: 'operator', to: 'viewer', sessionsEnded: 1, tokensTrimmed: 0 }) }]);
 	});
 });

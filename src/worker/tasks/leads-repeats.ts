@@ -40,8 +40,9 @@ async function notifyRepeat(deps: LeadsTaskDeps, repeat: RepeatWithLead): Promis
 		await recordRepeatFailure(deps.db, repeat.id, 'waiting for Telegram flood control', deps.clock.now());
 		return 'stop';
 	}
+	let ping: { message_id: number };
 	try {
-		await deps.api.sendMessage(Number(chatId), describeRepeatPing(deps, repeat), {
+		ping = await deps.api.sendMessage(Number(chatId), describeRepeatPing(deps, repeat), {
 			reply_parameters: { message_id: Number(lead.messageId), allow_sending_without_reply: true }
 		});
 	} catch (error) {
@@ -49,8 +50,10 @@ async function notifyRepeat(deps: LeadsTaskDeps, repeat: RepeatWithLead): Promis
 		return 'stop';
 	}
 	const now = deps.clock.now();
+	// The ping's id is kept so an erasure can edit it; the card edit asked for here also scrubs a
+	// ping sent while the lead was being erased (the edit sees erased_at and this id).
 	await deps.db.$transaction(async (tx) => {
-		await recordRepeatNotified(tx, repeat.id, now);
+		await recordRepeatNotified(tx, repeat.id, now, null, BigInt(ping.message_id));
 		await requestCardEdit(tx, lead.id, now);
 	});
 	await refreshLeadCardNow(deps, lead.id).catch((error: unknown) => deps.logger.warn({ err: error, leadId: lead.id }, 'card refresh after a repeat failed; the edit stays queued'));

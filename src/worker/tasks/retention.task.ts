@@ -4,6 +4,7 @@ import { eraseInactiveGuests, pseudonymiseOrphanAudit } from '../../lib/server/l
 import { deleteQuietThrottleRows } from '../../lib/server/auth/login-throttle.ts';
 import { deleteExpiredOperatorSessions } from '../../lib/server/auth/operator-session.ts';
 import { deleteUnlinkedSessions, removeOldBakFiles } from '../../lib/server/lifecycle/housekeeping.ts';
+import { deleteExpiredRetiredSets } from '../../lib/server/lifecycle/retired-sticker-sets.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { deleteMessagesOlderThan } from '../../lib/server/messages/message-log.ts';
 import { HOUR, type Clock } from '../../lib/server/time/clock.ts';
@@ -23,8 +24,8 @@ export interface RetentionTaskDeps {
 /**
  * Retention for the data no other clock removes: inactive guests, audit entries of long-reset
  * guests, sessions nobody linked, expired console sign-ins and quiet throttle counters, old
- * app.db.bak-* copies. Each step runs even if an earlier one failed; the failure is logged and the
- * next pass retries.
+ * app.db.bak-* copies, retired sticker-set names past their year. Each step runs even if an
+ * earlier one failed; the failure is logged and the next pass retries.
  */
 export async function runRetention(deps: RetentionTaskDeps): Promise<void> {
 	const steps: [string, () => Promise<number>][] = [
@@ -34,7 +35,8 @@ export async function runRetention(deps: RetentionTaskDeps): Promise<void> {
 		['operatorSessionsDeleted', () => deleteExpiredOperatorSessions(deps.db, deps.clock)],
 		['throttleRowsDeleted', () => deleteQuietThrottleRows(deps.db, deps.clock)],
 		['bakFilesRemoved', () => removeOldBakFiles(deps.dbPath, deps.clock, deps.logger)],
-		['botMessagesDeleted', () => deleteMessagesOlderThan(deps.db, deps.clock, deps.retentionDays)]
+		['botMessagesDeleted', () => deleteMessagesOlderThan(deps.db, deps.clock, deps.retentionDays)],
+		['retiredStickerSetsDeleted', () => deleteExpiredRetiredSets(deps.db, deps.clock)]
 	];
 	const summary: Record<string, number | string> = {};
 	for (const [name, step] of steps) {

@@ -6,8 +6,11 @@ export const en = {
 	yes: 'Yes, delete everything',
 	no: 'No, keep it',
 	done:
-		'Done. Your sticker pack, your photos and drawings and our records of you are deleted. A copy stays in our daily backups ' +
-		'until they rotate out (14 days at most); if a backup is ever restored, your erasure is applied again.',
+		'Done. Sticker sets deleted from Telegram: {sets}. Your photos and drawings and our records of you are deleted too. A copy ' +
+		'stays in our daily backups until they rotate out (14 days at most); if a backup is ever restored, your erasure is applied again.',
+	doneNoSets:
+		'Done. No sticker set of yours was left in Telegram; your photos and drawings and our records of you are deleted. A copy ' +
+		'stays in our daily backups until they rotate out (14 days at most); if a backup is ever restored, your erasure is applied again.',
 	kept: 'Nothing was deleted.',
 	nothing: 'We keep nothing about you: there is nothing to delete.',
 	busy: 'Your sticker pack is being made right now. Please send /forget again once it has arrived.',

@@ -9,8 +9,13 @@ export const uz = {
 	yes: "Ha, hammasini o'chirish",
 	no: "Yo'q, qolsin",
 	done:
-		"Tayyor. Stikerlar to'plamingiz, suratlaringiz, rasmlaringiz va siz haqingizdagi yozuvlarimiz o'chirildi. Nusxasi kundalik " +
-		"zaxira nusxalarda ular almashguncha (ko'pi bilan 14 kun) qoladi; zaxira nusxa tiklansa, o'chirish qayta qo'llaniladi.",
+		"Tayyor. Telegramdan o'chirilgan stikerlar to'plamlari: {sets}. Suratlaringiz, rasmlaringiz va siz haqingizdagi " +
+		"yozuvlarimiz ham o'chirildi. Nusxasi kundalik zaxira nusxalarda ular almashguncha (ko'pi bilan 14 kun) qoladi; zaxira " +
+		"nusxa tiklansa, o'chirish qayta qo'llaniladi.",
+	doneNoSets:
+		"Tayyor. Telegramda sizning stikerlar to'plamingiz qolmagan edi; suratlaringiz, rasmlaringiz va siz haqingizdagi " +
+		"yozuvlarimiz o'chirildi. Nusxasi kundalik zaxira nusxalarda ular almashguncha (ko'pi bilan 14 kun) qoladi; zaxira " +
+		"nusxa tiklansa, o'chirish qayta qo'llaniladi.",
 	kept: "Hech narsa o'chirilmadi.",
 	nothing: "Biz siz haqingizda hech narsa saqlamaymiz: o'chiradigan narsa yo'q.",
 	busy: "Stikerlar to'plamingiz aynan hozir tayyorlanmoqda. U kelgach, /forget ni qayta yuboring.",

@@ -1,5 +1,5 @@
 import { API_SCOPES, type ApiScope } from '../../schemas/api-token.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { ApiToken } from '../db/generated/client.ts';
 import { DAY, MINUTE, type Clock } from '../time/clock.ts';
 import { generateTokenSecret, hashTokenSecret, shownPrefix } from './token-secret.ts';
@@ -79,6 +79,22 @@ export async function revokeApiToken(db: Db, clock: Clock, tokenId: number, view
 		data: { revokedAt: clock.now().toISOString() }
 	});
 	return count === 1;
+}
+
+/**
+ * A role change: every token of the operator keeps only the scopes the new role allows (in the
+ * role change's transaction). Returns how many tokens lost a scope. A later promotion gives nothing back.
+ */
+export async function trimTokenScopes(tx: Db | Tx, operatorId: number, allowed: readonly ApiScope[]): Promise<number> {
+	const tokens = await tx.apiToken.findMany({ where: { operatorId }, select: { id: true, scopes: true } });
+	let trimmed = 0;
+	for (const token of tokens) {
+		const kept = readScopes(token.scopes).filter((scope) => allowed.includes(scope));
+		if (kept.length === readScopes(token.scopes).length) continue;
+		await tx.apiToken.update({ where: { id: token.id }, data: { scopes: kept.join(',') } });
+		trimmed++;
+	}
+	return trimmed;
 }
 
 export function findApiTokenBySecret(db: Db, secret: string) {

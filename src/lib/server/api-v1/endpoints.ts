@@ -1,4 +1,3 @@
-import { recordAudit } from '../audit/audit-log.ts';
 import { CONSOLE_ACTOR_ID, setLeadStatus } from '../leads/lead-status.ts';
 import { jobsSummary, listEventStats, packStatsOfEvent } from './api-stats.repository.ts';
 import { ApiError, defineEndpoint, type Endpoint } from './endpoint.ts';
@@ -71,10 +70,9 @@ export const API_ENDPOINTS: Endpoint[] = [
 		answer: { json: s.leadStatusResult },
 		handle: async (ctx, { params, body }) => {
 			const { username } = ctx.identity.operator;
-			const change = await setLeadStatus(ctx, params.id, body.status, { telegramUserId: CONSOLE_ACTOR_ID, name: `api: ${username}` });
+			const audit = { actor: { name: username, ip: ctx.clientIp }, details: { via: 'api', tokenId: ctx.identity.tokenId } };
+			const change = await setLeadStatus(ctx, params.id, body.status, { telegramUserId: CONSOLE_ACTOR_ID, name: `api: ${username}` }, audit);
 			if (change.outcome === 'not_found') throw new ApiError(404, 'not_found', `There is no lead #${params.id}.`);
-			const details = { leadId: params.id, status: body.status, outcome: change.outcome, via: 'api', tokenId: ctx.identity.tokenId };
-			await recordAudit(ctx.db, ctx.clock, { name: username, ip: ctx.clientIp }, { action: 'lead_status', details });
 			ctx.logger.info({ leadId: params.id, status: body.status, outcome: change.outcome, by: username, tokenId: ctx.identity.tokenId }, 'lead status set through the API');
 			return { outcome: change.outcome };
 		}

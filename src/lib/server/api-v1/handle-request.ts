@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { authenticateBearer, type BearerResult } from '../api-tokens/bearer-auth.ts';
 import { apiTokenLimit } from '../api-tokens/token-rate-limit.ts';
-import { canAct } from '../auth/roles.ts';
+import { roleAllowsScope } from '../auth/roles.ts';
 import { takeToken } from '../rate-limits/rate-limit-buckets.repository.ts';
 import type { AppContext } from '../web/app-context.ts';
 import { ApiError, type Endpoint } from './endpoint.ts';
@@ -37,9 +37,12 @@ export async function handleApiRequest(app: AppContext, request: Request, path: 
 		if (found === 'method') return errorJson(405, 'method_not_allowed', `This operation does not take ${request.method}.`);
 		const { endpoint, params } = found;
 		const { identity } = auth;
-		const mayWrite = endpoint.scope !== 'leads:write' || canAct(identity.operator.role);
-		if (!identity.scopes.includes(endpoint.scope) || !mayWrite) {
-			return errorJson(403, 'insufficient_scope', `This token lacks the ${endpoint.scope} scope.`, { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${endpoint.scope}"` });
+		const challenge = { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${endpoint.scope}"` };
+		if (!identity.scopes.includes(endpoint.scope)) return errorJson(403, 'insufficient_scope', `This token lacks the ${endpoint.scope} scope.`, challenge);
+		// The operator's role now, not when the token was made: a demotion takes effect at once.
+		const { role, username } = identity.operator;
+		if (!roleAllowsScope(role, endpoint.scope)) {
+			return errorJson(403, 'insufficient_scope', `This token belongs to ${username}, whose role is now ${role}; a ${role} may not use the ${endpoint.scope} scope.`, challenge);
 		}
 		const input = await readInput(endpoint, params, request);
 		const result = await endpoint.handle({ ...app, identity, clientIp }, input);

@@ -5,7 +5,8 @@ import { lockRows } from '../db/dialect/row-locks.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { Clock } from '../time/clock.ts';
 import { describePasswordProblem, hashPassword } from './password.ts';
-import { isRole, type OperatorIdentity, type Role } from './roles.ts';
+import { isRole, scopesOfRole, type OperatorIdentity, type Role } from './roles.ts';
+import { trimTokenScopes } from '../api-tokens/api-tokens.repository.ts';
 
 /**
  * The console's people: list, add with a role, change a role, remove (their sessions end with
@@ -99,8 +100,9 @@ async function isLastOwner(tx: Tx, target: { role: string }): Promise<boolean> {
 
 /**
  * Gives an operator another role and ends every session of theirs in the same transaction: a session
- * id never outlives the rights it was issued with, so they sign in again and get a new one. Never
- * your own role (another owner does that), never the last owner.
+ * id never outlives the rights it was issued with, so they sign in again and get a new one. Their API
+ * tokens lose the scopes the new role lacks in the same transaction (audited as `tokensTrimmed`).
+ * Never your own role (another owner does that), never the last owner.
  */
 export async function changeOperatorRole(db: Db, clock: Clock, actor: Actor & { operatorId: number }, operatorId: number, role: Role): Promise<{ sessionsEnded: number }> {
 	if (operatorId === actor.operatorId) throw new OperatorError('You cannot change your own role. Ask another owner.');
@@ -112,7 +114,8 @@ export async function changeOperatorRole(db: Db, clock: Clock, actor: Actor & { 
 		if (await isLastOwner(tx, target)) throw new OperatorError('The last owner must stay owner.');
 		await tx.operator.update({ where: { id: operatorId }, data: { role } });
 		const { count } = await tx.operatorSession.deleteMany({ where: { operatorId } });
-		await recordAudit(tx, clock, actor, { action: 'change_operator_role', details: { username: target.username, from: target.role, to: role, sessionsEnded: count } });
+		const tokensTrimmed = await trimTokenScopes(tx, operatorId, scopesOfRole(role));
+		await recordAudit(tx, clock, actor, { action: 'change_operator_role', details: { username: target.username, from: target.role, to: role, sessionsEnded: count, tokensTrimmed } });
 		return { sessionsEnded: count };
 	});
 }

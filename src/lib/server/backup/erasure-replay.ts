@@ -4,6 +4,7 @@ import { eraseGuestRows } from '../lifecycle/guest-erasure.ts';
 import { listGuestIds, recordErasure } from '../lifecycle/guest-rows.ts';
 import { eraseLeadRows } from '../lifecycle/lead-rows.ts';
 import { pseudonymForGuest } from '../lifecycle/pseudonym.ts';
+import { listRetiredSetOwners } from '../lifecycle/retired-sticker-sets.ts';
 import { sqliteRunner, tableExists, type SqlRunner } from '../lifecycle/sql-runner.ts';
 
 /**
@@ -108,9 +109,10 @@ export async function applyErasuresWith(sql: SqlRunner, erasures: ErasuresToRepl
 }
 
 async function replayGuestErasures(sql: SqlRunner, erasures: GuestErasureToReplay[], key: Buffer): Promise<number> {
-	// Audit entries count too: a guest reset before the backup may be named only there.
+	// Audit entries count too: a guest reset before the backup may be named only there — or only in
+	// the retired-set list, whose rows a later /forget must take out of the restored copy as well.
 	const auditIds = await sql.all<{ u: unknown }>(`SELECT DISTINCT telegram_user_id AS u FROM audit_log WHERE telegram_user_id IS NOT NULL`);
-	const ids = [...(await listGuestIds(sql)), ...auditIds.map((r) => BigInt(String(r.u)))];
+	const ids = [...(await listGuestIds(sql)), ...auditIds.map((r) => BigInt(String(r.u))), ...(await listRetiredSetOwners(sql))];
 	const idBySubject = new Map(ids.map((id) => [pseudonymForGuest(key, id), id]));
 	const hasLedger = await tableExists(sql, 'erasures');
 	let erased = 0;

@@ -11,6 +11,7 @@ import { packLink } from '../jobs/delivery/pack-name.ts';
 import { removeGuestFiles } from '../lifecycle/guest-erasure.ts';
 import { deleteGuestRows, fingerprintPackNames, readGuestFootprint, recordErasure } from '../lifecycle/guest-rows.ts';
 import { pseudonymForGuest } from '../lifecycle/pseudonym.ts';
+import { retireStickerSets } from '../lifecycle/retired-sticker-sets.ts';
 import { prismaRunner } from '../lifecycle/sql-runner.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../time/clock.ts';
@@ -57,6 +58,8 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		const footprint = await readGuestFootprint(sql, telegramUserId);
 		// deleteGuestRows also takes the rows kept per job (progress, leases, redraws, bot messages).
 		const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
+		// The sets stay in the guest's Telegram; a later /forget deletes them from this list.
+		await retireStickerSets(sql, telegramUserId, footprint.packNames, deps.clock.now().toISOString(), 'reset_user');
 		const packNames = [...footprint.packNames].sort();
 		const packLinks = [...new Set([...(user?.packLink ? [user.packLink] : []), ...packNames.map(packLink)])];
 		const details: ResetGuestDetails = {

@@ -1,3 +1,4 @@
+import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import type { Db } from '../db/client.ts';
 import { eraseLeadRows } from '../lifecycle/lead-rows.ts';
 import { prismaRunner } from '../lifecycle/sql-runner.ts';
@@ -21,7 +22,17 @@ export const BACKUP_ROTATION_DAYS = 14;
 
 export type ErasureResult = { outcome: 'erased' | 'already_erased'; erasedAt: string } | { outcome: 'not_found' };
 
-export async function eraseLead(deps: { db: Db; clock: Clock }, leadId: number): Promise<ErasureResult> {
+/** Who asked, for the `lead_erase` audit row; `details` are added to `{ leadId, outcome }`. */
+export interface LeadAudit {
+	actor: Actor;
+	details?: Record<string, unknown>;
+}
+
+/**
+ * With `audit`, the `lead_erase` row is written by the erasure's own transaction: an erasure is
+ * never without its record, nor a record without the erasure (an unknown lead writes neither).
+ */
+export async function eraseLead(deps: { db: Db; clock: Clock }, leadId: number, audit?: LeadAudit): Promise<ErasureResult> {
 	const now = deps.clock.now();
 	return deps.db.$transaction(async (tx) => {
 		const lead = await tx.lead.findUnique({ where: { id: leadId }, select: { erasedAt: true } });
@@ -30,7 +41,9 @@ export async function eraseLead(deps: { db: Db; clock: Clock }, leadId: number):
 		// Run again even when already erased: cheap, and it repairs a row a restore brought back.
 		await eraseLeadRows(prismaRunner(tx), leadId, erasedAt);
 		if (!lead.erasedAt) await requestCardEdit(tx, leadId, now);
-		return { outcome: lead.erasedAt ? 'already_erased' : 'erased', erasedAt };
+		const outcome = lead.erasedAt ? 'already_erased' : 'erased';
+		if (audit) await recordAudit(tx, deps.clock, audit.actor, { action: 'lead_erase', details: { leadId, outcome, ...audit.details } });
+		return { outcome, erasedAt };
 	});
 }
 

@@ -73,11 +73,23 @@ export async function claimRepeatToNotify(db: Db, now: Date, leaseMs: number): P
 	});
 }
 
-export async function recordRepeatNotified(tx: Db | Tx, repeatId: number, now: Date, note: string | null = null): Promise<void> {
+/** The repeat is done; `pingMessageId` is where its ping sits in the group (an erasure edits it). */
+export async function recordRepeatNotified(tx: Db | Tx, repeatId: number, now: Date, note: string | null = null, pingMessageId: bigint | null = null): Promise<void> {
 	await tx.leadRepeat.updateMany({
 		where: { id: repeatId, notifiedAt: null },
-		data: { notifiedAt: now.toISOString(), nextNotifyAt: null, notifyError: note }
+		data: { notifiedAt: now.toISOString(), nextNotifyAt: null, notifyError: note, ...(pingMessageId === null ? {} : { pingMessageId }) }
 	});
+}
+
+/** Pings of a lead still showing the repeat's details in the group (an erasure must edit them). */
+export async function findPingsToScrub(db: Db, leadId: number): Promise<{ id: number; pingMessageId: bigint }[]> {
+	const rows = await db.leadRepeat.findMany({ where: { leadId, pingMessageId: { not: null } }, select: { id: true, pingMessageId: true }, orderBy: { id: 'asc' } });
+	return rows.map((row) => ({ id: row.id, pingMessageId: row.pingMessageId as bigint }));
+}
+
+/** The ping no longer shows anything (edited to the erased text, or gone from the group). */
+export async function recordPingScrubbed(db: Db, repeatId: number): Promise<void> {
+	await db.leadRepeat.updateMany({ where: { id: repeatId }, data: { pingMessageId: null } });
 }
 
 export async function recordRepeatFailure(db: Db, repeatId: number, error: string, retryAt: Date): Promise<void> {

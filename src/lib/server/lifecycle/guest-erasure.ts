@@ -13,6 +13,7 @@ import {
 	type GuestFootprint
 } from './guest-rows.ts';
 import { pseudonymForGuest } from './pseudonym.ts';
+import { forgetRetiredStickerSets, retireStickerSets } from './retired-sticker-sets.ts';
 import { prismaRunner, type SqlRunner } from './sql-runner.ts';
 
 /** Why a guest's data went: their own /forget, the retention period, or a console reset. */
@@ -67,6 +68,10 @@ export async function eraseGuestRows(sql: SqlRunner, key: Buffer, telegramUserId
 	const pseudonym = pseudonymForGuest(key, telegramUserId);
 	const footprint = await readGuestFootprint(sql, telegramUserId);
 	const deleted = await deleteGuestRows(sql, telegramUserId, footprint);
+	// /forget deleted the sets in Telegram first; retention leaves them with the guest, so a later
+	// /forget must still find their names (retired_sticker_sets).
+	if (reason === 'forget') deleted.retired_sticker_sets = await forgetRetiredStickerSets(sql, telegramUserId);
+	else await retireStickerSets(sql, telegramUserId, footprint.packNames, erasedAt, reason === 'reset_user' ? 'reset_user' : 'retention');
 	const auditEntriesPseudonymised = await pseudonymiseGuestAudit(sql, telegramUserId, pseudonym);
 	if (record) {
 		await recordErasure(sql, { kind: 'guest', subject: pseudonym, reason, erasedAt, packNameHashes: fingerprintPackNames(key, footprint.packNames) });

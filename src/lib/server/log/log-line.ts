@@ -1,8 +1,10 @@
 /**
  * Turning one pino JSON line into a `log_entries` row. The line is already redacted by pino (the
  * same `redact` rules and secret scrub as stdout), so what reaches the table never holds a token,
- * password or IP; the scrub runs here once more for lines that came another way.
+ * password or IP; the scrub runs here once more for lines that came another way. Guests' texts,
+ * Telegram payloads and ids are taken out here, for the table only (guest-data-scrub.ts).
  */
+import { scrubGuestData, type Pseudonymise } from './guest-data-scrub.ts';
 import { scrubSecrets } from './secret-scrub.ts';
 
 export { scrubLinkSecrets } from './secret-scrub.ts';
@@ -30,7 +32,7 @@ const LEVEL_NAMES: Record<number, StoredLevel> = { 40: 'warn', 50: 'error', 60: 
 const OWN_COLUMNS = new Set(['level', 'time', 'msg', 'process', 'pid', 'hostname']);
 
 /** Null for a line that is not JSON or is below warn: the sink skips it. */
-export function parseLogLine(line: string, processName: LogProcess, fallbackAt: () => string): LogEntryDraft | null {
+export function parseLogLine(line: string, processName: LogProcess, fallbackAt: () => string, pseudonymise: Pseudonymise = () => '[telegram id]'): LogEntryDraft | null {
 	let record: Record<string, unknown>;
 	try {
 		record = JSON.parse(line) as Record<string, unknown>;
@@ -39,7 +41,7 @@ export function parseLogLine(line: string, processName: LogProcess, fallbackAt: 
 	}
 	const level = LEVEL_NAMES[Number(record.level)];
 	if (!level) return null;
-	const rest = Object.fromEntries(Object.entries(record).filter(([key]) => !OWN_COLUMNS.has(key)));
+	const rest = scrubGuestData(Object.fromEntries(Object.entries(record).filter(([key]) => !OWN_COLUMNS.has(key))), pseudonymise);
 	return {
 		at: typeof record.time === 'string' ? record.time : fallbackAt(),
 		process: processName,

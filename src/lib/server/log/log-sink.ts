@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../time/clock.ts';
 import type { LogEntryWriter, StoredLogEntry } from './log-entry-writer.ts';
+import { pseudonymiserFor, type Pseudonymise } from './guest-data-scrub.ts';
 import { parseLogLine, type LogEntryDraft, type LogProcess } from './log-line.ts';
 
 /** Consecutive failed flushes before the sink says so on stderr (about 5 s at the default pace). */
@@ -14,6 +15,8 @@ export interface LogSinkOptions {
 	/** Told once per failure streak that lasted REPORT_AFTER_FAILURES tries; stderr by default. */
 	onTrouble?: (message: string) => void;
 	clock?: Clock;
+	/** DATA_DIR's pseudonym key: Telegram ids in stored lines become the audit log's pseudonyms. */
+	pseudonymKey?: Buffer;
 }
 
 /**
@@ -30,6 +33,7 @@ export class LogSink {
 	readonly #maxPending: number;
 	readonly #onTrouble: (message: string) => void;
 	readonly #clock: Clock;
+	readonly #pseudonymise: Pseudonymise;
 	#writer: LogEntryWriter | undefined;
 	#workerId: string | null = null;
 	#pending: LogEntryDraft[] = [];
@@ -48,6 +52,7 @@ export class LogSink {
 		this.#maxPending = options.maxPending ?? 1000;
 		this.#onTrouble = options.onTrouble ?? ((message) => process.stderr.write(`${message}\n`));
 		this.#clock = options.clock ?? systemClock;
+		this.#pseudonymise = pseudonymiserFor(options.pseudonymKey);
 	}
 
 	/** Lines lost so far (the queue overflowed while the database was busy). */
@@ -61,7 +66,7 @@ export class LogSink {
 
 	/** Called by pino with one serialised line. */
 	write(line: string): void {
-		const draft = parseLogLine(line, this.#process, () => this.#clock.now().toISOString());
+		const draft = parseLogLine(line, this.#process, () => this.#clock.now().toISOString(), this.#pseudonymise);
 		if (!draft) return;
 		this.#pending.push(draft);
 		const overflow = this.#pending.length - this.#maxPending;

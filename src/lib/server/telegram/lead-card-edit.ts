@@ -11,10 +11,11 @@ import { isNotModified, isUneditable } from './errors.ts';
 import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
 import { renderLeadCard } from './lead-card.ts';
 import { OUTBOX_LEASE_MS } from './outbox-api.ts';
+import { scrubRepeatPings } from './repeat-ping-erasure.ts';
 
 /**
  * Re-rendering a lead's card in the sales group, asked for in lead_card_edits (status changes from
- * the console or the group, erasures, repeats). The worker's card-edit task works through the
+ * the console or the group, erasures, repeats); for an erased lead also its repeat pings. The worker's card-edit task works through the
  * queue; the bot refreshes a card at once after a button press or /stickers_forget. An edit is
  * idempotent, so unlike posting it may simply be retried.
  */
@@ -48,6 +49,11 @@ export async function applyCardEdit(deps: LeadCardDeps, claimed: ClaimedCardEdit
 	if (deps.cooldown.isCooling(lead.chatId, deps.clock.now())) {
 		await postponeCardEdit(deps.db, claimed, deps.clock.now(), null, false);
 		return false;
+	}
+	if (lead.erasedAt) {
+		// The pings first: once the card shows the erasure, a retried edit of it is "not modified".
+		const pings = await scrubRepeatPings(deps, { id: lead.id, chatId: lead.chatId, erasedAt: lead.erasedAt });
+		if (!pings.ok) return recordEditFailure(deps, claimed, lead.chatId, pings.error);
 	}
 	const card = renderLeadCard(deps.locale, { lead, repeats: await countRepeats(deps.db, lead.id) });
 	try {

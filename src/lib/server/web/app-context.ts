@@ -8,6 +8,7 @@ import { databaseLabel, prepareDatabase } from '../db/startup.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { logEntryWriterFor } from '../log/log-entry-writer.ts';
 import { LogSink } from '../log/log-sink.ts';
+import { loadPseudonymKey } from '../lifecycle/pseudonym.ts';
 import { acquireInstanceLock } from '../system/instance-lock.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
 import { registerWebProcess } from './web-registration.ts';
@@ -28,8 +29,9 @@ let context: AppContext | undefined;
 export async function startAppContext(): Promise<AppContext> {
 	if (context) return context;
 	const config = getConfig();
-	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists).
-	const logSink = new LogSink('web');
+	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists),
+	// without guests' texts and with their Telegram ids pseudonymised.
+	const logSink = new LogSink('web', { pseudonymKey: loadPseudonymKey(config.dataDir) });
 	const logger = createLogger('web', config.LOG_LEVEL, { warningsTo: logSink });
 	announceDemoMode(config, logger);
 	// A bucket that is missing or refuses the credentials stops the start here, before any request.

@@ -2,16 +2,19 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { eraseGuest, GuestBusyError } from '../../../lib/server/lifecycle/guest-erasure.ts';
 import { hasActiveJob, isKnownGuest, readGuestFootprint } from '../../../lib/server/lifecycle/guest-rows.ts';
 import { loadPseudonymKey } from '../../../lib/server/lifecycle/pseudonym.ts';
+import { readRetiredStickerSets } from '../../../lib/server/lifecycle/retired-sticker-sets.ts';
 import { prismaRunner } from '../../../lib/server/lifecycle/sql-runner.ts';
 import type { TelegramApi } from '../../../lib/server/telegram/api.ts';
 import { isStickerSetMissing } from '../../../lib/server/telegram/errors.ts';
 import type { BotContext, BotDeps } from '../context.ts';
 import { forgetText } from '../../../lib/i18n/guest-forget.ts';
+import type { Locale } from '../../../lib/i18n/locale.ts';
 
 const CONFIRM = 'forget:yes';
 const KEEP = 'forget:no';
 
-type ForgetOutcome = 'done' | 'nothing' | 'busy' | 'failed';
+/** `done` says how many sticker sets were deleted in Telegram just now (0: none was left). */
+export type ForgetOutcome = { kind: 'done'; setsDeleted: number } | { kind: 'nothing' | 'busy' | 'failed' };
 
 /**
  * /forget for guests (a guest may erase themselves at any time): asks first, then deletes their sticker sets in Telegram,
@@ -33,39 +36,52 @@ export function guestForgetFeature(): Composer<BotContext> {
 	privateChats.callbackQuery(CONFIRM, async (ctx) => {
 		await ctx.answerCallbackQuery();
 		const outcome = await forgetGuest(ctx.deps, ctx.api, BigInt(ctx.from.id));
-		await ctx.editMessageText(forgetText(ctx.locale, outcome));
+		await ctx.editMessageText(describeOutcome(ctx.locale, outcome));
 	});
 	return composer;
 }
 
-/** The rule behind the button, with its dependencies passed in (tests call it directly too). */
+export function describeOutcome(locale: Locale, outcome: ForgetOutcome): string {
+	if (outcome.kind !== 'done') return forgetText(locale, outcome.kind);
+	return outcome.setsDeleted > 0 ? forgetText(locale, 'done', { sets: outcome.setsDeleted }) : forgetText(locale, 'doneNoSets');
+}
+
+/**
+ * The rule behind the button, with its dependencies passed in (tests call it directly too). The
+ * sets come from the guest's rows and from retired_sticker_sets, which keeps them after an operator's
+ * reset or the retention erasure took the rows.
+ */
 export async function forgetGuest(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, telegramUserId: bigint): Promise<ForgetOutcome> {
 	const sql = prismaRunner(deps.db);
 	const footprint = await readGuestFootprint(sql, telegramUserId);
+	const retired = await readRetiredStickerSets(sql, telegramUserId);
 	const known = await isKnownGuest(sql, telegramUserId);
-	if (!known && footprint.sessionTokens.length === 0 && footprint.jobIds.length === 0) return 'nothing';
-	if (await hasActiveJob(sql, telegramUserId)) return 'busy';
-	for (const name of footprint.packNames) {
-		if (!(await deleteStickerSet(deps, api, name))) return 'failed';
+	if (!known && footprint.sessionTokens.length === 0 && footprint.jobIds.length === 0 && retired.length === 0) return { kind: 'nothing' };
+	if (await hasActiveJob(sql, telegramUserId)) return { kind: 'busy' };
+	let setsDeleted = 0;
+	for (const name of [...new Set([...footprint.packNames, ...retired])]) {
+		const result = await deleteStickerSet(deps, api, name);
+		if (result === 'failed') return { kind: 'failed' };
+		if (result === 'deleted') setsDeleted++;
 	}
 	try {
 		await eraseGuest({ db: deps.db, clock: deps.clock, dataDir: deps.config.dataDir, fileStore: deps.fileStore, pseudonymKey: loadPseudonymKey(deps.config.dataDir) }, telegramUserId, 'forget');
 	} catch (error) {
-		if (error instanceof GuestBusyError) return 'busy';
+		if (error instanceof GuestBusyError) return { kind: 'busy' };
 		throw error;
 	}
-	deps.logger.info({ packs: footprint.packNames.length }, 'guest erased at their request (/forget)');
-	return 'done';
+	deps.logger.info({ packs: footprint.packNames.length, retiredPacks: retired.length, setsDeleted }, 'guest erased at their request (/forget)');
+	return { kind: 'done', setsDeleted };
 }
 
-/** True when the set is gone (deleted now, or already gone: Telegram answers STICKERSET_INVALID). */
-async function deleteStickerSet(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, name: string): Promise<boolean> {
+/** `missing` when Telegram no longer has the set (deleted before, by us or by the guest: STICKERSET_INVALID). */
+async function deleteStickerSet(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, name: string): Promise<'deleted' | 'missing' | 'failed'> {
 	try {
 		await api.deleteStickerSet(name);
-		return true;
+		return 'deleted';
 	} catch (error) {
-		if (isStickerSetMissing(error)) return true;
+		if (isStickerSetMissing(error)) return 'missing';
 		deps.logger.warn({ err: error }, 'could not delete a sticker set during /forget');
-		return false;
+		return 'failed';
 	}
 }

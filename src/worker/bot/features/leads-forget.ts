@@ -9,7 +9,7 @@ import { leadText } from '../../../lib/i18n/leads.ts';
 
 /**
  * /stickers_forget <id>: a lead admin erases a lead's personal data at once (in the sales group or
- * in a private chat with the bot). The reply says that backups keep it until they rotate out.
+ * in a private chat with the bot), audited as `lead_erase`. The reply says that backups keep it until they rotate out.
  */
 export function leadsForgetFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
@@ -19,7 +19,8 @@ export function leadsForgetFeature(): Composer<BotContext> {
 		if (!ctx.from || !isLeadAdmin(settings, ctx.from.id)) return void (await ctx.reply(leadText(ctx.locale, 'forgetNotAllowed')));
 		const id = /^#?(?:stickers_)?(\d{1,12})$/.exec(ctx.match.trim())?.[1];
 		if (!id) return void (await ctx.reply(leadText(ctx.locale, 'forgetUsage')));
-		const result = await eraseLead(ctx.deps, Number(id));
+		// Audited as the bot's other admin actions are: `telegram:<id>`, in the erasure's transaction.
+		const result = await eraseLead(ctx.deps, Number(id), { actor: { name: `telegram:${ctx.from.id}`, ip: null }, details: { via: 'bot' } });
 		if (result.outcome === 'not_found') return void (await ctx.reply(leadText(ctx.locale, 'forgetNotFound', { id })));
 		const key = result.outcome === 'erased' ? 'forgetDone' : 'forgetAlready';
 		ctx.deps.logger.info({ leadId: Number(id), by: ctx.from.id, outcome: result.outcome }, 'lead erased on request');

@@ -1,7 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { LEAD_STATUSES } from '../../../schemas/lead-status.ts';
-import { recordAudit } from '../../audit/audit-log.ts';
 import { eraseLead } from '../../leads/lead-erasure.ts';
 import { CONSOLE_ACTOR_ID, setLeadStatus } from '../../leads/lead-status.ts';
 import { leadsChangeFeed, listLeads, readLeadDetail } from '../../leads/leads-console.ts';
@@ -35,19 +34,18 @@ export const leadsRouter = router({
 		watchLive(ctx, signal, leadsChangeFeed(ctx.db, ctx.logger), () => readLeadDetail(ctx.db, input.id))
 	),
 
-	/** Recorded as status_by = 0 (not a Telegram user), status_by_name = "console: <operator>"; the worker edits the card. */
+	/** Audited in the change's own transaction. Recorded as status_by = 0 (not a Telegram user), status_by_name = "console: <operator>"; the worker edits the card. */
 	setStatus: operatorProcedure.input(leadId.extend({ status: z.enum(LEAD_STATUSES) })).mutation(async ({ ctx, input }) => {
-		const change = await setLeadStatus(ctx, input.id, input.status, { telegramUserId: CONSOLE_ACTOR_ID, name: `console: ${ctx.operator.username}` });
+		const actor = { telegramUserId: CONSOLE_ACTOR_ID, name: `console: ${ctx.operator.username}` };
+		const change = await setLeadStatus(ctx, input.id, input.status, actor, { actor: ctx.actor });
 		if (change.outcome === 'not_found') throw new TRPCError({ code: 'NOT_FOUND', message: `There is no lead #${input.id}.` });
-		await recordAudit(ctx.db, ctx.clock, ctx.actor, { action: 'lead_status', details: { leadId: input.id, status: input.status, outcome: change.outcome } });
 		ctx.logger.info({ leadId: input.id, status: input.status, outcome: change.outcome, by: ctx.operator.username }, 'lead status set in the console');
 		return { outcome: change.outcome };
 	}),
 
 	erase: operatorProcedure.input(leadId).mutation(async ({ ctx, input }) => {
-		const result = await eraseLead(ctx, input.id);
+		const result = await eraseLead(ctx, input.id, { actor: ctx.actor });
 		if (result.outcome === 'not_found') throw new TRPCError({ code: 'NOT_FOUND', message: `There is no lead #${input.id}.` });
-		await recordAudit(ctx.db, ctx.clock, ctx.actor, { action: 'lead_erase', details: { leadId: input.id, outcome: result.outcome } });
 		ctx.logger.info({ leadId: input.id, outcome: result.outcome, by: ctx.operator.username }, 'lead erased in the console');
 		return result;
 	})

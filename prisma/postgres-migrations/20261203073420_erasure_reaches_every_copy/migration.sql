@@ -1,0 +1,18 @@
+-- AlterTable
+ALTER TABLE "lead_repeats" ADD COLUMN     "ping_message_id" BIGINT;
+
+-- CreateTable
+CREATE TABLE "retired_sticker_sets" (
+    "name" TEXT NOT NULL,
+    "telegram_user_id" BIGINT NOT NULL,
+    "retired_at" TEXT NOT NULL,
+    "reason" TEXT NOT NULL,
+
+    CONSTRAINT "retired_sticker_sets_pkey" PRIMARY KEY ("name")
+);
+
+-- CreateIndex
+CREATE INDEX "idx_retired_sticker_sets_user" ON "retired_sticker_sets"("telegram_user_id");
+
+-- CreateIndex
+CREATE INDEX "idx_retired_sticker_sets_at" ON "retired_sticker_sets"("retired_at");
