@@ -1,3 +1,4 @@
+import { DEFAULT_SHEET_KEY } from '../src/lib/server/media/sheet-key.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,7 +52,7 @@ try {
 
 async function measureBareWork(): Promise<number> {
 	const selfie = await makeSelfie();
-	const brief = { jobId: 0, selfie, faceCrop: await makeFaceCrop(selfie), outfit: defaultOutfitSnapshot('astronaut'), captions: builtInCaptions('en'), artStyle: 'cartoon' as const, locale: 'en' as const };
+	const brief = { jobId: 0, selfie, faceCrop: await makeFaceCrop(selfie), outfit: defaultOutfitSnapshot('astronaut'), captions: builtInCaptions('en'), artStyle: 'cartoon' as const, locale: 'en' as const, sheetKey: DEFAULT_SHEET_KEY };
 	const provider = createOfflineProvider();
 	const started = performance.now();
 	const appearance = (await provider.describeAppearance(brief)).value;

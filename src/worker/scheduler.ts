@@ -22,6 +22,12 @@ export interface ScheduledTask {
 	runAtStart?: boolean;
 	/** Once per period of `everyMs` across all workers, not in each one. */
 	oncePerPeriod?: boolean;
+	/**
+	 * A fleet-wide task whose run at start also needs its period's claim: a worker starting in a
+	 * period another worker has claimed skips it (the backup: two workers starting together must not
+	 * both take a dump). Without it the run at start goes ahead whatever the claim.
+	 */
+	startNeedsClaim?: boolean;
 }
 
 /**
@@ -80,7 +86,7 @@ export class Scheduler {
 		if (!task.oncePerPeriod || !this.#claims) return task.run();
 		// Claimed at start too, so the other workers skip this period's run.
 		const claim = await this.#claims.claim(task.name, task.everyMs);
-		if (!claim && !atStart) return;
+		if (!claim && (!atStart || task.startNeedsClaim)) return;
 		// Which worker ran which period: the fleet test and an operator reading logs both need it.
 		const period = claim?.periodStart ?? null;
 		this.#logger.debug({ task: task.name, period, atStart }, 'fleet task run');

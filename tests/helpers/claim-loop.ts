@@ -75,7 +75,7 @@ async function renewAll(claims: ClaimedJob[], at: string): Promise<number> {
 try {
 	await waitForGo();
 	const clock = new FakeClock(options.now);
-	if (options.sweep) print({ requeued: await requeueAbandonedJobs(db, clock) });
+	if (options.sweep) print({ requeued: (await requeueAbandonedJobs(db, clock, { maxAttempts: 3 })).requeued });
 	const claimed = await claimUntilEmpty(clock);
 	if (options.heartbeatAt) print({ renewed: await renewAll(claimed, options.heartbeatAt) });
 	print({ done: claimed.length });

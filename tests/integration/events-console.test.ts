@@ -86,4 +86,23 @@ describe('the events router', () => {
 		]);
 		expect((await as(viewer).events.summary({ eventId: 1 })).summary.packs).toBe(0);
 	});
+
+	it('refuses a caption that cannot fit on a sticker even in two lines, saying how many characters fit; a long one that fits is saved', async () => {
+		const { db, as, operator } = await setUp();
+		const caller = as(operator);
+		const event = await caller.events.create(fields);
+		const twelve = (last: string) => [...Array.from({ length: 11 }, (_, i) => `Caption ${i + 1}`), last];
+		const tooLong = 'WWWWWWWWWW WWWWWWWWWW WWWWWWWWWW WWWWWWW';
+		const refused = caller.events.update({ eventId: event.id, fields: { ...fields, captions: { en: twelve(tooLong) } } });
+		await expect(refused).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^English caption 12 \("W+ W+ W+ W+"\) does not fit on a sticker even in two lines at the smallest type: about \d+ characters like these fit \(it has 40\)\. Shorten it\.$/) });
+		const fitting = Number(/about (\d+) characters/.exec(await refused.then(() => '', (error: Error) => error.message))![1]);
+		expect(fitting).toBeGreaterThan(10);
+		expect(fitting).toBeLessThan(40);
+		// New events are checked too, and nothing was written by either refusal.
+		await expect(caller.events.create({ ...fields, captions: { ru: twelve('Ш'.repeat(40)) } })).rejects.toMatchObject({ message: expect.stringContaining('Russian caption 12') });
+		expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).captionsJson).toBeNull();
+
+		const saved = await caller.events.update({ eventId: event.id, fields: { ...fields, captions: { en: twelve('CORPORATE GALA FOREVER 2026') } } });
+		expect(saved.captions?.en?.[11]).toBe('CORPORATE GALA FOREVER 2026');
+	});
 });

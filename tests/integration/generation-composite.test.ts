@@ -41,7 +41,7 @@ describe('pasting the guest’s head onto a figure', () => {
 	}, 60_000);
 
 	it('puts the head where the figure’s face is, at its size, inside the figure’s silhouette', async () => {
-		const head = await prepareHead(blueHead, detector);
+		const head = await prepareHead(blueHead, detector, SHEET_BACKGROUND);
 		expect(head).not.toBeNull();
 		const pasted = await pasteHead(figure, head!, detector);
 		expect(pasted).not.toBeNull();
@@ -65,12 +65,12 @@ describe('pasting the guest’s head onto a figure', () => {
 
 	it('refuses a head without a face, and leaves a figure without a face alone', async () => {
 		const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: SHEET_BACKGROUND } }).png().toBuffer();
-		expect(await prepareHead(blank, detector)).toBeNull();
+		expect(await prepareHead(blank, detector, SHEET_BACKGROUND)).toBeNull();
 		const faceless = await sharp({ create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
 			.composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><circle cx="256" cy="256" r="200" fill="#ff8844"/></svg>') }])
 			.png()
 			.toBuffer();
-		const head = await prepareHead(blueHead, detector);
+		const head = await prepareHead(blueHead, detector, SHEET_BACKGROUND);
 		expect(await pasteHead(faceless, head!, detector)).toBeNull();
 	}, 60_000);
 });

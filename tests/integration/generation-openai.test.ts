@@ -18,6 +18,7 @@ import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from '.
 async function startFakeOpenAi(): Promise<{ url: string; requests: { auth: string; prompt: string; images: number }[]; server: Server }> {
 	const requests: { auth: string; prompt: string; images: number }[] = [];
 	let limited = false;
+	let guestPhotos: Buffer[] = [];
 	const server = createServer((req, res) => {
 		const fields: Record<string, string> = {};
 		const images: Buffer[] = [];
@@ -35,7 +36,12 @@ async function startFakeOpenAi(): Promise<{ url: string; requests: { auth: strin
 				res.writeHead(429, { 'content-type': 'application/json' });
 				return res.end(JSON.stringify({ error: { message: 'Rate limit reached for images per min', type: 'requests', code: 'rate_limit_exceeded' } }));
 			}
-			const photos = images.filter((i) => i[0] === 0xff && i[1] === 0xd8);
+			// The guest's photo (a JPEG, sent with the anchor request) is the face of every later drawing too:
+			// a model draws the character; pasting the anchor picture, sheet colour and all, as a face would
+			// leave a see-through hole in every figure, which the quality gate refuses.
+			const sent = images.filter((i) => i[0] === 0xff && i[1] === 0xd8);
+			if (sent.length > 0) guestPhotos = sent;
+			const photos = guestPhotos;
 			const [width, height] = (fields.size ?? '1024x1024').split('x').map(Number) as [number, number];
 			const png = await drawFromPrompt(fields.prompt ?? '', photos.length ? photos : images.slice(0, 1), { width, height });
 			res.writeHead(200, { 'content-type': 'application/json' });

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
+import { SHEET_KEYS } from '../../src/lib/server/media/sheet-key.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeJobSnapshot } from '../../src/lib/server/jobs/job-snapshot.repository.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
@@ -75,6 +78,26 @@ describe('the outfit reaches the offline picture', () => {
 			expect(distance(astronaut!, wizard!), `sticker ${n}`).toBeGreaterThan(120);
 			expect(distance(astronaut!, hex('#f4f6fb')), `sticker ${n}`).toBeLessThan(distance(astronaut!, hex('#5a189a')));
 			expect(distance(wizard!, hex('#5a189a')), `sticker ${n}`).toBeLessThan(distance(wizard!, hex('#f4f6fb')));
+		}
+	}, 240_000);
+
+	it('draws a teal costume on a key far from it (not the usual green), so the costume keeps its colour', async () => {
+		world = await createGenerationWorld(tempDir());
+		const jobId = await world.queueJob({ templateId: 'astronaut' });
+		const teal = { ...defaultOutfitSnapshot('chef'), id: 'team-kit', palette: { background: ['#ffffff', '#dddddd'] as [string, string], body: '#1a9e8f', trim: '#0f766e' } };
+		await writeJobSnapshot(world.db, systemClock, { jobId, eventId: 1, catalogueVersion: 1, outfit: teal });
+		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w-teal' });
+		loop.start();
+		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 180_000)).toBe('done');
+		// The sheets were drawn and cut on magenta (the diagnosis keeps the key asked and the colour found).
+		const diagnosis = JSON.parse(readFileSync(path.join(world.dataDir, 'debug_sheets', `job${jobId}_sheet1_try1.json`), 'utf8')) as { asked: Rgb; background: Rgb };
+		expect(diagnosis.asked).toEqual(SHEET_KEYS.magenta.rgb);
+		expect(distance(diagnosis.background, SHEET_KEYS.magenta.rgb)).toBeLessThan(10);
+		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		const set = (await world.emulator.control.getStickerSet(job.packName!))!;
+		for (const n of [1, 7]) {
+			const torso = await torsoColour(await world.emulator.control.fileBytes(set.stickers[n - 1]!.url));
+			expect(distance(torso, hex('#1a9e8f')), `sticker ${n}`).toBeLessThan(60);
 		}
 	}, 240_000);
 });

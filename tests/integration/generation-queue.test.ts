@@ -65,11 +65,49 @@ describe('the generation queue', () => {
 		clock.advance(20 * SECOND);
 		const alive = await claimNextJob(db, clock, 'live-worker', 30_000);
 		clock.advance(15 * SECOND);
-		expect(await requeueAbandonedJobs(db, clock)).toEqual([dead!.jobId]);
+		expect(await requeueAbandonedJobs(db, clock, { maxAttempts: 3 })).toEqual({ requeued: [dead!.jobId], failed: [] });
 		const job = await db.job.findUniqueOrThrow({ where: { jobId: dead!.jobId } });
 		expect(job.status).toBe('queued');
 		expect(job.error).toMatch(/lease expired/);
 		expect((await db.job.findUniqueOrThrow({ where: { jobId: alive!.jobId } })).status).toBe('processing');
+		await db.$disconnect();
+	});
+
+	it('a job whose every claim died with its worker fails for good at the last allowed claim, the guest told once', async () => {
+		const db = await freshDb(tempDir());
+		const clock = new FakeClock('2026-01-01T00:00:00.000Z');
+		await insertJobs(db, 1);
+		const sweeps = [];
+		for (let claim = 1; claim <= 3; claim++) {
+			expect(await claimNextJob(db, clock, `worker-${claim}`, 30_000)).toMatchObject({ attempts: claim });
+			clock.advance(31 * SECOND); // the worker died: no renewal, the lease runs out
+			sweeps.push(await requeueAbandonedJobs(db, clock, { maxAttempts: 3 }));
+		}
+		const [jobId] = sweeps[0]!.requeued;
+		expect(sweeps).toEqual([{ requeued: [jobId], failed: [] }, { requeued: [jobId], failed: [] }, { requeued: [], failed: [jobId] }]);
+		const job = await db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(job).toMatchObject({ status: 'failed', attempts: 3 });
+		expect(job.error).toMatch(/^worker lost: .*each of its 3 claims/);
+		expect(await db.jobLease.count()).toBe(0);
+		expect(await db.guestNotice.findMany({ where: { jobId }, select: { kind: true, textKey: true } })).toEqual([{ kind: 'failure', textKey: 'failed' }]);
+		// Failed, not queued: nothing left to claim, and a later sweep finds nothing.
+		expect(await claimNextJob(db, clock, 'worker-4', 30_000)).toBeNull();
+		expect(await requeueAbandonedJobs(db, clock, { maxAttempts: 3 })).toEqual({ requeued: [], failed: [] });
+		await db.$disconnect();
+	});
+
+	it('a graceful stop (attempt refunded) never counts toward the cap, however often it happens', async () => {
+		const db = await freshDb(tempDir());
+		const clock = new FakeClock('2026-01-01T00:00:00.000Z');
+		await insertJobs(db, 1);
+		for (let stop = 1; stop <= 5; stop++) {
+			const claimed = await claimNextJob(db, clock, 'w', 30_000);
+			expect(claimed).toMatchObject({ attempts: 1 });
+			await requeueJob(db, clock, claimed!.jobId, { error: 'worker stopped during the job', notBefore: null, refundAttempt: true });
+		}
+		const last = await claimNextJob(db, clock, 'w', 30_000);
+		clock.advance(31 * SECOND);
+		expect(await requeueAbandonedJobs(db, clock, { maxAttempts: 3 })).toEqual({ requeued: [last!.jobId], failed: [] });
 		await db.$disconnect();
 	});
 
@@ -81,7 +119,7 @@ describe('the generation queue', () => {
 		await insertJobs(db, 1);
 		const old = await claimNextJob(db, clock, 'w', 30_000);
 		clock.advance(31 * SECOND);
-		expect(await requeueAbandonedJobs(db, clock)).toEqual([old!.jobId]);
+		expect(await requeueAbandonedJobs(db, clock, { maxAttempts: 3 })).toEqual({ requeued: [old!.jobId], failed: [] });
 		const again = await claimNextJob(db, clock, 'w', 30_000);
 		expect(again).toMatchObject({ jobId: old!.jobId, attempts: 2 });
 		expect(await renewLease(db, clock, { ...old!, workerId: 'w' }, 30_000)).toBe(false);
@@ -100,7 +138,7 @@ describe('the generation queue', () => {
 		const mine = await claimNextJob(db, clock, 'me', 30_000);
 		const theirs = await claimNextJob(db, clock, 'dead', 30_000);
 		clock.advance(45 * SECOND);
-		expect(await requeueAbandonedJobs(db, clock, { except: [mine!.jobId] })).toEqual([theirs!.jobId]);
+		expect(await requeueAbandonedJobs(db, clock, { except: [mine!.jobId], maxAttempts: 3 })).toEqual({ requeued: [theirs!.jobId], failed: [] });
 		expect((await db.job.findUniqueOrThrow({ where: { jobId: mine!.jobId } })).status).toBe('processing');
 		await db.$disconnect();
 	});

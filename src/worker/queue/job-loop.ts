@@ -2,12 +2,14 @@ import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/serv
 import { WorkerShutdown } from '../../lib/server/jobs/job-errors.ts';
 import { readQueuePause } from '../../lib/server/jobs/queue-pause.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
+import { afterFailedForGood } from '../../lib/server/jobs/run/job-failure.ts';
 import { runClaimedJob } from '../../lib/server/jobs/run/run-job.ts';
 
 /**
  * The claim loop (graphile-worker's shape: claim → run → complete/fail → loop). Every pollMs it
  * asks a cheap indexed question ("any job queued?") and, with a free slot and no pause, claims the
- * oldest. Abandoned jobs (expired leases) are requeued at start and every half lease.
+ * oldest. Abandoned jobs (expired leases) are requeued at start and every half lease — or failed
+ * for good when that was their last allowed claim (a poison pill that kills its worker every time).
  */
 export class JobLoop {
 	readonly #deps: QueueDeps;
@@ -75,8 +77,12 @@ export class JobLoop {
 		const now = Date.now();
 		if (now - this.#lastSweep < this.#deps.settings.leaseMs / 2) return;
 		this.#lastSweep = now;
-		const requeued = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock, { except: this.#running.values() });
+		const { requeued, failed } = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock, { except: this.#running.values(), maxAttempts: this.#deps.settings.maxAttempts });
 		if (requeued.length > 0) this.#deps.logger.warn({ jobIds: requeued }, 'requeued jobs whose worker stopped (lease expired)');
+		for (const jobId of failed) {
+			this.#deps.logger.error({ jobId, attempts: this.#deps.settings.maxAttempts }, 'job failed for good: its worker stopped on every claim');
+			await afterFailedForGood(this.#deps, jobId, 'the worker stopped on every claim of this job');
+		}
 	}
 
 	#schedule(ms: number): void {

@@ -1,4 +1,4 @@
-import { isBackupDue, recordBackupFailure, recordBackupSuccess } from '../../lib/server/backup/backup-status.ts';
+import { clearBackupStarted, isBackupDue, recordBackupFailure, recordBackupStarted, recordBackupSuccess } from '../../lib/server/backup/backup-status.ts';
 import { takeBackup } from '../../lib/server/backup/take-backup.ts';
 import type { DatabaseTarget } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
@@ -18,9 +18,12 @@ export interface BackupTaskDeps {
  * The worker's daily backup: checked every hour, taken when the last good backup (by this task,
  * `npm run backup` or the systemd timer) is about a day old — so with the timer installed the
  * worker stays idle, and without it backups still happen. On PostgreSQL it runs pg_dump. Failures are recorded for the console.
+ * Of several workers only the one that claims the hour's period checks and dumps, at start too; a
+ * dump still running when the next hour's worker checks is marked (backup_started) and not doubled.
  */
 export async function runBackupIfDue(deps: BackupTaskDeps): Promise<'taken' | 'not-due'> {
 	if (!(await isBackupDue(deps.db, deps.clock))) return 'not-due';
+	await recordBackupStarted(deps.db, deps.clock);
 	try {
 		const result = await takeBackup(deps.database, { backupDir: deps.backupDir, clock: deps.clock, logger: deps.logger });
 		await recordBackupSuccess(deps.db, deps.clock, result);
@@ -29,9 +32,12 @@ export async function runBackupIfDue(deps: BackupTaskDeps): Promise<'taken' | 'n
 		deps.logger.error({ err: error }, 'database backup failed; will retry next hour');
 		await recordBackupFailure(deps.db, deps.clock, error);
 		throw error;
+	} finally {
+		await clearBackupStarted(deps.db);
 	}
 }
 
 export function backupTask(deps: BackupTaskDeps): ScheduledTask {
-	return { name: 'backup', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await runBackupIfDue(deps)) };
+	// One dump per period for the whole fleet: the run at start waits for the period's claim like any other.
+	return { name: 'backup', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, startNeedsClaim: true, run: async () => void (await runBackupIfDue(deps)) };
 }

@@ -45,6 +45,8 @@ export type EventRefusal =
 	| { code: 'DraftSavedMeanwhile'; savedBy: string | null }
 	| { code: 'DraftChangedBeforePublish' }
 	| { code: 'CatalogueVersionNotFound'; version: number }
+	/** A caption too wide for a sticker even in two lines at the smallest type; `fitsCharacters`: about how many like these fit. */
+	| { code: 'CaptionTooLong'; language: 'ru' | 'uz' | 'en'; captionNumber: number; caption: string; fitsCharacters: number }
 	| { code: 'PreviewRejected'; problem: 'not_an_image' | 'too_big' | 'too_many_pixels' | 'damaged'; maxBytes: number; maxPixels: number };
 
 export type RefusalCode = Refusal['code'];

@@ -151,33 +151,61 @@ export async function releaseLease(db: Db, lease: LeaseRef): Promise<void> {
 	await db.jobLease.deleteMany({ where: { jobId: lease.jobId, workerId: lease.workerId, claimedAt: lease.claimedAt } });
 }
 
+/** What the sweep did with the jobs whose worker died: put back in the queue, or failed at the cap. */
+export interface AbandonedJobs {
+	requeued: number[];
+	failed: number[];
+}
+
 /**
  * processing|delivering → queued for jobs whose worker died: an expired lease (or none at all).
- * Returns their ids. Runs at start-up and periodically. `except` are the caller's own running
- * jobs: a worker frozen past its lease (GC, swap) must not requeue work it is still doing.
+ * Runs at start-up and periodically. `except` are the caller's own running jobs: a worker frozen
+ * past its lease (GC, swap) must not requeue work it is still doing.
+ *
+ * A claim that never finished counted as an attempt when it was made (claimNextJob): a job whose
+ * last allowed claim (`maxAttempts`) died with its worker is not put back but fails for good, the
+ * guest told, like any other failure at the cap. Without that, a job that kills its worker every
+ * time (a poison pill) would be claimed again and again until the hard deadline, and on a fleet
+ * take the workers down one after another. A graceful stop never gets here: it requeues its job
+ * with the attempt refunded (WorkerShutdown).
  */
-export async function requeueAbandonedJobs(db: Db, clock: Clock, options: { except?: Iterable<number> } = {}): Promise<number[]> {
+export async function requeueAbandonedJobs(db: Db, clock: Clock, options: { except?: Iterable<number>; maxAttempts: number }): Promise<AbandonedJobs> {
 	const nowIso = clock.now().toISOString();
 	const own = new Set(options.except ?? []);
 	const { numberParams, lockRead } = dialectOf(db);
 	return db.$transaction(async (tx) => {
 		// The jobs read are locked until the requeue commits: a second pass (another worker) waits, then
 		// no longer sees them as claimed, so it cannot requeue a job claimed again after this requeue.
-		const rows = await tx.$queryRawUnsafe<{ job_id: number }[]>(
-			numberParams(`SELECT j.job_id FROM jobs j LEFT JOIN job_leases l ON l.job_id = j.job_id
+		const rows = await tx.$queryRawUnsafe<{ job_id: number; attempts: number }[]>(
+			numberParams(`SELECT j.job_id, j.attempts FROM jobs j LEFT JOIN job_leases l ON l.job_id = j.job_id
 			 WHERE j.status IN ${sqlList(CLAIMED_JOB_STATUSES)} AND (l.job_id IS NULL OR l.lease_expires_at < ?) ${lockRead('j')}`),
 			nowIso
 		);
-		const ids = rows.map((r) => Number(r.job_id)).filter((id) => !own.has(id));
-		if (ids.length === 0) return ids;
-		await tx.job.updateMany({
-			where: { jobId: { in: ids }, status: { in: [...CLAIMED_JOB_STATUSES] } },
-			data: { status: 'queued', error: 'requeued: the worker stopped while working on this job (lease expired)', updatedAt: nowIso }
-		});
-		await tx.jobLease.deleteMany({ where: { jobId: { in: ids } } });
-		return ids;
+		const abandoned = rows.filter((r) => !own.has(Number(r.job_id)));
+		const spent = abandoned.filter((r) => Number(r.attempts) >= options.maxAttempts).map((r) => Number(r.job_id));
+		const requeued = abandoned.filter((r) => Number(r.attempts) < options.maxAttempts).map((r) => Number(r.job_id));
+		if (requeued.length > 0) {
+			await tx.job.updateMany({
+				where: { jobId: { in: requeued }, status: { in: [...CLAIMED_JOB_STATUSES] } },
+				data: { status: 'queued', error: 'requeued: the worker stopped while working on this job (lease expired)', updatedAt: nowIso }
+			});
+		}
+		const failed: number[] = [];
+		for (const jobId of spent) {
+			const error = `${WORKER_LOST_PREFIX} the worker stopped while working on this job on each of its ${options.maxAttempts} claims (killed or crashed; lease expired), so it is not claimed again`;
+			const result = await guardedUpdate(tx, jobId, GUARDS.failForGood, { status: 'failed', error, appearanceJson: null, updatedAt: nowIso });
+			if (!result.won) continue;
+			const job = await tx.job.findUniqueOrThrow({ where: { jobId }, select: { telegramUserId: true } });
+			await queueGuestNotice(tx, { jobId, telegramUserId: job.telegramUserId }, { kind: 'failure', textKey: 'failed' }, nowIso);
+			failed.push(jobId);
+		}
+		await tx.jobLease.deleteMany({ where: { jobId: { in: [...requeued, ...spent] } } });
+		return { requeued, failed };
 	});
 }
+
+/** How the error of a job failed at the cap by its worker's deaths starts (the console and the docs name it). */
+export const WORKER_LOST_PREFIX = 'worker lost:';
 
 export interface RequeueOptions {
 	error: string;

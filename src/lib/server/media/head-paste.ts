@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import type { FaceBox, FaceDetector } from './face-detector.ts';
-import { SHEET_BACKGROUND } from './sticker-sheet.ts';
+import type { Rgb } from './sticker-grid.ts';
 
 /**
  * Composite stickers: the guest's head (drawn once per job in stage `heads`) pasted over the face of
@@ -29,12 +29,13 @@ const KEY_HIGH = 140;
 const MAX_STICKER_BYTES = 512 * 1024;
 
 /** Finds the face on the drawn head and keys out its background; null when no face is there. */
-export async function prepareHead(head: Buffer, detector: FaceDetector): Promise<PreparedHead | null> {
+/** `key`: the flat colour the head was drawn on (the job's sheet key). */
+export async function prepareHead(head: Buffer, detector: FaceDetector, key: Rgb): Promise<PreparedHead | null> {
 	const faces = await detector.findFaces(head);
 	const face = largest(faces);
 	if (!face) return null;
 	const { data, info } = await sharp(head).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-	keyOutSheetColour(data);
+	keyOutSheetColour(data, key);
 	const ellipse = await headEllipse(info.width, info.height, face);
 	for (let p = 0, i = 3; p < ellipse.length; p++, i += 4) data[i] = Math.round(((data[i] ?? 0) * (ellipse[p] ?? 0)) / 255);
 	return { rgba: data, width: info.width, height: info.height, face };
@@ -61,8 +62,8 @@ export async function pasteHead(sticker: Buffer, head: PreparedHead, detector: F
 	return { png, target };
 }
 
-function keyOutSheetColour(rgba: Buffer): void {
-	const { r, g, b } = SHEET_BACKGROUND;
+function keyOutSheetColour(rgba: Buffer, key: Rgb): void {
+	const { r, g, b } = key;
 	for (let i = 0; i < rgba.length; i += 4) {
 		const dr = (rgba[i] ?? 0) - r;
 		const dg = (rgba[i + 1] ?? 0) - g;

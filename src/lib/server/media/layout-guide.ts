@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { SHEET_BACKGROUND_HEX } from './sticker-sheet.ts';
+import { DEFAULT_SHEET_KEY, type SheetKey } from './sheet-key.ts';
 
 /**
  * The layout guide sent with every sheet request: the flat sheet colour with the grid drawn in,
  * one numbered cell per figure, so the model keeps figures apart and in the right count.
- * Generated once per format as DATA_DIR/layout_guide_<cols>x<rows>_<aspect>.png and reused.
+ * Generated once per format and key colour as DATA_DIR/layout_guide_<cols>x<rows>_<aspect>.png (green)
+ * or …_<aspect>_<key>.png (magenta, blue) and reused.
  */
 export interface GuideFormat {
 	cols: number;
@@ -16,9 +17,10 @@ export interface GuideFormat {
 	height: number;
 }
 
-export function layoutGuideName(format: GuideFormat): string {
+export function layoutGuideName(format: GuideFormat, key: SheetKey = DEFAULT_SHEET_KEY): string {
 	const g = gcd(format.width, format.height);
-	return `layout_guide_${format.cols}x${format.rows}_${format.width / g}-${format.height / g}.png`;
+	const colour = key === DEFAULT_SHEET_KEY ? '' : `_${key.name}`;
+	return `layout_guide_${format.cols}x${format.rows}_${format.width / g}-${format.height / g}${colour}.png`;
 }
 
 /** The guide's shape as an image API names aspect ratios: "3:2" for 1536×1024. */
@@ -27,10 +29,10 @@ export function layoutAspectRatio(format: GuideFormat): string {
 	return `${format.width / g}:${format.height / g}`;
 }
 
-export async function ensureLayoutGuide(dataDir: string, format: GuideFormat): Promise<Buffer> {
-	const file = path.join(dataDir, layoutGuideName(format));
+export async function ensureLayoutGuide(dataDir: string, format: GuideFormat, key: SheetKey = DEFAULT_SHEET_KEY): Promise<Buffer> {
+	const file = path.join(dataDir, layoutGuideName(format, key));
 	if (existsSync(file)) return readFile(file);
-	const png = await drawLayoutGuide(format);
+	const png = await drawLayoutGuide(format, key);
 	await mkdir(dataDir, { recursive: true });
 	const temp = `${file}.${process.pid}.tmp`;
 	await writeFile(temp, png);
@@ -38,7 +40,7 @@ export async function ensureLayoutGuide(dataDir: string, format: GuideFormat): P
 	return png;
 }
 
-async function drawLayoutGuide({ cols, rows, width, height }: GuideFormat): Promise<Buffer> {
+async function drawLayoutGuide({ cols, rows, width, height }: GuideFormat, key: SheetKey): Promise<Buffer> {
 	const cw = width / cols;
 	const ch = height / rows;
 	const cells: string[] = [];
@@ -50,7 +52,7 @@ async function drawLayoutGuide({ cols, rows, width, height }: GuideFormat): Prom
 			cells.push(`<text x="${x + cw / 2}" y="${y + ch / 2}" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(ch * 0.18)}" fill="#ffffff" fill-opacity="0.45" text-anchor="middle" dominant-baseline="middle">${r * cols + c + 1}</text>`);
 		}
 	}
-	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${SHEET_BACKGROUND_HEX}"/>${cells.join('')}</svg>`;
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${key.hex}"/>${cells.join('')}</svg>`;
 	return sharp(Buffer.from(svg)).png().toBuffer();
 }
 

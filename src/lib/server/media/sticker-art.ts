@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { OutfitFigure, OutfitPalette } from '../../schemas/outfit.ts';
+import { fitCaption } from './caption-fit.ts';
 import { drawCostumedFigure } from './costume-figure.ts';
 import type { FaceBox } from './face-detector.ts';
 import { badgeSvg, captionSvg, decorationSvg } from './sticker-decor.ts';
@@ -44,7 +45,7 @@ export async function drawFigure(input: FigureInput): Promise<Buffer> {
 	const fill = palette.badges[input.index % palette.badges.length] ?? '#ffd23f';
 	const accent = palette.badges[(input.index + 5) % palette.badges.length] ?? '#ff3b6b';
 	const back = svgCanvas(size, badgeSvg(variant.shape, size, fill, palette.ink));
-	const front = svgCanvas(size, decorationSvg(variant.decoration, size, accent, palette.ink) + captionSvg(input.caption, size, '#ffffff', palette.ink));
+	const front = svgCanvas(size, decorationSvg(variant.decoration, size, accent, palette.ink) + captionSvg(await fitCaption(input.caption, size), size, '#ffffff', palette.ink));
 	return sharp({ create: { width: size, height: size, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
 		.composite([{ input: back }, { input: posed }, { input: front }])
 		.png()

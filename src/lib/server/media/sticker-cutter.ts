@@ -18,6 +18,11 @@ export interface CutOptions {
 	joinRadius?: number;
 	/** Blobs smaller than this share of the sheet are specks, not figures. */
 	minAreaShare?: number;
+	/**
+	 * The key colour the sheet was asked on (the job's, sheet-key.ts). The matte keys out the colour
+	 * the sheet's border actually shows (models shift it); the asked one is kept in the diagnosis.
+	 */
+	key?: Rgb;
 }
 
 export interface FigureReport {
@@ -33,6 +38,8 @@ export interface CutDiagnosis {
 	reason?: string;
 	sheet: { width: number; height: number };
 	background: Rgb;
+	/** The key colour asked for, when given. */
+	asked?: Rgb;
 	expected: number;
 	found: number;
 	figures: FigureReport[];
@@ -60,7 +67,7 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 	const figures = orderForReading(mask.blobs.filter((b) => b.area >= minArea), options.expected);
 	const rejects = mask.blobs.filter((b) => b.area < minArea).map((b) => ({ box: boxOf(b), area: b.area, reason: 'speck' }));
 	const reports: FigureReport[] = figures.map((b, index) => ({ index, box: boxOf(b), area: b.area, touchesEdge: touchesEdge(b, width, height) }));
-	const diagnosis: CutDiagnosis = { ok: true, sheet: { width, height }, background, expected: options.expected, found: figures.length, figures: reports, rejects, ms: 0 };
+	const diagnosis: CutDiagnosis = { ok: true, sheet: { width, height }, background, ...(options.key ? { asked: options.key } : {}), expected: options.expected, found: figures.length, figures: reports, rejects, ms: 0 };
 	if (figures.length !== options.expected) {
 		diagnosis.ok = false;
 		diagnosis.reason = `found ${figures.length} figures, expected ${options.expected}`;

@@ -1,3 +1,4 @@
+import { captionText, type CaptionLayout } from './caption-fit.ts';
 import type { BadgeShape, Decoration } from './sticker-variants.ts';
 
 /** SVG pieces of an offline sticker: the badge behind the guest, the emoji-themed decorations, the caption. */
@@ -53,10 +54,16 @@ export function decorationSvg(kind: Decoration, size: number, accent: string, in
 	}
 }
 
-export function captionSvg(text: string, size: number, fill: string, ink: string): string {
-	const fontSize = Math.round(size * (text.length > 7 ? 0.12 : 0.145));
-	const y = size * 0.93;
-	return `<text x="${size / 2}" y="${y}" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="${fontSize}" text-anchor="middle" fill="${fill}" stroke="${ink}" stroke-width="${fontSize * 0.16}" stroke-linejoin="round" paint-order="stroke" transform="rotate(-3 ${size / 2} ${y})">${escapeXml(text)}</text>`;
+/**
+ * The caption as fitted (caption-fit.ts): one line on the caption strip, or two lines whose lower
+ * one sits a little lower, tilted slightly like a hand-set label.
+ */
+export function captionSvg(layout: CaptionLayout, size: number, fill: string, ink: string): string {
+	const { lines, fontSize } = layout;
+	const bottom = size * (lines.length > 1 ? 0.94 : 0.93);
+	const lineGap = fontSize * 1.05;
+	const texts = lines.map((line, i) => captionText(line, size / 2, bottom - (lines.length - 1 - i) * lineGap, fontSize, 'middle', { fill, ink }));
+	return `<g transform="rotate(-3 ${size / 2} ${bottom})">${texts.join('')}</g>`;
 }
 
 function confetti(size: number, ink: string): string {
@@ -82,8 +89,4 @@ function starPoints(cx: number, cy: number, outer: number, inner: number, points
 function heartPath(cx: number, top: number, width: number): string {
 	const w = width / 2;
 	return `M ${cx} ${top + w * 0.6} C ${cx} ${top}, ${cx - w} ${top}, ${cx - w} ${top + w * 0.6} C ${cx - w} ${top + w * 1.2}, ${cx} ${top + w * 1.6}, ${cx} ${top + w * 2} C ${cx} ${top + w * 1.6}, ${cx + w} ${top + w * 1.2}, ${cx + w} ${top + w * 0.6} C ${cx + w} ${top}, ${cx} ${top}, ${cx} ${top + w * 0.6} Z`;
-}
-
-function escapeXml(text: string): string {
-	return text.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }

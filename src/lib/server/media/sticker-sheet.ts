@@ -1,12 +1,13 @@
 import sharp from 'sharp';
+import { DEFAULT_SHEET_KEY } from './sheet-key.ts';
 
 /**
- * A sheet of figures on one flat, known colour: how image models are asked to draw (they give no
+ * A sheet of figures on one flat, known colour (green, or the key the outfit needs: sheet-key.ts): how image models are asked to draw (they give no
  * real transparency) and how the offline provider and the fake Gemini server draw too, so the same
  * cutter handles every provider.
  */
-export const SHEET_BACKGROUND = { r: 0, g: 177, b: 64 } as const;
-export const SHEET_BACKGROUND_HEX = '#00B140';
+export const SHEET_BACKGROUND = DEFAULT_SHEET_KEY.rgb;
+export const SHEET_BACKGROUND_HEX = DEFAULT_SHEET_KEY.hex;
 
 export interface SheetLayout {
 	cols: number;

@@ -1,3 +1,5 @@
+import { DEFAULT_SHEET_KEY, type SheetKey } from './sheet-key.ts';
+
 /**
  * Art styles (ART_STYLE, or jobs.art_style) and the colour grading an outfit gives a pack. The
  * offline renderer applies them with sharp; image-model prompts describe the same style in words.
@@ -37,16 +39,34 @@ export interface PackPalette {
 
 /** Hues kept away from the chroma green the sheets are drawn on, so the cutter never eats a badge. */
 const BADGE_HUES = [330, 45, 200, 15, 270, 55, 190, 350, 25, 230, 300, 5];
+/** A badge hue this close to another key's hue is turned to the opposite side of the wheel. */
+const KEY_HUE_ROOM = 50;
 
-export function paletteForOutfit(outfitId: string): PackPalette {
+/** `key`: the flat colour the sheet is drawn on; badges keep away from its hue (green's already are). */
+export function paletteForOutfit(outfitId: string, key: SheetKey = DEFAULT_SHEET_KEY): PackPalette {
 	const shift = hashString(outfitId) % BADGE_HUES.length;
-	const hues = BADGE_HUES.map((_, i) => BADGE_HUES[(i + shift) % BADGE_HUES.length] ?? 0);
+	const keyHue = hueOf(key.rgb);
+	const hues = BADGE_HUES.map((_, i) => awayFrom(BADGE_HUES[(i + shift) % BADGE_HUES.length] ?? 0, key === DEFAULT_SHEET_KEY ? null : keyHue));
 	const tintHue = hues[0] ?? 0;
 	return {
 		badges: hues.map((h, i) => `hsl(${h}, ${i % 2 ? 85 : 75}%, ${i % 3 === 0 ? 62 : 70}%)`),
 		ink: '#1f1b2e',
 		tint: hslToRgb(tintHue, 0.5, 0.9)
 	};
+}
+
+function awayFrom(hue: number, keyHue: number | null): number {
+	if (keyHue === null) return hue;
+	const apart = Math.abs(((hue - keyHue + 540) % 360) - 180);
+	return apart < KEY_HUE_ROOM ? (hue + 180) % 360 : hue;
+}
+
+function hueOf({ r, g, b }: { r: number; g: number; b: number }): number {
+	const max = Math.max(r, g, b);
+	const d = max - Math.min(r, g, b);
+	if (d === 0) return 0;
+	const h = max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+	return h * 60;
 }
 
 export function hashString(text: string): number {

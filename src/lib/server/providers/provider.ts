@@ -1,3 +1,4 @@
+import type { SheetKey } from '../media/sheet-key.ts';
 import type { Locale } from '../../i18n/locale.ts';
 import type { OutfitSnapshot } from '../../schemas/outfit.ts';
 import type { StickerVerdict } from '../media/sticker-qa.ts';
@@ -58,6 +59,8 @@ export interface JobBrief {
 	captions: string[];
 	artStyle: ArtStyle;
 	locale: Locale;
+	/** The flat colour sheets, the anchor and the head are drawn on and keyed out of, chosen away from the outfit's colours (media/sheet-key.ts). */
+	sheetKey: SheetKey;
 	/** The provider refused this request once (a safety or no-image stop): ask again more gently. */
 	softened?: boolean;
 }

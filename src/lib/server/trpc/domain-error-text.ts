@@ -55,6 +55,7 @@ function waitText(seconds: number): string {
 	return `${Math.ceil(seconds / 3600)} hours`;
 }
 
+const LANGUAGE_NAME: Record<'ru' | 'uz' | 'en', string> = { ru: 'Russian', uz: 'Uzbek', en: 'English' };
 const KEPT: Record<'settings' | 'catalogue' | 'kiosks', string> = { settings: 'its settings are kept as they were', catalogue: 'its catalogue is kept as it was', kiosks: 'its kiosks are kept as they were' };
 const PREVIEW_PROBLEM: Record<'not_an_image' | 'damaged', string> = {
 	not_an_image: 'This file is not a picture: upload a JPEG, PNG or WebP image.',
@@ -80,6 +81,11 @@ function eventSentence(refusal: EventRefusal): string {
 			return 'One of those kiosks does not exist any more: reload the page.';
 		case 'CatalogueInvalid':
 			return (refusal.outfitNumber === null ? '' : `Outfit ${refusal.outfitNumber}: `) + refusal.problem;
+		case 'CaptionTooLong':
+			return (
+				`${LANGUAGE_NAME[refusal.language]} caption ${refusal.captionNumber} ("${refusal.caption}") does not fit on a sticker even in two lines at the smallest type: ` +
+				`about ${refusal.fitsCharacters} characters like these fit (it has ${refusal.caption.length}). Shorten it.`
+			);
 		case 'DraftSavedMeanwhile':
 			return `${refusal.savedBy || 'Another operator'} saved this catalogue while you were editing: reload to see their changes, then make yours again.`;
 		case 'DraftChangedBeforePublish':

@@ -48,7 +48,7 @@ export async function withGuestHead(ctx: PipelineContext, state: PackState, inpu
 async function ensurePreparedHead(ctx: PipelineContext, state: PackState, input: HeadInput): Promise<PreparedHead> {
 	if (state.head) return state.head;
 	const drawn = (await ctx.fileStore.get(ctx.files.keys.head)) ?? (await drawHead(ctx, input));
-	const prepared = await prepareHead(drawn, await getFaceDetector());
+	const prepared = await prepareHead(drawn, await getFaceDetector(), ctx.brief.sheetKey.rgb);
 	if (!prepared) throw new ProviderError('bad_output', 'the drawn head shows no face');
 	state.head = prepared;
 	return prepared;

@@ -40,7 +40,7 @@ async function drawUsableFigure(ctx: PipelineContext, input: FiguresInput, n: nu
 		const image = await callProvider(ctx, 'sheet_figure', 'image', (tone) => ctx.provider.drawFigure({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor, variant, index: n - 1, attempt }));
 		await ctx.fileStore.put(ctx.files.keys.debug(`sheet${input.sheet}_figure${n}_try${attempt}.png`), image);
 		const small = await tooSmall(image);
-		const cut = small ? null : await cutSheet(image, { expected: 1 });
+		const cut = small ? null : await cutSheet(image, { expected: 1, key: ctx.brief.sheetKey.rgb });
 		const sticker = cut?.diagnosis.ok ? cut.stickers[0] : undefined;
 		if (sticker) return sticker;
 		ctx.logger.warn({ jobId: ctx.jobId, n, attempt, reason: small ?? cut?.diagnosis.reason }, 'single figure unusable; drawing it again');

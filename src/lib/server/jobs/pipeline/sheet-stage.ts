@@ -33,7 +33,7 @@ type DrawInput = { appearance: AppearanceCard; anchor: Buffer };
 type SheetInput = DrawInput & { guide: Buffer; sheet: number; numbers: number[] };
 
 export async function ensureSheets(ctx: PipelineContext, state: PackState, input: DrawInput): Promise<void> {
-	const guide = await ensureLayoutGuide(ctx.dataDir, SHEET_FORMAT);
+	const guide = await ensureLayoutGuide(ctx.dataDir, SHEET_FORMAT, ctx.brief.sheetKey);
 	for (let sheet = 1; sheet <= SHEET_COUNT; sheet++) {
 		const first = (sheet - 1) * PER_SHEET;
 		const numbers = STICKER_VARIANTS.slice(first, first + PER_SHEET).map((_, i) => first + i + 1);
@@ -62,7 +62,7 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 			continue;
 		}
 		await ctx.enterStage('cut', `sheet ${sheet} of ${SHEET_COUNT}`);
-		const { stickers, diagnosis } = await cutSheet(image, { expected: variants.length });
+		const { stickers, diagnosis } = await cutSheet(image, { expected: variants.length, key: ctx.brief.sheetKey.rgb });
 		const review = diagnosis.ok ? await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers, stickers }) : null;
 		await ctx.fileStore.put(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ...diagnosis, ...(review ? { review: review.verdicts } : {}) }, null, 2));
 		if (review && review.rejected.length <= numbers.length / 2) {

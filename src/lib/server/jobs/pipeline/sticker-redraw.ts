@@ -24,10 +24,10 @@ export async function redrawSticker(ctx: PipelineContext, state: PackState, inpu
 	const image = await callProvider(ctx, stage, 'image', (tone) => ctx.provider.drawFigure({ brief: briefFor(ctx, tone), appearance, anchor, variant, index: n - 1, attempt: input.attempt ?? 2 }));
 	await ctx.fileStore.put(ctx.files.keys.debug(`regen${n}.png`), image);
 	const small = await tooSmall(image);
-	if (small) return { ok: false, faces: 0, coverage: 0, reasons: [`regen: ${small}`], meanColour: { r: 0, g: 0, b: 0 } };
-	const { stickers, diagnosis } = await cutSheet(image, { expected: 1 });
+	if (small) return { ok: false, faces: 0, coverage: 0, largestHole: 0, reasons: [`regen: ${small}`], meanColour: { r: 0, g: 0, b: 0 } };
+	const { stickers, diagnosis } = await cutSheet(image, { expected: 1, key: ctx.brief.sheetKey.rgb });
 	const cut = stickers[0];
-	if (!diagnosis.ok || !cut) return { ok: false, faces: 0, coverage: 0, reasons: [`regen cut: ${diagnosis.reason ?? 'nothing cut'}`], meanColour: { r: 0, g: 0, b: 0 } };
+	if (!diagnosis.ok || !cut) return { ok: false, faces: 0, coverage: 0, largestHole: 0, reasons: [`regen cut: ${diagnosis.reason ?? 'nothing cut'}`], meanColour: { r: 0, g: 0, b: 0 } };
 	const png = state.renderMode === 'composite' ? await withGuestHead(ctx, state, { appearance, anchor, n, png: cut }) : cut;
 	return keepIfItPasses(ctx, state, n, png);
 }

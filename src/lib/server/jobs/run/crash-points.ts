@@ -16,12 +16,24 @@ export const DELIVERED_CRASH_STEP = 'after_link_commit';
 /** Composite mode only (RENDER_MODE=composite): after the first sticker got the guest's head. */
 export const COMPOSITE_CRASH_STEP = 'after_head_pasted';
 
-export function createCrashPoint(env: NodeJS.ProcessEnv = process.env): (step: string) => void {
+/**
+ * CRASH_JOB=<job id> instead of a marker makes that job a poison pill: the worker dies at the step
+ * every time it runs that job (steps that name their job: `after_claim`), however often it restarts.
+ */
+export type CrashPoint = (step: string, jobId?: number) => void;
+
+export function createCrashPoint(env: NodeJS.ProcessEnv = process.env): CrashPoint {
 	const target = env.NODE_ENV === 'test' ? env.CRASH_AT : undefined;
 	const marker = env.CRASH_MARKER;
-	if (!target || !marker) return () => undefined;
-	return (step) => {
-		if (step !== target || existsSync(marker)) return;
+	const poison = env.CRASH_JOB ? Number(env.CRASH_JOB) : undefined;
+	if (!target || (!marker && poison === undefined)) return () => undefined;
+	return (step, jobId) => {
+		if (step !== target) return;
+		if (poison !== undefined) {
+			if (jobId === poison) process.kill(process.pid, 'SIGKILL');
+			return;
+		}
+		if (!marker || existsSync(marker)) return;
 		writeFileSync(marker, step);
 		process.kill(process.pid, 'SIGKILL');
 	};

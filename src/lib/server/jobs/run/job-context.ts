@@ -1,3 +1,4 @@
+import { chooseSheetKey } from '../../media/sheet-key.ts';
 import type { FileStore } from '../../files/file-store.ts';
 import { storeOf } from '../../files/open-file-store.ts';
 import { readGuestLanguage } from '../../guests/guest-profile.ts';
@@ -35,7 +36,8 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		outfit: choices.outfit,
 		captions: choices.captions,
 		artStyle,
-		locale
+		locale,
+		sheetKey: chooseSheetKey(choices.outfit.palette)
 	};
 	const guest = await deps.db.user.findUnique({ where: { telegramUserId: job.telegramUserId }, select: { firstName: true } });
 	// The guest sees the stage through their status message, edited by the worker's status task.

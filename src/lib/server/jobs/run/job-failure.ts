@@ -70,14 +70,19 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
 		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
 		if ((await failJobForGood(db, clock, attempt.jobId, message, noFace ? 'no_face' : refused ? 'refused' : 'failed')).won) {
-			await recordStage(db, clock, attempt.jobId, 'failed', message.slice(0, 300));
-			await deliverJobNoticesNow(deps.notices, attempt.jobId);
+			await afterFailedForGood(deps, attempt.jobId, message);
 		}
 		return;
 	}
 	const delay = computeBackoffMs(attempt.attempts, { baseMs: deps.settings.backoffBaseMs, capMs: deps.settings.backoffCapMs });
 	logger.warn({ jobId: attempt.jobId, attempts: attempt.attempts, retryInMs: delay, err: attempt.error }, 'job attempt failed; will retry');
 	await requeueJob(db, clock, attempt.jobId, { error: message, notBefore: new Date(clock.now().getTime() + delay), refundAttempt: false });
+}
+
+/** A job just failed for good: its stage says so, and its failure notice (queued with the failure) is sent now. */
+export async function afterFailedForGood(deps: QueueDeps, jobId: number, message: string): Promise<void> {
+	await recordStage(deps.db, deps.clock, jobId, 'failed', message.slice(0, 300));
+	await deliverJobNoticesNow(deps.notices, jobId);
 }
 
 function describe(error: unknown): string {

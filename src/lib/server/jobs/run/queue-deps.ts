@@ -38,7 +38,8 @@ export interface QueueDeps {
 	fileStore?: FileStore;
 	workerId: string;
 	botUsername: () => Promise<string>;
-	crashPoint: (step: string) => void;
+	/** Test builds only (run/crash-points.ts); the job id lets a poison pill die on its own job. */
+	crashPoint: (step: string, jobId?: number) => void;
 	/** The guest notices outbox, shared with the worker's outbox task (one flood-control view). */
 	notices: GuestNoticeDeps;
 	sleep: (ms: number, signal: AbortSignal) => Promise<void>;

@@ -18,7 +18,7 @@ export async function runClaimedJob(deps: QueueDeps, claimed: ClaimedJob, shutdo
 	shutdown.addEventListener('abort', onShutdown, { once: true });
 	const heartbeat = startLeaseHeartbeat(deps, lease, controller);
 	try {
-		deps.crashPoint('after_claim');
+		deps.crashPoint('after_claim', jobId);
 		const ctx = await buildJobContext(deps, jobId, controller.signal);
 		await drawStickers(ctx);
 		await recordProvidersUsed(deps.db, jobId, ctx.providersUsed);

@@ -1,10 +1,12 @@
-import { SHEET_BACKGROUND_HEX } from '../../media/sticker-sheet.ts';
 import { STYLE_RECIPES } from '../../media/sticker-style.ts';
 import type { AppearanceCard, JobBrief, SheetRequest } from '../provider.ts';
 import type { StickerVariant } from '../../media/sticker-variants.ts';
 import { outfitPhrase } from '../outfit-words.ts';
 
-/** The words sent to Gemini. Image models give no transparency: always ask for a flat known colour. */
+/**
+ * The words sent to Gemini. Image models give no transparency: always ask for a flat known colour,
+ * the job's key (green, or the one its outfit needs: media/sheet-key.ts), the only hex in a prompt.
+ */
 export const PASSPORT_PROMPT =
 	'Describe the one person in this photo for an illustrator, as JSON with keys summary, hair, face, accessories. Only what is visible; no names, no guesses about identity.';
 
@@ -12,7 +14,7 @@ export function anchorPrompt(brief: JobBrief, card: AppearanceCard): string {
 	return [
 		`Draw one full-body character of the person in the reference photo, ${outfitPhrase(brief.outfit)}.`,
 		`Style: ${STYLE_RECIPES[brief.artStyle].prompt}. Keep the face recognisable: ${card.summary}.`,
-		`Plain flat ${SHEET_BACKGROUND_HEX} background, no text, no shadow on the background.`
+		`Plain flat ${brief.sheetKey.hex} background, no text, no shadow on the background.`
 	].join(' ');
 }
 
@@ -46,7 +48,7 @@ export function headPrompt(brief: JobBrief, card: AppearanceCard): string {
 	return [
 		'Draw only the head and hair of the person in the reference photo, facing the viewer, no neck below the chin, no text.',
 		`Style: ${STYLE_RECIPES[brief.artStyle].prompt}, matching the anchor character. Keep the face recognisable: ${card.summary}.`,
-		`Plain flat ${SHEET_BACKGROUND_HEX} background.`
+		`Plain flat ${brief.sheetKey.hex} background.`
 	].join(' ');
 }
 
@@ -56,12 +58,12 @@ export function sheetPrompt(request: SheetRequest): string {
 		`A sticker sheet of the same character as the anchor image: ${request.cols} columns × ${request.rows} rows, exactly ${request.variants.length} separate figures, one per cell of the layout guide, none touching another or the edge.`,
 		`Style: ${STYLE_RECIPES[request.brief.artStyle].prompt}, ${outfitPhrase(request.brief.outfit)}. Each figure with its caption under it.`,
 		`Cells: ${cells}.`,
-		`Flat solid ${SHEET_BACKGROUND_HEX} background everywhere between figures; no grid lines, no numbers, no checkerboard.`
+		`Flat solid ${request.brief.sheetKey.hex} background everywhere between figures; no grid lines, no numbers, no checkerboard.`
 	].join(' ');
 }
 
 export function figurePrompt(variant: StickerVariant, index: number, brief: JobBrief): string {
-	return `One sticker figure of the same character as the anchor image: ${describeVariant(variant, index, brief)}. Style: ${STYLE_RECIPES[brief.artStyle].prompt}, ${outfitPhrase(brief.outfit)}. Flat solid ${SHEET_BACKGROUND_HEX} background, figure fully inside the frame.`;
+	return `One sticker figure of the same character as the anchor image: ${describeVariant(variant, index, brief)}. Style: ${STYLE_RECIPES[brief.artStyle].prompt}, ${outfitPhrase(brief.outfit)}. Flat solid ${brief.sheetKey.hex} background, figure fully inside the frame.`;
 }
 
 /**

@@ -2,7 +2,7 @@ import sharp, { type Region, type Sharp } from 'sharp';
 import { getFaceDetector, type FaceBox } from '../../media/face-detector.ts';
 import { drawFigure } from '../../media/sticker-art.ts';
 import { reviewFromLocal } from '../../media/sticker-contact.ts';
-import { composeSheet, SHEET_BACKGROUND } from '../../media/sticker-sheet.ts';
+import { composeSheet } from '../../media/sticker-sheet.ts';
 import { cutPortrait } from '../../media/matte.ts';
 import { paletteForOutfit, STYLE_RECIPES } from '../../media/sticker-style.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
@@ -13,7 +13,7 @@ import { NoFaceFound } from '../../jobs/job-errors.ts';
  * The embedded default: no key, no network, deterministic. Finds the guest's face with the offline
  * face model and draws stickers of the real face on the chosen outfit's costume, recoloured with the
  * outfit's palette, with the brief's captions (media/sticker-art.ts). Sheets are
- * drawn on the same flat background an image model is asked for, so they go through the same cutter
+ * drawn on the same flat background (the job's key) an image model is asked for, so they go through the same cutter
  * and quality gate as paid providers' sheets.
  */
 export const OFFLINE_MODEL = 'offline-sharp-1';
@@ -90,21 +90,21 @@ async function drawSheet(request: SheetRequest): Promise<ProviderResult<Buffer>>
 		figures.push(...(await Promise.all(batch)));
 	}
 	const layout = { cols: request.cols, rows: request.rows, width: CELL * request.cols, height: CELL * request.rows };
-	const sheet = await composeSheet(figures, layout, SHEET_BACKGROUND);
+	const sheet = await composeSheet(figures, layout, request.brief.sheetKey.rgb);
 	return { value: sheet, usage: usage('image', 1, `${layout.width}x${layout.height}`) };
 }
 
 /** A redrawn figure looks different from the one it replaces: each attempt shifts the badge colours. */
 async function drawOneFigure(request: FigureRequest): Promise<ProviderResult<Buffer>> {
 	const figure = await draw(request.brief, request.appearance, request.index, CELL, request.attempt);
-	const sheet = await composeSheet([figure], { cols: 1, rows: 1, width: CELL + 64, height: CELL + 64 }, SHEET_BACKGROUND);
+	const sheet = await composeSheet([figure], { cols: 1, rows: 1, width: CELL + 64, height: CELL + 64 }, request.brief.sheetKey.rgb);
 	return { value: sheet, usage: usage('image', 1, `${CELL + 64}x${CELL + 64}`) };
 }
 
 async function draw(brief: JobBrief, appearance: AppearanceCard, index: number, size: number, attempt = 1): Promise<Buffer> {
 	const variant = STICKER_VARIANTS[index % STICKER_VARIANTS.length]!;
 	const face = appearance.faceBox ?? (await describeAppearance(brief)).value.faceBox!;
-	const palette = paletteForOutfit(attempt > 1 ? `${brief.outfit.id}#${attempt}` : brief.outfit.id);
+	const palette = paletteForOutfit(attempt > 1 ? `${brief.outfit.id}#${attempt}` : brief.outfit.id, brief.sheetKey);
 	const caption = brief.captions[index % STICKER_VARIANTS.length] ?? variant.caption[brief.locale];
 	return drawFigure({ selfie: brief.selfie, face, variant, index, style: brief.artStyle, palette, outfit: brief.outfit, caption, size });
 }

@@ -5,6 +5,7 @@ import { createEvent, endEvent, findEvent, listEvents, startEvent, updateEvent }
 import { eventSummary } from '../../events/event-summary.ts';
 import { DomainError } from '../../errors/domain-error.ts';
 import { eventFieldsSchema } from '../../../schemas/event.ts';
+import { refuseCaptionsThatCannotFit } from '../../events/caption-check.ts';
 import { operatorProcedure, router } from '../init.ts';
 
 const eventId = z.object({ eventId: z.number().int().positive() });
@@ -31,11 +32,17 @@ export const eventsRouter = router({
 		return { event, summary: await eventSummary(ctx.db, input.eventId) };
 	}),
 
-	create: operatorProcedure.input(eventFieldsSchema).mutation(({ ctx, input }) => createEvent(ctx.db, ctx.clock, ctx.actor, input)),
+	create: operatorProcedure.input(eventFieldsSchema).mutation(async ({ ctx, input }) => {
+		await refuseCaptionsThatCannotFit(input.captions);
+		return createEvent(ctx.db, ctx.clock, ctx.actor, input);
+	}),
 
 	update: operatorProcedure
 		.input(eventId.extend({ fields: eventFieldsSchema }))
-		.mutation(({ ctx, input }) => updateEvent(ctx.db, ctx.clock, ctx.actor, input.eventId, input.fields)),
+		.mutation(async ({ ctx, input }) => {
+			await refuseCaptionsThatCannotFit(input.fields.captions);
+			return updateEvent(ctx.db, ctx.clock, ctx.actor, input.eventId, input.fields);
+		}),
 
 	start: operatorProcedure.input(eventId).mutation(({ ctx, input }) => startEvent(ctx.db, ctx.clock, ctx.actor, input.eventId)),
 
