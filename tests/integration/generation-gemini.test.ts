@@ -24,9 +24,9 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect(sheet).toMatchObject({ kind: 'image', model: 'gemini-3.1-flash-image', imageTokens: 1680, images: 1, resolution: '2512x1680' });
 		expect(sheet.estCostUsd).toBeCloseTo((sheet.promptTokens! * 0.5 + 1680 * 60) / 1e6, 6);
 		expect(rows.find((r) => r.stage === 'anchor')).toMatchObject({ imageTokens: 1120, resolution: '880x1184' });
-		expect(rows.find((r) => r.stage === 'passport')).toMatchObject({ kind: 'vision', model: 'gemini-3.5-flash', thoughtsTokens: 24 });
+		expect(rows.find((r) => r.stage === 'passport')).toMatchObject({ kind: 'vision', model: 'gemini-3.8-flash', thoughtsTokens: 24 });
 		const review = rows.find((r) => r.stage === 'qa_pack')!;
-		expect(review).toMatchObject({ kind: 'qa', model: 'gemini-3.5-flash', images: 0 });
+		expect(review).toMatchObject({ kind: 'qa', model: 'gemini-3.8-flash', images: 0 });
 		expect(review.estCostUsd).toBeGreaterThan(0);
 		expect(rows.filter((r) => r.stage === 'qa_sheet').every((r) => r.kind === 'qa' && r.estCostUsd! > 0)).toBe(true);
 		expect(gemini.calls).toHaveLength(8);
@@ -41,8 +41,9 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		const rows = await run.usage(jobId);
 		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'qa_pack', 'qa_regen']);
 		const [review, regen] = rows.slice(-2);
-		expect(review).toMatchObject({ kind: 'qa', ok: 1, provider: 'gemini', model: 'gemini-3.5-flash' });
-		expect(review!.estCostUsd).toBeCloseTo((review!.promptTokens! * 0.5 + 60 * 3 + 24 * 3) / 1e6, 5);
+		expect(review).toMatchObject({ kind: 'qa', ok: 1, provider: 'gemini', model: 'gemini-3.8-flash' });
+		// The vision model at its own price (gemini-3.8-flash: $0.75 in, $3.75 text and thinking out), not the image model's.
+		expect(review!.estCostUsd).toBeCloseTo((review!.promptTokens! * 0.75 + 60 * 3.75 + 24 * 3.75) / 1e6, 5);
 		expect(regen).toMatchObject({ kind: 'image', ok: 1, images: 1, imageTokens: 1120, resolution: '1024x1024' });
 		expect(regen!.estCostUsd).toBeGreaterThan(0);
 		const { existsSync, readFileSync } = await import('node:fs');

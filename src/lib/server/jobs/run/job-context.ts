@@ -35,7 +35,8 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		outfit: choices.outfit,
 		captions: choices.captions,
 		artStyle,
-		locale
+		locale,
+		signal
 	};
 	const guest = await deps.db.user.findUnique({ where: { telegramUserId: job.telegramUserId }, select: { firstName: true } });
 	// The guest sees the stage through their status message, edited by the worker's status task.
