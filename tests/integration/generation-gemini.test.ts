@@ -168,13 +168,24 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect(first.error).toMatch(/timeout|abort/i);
 	}, 120_000);
 
-	it('a sheet with the wrong figure count is rejected by the cutter and drawn again', async () => {
-		const { jobId, world, ...run } = await start([{ kind: 'wrong_count', times: 1, match: 'sheet' }]);
-		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
-		expect((await run.usage(jobId)).filter((r) => r.stage === 'sheet')).toHaveLength(3);
-		const { readFileSync } = await import('node:fs');
-		const diagnosis = JSON.parse(readFileSync(`${world.dataDir}/debug_sheets/job${jobId}_sheet1_try1.json`, 'utf8')) as { ok: boolean; found: number; expected: number };
-		expect(diagnosis).toMatchObject({ ok: false, found: 5, expected: 6 });
+	it('a sheet one figure short keeps its five figures and draws only the missing one, alone (one small call, not a sheet)', async () => {
+		const { jobId, world, gemini, ...run } = await start([{ kind: 'wrong_count', times: 1, match: 'sheet', stickers: [3] }]);
+		expect(await run.finalStatus(jobId)).toBe('done');
+		const rows = await run.usage(jobId);
+		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet_figure', 'sheet', 'qa_sheet', 'qa_pack']);
+		// One extra 1K image (1120 tokens) instead of a whole 2K sheet again.
+		expect(rows.find((r) => r.stage === 'sheet_figure')).toMatchObject({ ok: 1, imageTokens: 1120, resolution: '1024x1024' });
+		expect(gemini.calls.filter((c) => c.request === 'sheet')).toHaveLength(2);
+		expect(gemini.calls.filter((c) => c.kind === 'image')).toHaveLength(4);
+		const diagnosis = run.debugJson<{ ok: boolean; found: number; expected: number; reason: string; drawnAlone: number[]; review: { n: number }[] }>(jobId, 'sheet1_try1.json');
+		expect(diagnosis).toMatchObject({ ok: false, found: 5, expected: 6, drawnAlone: [3] });
+		expect(diagnosis.reason).toContain('empty cells 3');
+		expect(diagnosis.review.map((r) => r.n)).toEqual([1, 2, 4, 5, 6]);
+		// The missing figure's caption is drawn in its own place: sticker 3 is the figure of cell 3.
+		expect(gemini.calls.find((c) => c.request === 'figure')!.prompt).toMatch(/caption/);
+		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
+		expect(job.attempts).toBe(1);
+		expect((await world.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
 	}, 120_000);
 });
 

@@ -14,7 +14,8 @@
  * request answered with words), unreadable_json (a JSON request answered with a sentence). Answer shapes: chatty (thought parts, a draft image marked as a
  * thought, text before and after), fenced_json (JSON inside a ```json fence with sentences
  * around it), jpeg (image/jpeg instead of PNG), default_size (imageConfig ignored: the model's
- * default 1K, ratio from the references). Drawings: wrong_count (one figure too few),
+ * default 1K, ratio from the references). Drawings: wrong_count (one figure too few: the last
+ * cell left empty, or the cell `stickers[0]` names, 1-based in reading order),
  * extra_figure (one too many). Verdicts: qa_reject / sheet_reject reject the `stickers` (pack
  * numbers) in the pack review (qa_pack) or the sheet review (qa_sheet) that shows them.
  */
@@ -55,7 +56,7 @@ export interface FaultInput {
 	delayMs?: number;
 	/** Applies to every matching request for this long from arming (instead of `times`). */
 	forMs?: number;
-	/** For `qa_reject` / `sheet_reject`: the sticker numbers (1-based, in the pack) the review rejects. */
+	/** For `qa_reject` / `sheet_reject`: the sticker numbers (1-based, in the pack) the review rejects; for `wrong_count`: the cell left empty (1-based). */
 	stickers?: number[];
 	/** For `blocked_prompt` (a BlockedReason) and `finish` (a FinishReason). */
 	reason?: string;

@@ -122,8 +122,10 @@ async function imageAnswer(ctx: Context, images: Buffer[], usage: Usage): Promis
 	const asked = ctx.has('default_size') ? {} : (ctx.request.generationConfig?.imageConfig ?? {});
 	const first = images[0] ? await sharp(images[0]).metadata() : undefined;
 	const size = dimensionsFor(asked, first?.width && first.height ? { width: first.width, height: first.height } : undefined);
-	const countOffset = ctx.has('wrong_count') ? -1 : ctx.has('extra_figure') ? 1 : 0;
-	const drawn = await drawRequested({ kind: ctx.kind as 'anchor', prompt: ctx.prompt, references: images, width: size.width, height: size.height, seed: seedFor(ctx.seeds, ctx.prompt), countOffset, format: ctx.has('jpeg') ? 'jpeg' : 'png' });
+	const short = ctx.has('wrong_count');
+	const countOffset = short ? -1 : ctx.has('extra_figure') ? 1 : 0;
+	const emptyCell = short?.stickers[0] !== undefined ? short.stickers[0] - 1 : undefined;
+	const drawn = await drawRequested({ kind: ctx.kind as 'anchor', prompt: ctx.prompt, references: images, width: size.width, height: size.height, seed: seedFor(ctx.seeds, ctx.prompt), countOffset, emptyCell, format: ctx.has('jpeg') ? 'jpeg' : 'png' });
 	ctx.call.size = { width: size.width, height: size.height };
 	const image = { mimeType: drawn.mimeType, data: drawn.image.toString('base64') };
 	const draft = ctx.has('chatty') ? await draftOf(drawn.image) : null;
