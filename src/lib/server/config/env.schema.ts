@@ -19,7 +19,7 @@ const optionalString = z
 	.optional()
 	.transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 
-const optionalPrice = optionalString.pipe(z.coerce.number({ message: 'must be a price in USD' }).min(0, { message: 'must be a price in USD' }).optional());
+const optionalPrice = optionalString.transform((v) => (v === undefined ? undefined : Number(v))).pipe(z.number({ message: 'must be a price in USD' }).min(0, { message: 'must be a price in USD' }).optional());
 
 const url = (hint: string) => z.url({ protocol: /^https?$/, message: `must be a full URL, ${hint}` });
 
