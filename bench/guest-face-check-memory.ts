@@ -5,6 +5,7 @@ import { createKiosk } from '../src/lib/server/kiosk/kiosk-keys.ts';
 import { CHECKER_IDLE_MS } from '../src/lib/server/media/upload-checker/child-checker.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
 import { startBuiltWeb, type BuiltWeb } from './_built-web.ts';
+import { rssMb } from './_rss.ts';
 import { kioskFrame, phonePhoto } from './_upload-photos.ts';
 
 /**
@@ -22,17 +23,6 @@ const UPLOADS = 6;
 const TARGET_MB = 200;
 const SETTLE_MS = 3_000;
 const SAMPLE_MS = 50;
-
-/** Resident set as the kernel counts it (what a memory limit would see); 0 once the process is gone. */
-function rssMb(pid: number | undefined): number {
-	if (pid === undefined) return 0;
-	try {
-		const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-		return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
-	} catch {
-		return 0;
-	}
-}
 
 /** The web process's child, if it runs one (only the upload checker). */
 function checkerPid(web: number): number | undefined {

@@ -6,7 +6,8 @@ import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 
 /**
  * Broadcasts against the running product: an operator composes a broadcast for one event, checks
- * the preview and the audience, test-sends it to their own Telegram chat, sends it; the emulator
+ * the preview and the audience, is refused a test until their own Telegram chat has proven itself
+ * (the chat sends the bot the code the profile page shows), test-sends it there, sends it; the emulator
  * shows it to that event's consenting guests only; one guest presses "no more messages" and the
  * next broadcast leaves them out; progress and results move on the page by themselves.
  */
@@ -76,10 +77,25 @@ test('an operator broadcasts to one event’s consenting guests; an opt-out is l
 
 	await expect(page.getByRole('heading', { level: 1, name: /Broadcast #\d+/ })).toBeVisible();
 	await expect(page.getByTestId('broadcast-state')).toHaveText('draft');
-	await page.getByLabel('Your Telegram id').fill(String(me!.id));
-	await page.getByRole('button', { name: 'Save', exact: true }).click();
-	await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+	// No proven chat yet: the test is refused, with the way to prove one.
 	await page.getByRole('button', { name: 'Send a test to me' }).click();
+	await expect(page.getByRole('alert').filter({ hasText: 'Link your own Telegram chat on your profile page' })).toBeVisible();
+	const broadcastPage = page.url();
+	await page.getByRole('link', { name: 'profile page' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+	await expect(page.getByTestId('telegram-link-state')).toContainText('No chat linked');
+	await page.getByRole('button', { name: 'Link my Telegram chat' }).click();
+	const command = await page.getByLabel('Message to send to the bot').inputValue();
+	expect(command).toMatch(/^\/link [0-9A-Z]{4}-[0-9A-Z]{4}$/);
+	// The operator's own chat sends the code to the bot (the worker's bot answers); the page notices.
+	await control.sendUserMessage({ user_id: me!.id, text: command });
+	await control.waitForMessage(me!.id, (m) => m.from_bot && !!m.text?.includes('linked to the console account'), { timeoutMs: 15_000 });
+	await expect(page.getByTestId('telegram-link-state')).toContainText(`Linked: chat ${me!.id}`, { timeout: 10_000 });
+
+	await page.goto(broadcastPage);
+	await expect(page.getByTestId('test-send-target')).toContainText(`Tests go to your Telegram chat ${me!.id}`);
+	await page.getByRole('button', { name: 'Send a test to me' }).click();
+	await expect(page.getByRole('status').filter({ hasText: `Test queued: it arrives in your Telegram chat ${me!.id}.` })).toBeVisible();
 	await control.waitForMessage(me!.id, hasText(marker), { timeoutMs: 15_000 });
 	await expect(page.getByTestId('test-send-state')).toContainText('Test send: sent');
 

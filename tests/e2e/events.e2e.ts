@@ -42,7 +42,7 @@ async function expectDone(console: Page, sentence: string | RegExp): Promise<voi
 async function startSession(kiosk: Page): Promise<string> {
 	await kiosk.getByRole('button', { name: 'Start', exact: true }).click({ timeout: 30_000 });
 	await expect(kiosk.getByRole('heading', { name: 'Scan with your phone' })).toBeVisible({ timeout: 20_000 });
-	const link = await kiosk.getByTestId('deep-link').getAttribute('href');
+	const link = await kiosk.getByTestId('qr-code').getAttribute('data-deep-link');
 	return /\?start=([A-Za-z0-9_-]+)$/.exec(link ?? '')![1]!;
 }
 

@@ -1,71 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Page } from '@playwright/test';
-import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
-import { writeGuestCameraFeed } from './fake-camera.ts';
-import { expect, test as base, type ProductStack } from './product-stack.ts';
-
-/**
- * The guest flow as people live it: Chromium with a fake camera on /kiosk, the emulated guest in
- * Telegram (the emulator started by the product), the real worker and web processes. The fake
- * camera shows Chromium's test pattern, with no face in it (the upload's face check refuses it);
- * `guestPage` is a page of a browser of its own whose camera shows a guest. Runs in both projects:
- * on SQLite with the files under DATA_DIR, and on PostgreSQL + S3 (`product` says which).
- */
-const test = base.extend<{ guestPage: Page; control: ReturnType<typeof createControlClient> }>({
-	control: async ({ product }, use) => use(createControlClient(product.emulatorUrl)),
-	guestPage: async ({ playwright, launchOptions, baseURL }, use) => {
-		const feed = await writeGuestCameraFeed(path.resolve('.tmp/fake-camera'));
-		const browser = await playwright.chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), `--use-file-for-fake-video-capture=${feed}`] });
-		const context = await browser.newContext({ baseURL });
-		await use(await context.newPage());
-		await browser.close();
-	}
-});
+import { expect } from './product-stack.ts';
+import { guestChoosesOutfit, holdQueue, openKiosk, releaseQueue, sessionFiles, startAndReadToken, test } from './kiosk-steps.ts';
 
 let nextUser = 7_100_001 + Math.floor(Math.random() * 1000) * 10;
-
-/** The generation worker does not claim during a pause: the job waits while the test looks at it. */
-async function holdQueue(product: ProductStack): Promise<void> {
-	const value = JSON.stringify({ source: 'admin', reason: 'e2e hold', at: new Date().toISOString() });
-	await product.db.run(`INSERT INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, value, new Date().toISOString());
-}
-
-async function releaseQueue(product: ProductStack): Promise<void> {
-	await product.db.run(`DELETE FROM settings WHERE key = 'maintenance'`);
-}
-
-async function sessionFiles(product: ProductStack, token: string): Promise<string[]> {
-	return (await product.files.list(`sessions/${token}/`)).map((file) => file.key);
-}
-
-async function openKiosk(page: Page, product: ProductStack): Promise<void> {
-	await page.goto('/kiosk');
-	await page.getByLabel('Kiosk key').fill(product.registerKiosk());
-	await page.getByRole('button', { name: 'Save' }).click();
-	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
-}
-
-async function startAndReadToken(page: Page, product: ProductStack): Promise<string> {
-	await page.getByRole('button', { name: 'Start', exact: true }).click();
-	await expect(page.getByRole('heading', { name: 'Scan with your phone' })).toBeVisible({ timeout: 20_000 });
-	const link = await page.getByTestId('deep-link').getAttribute('href');
-	const token = /\?start=([A-Za-z0-9_-]+)$/.exec(link ?? '')?.[1];
-	expect(link).toMatch(/^https:\/\/t\.me\/\w+\?start=/);
-	expect(token).toBeTruthy();
-	await expect(page.getByRole('link', { name: /emulator/ })).toHaveAttribute('href', `http://localhost:${product.emulatorPort}/?start=${token}`);
-	return token!;
-}
-
-async function guestChoosesOutfit(control: ReturnType<typeof createControlClient>, userId: number, token: string): Promise<void> {
-	await control.sendUserMessage({ user: { id: userId, first_name: 'Kamola', language_code: 'en' }, text: `/start ${token}` });
-	const prompt = await control.waitForMessage(userId, (m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`), { timeoutMs: 15_000 });
-	await control.pressButton({ user_id: userId, message_id: prompt.message_id, callback_data: `gc:${token}` });
-	const catalogue = await control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, { timeoutMs: 15_000 });
-	await control.pressButton({ user_id: userId, message_id: catalogue.message_id, callback_data: `go:astronaut:${token}` });
-}
 
 test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Generating…", back to Start', async ({ guestPage: page, product, control }) => {
 	test.setTimeout(120_000);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { openDatabase } from '../../src/lib/server/db/client.ts';
 import { claimNextJob, renewLease, requeueAbandonedJobs, type ClaimedJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
@@ -10,7 +10,9 @@ import { FakeClock } from '../../src/lib/server/time/clock.ts';
  * Options: workerId, now (ISO, a fixed fake "now" — time is injected), leaseMs,
  *   sweep (run the lease-expiry requeue first, as the loop does at every pass),
  *   holdAfter (stop after that many claims and idle, like a wedged worker, until killed),
- *   heartbeatAt (ISO: once the queue is empty, renew every lease held, like a live worker does).
+ *   heartbeatAt (ISO: once the queue is empty, renew every lease held, like a live worker does),
+ *   peers (worker ids racing together: after its first claim a process waits until every peer has
+ *     made one, so each of them provably claimed in the race whatever the OS scheduler does).
  * Prints JSON lines: {ready}, {requeued:[ids]}, {claimed, attempts}, {holding}, {renewed}, {done},
  * or {error, busy} and exit code 1. It waits for <go-file> after {ready}, so all processes start
  * racing at the same moment instead of the first one started draining the queue alone.
@@ -22,6 +24,7 @@ interface Options {
 	sweep?: boolean;
 	holdAfter?: number;
 	heartbeatAt?: string;
+	peers?: string[];
 }
 
 const [dbPath, goFile, optionsJson] = process.argv.slice(2);
@@ -35,6 +38,18 @@ async function waitForGo(): Promise<void> {
 	while (!existsSync(goFile!)) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
+/**
+ * The first-claim barrier (option peers): marks this process's first claim beside the go file and
+ * waits for every peer's mark. A process the scheduler starves still claims once before the others
+ * drain the queue, so the test need not assume fair scheduling to know that all of them raced.
+ */
+async function waitForPeersFirstClaim(): Promise<void> {
+	if (!options.peers) return;
+	const mark = (id: string) => `${goFile}.first-${id}`;
+	writeFileSync(mark(options.workerId), '');
+	while (!options.peers.every((id) => existsSync(mark(id)))) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
 async function claimUntilEmpty(clock: FakeClock): Promise<ClaimedJob[]> {
 	const claimed: ClaimedJob[] = [];
 	for (;;) {
@@ -46,6 +61,7 @@ async function claimUntilEmpty(clock: FakeClock): Promise<ClaimedJob[]> {
 		if (!job) return claimed;
 		claimed.push(job);
 		print({ claimed: job.jobId, attempts: job.attempts });
+		if (claimed.length === 1) await waitForPeersFirstClaim();
 	}
 }
 

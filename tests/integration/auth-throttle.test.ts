@@ -5,6 +5,9 @@ import type { Db } from '../../src/lib/server/db/client.ts';
 import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
+import { hashClientIp } from '../../src/lib/server/privacy/ip-hash.ts';
+import { createKiosk } from '../../src/lib/server/kiosk/kiosk-keys.ts';
+import { staffPinRule, tryStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
 
 describe('sign-in throttling', () => {
 	const freshDb = useTestDb('auth-throttle-');
@@ -93,6 +96,33 @@ describe('sign-in throttling', () => {
 		expect(waits.filter((wait) => wait === 0)).toHaveLength(ACCOUNT_CLIENT_POLICY.freeFailures + 1);
 		expect(waits.filter((wait) => wait > 0).every((wait) => wait === throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY) / SECOND)).toBe(true);
 		expect(await db.loginThrottle.findUnique({ where: { key: 'ip:parallel' } })).toMatchObject({ failures: ACCOUNT_CLIENT_POLICY.freeFailures + 1 });
+	});
+
+	// The first attempts of a new address have no row to lock yet: on PostgreSQL two at once both read
+	// "none" and the second's write overwrote the first's (2 attempts recorded as 1). Rounds, because
+	// a race shows only when the two really overlap.
+	it('counts every one of parallel first sign-ins from a new address (both engines)', async () => {
+		const { db, deps } = await setUp();
+		for (let round = 0; round < 10; round++) {
+			const ip = `198.51.100.${100 + round}`;
+			const results = await Promise.all([0, 1].map((i) => signIn(deps, { username: 'olga', password: `guess-${round}-${i}`, ip })));
+			expect(results).toEqual([{ ok: false, reason: 'invalid' }, { ok: false, reason: 'invalid' }]);
+			const clientKey = `ip:${hashClientIp(ip, deps.ipSalt)}`;
+			expect(await db.loginThrottle.findUnique({ where: { key: clientKey } })).toMatchObject({ failures: 2 });
+		}
+	});
+
+	it('counts every one of parallel first reservations on new keys, and of the staff PIN of a new kiosk', async () => {
+		const { db, clock } = await setUp();
+		for (let round = 0; round < 10; round++) {
+			const rule = { key: `ip:fresh-${round}`, policy: CLIENT_POLICY };
+			expect(await Promise.all(Array.from({ length: 3 }, () => reserveAttempt(db, clock, [rule])))).toEqual([0, 0, 0]);
+			expect(await db.loginThrottle.findUnique({ where: { key: rule.key } })).toMatchObject({ failures: 3 });
+			const { kiosk } = await createKiosk(db, clock, `kiosk-race-${round}`);
+			const pins = await Promise.all([0, 1].map(() => tryStaffPin(db, clock, kiosk.id, '4321', '0000')));
+			expect(pins).toEqual([{ ok: false, reason: 'wrong' }, { ok: false, reason: 'wrong' }]);
+			expect(await db.loginThrottle.findUnique({ where: { key: staffPinRule(kiosk.id).key } })).toMatchObject({ failures: 2 });
+		}
 	});
 
 	it('parallel sign-ins from one address reach the password check only for the reserved attempts', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readModelCheck } from '../../src/lib/server/jobs/model-pause.ts';
+import { readModelCheck } from '../../src/lib/server/jobs/model-check-state.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';

@@ -47,7 +47,7 @@ describe('rate limits in the database', () => {
 
 	it('peeking takes nothing and writes no row', async () => {
 		const { db, clock } = await setUp();
-		const limit = KEY_ENTRY_LIMITS.sameWrongKey;
+		const limit = KEY_ENTRY_LIMITS.wrongKeysFromSource;
 		expect(await peekToken(db, clock, limit, 'never-seen')).toEqual({ allowed: true });
 		expect(await db.rateLimitBucket.count()).toBe(0);
 		for (let i = 0; i < limit.capacity; i++) await takeToken(db, clock, limit, 'pair');
@@ -86,8 +86,8 @@ describe('rate limits in the database', () => {
 
 	it('refuses a client address as a bucket key: addresses are only ever stored hashed', async () => {
 		const { db, clock } = await setUp();
-		await expect(takeToken(db, clock, KEY_ENTRY_LIMITS.sameWrongKey, '203.0.113.9')).rejects.toThrow(/must not hold a client address/);
-		await expect(peekToken(db, clock, KEY_ENTRY_LIMITS.sameWrongKey, '2001:db8::1')).rejects.toThrow(/must not hold a client address/);
+		await expect(takeToken(db, clock, KEY_ENTRY_LIMITS.wrongKeysFromSource, '203.0.113.9')).rejects.toThrow(/must not hold a client address/);
+		await expect(peekToken(db, clock, KEY_ENTRY_LIMITS.wrongKeysFromSource, '2001:db8::1')).rejects.toThrow(/must not hold a client address/);
 		expect(await db.rateLimitBucket.count()).toBe(0);
 	});
 });

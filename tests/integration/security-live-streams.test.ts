@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import type { Role } from '../../src/lib/server/auth/roles.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
+import { createOperatorSession } from '../../src/lib/server/auth/operator-session.ts';
+import { LIVE_VIEW_LIMITS } from '../../src/lib/server/trpc/live-view.ts';
 import { callTrpc, signIn, useBuiltWeb, type BuiltWeb } from '../helpers/built-web.ts';
 import { openSse, type SseEvent, type SseStream } from '../helpers/sse-reader.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
@@ -97,12 +99,12 @@ describe('finding 3: console live streams end with their session', () => {
 		await expectEndsUnauthorised(spend, expiredAt);
 	}, 60_000);
 
-	it('finding 3: one operator holds at most 16 live streams; the oldest makes way for a new one', async () => {
+	it('finding 3: one operator holds at most 8 live streams; the oldest makes way for a new one', async () => {
 		const { web, operator } = await start();
 		const ivan = await operator('ivan', 'operator');
 		const other = await operator('olga', 'operator');
 		const streams: SseStream[] = [];
-		for (let i = 0; i < 16; i++) streams.push(await watch(web, ivan.cookie, 'audit.watch', { limit: 10 + i }));
+		for (let i = 0; i < LIVE_VIEW_LIMITS.perOwner; i++) streams.push(await watch(web, ivan.cookie, 'audit.watch', { limit: 10 + i }));
 		const othersView = await watch(web, other.cookie, 'audit.watch', {});
 
 		const newest = await watch(web, ivan.cookie, 'audit.watch', { limit: 99 });
@@ -111,4 +113,31 @@ describe('finding 3: console live streams end with their session', () => {
 		await streams[0]!.ended;
 		for (const stream of [...streams.slice(1), newest, othersView]) expect(stream.events.filter((e) => e.event === 'serialized-error')).toEqual([]);
 	}, 60_000);
+
+	// Eight viewer accounts with 16 views each used to fill the process's 128 and lock the owner out.
+	it('viewers filling every live-view place cannot lock the owner out, nor another operator', async () => {
+		const { web, db } = await start();
+		const { perOwner, total } = LIVE_VIEW_LIMITS;
+		const session = async (username: string, role: Role) => {
+			const { id } = await insertOperator(db, systemClock, username, role);
+			return `console_session=${(await createOperatorSession(db, systemClock, id)).token}`;
+		};
+		const viewers = [];
+		for (let i = 0; i < total / perOwner; i++) viewers.push(await session(`viewer${i}`, 'viewer'));
+		const owner = await session('olga', 'owner');
+		const latecomer = await session('ivan', 'operator');
+		const held: SseStream[] = [];
+		for (const cookie of viewers) for (let i = 0; i < perOwner; i++) held.push(await watch(web, cookie, 'audit.watch', { limit: 10 + i }));
+
+		const ownersView = await watch(web, owner, 'console.watchLive');
+		// The owner's view took the place of the oldest view of a biggest holder, which is told why.
+		const displaced = await held[0]!.waitFor(isError('TOO_MANY_REQUESTS'), 5_000);
+		expect(JSON.parse(displaced.data)).toMatchObject({ message: expect.stringMatching(/to make room for another operator/) });
+		// An operator with no view yet gets one too: fair shares, not first come.
+		const latecomersView = await watch(web, latecomer, 'audit.watch', {});
+		await held[perOwner]!.waitFor(isError('TOO_MANY_REQUESTS'), 5_000); // the next viewer's oldest
+		const ended = held.filter((stream) => stream.events.some((e) => e.event === 'serialized-error'));
+		expect(ended).toEqual([held[0], held[perOwner]]);
+		for (const stream of [ownersView, latecomersView]) expect(stream.events.filter((e) => e.event === 'serialized-error')).toEqual([]);
+	}, 120_000);
 });

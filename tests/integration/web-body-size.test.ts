@@ -100,7 +100,7 @@ describe('request body size per route (over HTTP)', () => {
 		expect(statuses).toEqual(Array.from({ length: 20 }, () => 413));
 	});
 
-	it('finding 2: small bodies, declared or chunked, still reach their route; only the photo and outfit-preview uploads take more than 64 KB', { timeout: 60_000 }, async () => {
+	it('finding 2: small bodies, declared or chunked, still reach their route; only the photo, outfit-preview and broadcast-picture uploads take more than 64 KB', { timeout: 60_000 }, async () => {
 		const web = await start();
 		const chunkedKey = await postBytes(web, '/api/kiosk/key', { size: 1000, contentType: 'application/json', chunked: true });
 		expect(chunkedKey).toBe(400); // 1000 × "a" is not JSON: the route itself answered
@@ -122,6 +122,9 @@ describe('request body size per route (over HTTP)', () => {
 		// The catalogue editor's preview upload reads up to 2 MB itself: 1 MB reaches it (not signed in → 401).
 		const preview = await postBytes(web, '/api/console/outfit-previews', { size: MB, contentType: 'application/octet-stream', chunked: false });
 		expect(preview).toBe(401);
+		// So does a broadcast's picture, up to 10 MB (broadcast-picture-size.test.ts signs in and stores one).
+		const picture = await postBytes(web, '/api/console/broadcasts/image', { size: MB, contentType: 'application/octet-stream', chunked: false });
+		expect(picture).toBe(401);
 	});
 
 	it('the systemd unit gives the web process the same outer body limit as npm start', () => {

@@ -6,6 +6,7 @@ import type { BotContext, BotDeps } from './context.ts';
 import { localeFeature } from './features/locale.ts';
 import { guestForgetFeature } from './features/guest-forget.ts';
 import { broadcastOptOutFeature } from './features/broadcast-opt-out.ts';
+import { operatorLinkFeature } from './features/operator-link.ts';
 import { maintenanceFeature } from './features/maintenance.ts';
 import { adminPauseFeature } from './features/admin-pause.ts';
 import { welcomeFeature } from './features/welcome.ts';
@@ -32,6 +33,7 @@ export function createBot(options: CreateBotOptions, deps: BotDeps, otherSenders
 	bot.use(localeFeature(deps));
 	bot.use(guestForgetFeature());
 	bot.use(broadcastOptOutFeature());
+	bot.use(operatorLinkFeature());
 	bot.use(maintenanceFeature());
 	bot.use(adminPauseFeature());
 	bot.use(welcomeFeature());

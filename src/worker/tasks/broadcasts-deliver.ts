@@ -7,6 +7,7 @@ import {
 	type ClaimedRecipient
 } from '../../lib/server/broadcasts/broadcast-recipients.repository.ts';
 import { readBroadcastImage } from '../../lib/server/broadcasts/broadcast-image.ts';
+import { readTestSendStanding } from '../../lib/server/broadcasts/test-send.ts';
 import { finishDrainedBroadcasts, recordImageFileId, startDueBroadcasts } from '../../lib/server/broadcasts/broadcasts.repository.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { FileStore } from '../../lib/server/files/file-store.ts';
@@ -26,7 +27,7 @@ import { MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
  *   claim (next_attempt_at = now + lease) → sendMessage/sendPhoto → record message_id, state sent
  *
  * paced as the bulk lane of the bot's budget (bot-budget.ts: ≈22/s, never the guests' reserve, 1/s per chat; a 429's retry_after holds the lane).
- * Before each send the guest's standing is read again: opted out, blocked or gone since the
+ * Before each send the guest's standing is read again (a test copy's too, test-send.ts): opted out, blocked or gone since the
  * audience was chosen → the row is closed without a call. A 403 marks the guest as having blocked
  * the bot. 5xx and network errors back off (the shared formula) up to MAX_ATTEMPTS; a 429 holds
  * the broadcasts for its retry_after and never counts as an attempt. The remaining duplicate window: Telegram accepted the message but we never recorded
@@ -88,7 +89,8 @@ async function withPicture(deps: BroadcastDeliveryDeps, content: BroadcastConten
 
 async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): Promise<Outcome> {
 	const chatId = row.telegramUserId;
-	const standing: Standing = row.test ? 'ok' : await readStanding(deps.db, chatId);
+	// A test copy is checked too (opted out or blocked since the operator pressed the button).
+	const standing: Standing = row.test ? await readTestSendStanding(deps.db, chatId) : await readStanding(deps.db, chatId);
 	if (standing !== 'ok') {
 		await closeRecipient(deps.db, deps.clock.now().toISOString(), row.id, standing === 'blocked' ? 'blocked' : 'skipped', STANDING_REASON[standing]);
 		return 'closed';

@@ -1,6 +1,7 @@
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { getContext, setContext } from 'svelte';
 import type { AppRouter } from '$lib/server/trpc/root';
+import { MAX_TRPC_BATCH_CALLS } from '$lib/schemas/trpc-batch';
 
 /**
  * The console's tRPC client in the browser: queries and mutations over HTTP (the browser adds the
@@ -13,7 +14,8 @@ export function createConsoleClient() {
 			splitLink({
 				condition: (op) => op.type === 'subscription',
 				true: httpSubscriptionLink({ url: '/api/trpc' }),
-				false: httpBatchLink({ url: '/api/trpc' })
+				// The server refuses bigger batches (trpc/batch-limit.ts): split them here.
+				false: httpBatchLink({ url: '/api/trpc', maxItems: MAX_TRPC_BATCH_CALLS })
 			})
 		]
 	});

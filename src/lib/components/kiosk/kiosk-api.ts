@@ -1,4 +1,4 @@
-import type { KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
+import type { KIOSK_CLOSE_REASONS, KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
 import type { Locale } from '$lib/i18n/locale';
 
 /** The kiosk page's calls to /api/kiosk. Network failures are retried with capped backoff. */
@@ -30,7 +30,7 @@ export const kioskApi = {
 	saveKey: (key: string) => call<{ kiosk: { name: string } }>('POST', '/key', { key }, 0),
 	start: () => call<StartedSession>('POST', '/sessions', {}, 1),
 	session: (token: string) => call<KioskSessionView>('GET', `/sessions/${token}`),
-	close: (token: string, reason: 'camera_error' | 'kiosk_reset') => call<{ closed: boolean }>('POST', `/sessions/${token}/close`, { reason }),
+	close: (token: string, reason: (typeof KIOSK_CLOSE_REASONS)[number]) => call<{ closed: boolean }>('POST', `/sessions/${token}/close`, { reason }),
 	staffReset: (pin: string) => call<{ closed: number }>('POST', '/staff-reset', { pin }, 0)
 };
 

@@ -1,6 +1,7 @@
 import type { KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
 import type { Locale } from '$lib/i18n/locale';
-import { kioskApi, uploadPhoto } from './kiosk-api';
+import { kioskApi, uploadPhoto, type ApiResult } from './kiosk-api';
+import { UploadRetry } from './upload-retry.svelte';
 
 export type Screen = 'loading' | 'key' | 'start' | 'paused' | 'qr' | 'telegram' | 'camera' | 'uploading' | 'queued' | 'closed';
 
@@ -24,6 +25,8 @@ export class KioskFlow {
 	problem = $state<string | null>(null);
 	uploadProgress = $state(0);
 	reconnecting = $state(false);
+	/** A photo upload waiting to be sent again after the network dropped it. */
+	readonly uploadRetry = new UploadRetry();
 	now = $state(Date.now());
 	#clockOffsetMs = 0;
 	#sessionEvents: EventSource | null = null;
@@ -96,12 +99,36 @@ export class KioskFlow {
 		if (view.ok) this.#applyView(view.data);
 	}
 
+	/**
+	 * The guest pressed Cancel (QR, Telegram or camera screen): the session closes as kiosk_cancel,
+	 * so the bot tells the guest at their next tap, and the kiosk is back at Start at once. A session
+	 * the server already ended (or a failed call: the server's deadline closes it anyway) changes nothing.
+	 */
+	async cancel(): Promise<void> {
+		const session = this.session;
+		this.uploadRetry.stop();
+		this.backToStart();
+		if (session) await kioskApi.close(session.token, 'kiosk_cancel');
+	}
+
+	/**
+	 * Sends the photo; a dropped connection or a server hiccup is retried with backoff (the upload
+	 * retry shows when, and an `online` event sends it at once) until it gets an answer or the guest
+	 * cancels. A photo that did arrive answers already_taken on the retry: one job, one pack.
+	 */
 	async upload(photo: Blob): Promise<void> {
-		if (!this.session) return;
+		const session = this.session;
+		if (!session) return;
 		this.screen = 'uploading';
 		this.uploadProgress = 0;
 		this.problem = null;
-		const result = await uploadPhoto(this.session.token, photo, this.locale, (fraction) => (this.uploadProgress = fraction));
+		const result = await this.uploadRetry.run(() => uploadPhoto(session.token, photo, this.locale, (fraction) => (this.uploadProgress = fraction)));
+		if (!result || this.session?.token !== session.token) return; // cancelled while waiting
+		await this.#uploadAnswered(result);
+	}
+
+	async #uploadAnswered(result: ApiResult<{ jobId: number }>): Promise<void> {
+		if (!this.session) return;
 		if (result.ok || result.error === 'already_taken') {
 			this.uploadProgress = 1;
 			const view = await kioskApi.session(this.session.token);
@@ -140,6 +167,7 @@ export class KioskFlow {
 	}
 
 	dispose(): void {
+		this.uploadRetry.stop();
 		this.#sessionEvents?.close();
 		this.#kioskEvents?.close();
 		clearTimeout(this.#returnTimer);
@@ -186,6 +214,8 @@ export class KioskFlow {
 		if (this.session && view.token !== this.session.token) return;
 		this.#clockOffsetMs = Date.parse(view.serverNow) - Date.now();
 		this.view = view;
+		// The server has the photo (a try whose answer was lost) or the session ended: nothing to send again.
+		if (view.status !== 'template_chosen') this.uploadRetry.stop();
 		this.screen = this.#screenFor(view);
 		if (this.screen === 'queued' || this.screen === 'closed') this.#returnLater(this.screen === 'queued' ? QUEUED_SCREEN_MS : CLOSED_SCREEN_MS);
 	}

@@ -24,6 +24,7 @@ export const uz = {
 	closed_cancel: 'Bu seans bekor qilindi. Qaytadan boshlash uchun kioskda «Start» tugmasini bosing.',
 	closed_staff_reset: 'Kioskni xodimlar qayta ishga tushirdi. Qaytadan boshlash uchun «Start» tugmasini bosing.',
 	closed_camera_error: 'Kiosk kamerasida muammo yuz berdi. «Start» tugmasini yana bosing yoki xodimlarga murojaat qiling.',
+	closed_kiosk_cancel: 'Sessiya kioskda bekor qilindi. Qaytadan boshlash uchun kioskda «Start» tugmasini bosing.',
 	closed_kiosk_reset: 'Kiosk qayta ishga tushirildi. Qaytadan boshlash uchun «Start» tugmasini bosing.',
 	closed_other: 'Bu seans yopilgan. Qaytadan boshlash uchun kioskda «Start» tugmasini bosing.',
 	packInProgress: "Stikerlar to'plamingiz hali tayyorlanmoqda — tayyor bo'lishi bilan havola shu yerga keladi.",

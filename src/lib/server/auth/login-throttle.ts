@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { lockRows } from '../db/dialect/row-locks.ts';
+import { lockKeys } from '../db/dialect/row-locks.ts';
 import { DAY, HOUR, MINUTE, SECOND, type Clock } from '../time/clock.ts';
 
 /**
@@ -61,8 +61,10 @@ export async function secondsUntilAllowed(db: Db, clock: Clock, keys: string[]):
 export async function reserveAttempt(db: Db, clock: Clock, rules: ThrottleRule[]): Promise<number> {
 	return db.$transaction(async (tx) => {
 		const now = clock.now();
-		// Two sign-ins at once (two web processes) must not both count from the same failures.
-		await lockRows(tx, 'login_throttle', 'key', rules.map((rule) => rule.key));
+		// Two sign-ins at once (two web processes) must not both count from the same failures. A new
+		// address has no row yet, and a row lock holds nothing on a row that does not exist (both
+		// would read "none" and the second write would overwrite the first): lock the keys instead.
+		await lockKeys(tx, throttleLockKeys(rules.map((rule) => rule.key)));
 		const rows = await tx.loginThrottle.findMany({ where: { key: { in: rules.map((rule) => rule.key) } } });
 		const wait = waitSeconds(rows, now.getTime());
 		if (wait > 0) return wait;
@@ -87,7 +89,7 @@ export async function forgetAttempts(db: Db, keys: string[]): Promise<void> {
 /** The secret was right: the reserved attempt no longer counts against this key (its wait shrinks to match). */
 export async function refundAttempt(db: Db, { key, policy }: ThrottleRule): Promise<void> {
 	await db.$transaction(async (tx) => {
-		await lockRows(tx, 'login_throttle', 'key', [key]);
+		await lockKeys(tx, throttleLockKeys([key]));
 		const row = await tx.loginThrottle.findUnique({ where: { key } });
 		if (!row || row.failures <= 0) return;
 		const failures = row.failures - 1;
@@ -95,6 +97,11 @@ export async function refundAttempt(db: Db, { key, policy }: ThrottleRule): Prom
 		const blockedUntil = delay > 0 ? new Date(Date.parse(row.lastFailureAt) + delay).toISOString() : null;
 		await tx.loginThrottle.update({ where: { key }, data: { failures, blockedUntil } });
 	});
+}
+
+/** The lock keys of throttle keys: named apart from every other user of lockKeys. */
+function throttleLockKeys(keys: string[]): string[] {
+	return keys.map((key) => `login_throttle:${key}`);
 }
 
 /** The retention pass: a key quiet for a day would start from zero anyway. */

@@ -35,13 +35,13 @@ function readClientIp(event: RequestEvent): string | null {
 
 /**
  * At web start: while no operator exists, hand over a one-time link that creates the owner — in
- * the first-run secrets file and on the terminal, never in the log. A restart before setup gives
- * a new link (the old one stops working); only the token's hash is stored.
+ * the first-run secrets file and on the terminal, never in the log. It works for a day; every start
+ * before setup gives a new link (the old one stops working); only the token's hash is stored.
  */
 export async function announceConsoleSetup(app: AppContext): Promise<void> {
 	const token = await issueSetupToken(app.db, app.clock);
 	if (!token) return;
 	const link = setupLink(app.config.publicBaseUrl, token);
-	const file = keepFirstRunSecret(app.config.dataDir, app.clock, 'Console first run: create the owner account at', [link, '(the link works once; a restart before setup gives a new one)']);
+	const file = keepFirstRunSecret(app.config.dataDir, app.clock, 'Console first run: create the owner account at', [link, '(the link works once, for 24 hours; a restart before setup gives a new one)']);
 	app.logger.warn({ file }, 'console setup: no operator exists yet — the one-time setup link is in the first-run secrets file');
 }

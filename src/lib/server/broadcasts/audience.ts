@@ -42,15 +42,19 @@ export async function queueAudience(tx: Tx, broadcastId: number, eventId: number
 
 export type Standing = 'ok' | 'gone' | 'opted_out' | 'blocked';
 
-/** Checked again right before each send: a guest may have opted out, blocked the bot or left since the audience was chosen. */
+/**
+ * Checked again right before each send: a guest may have opted out, blocked the bot or left since
+ * the audience was chosen. The chat's own word (opted out, blocked) comes first: an operator's
+ * test chat is usually no guest at all, and test-send.ts honours exactly those two.
+ */
 export async function readStanding(db: Db | Tx, telegramUserId: bigint): Promise<Standing> {
 	const [user, optOut, blocked] = await Promise.all([
 		db.user.findUnique({ where: { telegramUserId }, select: { consentedAt: true } }),
 		db.broadcastOptOut.findUnique({ where: { telegramUserId }, select: { via: true } }),
 		isBotBlocked(db, telegramUserId)
 	]);
-	if (!user || !user.consentedAt) return 'gone';
 	if (optOut) return 'opted_out';
 	if (blocked) return 'blocked';
+	if (!user || !user.consentedAt) return 'gone';
 	return 'ok';
 }

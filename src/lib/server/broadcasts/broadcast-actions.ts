@@ -1,6 +1,5 @@
 import { recordAudit, type Actor, type AuditAction } from '../audit/audit-log.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { readOperatorTelegramId } from '../auth/operator-telegram-id.ts';
 import type { Db } from '../db/client.ts';
 import type { Broadcast } from '../db/generated/client.ts';
 import { DomainError } from '../errors/domain-error.ts';
@@ -8,11 +7,9 @@ import type { Clock } from '../time/clock.ts';
 import type { z } from 'zod';
 import type { composeBroadcastInput } from '../../schemas/broadcast.schema.ts';
 import { resolveBroadcastImage } from './broadcast-image.ts';
-import { queueTestSend } from './broadcast-recipients.repository.ts';
 import {
 	cancelBroadcast,
 	createBroadcast,
-	findBroadcast,
 	pauseBroadcast,
 	resumeBroadcast,
 	scheduleBroadcast,
@@ -21,7 +18,7 @@ import {
 
 /**
  * What an operator does with broadcasts, each audited (create in the same transaction; the others once the change has won)
- * — create, send, test send, pause, resume, cancel. The web process only writes rows; the worker
+ * — create, send, pause, resume, cancel (the test send: test-send.ts). The web process only writes rows; the worker
  * sends.
  */
 export interface BroadcastActionDeps {
@@ -73,16 +70,6 @@ export function resumeBroadcastNow(deps: BroadcastActionDeps, id: number): Promi
 
 export function cancelBroadcastNow(deps: BroadcastActionDeps, id: number): Promise<Broadcast> {
 	return audited(deps, id, 'cancel', 'broadcast_cancel', {}, (db) => cancelBroadcast(db, deps.clock.now().toISOString(), id));
-}
-
-/** The broadcast exactly as guests will get it, to the operator's own Telegram chat. */
-export async function testSendBroadcast(deps: BroadcastActionDeps, id: number, operatorId: number): Promise<void> {
-	const telegramId = await readOperatorTelegramId(deps.db, operatorId);
-	if (telegramId === null) throw new DomainError({ code: 'TestSendNeedsTelegramId' });
-	if (!(await findBroadcast(deps.db, id))) throw new DomainError({ code: 'BroadcastNotFound', broadcastId: id });
-	const nowIso = deps.clock.now().toISOString();
-	await queueTestSend(deps.db, nowIso, id, telegramId);
-	await recordAudit(deps.db, deps.clock, deps.actor, { action: 'broadcast_test_send', details: { broadcastId: id } });
 }
 
 async function audited(

@@ -7,8 +7,9 @@ import { MAX_BROADCAST_IMAGE_BYTES, readBroadcastImage, resolveBroadcastImage, s
 
 /**
  * POST /api/console/broadcasts/image: a broadcast's picture as the raw request body (content
- * sniffed, never trusted from its type). 201 {name} or 4xx {error} with a sentence for the
- * console. GET …/image/<name>: the stored picture, for the preview.
+ * sniffed, never trusted from its type), up to MAX_BROADCAST_IMAGE_BYTES (web/body-limit.ts leaves
+ * this route's size to it). 201 {name} or 4xx {error} with a sentence for the console.
+ * GET …/image/<name>: the stored picture, for the preview.
  */
 const REFUSALS: Record<PhotoRejected['problem'], string> = {
 	not_an_image: 'This file is not a picture: upload a JPEG, PNG or WebP image.',
@@ -22,9 +23,13 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 export async function answerBroadcastImageUpload(dataDir: string, operator: OperatorIdentity | null | undefined, request: Request, fileStore?: FileStore): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
 	if (!canAct(operator.role)) return json(403, { error: 'Your role is viewer: you can look at everything but not change it.' });
-	const tooBig = json(413, { error: `The picture is larger than ${MAX_BROADCAST_IMAGE_BYTES / 1024 / 1024} MB.` });
+	const tooBig = json(413, { error: `This picture is larger than ${MAX_BROADCAST_IMAGE_BYTES / 1024 / 1024} MB, the most Telegram takes: make it smaller.` });
 	const length = Number(request.headers.get('content-length') ?? NaN);
-	if (Number.isFinite(length) && length > MAX_BROADCAST_IMAGE_BYTES) return tooBig;
+	if (Number.isFinite(length) && length > MAX_BROADCAST_IMAGE_BYTES) {
+		// Read and dropped, so the connection ends cleanly and the sentence reaches the console.
+		void request.body?.pipeTo(new WritableStream()).catch(() => undefined);
+		return tooBig;
+	}
 	const bytes = await readLimited(request.body, MAX_BROADCAST_IMAGE_BYTES);
 	if (!bytes) return tooBig;
 	try {

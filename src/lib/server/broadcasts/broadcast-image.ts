@@ -12,6 +12,7 @@ import { BROADCAST_IMAGE_NAME } from '../../schemas/broadcast.schema.ts';
  * a bucket).
  */
 export const BROADCAST_IMAGE_DIR = 'broadcasts';
+/** Telegram takes photos of up to 10 MB by upload; a bigger file could never be sent. */
 export const MAX_BROADCAST_IMAGE_BYTES = 10 * 1024 * 1024;
 
 const keyOfName = (name: string) => `${BROADCAST_IMAGE_DIR}/${name}`;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readOperatorTelegramId } from '../auth/operator-telegram-id.ts';
+import { readVerifiedTelegramId } from '../auth/operator-telegram.ts';
 import type { Db } from '../db/client.ts';
 import type { Broadcast } from '../db/generated/client.ts';
 import { RECIPIENT_STATES, type BroadcastState, type RecipientState } from '../../schemas/broadcast.schema.ts';
@@ -40,6 +40,7 @@ export interface BroadcastDetail extends BroadcastSummary {
 	audienceNow: number;
 	failures: { reason: string; count: number }[];
 	testSend: { state: string; error: string | null; at: string } | null;
+	/** The operator's proven chat, where a test send goes; null until they link one on their profile. */
 	myTelegramId: string | null;
 }
 
@@ -60,7 +61,7 @@ export async function readBroadcastDetail(db: Db, id: number, operatorId: number
 		countOptedOutSince(db, broadcast),
 		readFailureReasons(db, id),
 		findTestSend(db, id),
-		readOperatorTelegramId(db, operatorId)
+		readVerifiedTelegramId(db, operatorId)
 	]);
 	const audienceNow = broadcast.startedAt ? (broadcast.audienceCount ?? 0) : await countAudience(db, broadcast.eventId);
 	return {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { readModelCheck } from '../jobs/model-pause.ts';
+import { readModelCheck } from '../jobs/model-check-state.ts';
 import { readQueuePause, type QueuePause } from '../jobs/queue-pause.ts';
 import type { Clock } from '../time/clock.ts';
 

@@ -24,7 +24,10 @@ export type Refusal =
 	| { code: 'BroadcastStateRefused'; broadcastId: number; state: string | null; action: 'send' | 'pause' | 'resume' | 'cancel' }
 	| { code: 'BroadcastEventNotFound'; eventId: number }
 	| { code: 'BroadcastImageMissing' }
-	| { code: 'TestSendNeedsTelegramId' }
+	/** unproven: the operator has an id typed in before chats had to prove themselves. */
+	| { code: 'TestSendNeedsProvenChat'; unproven: boolean }
+	| { code: 'TestSendChatRefuses'; telegramUserId: bigint; standing: 'opted_out' | 'blocked' }
+	| { code: 'TestSendRateLimited'; per: 'minute' | 'day'; limit: number; retryAfterSeconds: number }
 	| EventRefusal;
 
 /** Events, their outfit catalogues and kiosks. */

@@ -1,38 +1,26 @@
-import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { ADMIN_ALERTS } from '../../i18n/admin-alerts.ts';
 import type { Logger } from '../log/logger.ts';
-import { modelMissingSentence, type ConfiguredModel } from '../providers/model-check.ts';
+import { modelMissingSentence, type ConfiguredModel } from '../providers/configured-model.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../settings/maintenance.ts';
-import { readJsonSetting, writeSetting } from '../settings/settings.repository.ts';
 import type { TelegramApi } from '../telegram/api.ts';
 import { alertAdmins } from '../telegram/guest-notices.ts';
 import type { Clock } from '../time/clock.ts';
+import { readModelCheck, writeModelCheck } from './model-check-state.ts';
 
 /**
- * What the queue does about configured models the provider does not serve. `settings.model_check`
- * keeps the last finding ({at, missing}): the console shows the provider as down while `missing` is
- * not empty. A missing model pauses the queue (maintenance, source `config`) — every job would fail
- * on it — unless an operator's or a billing pause already holds it; admins hear once per set of
- * missing models. When the check finds every model again, a `config` pause is lifted by the worker:
- * the fix is a setting and a restart, and the check at start is what sees it.
+ * What the queue does about configured models the provider does not serve (the finding itself is
+ * model-check-state.ts). A missing model pauses the queue (maintenance, source `config`) — every job
+ * would fail on it — unless an operator's or a billing pause already holds it; admins hear once per
+ * set of missing models. When the check finds every model again, a `config` pause is lifted by the
+ * worker: the fix is a setting and a restart, and the check at start is what sees it.
  */
-const KEY = 'model_check';
-
-const modelSchema = z.object({ provider: z.enum(['gemini', 'openai']), setting: z.enum(['GEMINI_IMAGE_MODEL', 'GEMINI_VISION_MODEL', 'OPENAI_IMAGE_MODEL']), model: z.string() });
-export const modelCheckSchema = z.object({ at: z.string(), missing: z.array(modelSchema) });
-export type ModelCheckState = z.infer<typeof modelCheckSchema>;
-
 export interface ModelPauseDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
 	api: TelegramApi;
 	adminIds: readonly bigint[];
-}
-
-export function readModelCheck(db: Db): Promise<ModelCheckState | null> {
-	return readJsonSetting(db, KEY, modelCheckSchema);
 }
 
 /**
@@ -45,7 +33,7 @@ export async function pauseForMissingModels(deps: ModelPauseDeps, missing: Confi
 	const known = new Set((previous?.missing ?? []).map(keyOf));
 	const kept = complete ? [] : (previous?.missing ?? []);
 	const all = [...kept, ...missing.filter((m) => complete || !known.has(keyOf(m)))].map(({ provider, setting, model }) => ({ provider, setting, model }));
-	await writeSetting(db, clock, KEY, JSON.stringify({ at: clock.now().toISOString(), missing: all } satisfies ModelCheckState));
+	await writeModelCheck(db, clock, all);
 	const reason = all.map(modelMissingSentence).join('; ');
 	const maintenance = await readMaintenance(db);
 	if (!maintenance || (maintenance.source === 'config' && maintenance.reason !== reason.slice(0, 500))) await startMaintenance(db, clock, 'config', reason);
@@ -76,7 +64,7 @@ export async function pauseForProviderAccess(deps: ModelPauseDeps, reason: strin
 /** Every configured model was found: the finding is cleared and a config pause lifted. */
 export async function recordModelsFound(deps: ModelPauseDeps): Promise<boolean> {
 	const { db, clock, logger } = deps;
-	await writeSetting(db, clock, KEY, JSON.stringify({ at: clock.now().toISOString(), missing: [] } satisfies ModelCheckState));
+	await writeModelCheck(db, clock, []);
 	const maintenance = await readMaintenance(db);
 	if (maintenance?.source !== 'config') return false;
 	await endMaintenance(db);

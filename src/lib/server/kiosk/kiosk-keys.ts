@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import { peekToken, takeToken } from '../rate-limits/rate-limit-buckets.repository.ts';
+import { takeToken } from '../rate-limits/rate-limit-buckets.repository.ts';
 import type { RateLimit } from '../rate-limits/token-bucket.ts';
 import type { Clock } from '../time/clock.ts';
 
@@ -42,17 +42,19 @@ export async function findKioskByKey(db: Db, key: string | undefined | null): Pr
  * Limits on typing a key in (POST /api/kiosk/key). Guessing a 256-bit key is hopeless, so these only
  * slow floods down — and they must never starve the real kiosk, which may share its address (event
  * Wi-Fi) with whoever floods. So a valid key is never refused: its lookup is one indexed read, as
- * cheap as the cookie check every kiosk request makes. What is counted is wrong keys: per (key,
- * client) — one device retrying one wrong or revoked key is refused before the lookup — and across
- * all clients, past which every wrong key is told to slow down (429) instead of "unknown key".
+ * cheap as the cookie check every kiosk request makes. What is counted is wrong keys: per source
+ * (the client's hash, never its address) — a device typing wrong keys is told to slow down — and
+ * across all sources, past which every wrong key is told to slow down (429) instead of "unknown key".
+ * The buckets are keyed by the source, never by the key typed, so a flood of different wrong keys
+ * from one source adds one row, not one per key (and buckets full again are pruned as for every limit).
  */
 export interface KeyEntryLimits {
-	sameWrongKey: RateLimit;
+	wrongKeysFromSource: RateLimit;
 	wrongKeysEverywhere: RateLimit;
 }
 
 export const KEY_ENTRY_LIMITS: KeyEntryLimits = {
-	sameWrongKey: { name: 'kiosk-key-retry', capacity: 5, refillPerSecond: 1 / 30 },
+	wrongKeysFromSource: { name: 'kiosk-key-source', capacity: 5, refillPerSecond: 1 / 30 },
 	wrongKeysEverywhere: { name: 'kiosk-key-wrong', capacity: 300, refillPerSecond: 5 }
 };
 
@@ -60,12 +62,11 @@ export type KeyEntry = { kind: 'accepted'; kiosk: Kiosk } | { kind: 'unknown' } 
 
 /** `clientHash` is the client's hash (privacy/ip-hash.ts), never its address. */
 export async function enterKioskKey(db: Db, clock: Clock, key: string, clientHash: string, limits: KeyEntryLimits = KEY_ENTRY_LIMITS): Promise<KeyEntry> {
-	const pair = `${hashKioskKey(key)}|${clientHash}`;
-	const retry = await peekToken(db, clock, limits.sameWrongKey, pair);
-	if (!retry.allowed) return { kind: 'slow_down', retryAfterSeconds: retry.retryAfterSeconds };
 	const kiosk = await findKioskByKey(db, key);
 	if (kiosk) return { kind: 'accepted', kiosk };
-	await takeToken(db, clock, limits.sameWrongKey, pair);
+	// A refused take writes nothing, so a source past its allowance adds no row either.
+	const fromSource = await takeToken(db, clock, limits.wrongKeysFromSource, clientHash);
+	if (!fromSource.allowed) return { kind: 'slow_down', retryAfterSeconds: fromSource.retryAfterSeconds };
 	const everywhere = await takeToken(db, clock, limits.wrongKeysEverywhere, 'all');
 	if (!everywhere.allowed) return { kind: 'slow_down', retryAfterSeconds: everywhere.retryAfterSeconds };
 	return { kind: 'unknown' };

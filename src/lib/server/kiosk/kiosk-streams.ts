@@ -27,6 +27,8 @@ export const KIOSK_STREAM_LIMITS: StreamLimits = {
 const LAST_EVENT: Record<StreamEnd, Parameters<EndStream>[0]> = {
 	revoked: { event: 'unauthorised', data: { error: 'no_kiosk_key' } },
 	too_many: { event: 'closed', data: { reason: 'too_many_streams' } },
+	// Kiosk streams do not share when full (no shareWhenFull): a new one is refused instead.
+	displaced: { event: 'closed', data: { reason: 'too_many_streams' } },
 	time_limit: undefined,
 	failed: undefined
 };

@@ -1,6 +1,7 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import type { Config } from '../config/config.ts';
-import { ProviderError, type CallUsage, type ProviderName, type UsageKind } from './provider.ts';
+import { modelMissingSentence, type ConfiguredModel } from './configured-model.ts';
+import { ProviderError, type CallUsage, type UsageKind } from './provider.ts';
 import { accessProblem, readGoogleStatus } from './gemini/gemini-status.ts';
 
 /**
@@ -10,14 +11,6 @@ import { accessProblem, readGoogleStatus } from './gemini/gemini-status.ts';
  * is the same fact (`ModelMissing`). Only a 404 says "missing": a network fault or a 5xx says
  * nothing about the model, so it never pauses the queue.
  */
-export type ModelSetting = 'GEMINI_IMAGE_MODEL' | 'GEMINI_VISION_MODEL' | 'OPENAI_IMAGE_MODEL';
-
-export interface ConfiguredModel {
-	provider: Exclude<ProviderName, 'offline'>;
-	setting: ModelSetting;
-	model: string;
-}
-
 /** `denied`: the provider refused our access (key, permission, location); `detail` says what to change. */
 export type ModelAnswer = 'ok' | 'missing' | 'unreachable' | 'denied';
 
@@ -36,10 +29,6 @@ export class ModelMissing extends ProviderError {
 		super('model_missing', `${modelMissingSentence(model)} (${detail.replace(/\s+/g, ' ').slice(0, 300)})`, usage);
 		this.name = 'ModelMissing';
 	}
-}
-
-export function modelMissingSentence(model: ConfiguredModel): string {
-	return `${model.provider} does not know the model "${model.model}": set ${model.setting} to a model id the API lists`;
 }
 
 /** The Gemini setting a call of this kind uses: images draw with the image model, the rest is vision. */

@@ -35,11 +35,24 @@ export function consoleSentence(refusal: Refusal): string {
 			return `Event #${refusal.eventId} does not exist: choose the event again.`;
 		case 'BroadcastImageMissing':
 			return 'The picture is no longer on the server: upload it again.';
-		case 'TestSendNeedsTelegramId':
-			return 'Enter your own Telegram id first (and write /start to the bot once), so the test message has somewhere to go.';
+		case 'TestSendNeedsProvenChat':
+			return `${refusal.unproven ? 'Your Telegram id was typed in, not proven, so tests do not go to it. ' : ''}Link your own Telegram chat on your profile page (/console/profile) first: a test goes only to a chat that has proven it is yours.`;
+		case 'TestSendChatRefuses':
+			return refusal.standing === 'opted_out'
+				? `Your Telegram chat ${refusal.telegramUserId} has asked for no more messages (/stop or the “No more messages” button), so the bot sends it nothing, tests included.`
+				: `Your Telegram chat ${refusal.telegramUserId} has blocked the bot, so nothing can reach it: unblock the bot in Telegram and write to it once, then try again.`;
+		case 'TestSendRateLimited':
+			return `You have sent ${refusal.limit} tests in the last ${refusal.per}: try again in ${waitText(refusal.retryAfterSeconds)}.`;
 		default:
 			return eventSentence(refusal);
 	}
+}
+
+/** "40 seconds", "12 minutes", "3 hours" for a refusal's wait. */
+function waitText(seconds: number): string {
+	if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+	if (seconds < 90 * 60) return `${Math.ceil(seconds / 60)} minutes`;
+	return `${Math.ceil(seconds / 3600)} hours`;
 }
 
 const KEPT: Record<'settings' | 'catalogue' | 'kiosks', string> = { settings: 'its settings are kept as they were', catalogue: 'its catalogue is kept as it was', kiosks: 'its kiosks are kept as they were' };

@@ -4,7 +4,7 @@ import type { OperatorIdentity } from '../auth/roles.ts';
 import { watchSnapshots, type ChangeFeed } from '../console/change-feed.ts';
 import type { Db } from '../db/client.ts';
 import { HOUR, SECOND, type Clock } from '../time/clock.ts';
-import { OpenStreams, type StreamEnd, type StreamLimits } from '../web/open-streams.ts';
+import { OpenStreams, type OpenOptions, type StreamEnd, type StreamLimits } from '../web/open-streams.ts';
 
 /**
  * Console live views (tRPC subscriptions over SSE) last only as long as the session that opened
@@ -14,11 +14,15 @@ import { OpenStreams, type StreamEnd, type StreamLimits } from '../web/open-stre
  * another role.
  */
 export const LIVE_VIEW_LIMITS: StreamLimits = {
-	// A console page opens one or two views; sixteen is several tabs of one person.
-	perOwner: 16,
+	// A console page opens one or two views; eight is four tabs of one person.
+	perOwner: 8,
 	// Every view re-reads its snapshot on each change (about once a second during an event): the cap
 	// keeps a two-core machine's web process answering whatever many accounts do.
 	total: 128,
+	// Full, a newcomer's view takes the place of the oldest view of whoever holds the most (at least
+	// two more than the newcomer), and an owner's always gets in (only another owner's view is safe
+	// from it): a few accounts with many tabs cannot keep the others, and never the owner, out.
+	shareWhenFull: true,
 	// Bounds what one authorisation buys; the client reconnects at once and is checked afresh.
 	maxDurationMs: HOUR,
 	// How long a signed-out view may go on when nothing changes: one indexed lookup per view.
@@ -46,7 +50,9 @@ function liveViewsFor(db: Db, clock: Clock): OpenStreams {
 /** What every console subscription returns: its snapshot now and after each change, while the session lasts. */
 export function watchLive<T>(viewer: LiveViewer, signal: AbortSignal | undefined, feed: ChangeFeed, read: () => Promise<T>): AsyncGenerator<T> {
 	const views = liveViewsFor(viewer.db, viewer.clock);
-	const view = guardLiveView(views, `operator:${viewer.operator.id}`, () => isSessionUnchanged(viewer), signal, (stop) => watchSnapshots(feed, stop, read));
+	const view = guardLiveView(views, `operator:${viewer.operator.id}`, () => isSessionUnchanged(viewer), signal, (stop) => watchSnapshots(feed, stop, read), {
+		privileged: viewer.operator.role === 'owner'
+	});
 	liveViews.add(view);
 	return view;
 }
@@ -65,16 +71,22 @@ export async function* guardLiveView<T>(
 	owner: string,
 	stillAllowed: () => Promise<boolean>,
 	signal: AbortSignal | undefined,
-	source: (stop: AbortSignal) => AsyncIterable<T>
+	source: (stop: AbortSignal) => AsyncIterable<T>,
+	options: OpenOptions = {}
 ): AsyncGenerator<T> {
 	const stop = new AbortController();
 	const onLeave = () => stop.abort();
 	signal?.addEventListener('abort', onLeave, { once: true });
 	const state: { ended: StreamEnd | null } = { ended: null };
-	const view = views.open(owner, stillAllowed, (reason) => {
-		state.ended = reason;
-		stop.abort();
-	});
+	const view = views.open(
+		owner,
+		stillAllowed,
+		(reason) => {
+			state.ended = reason;
+			stop.abort();
+		},
+		options
+	);
 	try {
 		if (!view) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'The server has too many live views open right now. Reload this page in a minute.' });
 		if (signal?.aborted) return;
@@ -105,6 +117,11 @@ function endOfView(reason: StreamEnd, limits: StreamLimits): TRPCError {
 			return new TRPCError({
 				code: 'TOO_MANY_REQUESTS',
 				message: `This live view was closed: you have too many live views open (at most ${limits.perOwner}). Close some tabs and reload this page.`
+			});
+		case 'displaced':
+			return new TRPCError({
+				code: 'TOO_MANY_REQUESTS',
+				message: 'This live view was closed to make room for another operator’s: the server has too many live views open. Close some tabs and reload this page in a minute.'
 			});
 		case 'time_limit':
 			return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'This live view reached its time limit and reconnects.' });

@@ -14,6 +14,7 @@ import { logsRouter } from './routers/logs.router.ts';
 import { apiTokensRouter } from './routers/api-tokens.router.ts';
 import { broadcastsRouter } from './routers/broadcasts.router.ts';
 import { eventsRouter } from './routers/events.router.ts';
+import { profileRouter } from './routers/profile.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
@@ -32,6 +33,7 @@ export const appRouter = router({
 	apiTokens: apiTokensRouter,
 	broadcasts: broadcastsRouter,
 	events: eventsRouter,
+	profile: profileRouter,
 	// Leads (docs/leads.md)
 	leads: leadsRouter
 });

@@ -12,8 +12,12 @@ import type { RequestEvent } from '@sveltejs/kit';
  */
 export const ADAPTER_BODY_SIZE_LIMIT = '16M';
 export const ROUTE_BODY_LIMIT_BYTES = 64 * 1024;
-/** Routes that read a larger body themselves, with a cap of their own (kiosk/photo-upload.ts, events/preview-upload-route.ts). */
-const ROUTES_WITH_OWN_LIMIT = new Set(['/api/kiosk/sessions/[token]/photo', '/api/console/outfit-previews']);
+/**
+ * Routes that read a larger body themselves, with a cap of their own: the selfie (kiosk/photo-upload.ts,
+ * 15 MB), an outfit's preview picture (events/preview-upload-route.ts, 2 MB), a broadcast's picture
+ * (broadcasts/broadcast-image-route.ts, 10 MB).
+ */
+export const ROUTES_WITH_OWN_LIMIT: ReadonlySet<string> = new Set(['/api/kiosk/sessions/[token]/photo', '/api/console/outfit-previews', '/api/console/broadcasts/image']);
 
 /**
  * A 413 (or 400) to answer instead of the route, or null to go on. A declared length above the cap

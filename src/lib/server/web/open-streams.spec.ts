@@ -72,4 +72,52 @@ describe('OpenStreams', () => {
 		expect(streams.open('kiosk:4', async () => true, () => undefined)).not.toBeNull();
 		for (const stream of opened) stream?.close();
 	});
+
+	describe('sharing a full process (shareWhenFull, the console’s live views)', () => {
+		const shared = { perOwner: 4, total: 8, maxDurationMs: HOUR, recheckMs: 60_000, shareWhenFull: true };
+		const fill = (streams: OpenStreams, owner: string, n: number, privileged = false) =>
+			Array.from({ length: n }, () => {
+				const r = recorder();
+				expect(streams.open(owner, async () => true, r.onEnd, { privileged })).not.toBeNull();
+				return r;
+			});
+
+		it('an owner always gets in: the oldest view of the unprivileged holder with the most goes', () => {
+			const streams = new OpenStreams(shared, new FakeClock());
+			const viewerA = fill(streams, 'operator:2', 4);
+			const viewerB = fill(streams, 'operator:3', 4);
+			const owner = fill(streams, 'operator:1', 3, true);
+			expect(streams.size).toBe(8);
+			expect(viewerA.map((r) => r.ends)).toEqual([['displaced'], ['displaced'], [], []]);
+			expect(viewerB.map((r) => r.ends)).toEqual([['displaced'], [], [], []]);
+			expect(owner.map((r) => r.ends)).toEqual([[], [], []]);
+		});
+
+		it('a newcomer takes a place from whoever holds at least two more; equal shares refuse it; owners’ views stay', () => {
+			const streams = new OpenStreams(shared, new FakeClock());
+			const owner = fill(streams, 'operator:1', 2, true);
+			const viewer = fill(streams, 'operator:2', 4);
+			const operator = fill(streams, 'operator:3', 2);
+			const newcomer = recorder();
+			expect(streams.open('operator:4', async () => true, newcomer.onEnd)).not.toBeNull();
+			expect(viewer.map((r) => r.ends)).toEqual([['displaced'], [], [], []]);
+			// Now 2 + 3 + 2 + 1: nobody holds two more than operator:4 (1) would hold… except the viewer (3 ≥ 1 + 2).
+			expect(streams.open('operator:4', async () => true, () => undefined)).not.toBeNull();
+			expect(viewer.map((r) => r.ends)).toEqual([['displaced'], ['displaced'], [], []]);
+			// 2 + 2 + 2 + 2: a third view of operator:4 would take from an equal share, so it is refused.
+			expect(streams.open('operator:4', async () => true, () => undefined)).toBeNull();
+			// Someone with none yet still gets one: from the oldest view of the biggest unprivileged holders.
+			expect(streams.open('operator:5', async () => true, () => undefined)).not.toBeNull();
+			expect(viewer.map((r) => r.ends)).toEqual([['displaced'], ['displaced'], ['displaced'], []]);
+			expect([...owner, ...operator].map((r) => r.ends)).toEqual([[], [], [], []]);
+			expect(streams.size).toBe(8);
+		});
+
+		it('without shareWhenFull (kiosk streams) a full process refuses, whoever asks', () => {
+			const streams = new OpenStreams({ ...shared, shareWhenFull: false }, new FakeClock());
+			const held = fill(streams, 'kiosk:1', 4).concat(fill(streams, 'kiosk:2', 4));
+			expect(streams.open('kiosk:3', async () => true, () => undefined, { privileged: true })).toBeNull();
+			expect(held.every((r) => r.ends.length === 0)).toBe(true);
+		});
+	});
 });

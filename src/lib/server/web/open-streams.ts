@@ -8,17 +8,27 @@ import type { Clock } from '../time/clock.ts';
  * - it ends after `maxDurationMs` whatever happens, and the client reconnects (and is checked anew);
  * - one owner (operator, kiosk) holds at most `perOwner`; a new one pushes out the oldest, which is
  *   usually a connection the client already left (a laptop that slept) but the server has not noticed;
- * - the process holds at most `total`; beyond it a new stream is refused.
+ * - the process holds at most `total`. Beyond it a new stream is refused — unless `shareWhenFull`:
+ *   then a privileged owner's stream (the console's owner) pushes out the oldest stream of the
+ *   unprivileged owner holding the most, and any other owner's pushes out the oldest stream of
+ *   whoever holds at least two more than the newcomer does (a fair share: a few accounts cannot
+ *   fill the process and keep the rest out, and two owners never push each other out in turn).
+ *   Privileged streams are never pushed out by another owner.
  */
 export interface StreamLimits {
 	perOwner: number;
 	total: number;
 	maxDurationMs: number;
 	recheckMs: number;
+	shareWhenFull?: boolean;
 }
 
-/** Why the server ended a stream: `revoked` = the check said no; `failed` = the check itself failed. */
-export type StreamEnd = 'revoked' | 'too_many' | 'time_limit' | 'failed';
+/**
+ * Why the server ended a stream: `revoked` = the check said no; `failed` = the check itself failed;
+ * `too_many` = its owner opened one more than perOwner; `displaced` = the process was full and it
+ * made room for another owner's (shareWhenFull).
+ */
+export type StreamEnd = 'revoked' | 'too_many' | 'displaced' | 'time_limit' | 'failed';
 
 export interface OpenStream {
 	/** The check, now (call it before every push); false once the stream has ended. */
@@ -27,13 +37,22 @@ export interface OpenStream {
 	close: () => void;
 }
 
+export interface OpenOptions {
+	/** May push out others' streams when the process is full, and is never pushed out by them (shareWhenFull). */
+	privileged?: boolean;
+}
+
 interface Entry {
 	end: (reason: StreamEnd) => void;
+	privileged: boolean;
+	/** Opening order: lower is older. */
+	seq: number;
 }
 
 export class OpenStreams {
 	readonly #byOwner = new Map<string, Entry[]>();
 	#total = 0;
+	#seq = 0;
 
 	constructor(
 		readonly limits: StreamLimits,
@@ -48,9 +67,11 @@ export class OpenStreams {
 	 * A place for one more stream of `owner`, or null when the process is full. `onEnd` runs at most
 	 * once, when the stream must stop; the caller then ends it and calls close().
 	 */
-	open(owner: string, stillAllowed: () => Promise<boolean>, onEnd: (reason: StreamEnd) => void): OpenStream | null {
+	open(owner: string, stillAllowed: () => Promise<boolean>, onEnd: (reason: StreamEnd) => void, options: OpenOptions = {}): OpenStream | null {
+		const privileged = options.privileged ?? false;
 		const mine = this.#byOwner.get(owner) ?? [];
 		if (mine.length >= this.limits.perOwner) mine[0]!.end('too_many');
+		if (this.#total >= this.limits.total) this.#makeRoom(owner, privileged);
 		if (this.#total >= this.limits.total) return null;
 		const openedAt = this.clock.now().getTime();
 		let open = true;
@@ -61,6 +82,8 @@ export class OpenStreams {
 			this.#forget(owner, entry);
 		};
 		const entry: Entry = {
+			privileged,
+			seq: this.#seq++,
 			end: (reason) => {
 				if (!open) return;
 				close();
@@ -82,6 +105,27 @@ export class OpenStreams {
 		this.#byOwner.set(owner, [...(this.#byOwner.get(owner) ?? []), entry]);
 		this.#total++;
 		return { check, close };
+	}
+
+	/** When full and shareWhenFull: ends the one stream that makes room for `owner`'s, if any may go (see StreamLimits). */
+	#makeRoom(owner: string, privileged: boolean): void {
+		if (!this.limits.shareWhenFull) return;
+		const newcomerWouldHold = (this.#byOwner.get(owner)?.length ?? 0) + 1;
+		let victim: Entry | undefined;
+		let victimHolds = 0;
+		for (const [holder, entries] of this.#byOwner) {
+			if (holder === owner) continue;
+			const movable = entries.filter((entry) => !entry.privileged);
+			if (movable.length === 0) continue;
+			const fair = privileged || entries.length >= newcomerWouldHold + 1;
+			if (!fair) continue;
+			const oldest = movable[0]!;
+			if (entries.length > victimHolds || (entries.length === victimHolds && oldest.seq < victim!.seq)) {
+				victim = oldest;
+				victimHolds = entries.length;
+			}
+		}
+		victim?.end('displaced');
 	}
 
 	#forget(owner: string, entry: Entry): void {

@@ -2,16 +2,16 @@ import { fail, redirect } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 import { createOperatorSession } from '$lib/server/auth/operator-session';
 import { OperatorError } from '$lib/server/auth/operators';
-import { createOwner, isSetupDone, isSetupTokenValid } from '$lib/server/auth/owner-setup';
+import { createOwner, setupLinkState } from '$lib/server/auth/owner-setup';
 import { isHttpsSite, setSessionCookie } from '$lib/server/auth/session-cookie';
 import { appContext } from '$lib/server/web/app-context';
 
-/** First run only: works while no operator exists and the token is the one the web process printed. */
+/** First run only: works while no operator exists and the token is the one the web process printed, for a day. */
 export const load: PageServerLoad = async ({ url }) => {
 	const app = appContext();
 	const token = url.searchParams.get('token') ?? '';
-	if (await isSetupDone(app.db)) return { state: 'done' as const, token: '' };
-	return { state: (await isSetupTokenValid(app.db, token)) ? ('open' as const) : ('bad-token' as const), token };
+	const state = await setupLinkState(app.db, app.clock, token);
+	return { state, token: state === 'open' ? token : '' };
 };
 
 export const actions: Actions = {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { composeBroadcastInput, scheduleBroadcastInput } from '../../../schemas/broadcast.schema.ts';
-import { setOperatorTelegramId } from '../../auth/operator-telegram-id.ts';
 import { countAudience } from '../../broadcasts/audience.ts';
 import {
 	cancelBroadcastNow,
@@ -8,18 +7,17 @@ import {
 	pauseBroadcastNow,
 	resumeBroadcastNow,
 	sendBroadcast,
-	testSendBroadcast,
 	type BroadcastActionDeps
 } from '../../broadcasts/broadcast-actions.ts';
 import { broadcastFeedFor } from '../../broadcasts/broadcast-feed.ts';
 import { readBroadcastDetail, readBroadcastEvents, readBroadcastList } from '../../broadcasts/broadcast-views.ts';
+import { testSendBroadcast } from '../../broadcasts/test-send.ts';
 import { operatorProcedure, router } from '../init.ts';
 import { watchLive } from '../live-view.ts';
 
 /** Broadcasts to consenting guests (docs/console.md "Broadcasts"): glue over src/lib/server/broadcasts. */
 const byId = z.object({ id: z.number().int().positive() });
 const audienceInput = z.object({ eventId: z.number().int().positive().nullable() });
-const telegramIdInput = z.object({ telegramId: z.string().trim().regex(/^\d{1,15}$/, 'A Telegram id is a number (ask @userinfobot).').nullable() });
 
 type Ctx = { db: BroadcastActionDeps['db']; clock: BroadcastActionDeps['clock']; actor: BroadcastActionDeps['actor']; config: { dataDir: string }; fileStore?: BroadcastActionDeps['fileStore'] };
 const actionDeps = (ctx: Ctx): BroadcastActionDeps => ({ db: ctx.db, clock: ctx.clock, actor: ctx.actor, dataDir: ctx.config.dataDir, fileStore: ctx.fileStore });
@@ -46,10 +44,5 @@ export const broadcastsRouter = router({
 	testSend: operatorProcedure.input(byId).mutation(({ ctx, input }) => testSendBroadcast(actionDeps(ctx), input.id, ctx.operator.id)),
 	pause: operatorProcedure.input(byId).mutation(async ({ ctx, input }) => ({ state: (await pauseBroadcastNow(actionDeps(ctx), input.id)).state })),
 	resume: operatorProcedure.input(byId).mutation(async ({ ctx, input }) => ({ state: (await resumeBroadcastNow(actionDeps(ctx), input.id)).state })),
-	cancel: operatorProcedure.input(byId).mutation(async ({ ctx, input }) => ({ state: (await cancelBroadcastNow(actionDeps(ctx), input.id)).state })),
-
-	setMyTelegramId: operatorProcedure.input(telegramIdInput).mutation(async ({ ctx, input }) => {
-		await setOperatorTelegramId(ctx.db, ctx.operator.id, input.telegramId === null ? null : BigInt(input.telegramId));
-		return { telegramId: input.telegramId };
-	})
+	cancel: operatorProcedure.input(byId).mutation(async ({ ctx, input }) => ({ state: (await cancelBroadcastNow(actionDeps(ctx), input.id)).state }))
 });
