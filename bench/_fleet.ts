@@ -30,7 +30,7 @@ export interface Fleet {
 	close(): Promise<void>;
 }
 
-export const GEMINI_MODELS = ['gemini-3.1-flash-image', 'gemini-3.5-flash'];
+export const GEMINI_MODELS = ['gemini-3.1-flash-image', 'gemini-3.8-flash'];
 const GEMINI_KEY = 'bench-key';
 
 export async function startFleet(options: { geminiLatencyMs: number; workerSlots: number }): Promise<Fleet> {

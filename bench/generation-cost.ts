@@ -22,7 +22,7 @@ import { createFakeGemini } from '../tools/fake-gemini/server.ts';
  *
  *   node --import tsx bench/generation-cost.ts
  */
-const MODELS = ['gemini-3.1-flash-image', 'gemini-3.5-flash'];
+const MODELS = ['gemini-3.1-flash-image', 'gemini-3.8-flash'];
 
 async function runPack(faults: FaultInput[]): Promise<{ cost: PackCost; sheetImageTokens: number; sheets: number; imagePrice: number }> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'bench-cost-'));

@@ -56,6 +56,9 @@ async function main(): Promise<void> {
 	logSink.attach(logEntryWriterFor(config.database, db), { workerId });
 
 	let jobLoop: JobLoop | undefined;
+	// Declared before any task is scheduled: tasks that run at start (the outboxes) read it through a
+	// closure, and the first of them runs during the awaits below, long before the stop path is set up.
+	let stopping = false;
 	// Sweeps, retention, digests and backups run once per period across all workers (the claims).
 	const scheduler = new Scheduler(logger, taskPeriodClaims(db, clock, workerId), () => clock.now().getTime());
 	scheduler.add({ name: 'task-runs-prune', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await pruneTaskRuns(db, clock)) });
@@ -84,7 +87,6 @@ async function main(): Promise<void> {
 	logger.info({ workerId, pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
 
 	// ─── Stop: one path for SIGINT and SIGTERM, in reverse order of start ──────────────────────
-	let stopping = false;
 	const stop = async (signal: string) => {
 		if (stopping) return;
 		stopping = true;

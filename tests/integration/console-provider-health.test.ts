@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readProvidersView } from '../../src/lib/server/console/provider-health.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
+import { holdForQuotaMinute, pauseForQuotaDay, readKioskPause } from '../../src/lib/server/jobs/queue-pause.ts';
 import { writeSetting } from '../../src/lib/server/settings/settings.repository.ts';
 import { startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { recordApiUsage } from '../../src/lib/server/spend/usage-recorder.ts';
@@ -48,5 +48,27 @@ describe('provider health for the console', () => {
 		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
 		await pauseForQuotaDay(db, clock, new Date('2026-06-02T07:00:00.000Z'), 'RPD spent');
 		expect((await readProvidersView(db, clock)).pause).toEqual({ source: 'quota_day', reason: 'RPD spent', since: '2026-06-01T10:00:00.000Z', until: '2026-06-02T07:00:00.000Z' });
+	});
+
+	it('a per-minute quota hold shows with its reason and end, and ends by itself; the kiosk does not see it', async () => {
+		const { db } = await freshDb();
+		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
+		await holdForQuotaMinute(db, clock, new Date('2026-06-01T10:00:38.000Z'), 'gemini per-minute quota: RESOURCE_EXHAUSTED');
+		// A later 429 moves the end, never the start; an earlier one changes nothing.
+		clock.advance(10_000);
+		await holdForQuotaMinute(db, clock, new Date('2026-06-01T10:00:45.000Z'), 'gemini per-minute quota: RESOURCE_EXHAUSTED');
+		await holdForQuotaMinute(db, clock, new Date('2026-06-01T10:00:20.000Z'), 'gemini per-minute quota: RESOURCE_EXHAUSTED');
+		expect((await readProvidersView(db, clock)).pause).toEqual({ source: 'quota_minute', reason: 'gemini per-minute quota: RESOURCE_EXHAUSTED', since: '2026-06-01T10:00:00.000Z', until: '2026-06-01T10:00:45.000Z' });
+		expect(await readKioskPause(db, clock)).toBeNull();
+		clock.advance(36_000);
+		expect((await readProvidersView(db, clock)).pause).toBeNull();
+	});
+
+	it('a key the provider refuses shows as a config pause with the sentence that names the fix', async () => {
+		const { db } = await freshDb();
+		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
+		await startMaintenance(db, clock, 'config', 'gemini refused the API key (API_KEY_INVALID): set GEMINI_API_KEY to a valid key of a project with the Gemini API enabled');
+		expect((await readProvidersView(db, clock)).pause).toMatchObject({ source: 'config', reason: expect.stringContaining('set GEMINI_API_KEY') });
+		expect(await readKioskPause(db, clock)).toMatchObject({ source: 'config' });
 	});
 });

@@ -62,7 +62,11 @@ describe('gemini: the answers real models give', () => {
 			['passport', 0], ['passport', 1], ['anchor', 0], ['anchor', 1], ['anchor_verify', 1], ['sheet', 0], ['sheet', 1], ['qa_sheet', 1], ['sheet', 1], ['qa_sheet', 1], ['qa_pack', 0], ['qa_pack', 1]
 		]);
 		expect(rows.filter((r) => r.ok === 0).map((r) => r.error?.replace(/:.*/, ''))).toEqual(['blocked (SAFETY)', 'blocked (IMAGE_SAFETY)', 'blocked (NO_IMAGE)', 'blocked (NO_CANDIDATES)']);
-		expect(rows.filter((r) => r.ok === 0).every((r) => r.estCostUsd === 0)).toBe(true);
+		// Google bills an answer it sent, usable or not: each is costed at its tokens (the text-only sheet at the image model's prices).
+		expect(rows.filter((r) => r.ok === 0).every((r) => r.estCostUsd! > 0)).toBe(true);
+		const textOnly = rows.find((r) => r.stage === 'sheet' && r.ok === 0)!;
+		expect(textOnly).toMatchObject({ model: 'gemini-3.1-flash-image', outputTokens: 22 });
+		expect(textOnly.estCostUsd).toBeCloseTo((textOnly.promptTokens! * 0.5 + 22 * 3) / 1e6, 6);
 		const softened = gemini.calls.filter((c) => /Keep it gentle and family-friendly/.test(c.prompt)).map((c) => c.request);
 		expect(softened).toEqual(['passport', 'anchor', 'sheet', 'pack_review']);
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).attempts).toBe(1);

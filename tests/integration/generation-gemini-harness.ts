@@ -14,7 +14,8 @@ import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from '.
  * loop, against tools/fake-gemini with the faults a test arms; an admin who started the bot hears
  * the operator alerts. Registers its own cleanup.
  */
-export const GEMINI_MODELS = ['gemini-3.1-flash-image', 'gemini-3.5-flash'];
+// gemini-3.5-flash: deprecated, still answered — by gemini-3.8-flash (the fake's redirect).
+export const GEMINI_MODELS = ['gemini-3.1-flash-image', 'gemini-3.8-flash', 'gemini-3.5-flash'];
 
 export interface GeminiRun {
 	world: GenerationWorld;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
+import { holdForQuotaMinute, pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
 import { endMaintenance, startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { nextPacificMidnight } from '../../src/lib/server/spend/provider-quota-day.ts';
 import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
@@ -94,5 +94,32 @@ describe('pauses hold the queue (fake clock, real emulator)', () => {
 		const said = await botTexts(world, world.guestId);
 		expect(said.filter((t) => PAUSED_TEXT.test(t))).toHaveLength(1);
 		expect(said.filter((t) => t.includes('took too long'))).toHaveLength(1);
+	});
+
+	it('per-minute quota holds (38 s each) are taken out of the deadline, each its own pause, none long enough to tell the guest of a pause', async () => {
+		const world = await worlds.open();
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		const deps = { db: world.db, clock, logger: silentLogger, delayNoticeMs: 5 * MINUTE, hardDeadlineMs: 20 * MINUTE };
+		const jobId = await world.queueJob({ createdAt: clock.now() });
+		for (let i = 0; i < 3; i++) {
+			clock.advance(i === 0 ? MINUTE : 20 * SECOND);
+			await holdForQuotaMinute(world.db, clock, new Date(clock.now().getTime() + 38 * SECOND), 'gemini per-minute quota: RESOURCE_EXHAUSTED');
+			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [], failed: [] });
+			clock.advance(40 * SECOND);
+			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [], failed: [] });
+		}
+		const rows = await world.db.queuePause.findMany({ orderBy: { id: 'asc' } });
+		expect(rows.map((r) => [r.source, r.startedAt, r.endedAt])).toEqual([
+			['quota_minute', '2026-03-01T10:01:00.000Z', '2026-03-01T10:01:38.000Z'],
+			['quota_minute', '2026-03-01T10:02:00.000Z', '2026-03-01T10:02:38.000Z'],
+			['quota_minute', '2026-03-01T10:03:00.000Z', '2026-03-01T10:03:38.000Z']
+		]);
+		// 20 minutes of running queue end at 10:21:54 (114 s held).
+		clock.set(new Date('2026-03-01T10:21:53.000Z'));
+		expect((await enforceJobDeadlines(deps)).failed).toEqual([]);
+		clock.set(new Date('2026-03-01T10:21:55.000Z'));
+		expect((await enforceJobDeadlines(deps)).failed).toEqual([jobId]);
+		await deliverGuestNotices(noticeDepsFor(world, clock));
+		expect((await botTexts(world, world.guestId)).filter((t) => PAUSED_TEXT.test(t))).toHaveLength(0);
 	});
 });

@@ -33,7 +33,7 @@ describe('the model check at start and every hour', () => {
 	}
 
 	it('an unknown vision model pauses the queue (config), names the setting, tells admins once; found again, the pause lifts', async () => {
-		const { world, gemini, config, deps, adminMessages } = await setUp(['gemini-3.1-flash-image', 'gemini-3.5-flash']);
+		const { world, gemini, config, deps, adminMessages } = await setUp(['gemini-3.1-flash-image', 'gemini-3.8-flash']);
 		expect(await runModelCheck(config, deps)).toBe('missing');
 		const maintenance = await readMaintenance(world.db);
 		expect(maintenance).toMatchObject({ source: 'config' });

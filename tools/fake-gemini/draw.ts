@@ -21,6 +21,8 @@ export interface DrawRequest {
 	seed: number;
 	/** Figures on a sheet relative to the grid: one too few, as asked, one too many. */
 	countOffset?: -1 | 0 | 1;
+	/** With countOffset -1: the cell left empty (0-based, reading order); the last when not given. */
+	emptyCell?: number;
 	format?: 'png' | 'jpeg';
 }
 
@@ -45,7 +47,7 @@ export async function drawRequested(request: DrawRequest): Promise<DrawnImage> {
 	const cols = request.kind === 'sheet' && grid ? Number(grid[1]) : 1;
 	const rows = request.kind === 'sheet' && grid ? Number(grid[2]) : 1;
 	const captions = request.kind === 'anchor' ? undefined : [...request.prompt.matchAll(/caption "([^"]+)"/g)].map((m) => m[1]!);
-	const sheet = await drawSheetArt({ cols, rows, width, height, background, captions, face, random, countOffset: request.kind === 'sheet' ? request.countOffset : 0, format });
+	const sheet = await drawSheetArt({ cols, rows, width, height, background, captions, face, random, countOffset: request.kind === 'sheet' ? request.countOffset : 0, emptyCell: request.emptyCell, format });
 	return { image: sheet.image, mimeType: sheet.mimeType };
 }
 

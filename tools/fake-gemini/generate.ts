@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { answer, blockedPrompt, imageParts, jsonParts, noCandidates, stopped, type Usage } from './answers.ts';
 import { draftOf, drawRequested, imageKindOf } from './draw.ts';
-import { errorBody, matches, type ArmedFault, type FaultKind, type RequestKind } from './faults.ts';
+import { errorBody, live, matches, type ArmedFault, type FaultKind, type RequestKind } from './faults.ts';
 import { dimensionsFor, IMAGE_TOKENS, invalidImageConfig } from './image-size.ts';
 import { invalidArgument } from './models.ts';
 import { hashText } from './seeded.ts';
@@ -39,6 +39,10 @@ export interface FakeGeminiCall {
 	/** The size of the image answered, when one was. */
 	size?: { width: number; height: number };
 	at: number;
+	/** The model that answered (modelVersion): the asked one, or what a deprecated id is redirected to. */
+	modelVersion?: string;
+	/** When the client closed the connection before the answer was sent (an aborted call). */
+	closedByClientAt?: number;
 }
 
 export interface Reply {
@@ -55,8 +59,13 @@ export interface FakeState {
 }
 
 const INPUT_IMAGE_TOKENS = 1120;
+const ERROR_KINDS: FaultKind[] = ['quota_minute', 'quota_day', 'billing', 'server', 'key_invalid', 'permission_denied', 'location'];
 
-export async function generate(model: string, request: GenerateRequest, state: FakeState): Promise<Reply> {
+/**
+ * `servedBy`: the model that answers (a deprecated id is served by its replacement, and the answer's
+ * modelVersion says so); `closed`: aborted when the client closes the connection.
+ */
+export async function generate(model: string, request: GenerateRequest, state: FakeState, options: { servedBy?: string; closed?: AbortSignal } = {}): Promise<Reply> {
 	const config = request.generationConfig ?? {};
 	const parts = request.contents.flatMap((c) => c.parts);
 	const prompt = parts.map((p) => p.text ?? '').join(' ');
@@ -66,8 +75,13 @@ export async function generate(model: string, request: GenerateRequest, state: F
 	const has = (k: FaultKind) => active.find((f) => f.kind === k);
 	const call: FakeGeminiCall = { model, kind: json ? 'json' : 'image', request: kind, status: 200, fault: active[0]?.kind, faults: active.map((f) => f.kind), prompt, imageConfig: config.imageConfig, schema: Boolean(config.responseJsonSchema ?? config.responseSchema), at: Date.now() };
 	state.calls.push(call);
-	const reply = await replyTo({ model, request, json, kind, prompt, has, call, seeds: state.seeds });
+	options.closed?.addEventListener('abort', () => (call.closedByClientAt = Date.now()), { once: true });
+	const reply = await replyTo({ model, request, json, kind, prompt, has, call, seeds: state.seeds, closed: options.closed });
 	call.status = reply.status;
+	if (reply.status === 200 && reply.body && typeof reply.body === 'object' && 'modelVersion' in reply.body) {
+		call.modelVersion = options.servedBy ?? model;
+		(reply.body as { modelVersion: string }).modelVersion = call.modelVersion;
+	}
 	return reply;
 }
 
@@ -80,13 +94,14 @@ interface Context {
 	has: (kind: FaultKind) => ArmedFault | undefined;
 	call: FakeGeminiCall;
 	seeds: Map<number, number>;
+	closed?: AbortSignal;
 }
 
 async function replyTo(ctx: Context): Promise<Reply> {
 	const { has, prompt } = ctx;
 	const slow = has('slow');
-	if (slow) await new Promise((resolve) => setTimeout(resolve, slow.delayMs));
-	const failure = ['quota_minute', 'quota_day', 'billing', 'server'].map((k) => has(k as FaultKind) && errorBody(k as FaultKind, ctx.model)).find(Boolean);
+	if (slow) await waitUnlessClosed(slow.delayMs, ctx.closed);
+	const failure = ERROR_KINDS.map((k) => has(k) && errorBody(k, ctx.model, has(k))).find(Boolean);
 	if (failure) return failure;
 	const invalid = invalidImageConfig(ctx.request.generationConfig?.imageConfig ?? {});
 	if (invalid) return invalidArgument(invalid);
@@ -97,6 +112,7 @@ async function replyTo(ctx: Context): Promise<Reply> {
 	if (has('no_candidates')) return ok(noCandidates(usage));
 	const finish = has('finish');
 	if (finish) return ok(stopped(finish.reason ?? 'IMAGE_SAFETY', { ...usage, thoughtsTokens: 40 }));
+	if (ctx.json && has('unreadable_json')) return ok(answer([{ text: 'I compared the pictures, but I cannot give the verdict in the requested format.' }], { ...usage, textTokens: 18, thoughtsTokens: 24 }));
 	if (ctx.json) return ok(answer(jsonParts(jsonFor(ctx), { fenced: Boolean(has('fenced_json')), chatty: Boolean(has('chatty')) }), { ...usage, textTokens: 60, thoughtsTokens: 24 }));
 	if (has('text_only')) return ok(answer([{ text: 'I can describe the sticker sheet, but I cannot draw this picture right now.' }], { ...usage, textTokens: 22 }));
 	return ok(await imageAnswer(ctx, images, usage));
@@ -106,8 +122,10 @@ async function imageAnswer(ctx: Context, images: Buffer[], usage: Usage): Promis
 	const asked = ctx.has('default_size') ? {} : (ctx.request.generationConfig?.imageConfig ?? {});
 	const first = images[0] ? await sharp(images[0]).metadata() : undefined;
 	const size = dimensionsFor(asked, first?.width && first.height ? { width: first.width, height: first.height } : undefined);
-	const countOffset = ctx.has('wrong_count') ? -1 : ctx.has('extra_figure') ? 1 : 0;
-	const drawn = await drawRequested({ kind: ctx.kind as 'anchor', prompt: ctx.prompt, references: images, width: size.width, height: size.height, seed: seedFor(ctx.seeds, ctx.prompt), countOffset, format: ctx.has('jpeg') ? 'jpeg' : 'png' });
+	const short = ctx.has('wrong_count');
+	const countOffset = short ? -1 : ctx.has('extra_figure') ? 1 : 0;
+	const emptyCell = short?.stickers[0] !== undefined ? short.stickers[0] - 1 : undefined;
+	const drawn = await drawRequested({ kind: ctx.kind as 'anchor', prompt: ctx.prompt, references: images, width: size.width, height: size.height, seed: seedFor(ctx.seeds, ctx.prompt), countOffset, emptyCell, format: ctx.has('jpeg') ? 'jpeg' : 'png' });
 	ctx.call.size = { width: size.width, height: size.height };
 	const image = { mimeType: drawn.mimeType, data: drawn.image.toString('base64') };
 	const draft = ctx.has('chatty') ? await draftOf(drawn.image) : null;
@@ -132,7 +150,7 @@ function jsonKindOf(prompt: string): RequestKind {
 function takeFaults(faults: ArmedFault[], kind: RequestKind, prompt: string): ArmedFault[] {
 	const taken: ArmedFault[] = [];
 	for (const fault of faults) {
-		if (fault.used >= fault.times || taken.some((t) => t.kind === fault.kind)) continue;
+		if (!live(fault) || taken.some((t) => t.kind === fault.kind)) continue;
 		if (!applies(fault, kind, prompt)) continue;
 		fault.used++;
 		taken.push(fault);
@@ -144,7 +162,7 @@ function applies(fault: ArmedFault, kind: RequestKind, prompt: string): boolean 
 	if (fault.kind === 'qa_reject') return kind === 'pack_review';
 	if (fault.kind === 'sheet_reject') return kind === 'sheet_review' && packVerdictNames(prompt, fault.stickers);
 	if (['wrong_count', 'extra_figure'].includes(fault.kind)) return kind === 'sheet' && matches(fault.match, kind);
-	if (fault.kind === 'fenced_json') return ['passport', 'anchor_review', 'sheet_review', 'pack_review'].includes(kind) && matches(fault.match, kind);
+	if (fault.kind === 'fenced_json' || fault.kind === 'unreadable_json') return ['passport', 'anchor_review', 'sheet_review', 'pack_review'].includes(kind) && matches(fault.match, kind);
 	if (['text_only', 'jpeg', 'default_size'].includes(fault.kind)) return ['anchor', 'sheet', 'figure', 'head'].includes(kind) && matches(fault.match, kind);
 	return matches(fault.match, kind);
 }
@@ -155,6 +173,14 @@ function seedFor(seen: Map<number, number>, prompt: string): number {
 	const n = (seen.get(hash) ?? 0) + 1;
 	seen.set(hash, n);
 	return (hash + n * 0x9e3779b9) >>> 0;
+}
+
+/** The slow answer's wait; the real API stops working on a request whose client went away. */
+function waitUnlessClosed(ms: number, closed?: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		const timer = setTimeout(resolve, ms);
+		closed?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+	});
 }
 
 function ok(body: unknown): Reply {

@@ -5,7 +5,13 @@
  * what generateContent answers for one. Which ids exist is configurable; the default is a snapshot
  * of the models the deprecations page listed as current.
  */
-export const DEFAULT_MODEL_IDS = ['gemini-3.1-flash-image', 'gemini-3-pro-image', 'gemini-3.5-flash', 'gemini-3.1-flash-lite'];
+export const DEFAULT_MODEL_IDS = ['gemini-3.1-flash-image', 'gemini-3-pro-image', 'gemini-3.8-flash', 'gemini-3.7-flash', 'gemini-3.5-flash', 'gemini-3.1-flash-lite'];
+
+/**
+ * Deprecated ids the API still takes but serves with their replacement: the answer's modelVersion
+ * names the model that answered. gemini-3.5-flash is deprecated in favour of gemini-3.8-flash.
+ */
+export const DEFAULT_REDIRECTS: Record<string, string> = { 'gemini-3.5-flash': 'gemini-3.8-flash' };
 
 export interface ModelResource {
 	name: string;

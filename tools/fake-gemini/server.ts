@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { armFault, type ArmedFault, type FaultInput } from './faults.ts';
 import { generate, type FakeGeminiCall, type FakeState, type GenerateRequest } from './generate.ts';
-import { DEFAULT_MODEL_IDS, getModel, listModels, unknownModel } from './models.ts';
+import { DEFAULT_MODEL_IDS, DEFAULT_REDIRECTS, getModel, listModels, unknownModel } from './models.ts';
 
 export type { FakeGeminiCall } from './generate.ts';
 
@@ -36,6 +36,11 @@ export interface FakeGeminiOptions {
 	latencyMs?: number;
 	/** How the latency is waited (a timer by default); specs pass their own to hold and release calls. */
 	sleep?: (ms: number) => Promise<void>;
+	/**
+	 * Deprecated ids the API still answers, silently served by another model (its modelVersion);
+	 * DEFAULT_REDIRECTS when not given.
+	 */
+	redirects?: Record<string, string>;
 }
 
 const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -68,7 +73,12 @@ export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise
 		if (req.method === 'POST' && id && method === 'generateContent') {
 			if (!models.includes(id)) return reply(res, unknownModel(id));
 			if (options.latencyMs) await (options.sleep ?? timerSleep)(options.latencyMs);
-			return reply(res, await generate(id, JSON.parse(body) as GenerateRequest, state));
+			const closed = new AbortController();
+			res.on('close', () => res.writableEnded || closed.abort());
+			const servedBy = (options.redirects ?? DEFAULT_REDIRECTS)[id];
+			const answer = await generate(id, JSON.parse(body) as GenerateRequest, state, { servedBy, closed: closed.signal });
+			if (closed.signal.aborted) return;
+			return reply(res, answer);
 		}
 		return send(res, 404, { error: { code: 404, message: `Method not found: ${req.method} ${url.pathname}`, status: 'NOT_FOUND' } });
 	}

@@ -27,6 +27,8 @@ export interface SheetArtInput {
 	random: Random;
 	/** Figures drawn relative to cols × rows: -1 leaves the last cell empty, +1 squeezes one more into the first row. */
 	countOffset?: -1 | 0 | 1;
+	/** With countOffset -1: the cell left empty (0-based, reading order) instead of the last. */
+	emptyCell?: number;
 	format?: 'png' | 'jpeg';
 }
 
@@ -46,7 +48,10 @@ export async function drawSheetArt(input: SheetArtInput): Promise<SheetArt> {
 	const count = cols * rows + (input.countOffset ?? 0);
 	const layers: OverlayOptions[] = [];
 	const figures: PlacedFigure[] = [];
-	for (let i = 0; i < count; i++) {
+	const skip = input.countOffset === -1 && input.emptyCell !== undefined ? input.emptyCell : undefined;
+	for (let drawn = 0; drawn < count; drawn++) {
+		// A chosen empty cell: the figures after it keep their own cells (and captions).
+		const i = skip !== undefined && drawn >= skip ? drawn + 1 : drawn;
 		const rowCols = input.countOffset === 1 && i <= cols ? cols + 1 : cols;
 		const index = input.countOffset === 1 && i > cols ? i - 1 : i;
 		const col = input.countOffset === 1 && i <= cols ? i : index % cols;

@@ -11,5 +11,6 @@ export const ADMIN_ALERTS = {
 	fallback: (from: string, to: string, failure: string, reason: string) => fillTemplate(en.fallback, { from, to, failure, reason }),
 	modelMissing: (reason: string) => fillTemplate(en.modelMissing, { reason }),
 	modelsFound: () => en.modelsFound,
+	providerAccess: (reason: string) => fillTemplate(en.providerAccess, { reason }),
 	rpd: (day: string, count: number, threshold: number) => fillTemplate(en.rpd, { day, count, threshold })
 };

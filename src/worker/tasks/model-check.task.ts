@@ -1,16 +1,17 @@
 import type { Config } from '../../lib/server/config/config.ts';
-import { pauseForMissingModels, recordModelsFound, type ModelPauseDeps } from '../../lib/server/jobs/model-pause.ts';
+import { pauseForMissingModels, pauseForProviderAccess, recordModelsFound, type ModelPauseDeps } from '../../lib/server/jobs/model-pause.ts';
 import { checkConfiguredModels, configuredModels } from '../../lib/server/providers/model-check.ts';
 
 /** How often the worker asks the provider whether the configured models still exist. */
 export const MODEL_CHECK_EVERY_MS = 60 * 60_000;
 
-export type ModelCheckOutcome = 'none' | 'ok' | 'missing' | 'unreachable';
+export type ModelCheckOutcome = 'none' | 'ok' | 'missing' | 'unreachable' | 'denied';
 
 /**
  * One model check: with gemini or openai configured, asks for each model. Missing ones pause the
- * queue (config); all found lifts a config pause. An unreachable provider decides nothing — the
- * last finding stands until the next check.
+ * queue (config); so does a provider that refuses our access (key, permission, location — the
+ * same finding a drawing call makes mid-event); all found lifts a config pause. An unreachable
+ * provider decides nothing — the last finding stands until the next check.
  */
 export async function runModelCheck(config: Config, deps: ModelPauseDeps): Promise<ModelCheckOutcome> {
 	if (configuredModels(config).length === 0) return 'none';
@@ -19,6 +20,11 @@ export async function runModelCheck(config: Config, deps: ModelPauseDeps): Promi
 	if (missing.length) {
 		await pauseForMissingModels(deps, missing, true);
 		return 'missing';
+	}
+	const denied = verdicts.find((v) => v.answer === 'denied');
+	if (denied) {
+		await pauseForProviderAccess(deps, denied.detail ?? `${denied.provider} refused our access`);
+		return 'denied';
 	}
 	const unreachable = verdicts.filter((v) => v.answer === 'unreachable');
 	if (unreachable.length) {

@@ -47,7 +47,8 @@ export function formatBytes(bytes: number | null | undefined): string {
 /** Who paused the queue, for the banner and the Health page (maintenance.source). */
 export function pauseSourceText(source: string): string {
 	if (source === 'auto') return 'automatically — the image provider reported a billing problem';
-	if (source === 'config') return 'automatically — a configured model is unknown to the image provider';
+	if (source === 'config') return 'automatically — a provider setting needs fixing (an unknown model, or a key, permission or location the provider refuses)';
 	if (source === 'quota_day') return "automatically — the image provider's daily quota is spent";
+	if (source === 'quota_minute') return "automatically — held for the image provider's per-minute quota (it named how long to wait)";
 	return 'by an operator';
 }

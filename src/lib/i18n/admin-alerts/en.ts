@@ -12,5 +12,9 @@ export const en = {
 		'(maintenance, source config). Change the setting and restart the worker; the queue resumes by itself once the ' +
 		'models are found (checked at start and every hour).\n{reason}',
 	modelsFound: '▶️ The configured models are served again; the queue is running (the config pause is lifted).',
+	providerAccess:
+		'⛔️ The image provider refuses our access (key, permission or location), so every call would fail. The queue is ' +
+		'paused (maintenance, source config); no guest loses an attempt. Fix the setting and restart the worker: the queue ' +
+		'resumes by itself once the model check passes (at start and every hour), or Resume it in the console.\n{reason}',
 	rpd: '⚠️ {count} image requests today (quota day {day}, Pacific) — past the warning threshold of {threshold}.'
 } as const;

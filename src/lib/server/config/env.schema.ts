@@ -19,6 +19,8 @@ const optionalString = z
 	.optional()
 	.transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 
+const optionalPrice = optionalString.transform((v) => (v === undefined ? undefined : Number(v))).pipe(z.number({ message: 'must be a price in USD' }).min(0, { message: 'must be a price in USD' }).optional());
+
 const url = (hint: string) => z.url({ protocol: /^https?$/, message: `must be a full URL, ${hint}` });
 
 const intIn = (min: number, max: number, fallback: number) =>
@@ -87,11 +89,14 @@ export const envSchema = z
 		ART_STYLE: z.enum(['cartoon', 'comic', 'pop', 'pastel'], { message: 'must be cartoon, comic, pop or pastel' }).default('cartoon'),
 		RENDER_MODE: z.enum(['figure', 'composite'], { message: 'must be figure or composite' }).default('figure'),
 		GEMINI_IMAGE_MODEL: z.string().min(1).default('gemini-3.1-flash-image'),
-		GEMINI_VISION_MODEL: z.string().min(1).default('gemini-3.5-flash'),
+		GEMINI_VISION_MODEL: z.string().min(1).default('gemini-3.8-flash'),
 		GEMINI_TIMEOUT_SECONDS: intIn(5, 600, 120),
-		GEMINI_PRICE_INPUT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(0.5),
-		GEMINI_PRICE_OUTPUT_TEXT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(3),
-		GEMINI_PRICE_OUTPUT_IMAGE_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(60),
+		// Unset: the list price of the model that answered (spend/gemini-list-prices.ts).
+		GEMINI_PRICE_INPUT_PER_MTOK: optionalPrice,
+		GEMINI_PRICE_OUTPUT_TEXT_PER_MTOK: optionalPrice,
+		GEMINI_PRICE_OUTPUT_IMAGE_PER_MTOK: optionalPrice,
+		GEMINI_VISION_PRICE_INPUT_PER_MTOK: optionalPrice,
+		GEMINI_VISION_PRICE_OUTPUT_PER_MTOK: optionalPrice,
 		OPENAI_BASE_URL: optionalString.pipe(url('e.g. https://api.openai.com/v1').optional()),
 		OPENAI_IMAGE_MODEL: z.string().min(1).default('gpt-image-1'),
 		OPENAI_PRICE_INPUT_PER_MTOK: z.coerce.number({ message: 'must be a price in USD' }).min(0).default(10),

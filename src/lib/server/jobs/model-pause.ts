@@ -43,6 +43,24 @@ export async function pauseForMissingModels(deps: ModelPauseDeps, missing: Confi
 	return isNew;
 }
 
+/**
+ * The provider refuses our access (a key it will not take, a project without permission, a region
+ * it does not serve): every call would fail until an operator fixes a setting, so the queue pauses
+ * (maintenance, source config — lifted like a missing model's pause, when the model check passes
+ * again, or by Resume). An operator's or a billing pause already in place is left as it is. Admins
+ * hear once per reason; true when they were told.
+ */
+export async function pauseForProviderAccess(deps: ModelPauseDeps, reason: string): Promise<boolean> {
+	const { db, clock, logger } = deps;
+	const maintenance = await readMaintenance(db);
+	const text = reason.slice(0, 500);
+	if (maintenance && (maintenance.source !== 'config' || maintenance.reason === text)) return false;
+	await startMaintenance(db, clock, 'config', text);
+	logger.error({ reason: text }, 'the image provider refuses our access; queue paused');
+	await alertAdmins(deps, deps.adminIds, ADMIN_ALERTS.providerAccess(text));
+	return true;
+}
+
 /** Every configured model was found: the finding is cleared and a config pause lifted. */
 export async function recordModelsFound(deps: ModelPauseDeps): Promise<boolean> {
 	const { db, clock, logger } = deps;

@@ -20,7 +20,10 @@ export async function syncQueuePauses(db: Db, clock: Clock): Promise<QueuePause 
 	const pause = await readQueuePause(db, clock);
 	const now = clock.now();
 	const open = await db.queuePause.findFirst({ where: { endedAt: null }, orderBy: { id: 'desc' } });
-	if (open && pause && open.source === pause.source) {
+	// The same source goes on in the open row, unless that one ended before this began (two
+	// per-minute holds with running time between them are two pauses, not one).
+	const ended = open?.until && pause && Date.parse(open.until) < Date.parse(pause.since);
+	if (open && pause && open.source === pause.source && !ended) {
 		if (open.until !== (pause.until ?? null)) await db.queuePause.update({ where: { id: open.id }, data: { until: pause.until ?? null } });
 		return pause;
 	}

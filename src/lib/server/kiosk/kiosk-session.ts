@@ -5,7 +5,7 @@ import { readSessionQueuePosition } from '../jobs/queue-position.ts';
 import { readBotUsername } from '../guests/bot-identity.ts';
 import { isOverdue, sessionDeadline, timeoutReasonFor, type SessionTimeouts } from '../guests/session-clock.ts';
 import { closeSession, findSession, insertIdleSession, type SessionRow } from '../guests/sessions.repository.ts';
-import { readQueuePause } from '../jobs/queue-pause.ts';
+import { readKioskPause } from '../jobs/queue-pause.ts';
 import type { Clock } from '../time/clock.ts';
 import type { ClosedReason, KioskSessionView, OpenStatus, SessionNotice, SessionStatus } from '../../schemas/kiosk.ts';
 import { isSessionOfKiosk, listOpenSessionTokens, recordKioskSession } from './kiosk-sessions.repository.ts';
@@ -31,7 +31,7 @@ export type StartOutcome = { kind: 'started'; token: string; botUsername: string
  * kiosk_reset first: a kiosk shows one guest at a time.
  */
 export async function startKioskSession(deps: KioskDeps, kioskId: number): Promise<StartOutcome> {
-	const pause = await readQueuePause(deps.db, deps.clock);
+	const pause = await readKioskPause(deps.db, deps.clock);
 	if (pause) return { kind: 'paused', until: pause.until ?? null };
 	const botUsername = await readBotUsername(deps.db);
 	if (!botUsername) return { kind: 'bot_unknown' };
@@ -82,7 +82,7 @@ export async function readSessionView(deps: KioskDeps, token: string): Promise<K
 		session = (await findSession(deps.db, token)) ?? session;
 	}
 	const [maintenance, queue, outfit] = await Promise.all([
-		readQueuePause(deps.db, deps.clock),
+		readKioskPause(deps.db, deps.clock),
 		session.status === 'photo_taken' ? readSessionQueuePosition(deps, token) : Promise.resolve(null),
 		session.templateId ? chosenOutfit(deps.db, token, session.templateId) : Promise.resolve(undefined)
 	]);

@@ -23,6 +23,12 @@ export interface CutOptions {
 	 * the sheet's border actually shows (models shift it); the asked one is kept in the diagnosis.
 	 */
 	key?: Rgb;
+	/**
+	 * The sheet's grid: with figures missing, each found figure is placed in the cell its centre
+	 * falls in, and — when no two share a cell — cut anyway (`CutResult.byCell`), so the caller can
+	 * keep them and draw only the empty cells' figures.
+	 */
+	grid?: { cols: number; rows: number };
 }
 
 export interface FigureReport {
@@ -50,6 +56,8 @@ export interface CutDiagnosis {
 export interface CutResult {
 	stickers: Buffer[];
 	diagnosis: CutDiagnosis;
+	/** A sheet short of figures, with a grid given: each cell's sticker in reading order, null for an empty cell. */
+	byCell?: (Buffer | null)[];
 }
 
 /** Cells of room kept around a figure's core cells: its anti-aliased or feathered edge. */
@@ -68,16 +76,33 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 	const rejects = mask.blobs.filter((b) => b.area < minArea).map((b) => ({ box: boxOf(b), area: b.area, reason: 'speck' }));
 	const reports: FigureReport[] = figures.map((b, index) => ({ index, box: boxOf(b), area: b.area, touchesEdge: touchesEdge(b, width, height) }));
 	const diagnosis: CutDiagnosis = { ok: true, sheet: { width, height }, background, ...(options.key ? { asked: options.key } : {}), expected: options.expected, found: figures.length, figures: reports, rejects, ms: 0 };
+	const source = { rgb, width, height, background, mask };
 	if (figures.length !== options.expected) {
 		diagnosis.ok = false;
 		diagnosis.reason = `found ${figures.length} figures, expected ${options.expected}`;
+		const cells = figures.length < options.expected && options.grid ? cellsOf(figures, options.grid, width, height) : null;
+		if (!cells) {
+			diagnosis.ms = Math.round(performance.now() - started);
+			return { stickers: [], diagnosis };
+		}
+		const stickers = await cutAll(source, figures, reports);
+		const byCell: (Buffer | null)[] = Array.from({ length: options.expected }, () => null);
+		cells.forEach((cell, i) => (byCell[cell] = stickers[i]!));
+		diagnosis.reason += `; empty cells ${byCell.flatMap((b, cell) => (b ? [] : [cell + 1])).join(', ')}`;
 		diagnosis.ms = Math.round(performance.now() - started);
-		return { stickers: [], diagnosis };
+		return { stickers: [], diagnosis, byCell };
 	}
-	// Each figure is a chain of sharp passes (in libvips threads) and short JS loops; IN_FLIGHT
-	// figures are kept going at once (a new one starts as soon as one is done), so the JS of one
-	// overlaps sharp's work on others while memory stays flat.
-	const source = { rgb, width, height, background, mask };
+	const stickers = await cutAll(source, figures, reports);
+	diagnosis.ms = Math.round(performance.now() - started);
+	return { stickers, diagnosis };
+}
+
+/**
+ * Each figure is a chain of sharp passes (in libvips threads) and short JS loops; IN_FLIGHT
+ * figures are kept going at once (a new one starts as soon as one is done), so the JS of one
+ * overlaps sharp's work on others while memory stays flat.
+ */
+async function cutAll(source: SheetSource, figures: Blob[], reports: FigureReport[]): Promise<Buffer[]> {
 	const stickers: Buffer[] = new Array(figures.length);
 	let next = 0;
 	const lane = async () => {
@@ -94,8 +119,17 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 		}
 	};
 	await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-	diagnosis.ms = Math.round(performance.now() - started);
-	return { stickers, diagnosis };
+	return stickers;
+}
+
+/** The grid cell (reading order) of each figure's centre, or null when two figures share one. */
+function cellsOf(figures: Blob[], grid: { cols: number; rows: number }, width: number, height: number): number[] | null {
+	const cells = figures.map((b) => {
+		const col = Math.min(grid.cols - 1, Math.floor(((b.x + b.width / 2) / width) * grid.cols));
+		const row = Math.min(grid.rows - 1, Math.floor(((b.y + b.height / 2) / height) * grid.rows));
+		return row * grid.cols + col;
+	});
+	return new Set(cells).size === cells.length ? cells : null;
 }
 
 interface SheetSource {

@@ -2,6 +2,7 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 import type { Config } from '../config/config.ts';
 import { modelMissingSentence, type ConfiguredModel } from './configured-model.ts';
 import { ProviderError, type CallUsage, type UsageKind } from './provider.ts';
+import { accessProblem, readGoogleStatus } from './gemini/gemini-status.ts';
 
 /**
  * Whether the models the settings name exist at the provider. A wrong or retired id fails every
@@ -10,7 +11,8 @@ import { ProviderError, type CallUsage, type UsageKind } from './provider.ts';
  * is the same fact (`ModelMissing`). Only a 404 says "missing": a network fault or a 5xx says
  * nothing about the model, so it never pauses the queue.
  */
-export type ModelAnswer = 'ok' | 'missing' | 'unreachable';
+/** `denied`: the provider refused our access (key, permission, location); `detail` says what to change. */
+export type ModelAnswer = 'ok' | 'missing' | 'unreachable' | 'denied';
 
 export interface ModelVerdict extends ConfiguredModel {
 	answer: ModelAnswer;
@@ -60,6 +62,8 @@ async function askGemini(config: Config, model: ConfiguredModel): Promise<ModelV
 		return { ...model, answer: 'ok' };
 	} catch (error) {
 		if (error instanceof ApiError && error.status === 404) return { ...model, answer: 'missing', detail: error.message };
+		const denied = error instanceof ApiError ? accessProblem(error.status, readGoogleStatus(error.message)) : undefined;
+		if (denied) return { ...model, answer: 'denied', detail: denied };
 		return { ...model, answer: 'unreachable', detail: error instanceof Error ? error.message : String(error) };
 	}
 }

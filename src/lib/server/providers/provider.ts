@@ -26,6 +26,13 @@ export interface CallUsage {
 	httpStatus?: number;
 	/** Per-image price where the provider bills per image rather than per token (OpenAI). */
 	imageCostUsd?: number;
+	/**
+	 * The provider billed this call even though it failed for us (an answer we could not use, a call
+	 * abandoned after the provider took it): its tokens are costed like a success's.
+	 */
+	billed?: boolean;
+	/** The tokens are our estimate (a call abandoned before its answer told us), not the provider's count. */
+	estimated?: boolean;
 }
 
 export interface ProviderResult<T> {
@@ -63,6 +70,8 @@ export interface JobBrief {
 	sheetKey: SheetKey;
 	/** The provider refused this request once (a safety or no-image stop): ask again more gently. */
 	softened?: boolean;
+	/** The job's abort: a provider call in flight stops (its connection closed) when the job is aborted. */
+	signal?: AbortSignal;
 }
 
 export interface SheetRequest {
@@ -144,7 +153,9 @@ export interface ImageProvider {
 
 /**
  * What went wrong, in the queue's terms:
- * - rate_minute: per-minute quota (429) — retried with backoff inside the stage, then the job backs off;
+ * - rate_minute: per-minute quota (429) — the queue is held for the provider's retry delay and the
+ *   call waits it out; never a job attempt (a job still held after its waits goes back to the queue,
+ *   its attempt refunded);
  * - rate_day: per-day quota — the queue pauses until midnight Pacific, operators are told;
  * - billing: no funds — maintenance (source auto), operators are told;
  * - server: 5xx, timeouts, network — retried, then the job backs off;
@@ -154,9 +165,11 @@ export interface ImageProvider {
  * - refused: the provider will not draw this at all (prohibited content, a blocklist) — the job
  *   fails at once and the guest is told kindly, without blame;
  * - model_missing: the configured model is unknown or retired (404 NOT_FOUND) — no retry: the queue
- *   pauses (maintenance, source config) until the setting the message names is changed.
+ *   pauses (maintenance, source config) until the setting the message names is changed;
+ * - access: the provider will not take the key, its project lacks permission, or it does not serve
+ *   the caller's location — no retry: the queue pauses (maintenance, source config), admins are told.
  */
-export type ProviderFailure = 'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output' | 'blocked' | 'refused' | 'model_missing';
+export type ProviderFailure = 'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output' | 'blocked' | 'refused' | 'model_missing' | 'access';
 
 export class ProviderError extends Error {
 	constructor(

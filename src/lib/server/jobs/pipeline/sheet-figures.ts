@@ -1,4 +1,6 @@
+import { getFaceDetector } from '../../media/face-detector.ts';
 import { cutSheet } from '../../media/sticker-cutter.ts';
+import { inspectSticker } from '../../media/sticker-qa.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { AppearanceCard } from '../../providers/provider.ts';
 import { ProviderError } from '../../providers/provider.ts';
@@ -32,6 +34,24 @@ export async function drawFiguresAlone(ctx: PipelineContext, state: PackState, i
 	for (const [n, verdict] of review.local) state.verdicts.set(n, verdict);
 	await ctx.fileStore.put(ctx.files.keys.debug(`sheet${sheet}_figures.json`), JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, figuresDrawnAlone: numbers, review: review.verdicts }, null, 2));
 	return review;
+}
+
+/**
+ * The figures a short sheet left out (its empty cells), each drawn alone (`sheet_figure`) and
+ * kept; their local verdicts go with them. Returns the numbers the local gate failed, for the
+ * sheet's `regen` like its rejected figures; the pack review sees them all.
+ */
+export async function drawEmptyCells(ctx: PipelineContext, state: PackState, input: FiguresInput): Promise<number[]> {
+	const failed: number[] = [];
+	for (const n of input.numbers) {
+		await ctx.enterStage('sheet', `sheet ${input.sheet}: figure ${n} was missing, drawn alone`);
+		const png = await drawUsableFigure(ctx, input, n);
+		await ctx.fileStore.put(ctx.files.keys.sticker(n), png);
+		const verdict = await inspectSticker(png, await getFaceDetector());
+		state.verdicts.set(n, verdict);
+		if (!verdict.ok) failed.push(n);
+	}
+	return failed;
 }
 
 async function drawUsableFigure(ctx: PipelineContext, input: FiguresInput, n: number): Promise<Buffer> {

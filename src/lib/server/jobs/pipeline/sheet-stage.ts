@@ -8,7 +8,7 @@ import { allStored, readStored } from './job-files.ts';
 import type { PackState } from './pack-state.ts';
 import type { PipelineContext } from './pipeline-context.ts';
 import { briefFor, callProvider } from './provider-call.ts';
-import { drawFiguresAlone } from './sheet-figures.ts';
+import { drawEmptyCells, drawFiguresAlone } from './sheet-figures.ts';
 import { reviewCutSheet, type SheetReview } from './sheet-review.ts';
 import { redrawSticker } from './sticker-redraw.ts';
 
@@ -19,6 +19,11 @@ import { redrawSticker } from './sticker-redraw.ts';
  * when the review rejects more than half of them (one new sheet costs less than four single
  * figures); otherwise its few rejected figures are redrawn one by one (`regen`).
  *
+ * A sheet one or two figures short (the cutter places the figures it found in their grid cells)
+ * is not thrown away: the figures it has are reviewed and kept like a whole sheet's, and only the
+ * empty cells' figures are drawn, each alone (`sheet_figure`, one 1K call) — a third sheet call
+ * for one missing figure cost 2.4× as much and often came back short again.
+ *
  * A sheet whose grid cells came back under 512 px is never cut (its stickers would be upscaled):
  * it is drawn once more, and if that one is small too, the sheet's figures are drawn one by one
  * instead (`sheet_figure`), each at a size that fits a sticker.
@@ -28,6 +33,8 @@ const PER_SHEET = SHEET_FORMAT.cols * SHEET_FORMAT.rows;
 export const SHEET_COUNT = Math.ceil(STICKER_VARIANTS.length / PER_SHEET);
 const SHEET_TRIES = 3;
 const SMALL_SHEETS_BEFORE_FIGURES = 2;
+/** At most this many empty cells are filled one by one; a sheet shorter than that is drawn again. */
+const MAX_EMPTY_CELLS = 2;
 
 type DrawInput = { appearance: AppearanceCard; anchor: Buffer };
 type SheetInput = DrawInput & { guide: Buffer; sheet: number; numbers: number[] };
@@ -62,18 +69,29 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 			continue;
 		}
 		await ctx.enterStage('cut', `sheet ${sheet} of ${SHEET_COUNT}`);
-		const { stickers, diagnosis } = await cutSheet(image, { expected: variants.length, key: ctx.brief.sheetKey.rgb });
-		const review = diagnosis.ok ? await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers, stickers }) : null;
-		await ctx.fileStore.put(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ...diagnosis, ...(review ? { review: review.verdicts } : {}) }, null, 2));
-		if (review && review.rejected.length <= numbers.length / 2) {
-			for (const [i, png] of stickers.entries()) await ctx.fileStore.put(ctx.files.keys.sticker(numbers[i]!), png);
+		const { stickers, diagnosis, byCell } = await cutSheet(image, { expected: variants.length, key: ctx.brief.sheetKey.rgb, grid: SHEET_FORMAT });
+		const short = diagnosis.ok ? null : presentFigures(numbers, byCell);
+		const cut = diagnosis.ok ? { numbers, stickers, empty: [] } : short;
+		const review = cut ? await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers: cut.numbers, stickers: cut.stickers }) : null;
+		await ctx.fileStore.put(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ...diagnosis, ...(cut?.empty.length ? { drawnAlone: cut.empty } : {}), ...(review ? { review: review.verdicts } : {}) }, null, 2));
+		if (cut && review && review.rejected.length <= cut.numbers.length / 2) {
+			for (const [i, png] of cut.stickers.entries()) await ctx.fileStore.put(ctx.files.keys.sticker(cut.numbers[i]!), png);
 			for (const [n, verdict] of review.local) state.verdicts.set(n, verdict);
+			if (cut.empty.length) review.rejected.push(...(await drawEmptyCells(ctx, state, { ...input, numbers: cut.empty })));
 			return review;
 		}
 		const reason = review ? `the review rejected ${review.rejected.length} of ${numbers.length} figures` : diagnosis.reason;
 		ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet rejected; drawing it again');
 	}
 	throw new ProviderError('bad_output', `sheet ${sheet}: no usable sheet after ${SHEET_TRIES} tries`);
+}
+
+/** A short sheet's figures by pack number, and the numbers of its empty cells; null when too many are missing. */
+function presentFigures(numbers: number[], byCell: (Buffer | null)[] | undefined): { numbers: number[]; stickers: Buffer[]; empty: number[] } | null {
+	if (!byCell) return null;
+	const empty = numbers.filter((_, i) => !byCell[i]);
+	if (empty.length === 0 || empty.length > MAX_EMPTY_CELLS) return null;
+	return { numbers: numbers.filter((_, i) => byCell[i]), stickers: byCell.filter((b): b is Buffer => b !== null), empty };
 }
 
 /** A sheet too small to cut: its diagnosis says so, with the size it came back at. */

@@ -37,7 +37,8 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		captions: choices.captions,
 		artStyle,
 		locale,
-		sheetKey: chooseSheetKey(choices.outfit.palette)
+		sheetKey: chooseSheetKey(choices.outfit.palette),
+		signal
 	};
 	const guest = await deps.db.user.findUnique({ where: { telegramUserId: job.telegramUserId }, select: { firstName: true } });
 	// The guest sees the stage through their status message, edited by the worker's status task.

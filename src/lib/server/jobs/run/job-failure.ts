@@ -7,8 +7,8 @@ import { failJobForGood, requeueJob } from '../job.repository.ts';
 import { nextPacificMidnight } from '../../spend/provider-quota-day.ts';
 import { ProviderError } from '../../providers/provider.ts';
 import { startMaintenance } from '../../settings/maintenance.ts';
-import { pauseForQuotaDay } from '../queue-pause.ts';
-import { pauseForMissingModels } from '../model-pause.ts';
+import { pauseForQuotaDay, readQueuePause } from '../queue-pause.ts';
+import { pauseForMissingModels, pauseForProviderAccess } from '../model-pause.ts';
 import { ModelMissing } from '../../providers/model-check.ts';
 import type { QueueDeps } from './queue-deps.ts';
 
@@ -18,6 +18,10 @@ import type { QueueDeps } from './queue-deps.ts';
  * - stopped (JobAborted): for a WorkerShutdown reason back to the queue, attempt refunded; a lost
  *   lease (LeaseLost) or a job ended elsewhere: nothing, whoever holds the job now finishes it;
  * - day quota: queue paused until midnight Pacific, operators told once, job requeued (refunded);
+ * - per-minute quota still answering after the call waited it out: job requeued (refunded) to start
+ *   again when the queue's hold ends — the guest's attempts are never spent on our quota;
+ * - access refused (key, permission, location): maintenance {source:'config'}, operators told once,
+ *   job requeued (refunded);
  * - no funds: maintenance {source:'auto'}, operators told, job requeued (refunded);
  * - a configured model the provider does not serve (404): maintenance {source:'config'}, operators
  *   told once, job requeued (refunded) — every other job would fail the same way, so none retries;
@@ -50,6 +54,17 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 		const until = nextPacificMidnight(clock.now());
 		if (await pauseForQuotaDay(db, clock, until, message)) await alertAdmins(notices, deps.settings.adminIds, ADMIN_ALERTS.quotaDay(until.toISOString(), message));
 		await requeueJob(db, clock, attempt.jobId, { error: `daily quota exhausted: ${message}`, notBefore: until, refundAttempt: true });
+		return;
+	}
+	if (attempt.error instanceof ProviderError && attempt.error.failure === 'rate_minute') {
+		const pause = await readQueuePause(db, clock);
+		const notBefore = pause?.until ? new Date(pause.until) : null;
+		await requeueJob(db, clock, attempt.jobId, { error: `per-minute quota: ${message}`, notBefore, refundAttempt: true });
+		return;
+	}
+	if (attempt.error instanceof ProviderError && attempt.error.failure === 'access') {
+		await pauseForProviderAccess({ ...notices, clock, adminIds: deps.settings.adminIds }, attempt.error.message);
+		await requeueJob(db, clock, attempt.jobId, { error: `provider access: ${message}`, notBefore: null, refundAttempt: true });
 		return;
 	}
 	if (attempt.error instanceof ProviderError && attempt.error.failure === 'billing') {

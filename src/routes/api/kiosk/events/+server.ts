@@ -1,7 +1,7 @@
 import type { RequestHandler } from './$types';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
 import { kioskEventStream } from '$lib/server/kiosk/kiosk-streams';
-import { readQueuePause } from '$lib/server/jobs/queue-pause';
+import { readKioskPause } from '$lib/server/jobs/queue-pause';
 
 const PAUSE_CHECK_MS = 1_000;
 
@@ -15,7 +15,7 @@ export const GET: RequestHandler = async ({ cookies, request }) => {
 	return kioskEventStream(ctx, cookies, request.signal, (send) => {
 		let last: string | null = null;
 		const check = async () => {
-			const pause = await readQueuePause(ctx.app.db, ctx.app.clock).catch(() => null);
+			const pause = await readKioskPause(ctx.app.db, ctx.app.clock).catch(() => null);
 			const state = { paused: pause !== null, pausedUntil: pause?.until ?? null };
 			if (JSON.stringify(state) !== last) send('kiosk', state);
 			last = JSON.stringify(state);

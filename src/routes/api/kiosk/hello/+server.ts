@@ -3,7 +3,7 @@ import { kioskJson } from '$lib/server/kiosk/kiosk-http';
 import { touchKiosk } from '$lib/server/kiosk/kiosk-keys';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
 import { closeKioskSessions } from '$lib/server/kiosk/kiosk-session';
-import { readQueuePause } from '$lib/server/jobs/queue-pause';
+import { readKioskPause } from '$lib/server/jobs/queue-pause';
 
 /**
  * The kiosk page calls this once when it loads. A session this kiosk still had open was abandoned
@@ -14,6 +14,6 @@ export const POST: RequestHandler = async ({ cookies }) => {
 	if (ctx instanceof Response) return ctx;
 	const closed = await closeKioskSessions(ctx.deps, ctx.kiosk.id, 'kiosk_reset');
 	await touchKiosk(ctx.app.db, ctx.app.clock, ctx.kiosk.id);
-	const pause = await readQueuePause(ctx.app.db, ctx.app.clock);
+	const pause = await readKioskPause(ctx.app.db, ctx.app.clock);
 	return kioskJson({ kiosk: { name: ctx.kiosk.name }, closed, paused: pause !== null, pausedUntil: pause?.until ?? null, staffPin: Boolean(ctx.app.config.KIOSK_STAFF_PIN) });
 };
