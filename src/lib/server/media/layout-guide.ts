@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,7 +35,10 @@ export async function ensureLayoutGuide(dataDir: string, format: GuideFormat, ke
 	if (existsSync(file)) return readFile(file);
 	const png = await drawLayoutGuide(format, key);
 	await mkdir(dataDir, { recursive: true });
-	const temp = `${file}.${process.pid}.tmp`;
+	// A temp name of this call's own: two slots of one worker drawing their first sheet at once
+	// each write and rename theirs (the second rename replaces an identical file), where a shared
+	// name let the slower one find its temp file already renamed away (ENOENT) and fail its job.
+	const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
 	await writeFile(temp, png);
 	await rename(temp, file);
 	return png;
