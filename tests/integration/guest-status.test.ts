@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { claimDelayNotice, claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { recordStage } from '../../src/lib/server/jobs/job-progress.ts';
-import { DEFAULT_JOB_SECONDS, readSessionQueuePosition, readTypicalJobSeconds } from '../../src/lib/server/jobs/queue-position.ts';
+import { DEFAULT_JOB_SECONDS, readActiveQueue, readSessionQueuePosition, readTypicalJobSeconds } from '../../src/lib/server/jobs/queue-position.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { EditPacer } from '../../src/lib/server/telegram/edit-pacer.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
 import { refreshGuestStatuses, type GuestStatusDeps } from '../../src/lib/server/telegram/guest-status.ts';
-import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
+import { FakeClock, HOUR, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
 import { noticeDepsFor, useGenerationWorld, type GenerationWorld } from './generation-harness.ts';
 
 /**
@@ -137,5 +137,33 @@ describe('a live place in the queue', () => {
 		expect(await deliverGuestNotices(noticeDepsFor(world, clock))).toBe(1);
 		const [status] = await botMessages(world, world.guestId);
 		expect(status?.text).toMatch(/#2 in the queue, about 60 s/);
+	});
+
+	it('each event hears its own times: the median of its latest deliveries, before the last hour of every event', async () => {
+		const world = await worlds.open();
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		let n = 0;
+		const delivered = async (eventId: number, hoursAgo: number, seconds: number) => {
+			const linkSentAt = new Date(clock.now().getTime() - hoursAgo * HOUR);
+			const createdAt = new Date(linkSentAt.getTime() - seconds * SECOND).toISOString();
+			const job = await world.db.job.create({ data: { telegramUserId: 1n, sessionToken: `e${n++}`, photoPath: 'x', templateId: 't', status: 'done', createdAt, updatedAt: linkSentAt.toISOString(), linkSentAt: linkSentAt.toISOString() } });
+			await world.db.jobSnapshot.create({ data: { jobId: job.jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt } });
+		};
+		// Event 1 runs on a fast provider (packs in 4–6 s, yesterday's too); event 2 is slow and busy now.
+		for (const [hoursAgo, seconds] of [[30, 6], [2, 4], [0.1, 4]] as const) await delivered(1, hoursAgo, seconds);
+		for (const seconds of [100, 120, 140]) await delivered(2, 0.2, seconds);
+		expect(await readTypicalJobSeconds(world.db, clock, 1)).toBe(4);
+		expect(await readTypicalJobSeconds(world.db, clock, 2)).toBe(120);
+		// An event with no delivery yet reads the last hour of every event (4, 100, 120, 140): 110.
+		expect(await readTypicalJobSeconds(world.db, clock, 3)).toBe(110);
+		expect(await readTypicalJobSeconds(world.db, clock)).toBe(110);
+
+		// One slot, two queued jobs: each place is counted in the one queue, each time in its own event's.
+		const fast = await world.queueJob({ createdAt: clock.now(), guestId: await addGuest(world, 'Fast') });
+		const slow = await world.queueJob({ createdAt: clock.now() });
+		for (const [jobId, eventId] of [[fast, 1], [slow, 2]] as const) await world.db.jobSnapshot.create({ data: { jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt: clock.now().toISOString() } });
+		const queue = await readActiveQueue({ db: world.db, clock, slots: 1 });
+		expect(queue.get(fast)).toEqual({ position: 1, etaSeconds: 5, status: 'queued' }); // 4 s, never promised below 5
+		expect(queue.get(slow)).toEqual({ position: 2, etaSeconds: 240, status: 'queued' });
 	});
 });

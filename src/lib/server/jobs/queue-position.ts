@@ -7,12 +7,16 @@ import type { QueueView } from '../../schemas/kiosk.ts';
  * "You are #N, about M min" — the same numbers for the kiosk's "being drawn" screen and the
  * guest's status message in the bot. A queued job's place is its rank among the queued jobs in
  * claim order (created_at, then job_id: the order claimNextJob takes them); the estimate spreads
- * the median job time over the worker slots. The median is taken over the jobs delivered in the
- * last hour, photo (created_at) to link (link_sent_at), so it follows how the event runs today;
- * with none yet, DEFAULT_JOB_SECONDS stands in.
+ * the typical job time over the worker slots. The typical time is measured, photo (created_at) to
+ * link (link_sent_at): the median of the job's own event's last EVENT_SAMPLE deliveries, so a
+ * guest hears how this event runs (an event on the offline provider delivers in seconds, one on a
+ * busy image model in minutes); for an event with none yet, the median of every job delivered in
+ * the last hour; with none at all, DEFAULT_JOB_SECONDS stands in.
  */
 export const DEFAULT_JOB_SECONDS = 90;
 export const JOB_TIME_WINDOW_MS = HOUR;
+/** How many of an event's latest deliveries its typical time is the median of. */
+export const EVENT_SAMPLE = 20;
 /** Never promise less than this: "about 0 s" reads as a bug while the job is still running. */
 const MIN_ETA_SECONDS = 5;
 
@@ -22,15 +26,34 @@ export interface QueueDeps {
 	slots: number;
 }
 
-/** Median seconds from photo to link over the jobs delivered in the last hour. */
-export async function readTypicalJobSeconds(db: Db, clock: Clock): Promise<number> {
+/** Median seconds from photo to link: of the event's latest deliveries, else of the last hour's, else the default. */
+export async function readTypicalJobSeconds(db: Db, clock: Clock, eventId: number | null = null): Promise<number> {
+	const ofEvent = eventId === null ? [] : await readEventJobSeconds(db, eventId);
+	if (ofEvent.length > 0) return Math.round(median(ofEvent));
 	const since = new Date(clock.now().getTime() - JOB_TIME_WINDOW_MS).toISOString();
 	const recent = await db.job.findMany({ where: { status: 'done', linkSentAt: { gte: since } }, select: { createdAt: true, linkSentAt: true } });
-	const durations = recent
+	const durations = photoToLinkSeconds(recent);
+	return durations.length === 0 ? DEFAULT_JOB_SECONDS : Math.round(median(durations));
+}
+
+/** The event's latest EVENT_SAMPLE deliveries (a job's event is its snapshot's), in seconds, sorted. */
+async function readEventJobSeconds(db: Db, eventId: number): Promise<number[]> {
+	const ofEvent = await db.jobSnapshot.findMany({ where: { eventId }, select: { jobId: true }, orderBy: { jobId: 'desc' }, take: EVENT_SAMPLE * 5 });
+	if (ofEvent.length === 0) return [];
+	const delivered = await db.job.findMany({
+		where: { jobId: { in: ofEvent.map((s) => s.jobId) }, status: 'done', linkSentAt: { not: null } },
+		select: { createdAt: true, linkSentAt: true },
+		orderBy: { linkSentAt: 'desc' },
+		take: EVENT_SAMPLE
+	});
+	return photoToLinkSeconds(delivered);
+}
+
+function photoToLinkSeconds(jobs: { createdAt: string; linkSentAt: string | null }[]): number[] {
+	return jobs
 		.map((job) => (Date.parse(job.linkSentAt ?? '') - Date.parse(job.createdAt)) / 1000)
 		.filter((s) => Number.isFinite(s) && s > 0)
 		.sort((a, b) => a - b);
-	return durations.length === 0 ? DEFAULT_JOB_SECONDS : Math.round(median(durations));
 }
 
 function median(sorted: number[]): number {
@@ -45,12 +68,13 @@ export async function readActiveQueue(deps: QueueDeps): Promise<Map<number, Queu
 		select: { jobId: true, status: true, createdAt: true },
 		orderBy: [{ createdAt: 'asc' }, { jobId: 'asc' }]
 	});
-	const typical = await readTypicalJobSeconds(deps.db, deps.clock);
+	const typicalOf = await typicalSecondsByJob(deps, active.map((job) => job.jobId));
 	const now = deps.clock.now().getTime();
 	const views = new Map<number, QueueView>();
 	let position = 0;
 	for (const job of active) {
 		const status = jobStatusSchema.parse(job.status);
+		const typical = typicalOf(job.jobId);
 		if (status === 'queued') {
 			position += 1;
 			const rounds = Math.ceil(position / Math.max(1, deps.slots));
@@ -61,6 +85,15 @@ export async function readActiveQueue(deps: QueueDeps): Promise<Map<number, Queu
 		}
 	}
 	return views;
+}
+
+/** Each job's typical time, read once per event among them (jobs without a snapshot: the last hour's). */
+async function typicalSecondsByJob(deps: QueueDeps, jobIds: number[]): Promise<(jobId: number) => number> {
+	const snapshots = jobIds.length === 0 ? [] : await deps.db.jobSnapshot.findMany({ where: { jobId: { in: jobIds } }, select: { jobId: true, eventId: true } });
+	const eventOf = new Map(snapshots.map((s) => [s.jobId, s.eventId]));
+	const typical = new Map<number | null, number>();
+	for (const eventId of new Set([null, ...eventOf.values()])) typical.set(eventId, await readTypicalJobSeconds(deps.db, deps.clock, eventId));
+	return (jobId) => typical.get(eventOf.get(jobId) ?? null)!;
 }
 
 export async function readQueuePosition(deps: QueueDeps, jobId: number): Promise<QueueView | null> {
