@@ -5,7 +5,7 @@ import { checkStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
 import { closeKioskSession, closeKioskSessions, readKioskSessionView, startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
 import { pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
-import { sessionTimeoutsTask } from '../../src/worker/tasks/session-timeouts.task.ts';
+import { sessionTimeoutsPass } from '../../src/worker/tasks/session-timeouts.task.ts';
 
 const HOUR = 60 * MINUTE;
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -16,16 +16,16 @@ describe('every closed_reason through its real trigger', () => {
 	let world: GuestWorld;
 	afterEach(async () => world?.close());
 
-	const timeoutTask = () => sessionTimeoutsTask({ db: world.db, clock: world.clock, logger: silentLogger, config: world.config, api: world.bot.api });
+	const runTimeouts = () => sessionTimeoutsPass({ db: world.db, clock: world.clock, logger: silentLogger, config: world.config, api: world.bot.api })();
 
 	it('qr_timeout: nobody scans for 120 s; the server clock closes it and a late scan is told', async () => {
 		world = await startGuestWorld(tempDir());
 		const token = await startSession(world);
 		world.clock.advance(119 * SECOND);
-		await timeoutTask().run();
+		await runTimeouts();
 		expect((await sessionRow(world, token)).status).toBe('idle');
 		world.clock.advance(1 * SECOND);
-		await timeoutTask().run();
+		await runTimeouts();
 		expect(await sessionRow(world, token)).toMatchObject({ status: 'expired', closedReason: 'qr_timeout' });
 		expect((await readKioskSessionView(world.deps, world.kiosk.id, token))?.closedReason).toBe('qr_timeout');
 		const guest = await newGuest(world);
@@ -49,7 +49,7 @@ describe('every closed_reason through its real trigger', () => {
 		await guest.send(`/start ${token}`);
 		const prompt = await guest.waitFor((m) => m.buttons.length > 0);
 		world.clock.advance(180 * SECOND);
-		await timeoutTask().run();
+		await runTimeouts();
 		expect(await sessionRow(world, token)).toMatchObject({ status: 'expired', closedReason: 'idle_timeout' });
 		await guest.waitFor((m) => /seans vaqti tugadi/.test(m.text ?? ''));
 		await guest.press(prompt.message_id, `gc:${token}`);
@@ -65,7 +65,7 @@ describe('every closed_reason through its real trigger', () => {
 		await guest.waitFor((m) => m.buttons.length > 0);
 		await world.emulator.control.setBlocked(guest.id, true);
 		world.clock.advance(180 * SECOND);
-		await timeoutTask().run();
+		await runTimeouts();
 		expect(await sessionRow(world, token)).toMatchObject({ status: 'expired', closedReason: 'idle_timeout' });
 		expect(await isBotBlocked(world.db, BigInt(guest.id))).toBe(true);
 		expect((await guest.messages()).filter((m) => /session timed out/i.test(m.text ?? ''))).toEqual([]);

@@ -5,7 +5,7 @@ import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
-import { guestNoticesTask } from '../../src/worker/tasks/guest-notices.task.ts';
+import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';
@@ -53,9 +53,8 @@ describe('the guest flow through the real bot and the emulator', () => {
 		// Queued with the job, in the upload's transaction: the outbox has it before any worker looks.
 		expect(await world.db.guestNotice.findMany({ where: { jobId: job.jobId }, select: { kind: true, state: true } })).toEqual([{ kind: 'generating', state: 'queued' }]);
 		const notices = { db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, cooldown: new ChatCooldown(), budget: new BotBudget(world.clock), slots: 2, leaseMs: 30_000 };
-		const task = guestNoticesTask(notices, new AbortController().signal);
-		await task.run();
-		await task.run(); // a second tick sends nothing more
+		await deliverGuestNotices(notices);
+		await deliverGuestNotices(notices); // a second pass sends nothing more
 		const generating = await guest.waitFor((m) => /Рисуем ваши стикеры/.test(m.text ?? ''));
 		expect(generating.text).toMatch(/№1 в очереди/);
 		const recorded = await findJobMessage(world.db, job.jobId, 'generating');

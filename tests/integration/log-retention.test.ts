@@ -3,7 +3,7 @@ import type { Db } from '../../src/lib/server/db/client.ts';
 import { pruneLogEntries } from '../../src/lib/server/log/log-retention.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { DAY, FakeClock, HOUR } from '../../src/lib/server/time/clock.ts';
-import { logPruneTask } from '../../src/worker/tasks/log-prune.task.ts';
+import { pruneLogs } from '../../src/worker/tasks/log-prune.task.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 
@@ -53,7 +53,7 @@ describe('log_entries are capped by age and count', () => {
 		await plant(db, clock, 10, 'fortnight ago');
 		clock.advance(15 * DAY);
 		await plant(db, clock, 5003, 'today');
-		await logPruneTask({ db, clock, logger: silentLogger }).run();
+		await pruneLogs({ db, clock, logger: silentLogger });
 		expect(await db.logEntry.count()).toBe(5000);
 		expect(await db.logEntry.count({ where: { message: { startsWith: 'fortnight' } } })).toBe(0);
 		expect(await db.logEntry.count({ where: { message: { in: ['today 0', 'today 1', 'today 2'] } } })).toBe(0);

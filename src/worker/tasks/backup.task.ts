@@ -3,8 +3,7 @@ import { takeBackup } from '../../lib/server/backup/take-backup.ts';
 import type { DatabaseTarget } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
-import { HOUR, type Clock } from '../../lib/server/time/clock.ts';
-import type { ScheduledTask } from '../scheduler.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
 
 export interface BackupTaskDeps {
 	db: Db;
@@ -15,7 +14,7 @@ export interface BackupTaskDeps {
 }
 
 /**
- * The worker's daily backup: checked every hour, taken when the last good backup (by this task,
+ * The worker's daily backup, checked every hour (worker/schedule.ts): taken when the last good backup (by this task,
  * `npm run backup` or the systemd timer) is about a day old — so with the timer installed the
  * worker stays idle, and without it backups still happen. On PostgreSQL it runs pg_dump. Failures are recorded for the console.
  * Of several workers only the one that claims the hour's period checks and dumps, at start too; a
@@ -35,9 +34,4 @@ export async function runBackupIfDue(deps: BackupTaskDeps): Promise<'taken' | 'n
 	} finally {
 		await clearBackupStarted(deps.db);
 	}
-}
-
-export function backupTask(deps: BackupTaskDeps): ScheduledTask {
-	// One dump per period for the whole fleet: the run at start waits for the period's claim like any other.
-	return { name: 'backup', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, startNeedsClaim: true, run: async () => void (await runBackupIfDue(deps)) };
 }

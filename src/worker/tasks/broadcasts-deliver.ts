@@ -9,14 +9,17 @@ import {
 import { readBroadcastImage } from '../../lib/server/broadcasts/broadcast-image.ts';
 import { readTestSendStanding } from '../../lib/server/broadcasts/test-send.ts';
 import { finishDrainedBroadcasts, recordImageFileId, startDueBroadcasts } from '../../lib/server/broadcasts/broadcasts.repository.ts';
+import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { FileStore } from '../../lib/server/files/file-store.ts';
+import { createCrashPoint } from '../../lib/server/jobs/run/crash-points.ts';
 import { markBotBlocked } from '../../lib/server/guests/bot-blocked.ts';
 import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { sendBroadcastMessage, type BroadcastContent } from '../../lib/server/telegram/broadcast-message.ts';
 import { describeFailure, readSendFailure, recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
+import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { computeBackoffMs, type BackoffPolicy } from '../../lib/server/time/backoff.ts';
 import { MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
@@ -49,6 +52,18 @@ export interface BroadcastDeliveryDeps {
 	crashPoint?: (step: BroadcastCrashStep) => void;
 	/** Where the pictures are; without one, `image_path` is read as a file on this host. */
 	fileStore?: FileStore;
+}
+
+/** The broadcast outbox's deps from the worker's config; `budget` is the worker's one send budget. */
+export function createBroadcastDeliveryDeps(config: Config, deps: { db: Db; clock: Clock; logger: Logger; budget: BotBudget; fileStore: FileStore }): BroadcastDeliveryDeps {
+	return {
+		...deps,
+		// The outbox client has no auto-retry: a blind retry of an ambiguous failure is a duplicate message.
+		api: createOutboxApi(config.telegram),
+		leaseMs: config.BROADCAST_LEASE_SECONDS * SECOND,
+		sleep: (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()),
+		crashPoint: createCrashPoint()
+	};
 }
 
 export const BROADCAST_CRASH_STEPS = ['broadcast_after_claim', 'broadcast_after_send'] as const;

@@ -2,9 +2,6 @@ import type { Config } from '../../lib/server/config/config.ts';
 import { pauseForMissingModels, pauseForProviderAccess, recordModelsFound, type ModelPauseDeps } from '../../lib/server/jobs/model-pause.ts';
 import { checkConfiguredModels, configuredModels } from '../../lib/server/providers/model-check.ts';
 
-/** How often the worker asks the provider whether the configured models still exist. */
-export const MODEL_CHECK_EVERY_MS = 60 * 60_000;
-
 export type ModelCheckOutcome = 'none' | 'ok' | 'missing' | 'unreachable' | 'denied';
 
 /**

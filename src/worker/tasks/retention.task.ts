@@ -7,8 +7,7 @@ import { deleteUnlinkedSessions, removeOldBakFiles } from '../../lib/server/life
 import { deleteExpiredRetiredSets } from '../../lib/server/lifecycle/retired-sticker-sets.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { deleteMessagesOlderThan } from '../../lib/server/messages/message-log.ts';
-import { HOUR, type Clock } from '../../lib/server/time/clock.ts';
-import type { ScheduledTask } from '../scheduler.ts';
+import type { Clock } from '../../lib/server/time/clock.ts';
 
 export interface RetentionTaskDeps {
 	db: Db;
@@ -48,8 +47,4 @@ export async function runRetention(deps: RetentionTaskDeps): Promise<void> {
 		}
 	}
 	deps.logger.info({ ...summary, retentionDays: deps.retentionDays }, 'retention pass done');
-}
-
-export function retentionTask(deps: RetentionTaskDeps): ScheduledTask {
-	return { name: 'retention', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: () => runRetention(deps) };
 }

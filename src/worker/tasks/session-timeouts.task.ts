@@ -9,7 +9,6 @@ import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { isBlockedByUser } from '../../lib/server/telegram/errors.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
-import type { ScheduledTask } from '../scheduler.ts';
 import { closedText } from '../../lib/i18n/guest-flow.ts';
 
 export interface SessionTimeoutDeps {
@@ -20,8 +19,7 @@ export interface SessionTimeoutDeps {
 	api: Pick<TelegramApi, 'sendMessage'>;
 }
 
-/** Once a second is well inside the kiosk's countdown granularity. */
-export const SESSION_TIMEOUTS_EVERY_MS = 1_000;
+/** At the schedule's pass a second (worker/schedule.ts), old update ids are forgotten every ten minutes. */
 const FORGET_UPDATES_EVERY_RUNS = 600;
 
 /**
@@ -29,17 +27,12 @@ const FORGET_UPDATES_EVERY_RUNS = 600;
  * tells a guest who had linked that their kiosk session timed out. The kiosk page learns it through
  * its live view. Also forgets processed update ids older than a day.
  */
-export function sessionTimeoutsTask(deps: SessionTimeoutDeps): ScheduledTask {
+export function sessionTimeoutsPass(deps: SessionTimeoutDeps): () => Promise<void> {
 	let runs = 0;
-	return {
-		name: 'session-timeouts',
-		everyMs: SESSION_TIMEOUTS_EVERY_MS,
-		runAtStart: true,
-		run: async () => {
-			const expired = await expireOverdueSessions({ db: deps.db, clock: deps.clock, timeouts: sessionTimeoutsFrom(deps.config) });
-			for (const session of expired) await tellGuest(deps, session);
-			if (runs++ % FORGET_UPDATES_EVERY_RUNS === 0) await forgetOldUpdates(deps.db, deps.clock);
-		}
+	return async () => {
+		const expired = await expireOverdueSessions({ db: deps.db, clock: deps.clock, timeouts: sessionTimeoutsFrom(deps.config) });
+		for (const session of expired) await tellGuest(deps, session);
+		if (runs++ % FORGET_UPDATES_EVERY_RUNS === 0) await forgetOldUpdates(deps.db, deps.clock);
 	};
 }
 

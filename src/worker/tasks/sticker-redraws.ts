@@ -5,7 +5,7 @@ import { createPackState, pickRenderMode } from '../../lib/server/jobs/pipeline/
 import { callProvider } from '../../lib/server/jobs/pipeline/provider-call.ts';
 import { redrawSticker } from '../../lib/server/jobs/pipeline/sticker-redraw.ts';
 import { findJob } from '../../lib/server/jobs/job.repository.ts';
-import { claimStickerRedraw, finishStickerRedraw, type RedrawRequest } from '../../lib/server/jobs/sticker-redraws.repository.ts';
+import { claimStickerRedraw, finishStickerRedraw, requeueUnfinishedRedraws, type RedrawRequest } from '../../lib/server/jobs/sticker-redraws.repository.ts';
 import { buildJobContext } from '../../lib/server/jobs/run/job-context.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
@@ -14,8 +14,16 @@ import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
  * figure is drawn again from the face crop and the anchor (the selfie is gone once the set
  * exists), checked by the local gate like any sticker (api stages `passport` + `regen`, costed),
  * then swapped into the Telegram set. Redraws are possible while the session folder lives
- * (PHOTO_TTL_HOURS); afterwards the request fails with a sentence saying so.
+ * (PHOTO_TTL_HOURS); afterwards the request fails with a sentence saying so. A pass first puts back
+ * the redraws a launch no longer alive left unfinished, then redraws until none waits or the worker stops.
  */
+export async function runStickerRedraws(deps: QueueDeps, signal: AbortSignal): Promise<void> {
+	// Every pass, not only at start: a worker killed on another host never starts here again.
+	await requeueUnfinishedRedraws(deps.db, deps.clock, deps.workerId);
+	while (!signal.aborted && (await runNextStickerRedraw(deps, signal)) !== null);
+}
+
+/** One redraw, if one is waiting: its id, or null when none was. */
 export async function runNextStickerRedraw(deps: QueueDeps, signal: AbortSignal): Promise<number | null> {
 	const request = await claimStickerRedraw(deps.db, deps.clock, deps.workerId);
 	if (!request) return null;

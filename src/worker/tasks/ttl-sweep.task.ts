@@ -2,10 +2,9 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { recordSweep } from '../../lib/server/backup/backup-status.ts';
 import { clearStaleAppearance } from '../../lib/server/lifecycle/appearance.ts';
 import type { FileStore } from '../../lib/server/files/file-store.ts';
-import { SWEEP_INTERVAL_MS, sweepExpiredFiles, sweepExpiredObjects, type SweepFs } from '../../lib/server/lifecycle/file-sweep.ts';
+import { sweepExpiredFiles, sweepExpiredObjects, type SweepFs } from '../../lib/server/lifecycle/file-sweep.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
-import type { ScheduledTask } from '../scheduler.ts';
 
 export interface TtlSweepDeps {
 	db: Db;
@@ -29,8 +28,4 @@ export async function runTtlSweep(deps: TtlSweepDeps): Promise<void> {
 	await recordSweep(deps.db, deps.clock);
 	const level = files.failures > 0 ? 'warn' : 'info';
 	deps.logger[level]({ ...files, appearanceCleared, ttlHours: deps.ttlHours }, 'ttl sweep done');
-}
-
-export function ttlSweepTask(deps: TtlSweepDeps): ScheduledTask {
-	return { name: 'ttl-sweep', everyMs: SWEEP_INTERVAL_MS, runAtStart: true, oncePerPeriod: true, run: () => runTtlSweep(deps) };
 }

@@ -8,9 +8,13 @@ import { taskPeriodClaims } from '../../../src/lib/server/fleet/task-periods.ts'
 import { silentLogger } from '../../../src/lib/server/log/logger.ts';
 import { DAY, FakeClock, HOUR } from '../../../src/lib/server/time/clock.ts';
 import { Scheduler } from '../../../src/worker/scheduler.ts';
-import { backupTask } from '../../../src/worker/tasks/backup.task.ts';
+import { scheduledTask } from '../../../src/worker/schedule.ts';
+import { runBackupIfDue, type BackupTaskDeps } from '../../../src/worker/tasks/backup.task.ts';
 import { usePgTestDb } from '../../helpers/pg-test-db.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
+
+/** The backup as the worker schedules it: its period and fleet rules from worker/schedule.ts. */
+const backupTask = (deps: BackupTaskDeps) => scheduledTask('backup', async () => void (await runBackupIfDue(deps)));
 
 /**
  * The daily backup on a fleet: every worker runs the backup task at start and every hour, and they
