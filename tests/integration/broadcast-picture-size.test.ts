@@ -34,6 +34,6 @@ describe('broadcast picture size', () => {
 		expect(MAX_BROADCAST_IMAGE_BYTES).toBe(10 * MB);
 		const tooBig = await upload(await noisePicture('png', MAX_BROADCAST_IMAGE_BYTES + 1));
 		expect(tooBig.status).toBe(413);
-		expect(await tooBig.json()).toEqual({ error: 'This picture is larger than 10 MB, the most Telegram takes: make it smaller.' });
+		expect(await tooBig.json()).toEqual({ error: 'This picture is larger than 10 MB: make it smaller and upload it again.' });
 	}, 120_000);
 });

@@ -84,7 +84,11 @@ describe('console actions through the tRPC router', () => {
 		await expect(as(operator).console.pause({ reason: '' })).rejects.toThrow(/already paused/);
 		await as(operator).console.resume();
 		expect(await readMaintenance(db)).toBeNull();
-		expect((await db.auditLog.findMany()).map((a) => a.action)).toEqual(['pause', 'resume']);
+		const audit = await db.auditLog.findMany({ orderBy: { id: 'asc' } });
+		expect(audit.map((a) => a.action)).toEqual(['pause', 'resume']);
+		// The same audit shape as the bot's /pause and /resume (settings/operator-pause.ts), naming the door.
+		expect(JSON.parse(audit[0]!.details!)).toEqual({ reason: 'venue Wi-Fi down', via: 'console' });
+		expect(JSON.parse(audit[1]!.details!)).toMatchObject({ was: { source: 'admin', reason: 'venue Wi-Fi down' }, via: 'console' });
 	});
 
 	it('lets only the owner manage operators; removal ends the removed operator’s sessions', async () => {

@@ -58,6 +58,8 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		await waitForReply(ADMIN, adminPauseText('ru', 'notPaused'));
 		const audit = await db.auditLog.findMany({ orderBy: { id: 'asc' } });
 		expect(audit.map((a) => `${a.action}:${a.actor}`)).toEqual([`pause:telegram:${ADMIN}`, `resume:telegram:${ADMIN}`]);
+		expect(JSON.parse(audit[0]!.details!)).toEqual({ reason: 'venue network down', via: 'bot' });
+		expect(JSON.parse(audit[1]!.details!)).toMatchObject({ was: { source: 'admin', reason: 'venue network down' }, via: 'bot' });
 	});
 
 	it('a stranger’s /pause and /resume change nothing and get no admin answer', async () => {

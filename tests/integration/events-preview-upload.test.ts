@@ -55,8 +55,9 @@ describe('outfit preview upload in the catalogue editor', () => {
 
 		const tooBig = Buffer.concat([await picture(100, 100), randomBytes(2 * 1024 * 1024)]);
 		const tooBigSentence = 'This picture is larger than 2 MB: make it smaller and upload it again.';
-		expect(await answer(dataDir, olga, upload(tooBig))).toEqual({ status: 400, body: { error: tooBigSentence } });
-		expect(await answer(dataDir, olga, upload(tooBig, { declareLength: false }))).toEqual({ status: 400, body: { error: tooBigSentence } });
+		// 413 like every console picture upload (web/picture-upload.ts); this route used to answer 400.
+		expect(await answer(dataDir, olga, upload(tooBig))).toEqual({ status: 413, body: { error: tooBigSentence } });
+		expect(await answer(dataDir, olga, upload(tooBig, { declareLength: false }))).toEqual({ status: 413, body: { error: tooBigSentence } });
 
 		const tooManyPixels = await picture(2100, 2000);
 		expect(tooManyPixels.byteLength).toBeLessThan(2 * 1024 * 1024);

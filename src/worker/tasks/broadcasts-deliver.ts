@@ -18,11 +18,12 @@ import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { sendBroadcastMessage, type BroadcastContent } from '../../lib/server/telegram/broadcast-message.ts';
-import { describeFailure, readSendFailure, recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
+import { readSendFailure, recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { computeBackoffMs, type BackoffPolicy } from '../../lib/server/time/backoff.ts';
 import { MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
+import { errorText } from '../../lib/server/errors/error-text.ts';
 
 /**
  * The broadcast outbox: each guest of a broadcast gets its message once.
@@ -143,17 +144,17 @@ async function recordFailure(deps: BroadcastDeliveryDeps, row: ClaimedRecipient,
 		return;
 	}
 	if (failure.outcome === 'unreachable') {
-		await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), null);
+		await recordRecipientFailure(deps.db, nowIso, row.id, errorText(error), null);
 		return;
 	}
 	const wait = failure.retryAfterMs;
 	if (wait > 0) {
 		deps.budget.holdBulk(now.getTime() + wait);
-		await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), new Date(now.getTime() + wait), false);
+		await recordRecipientFailure(deps.db, nowIso, row.id, errorText(error), new Date(now.getTime() + wait), false);
 		return;
 	}
 	const attempts = row.attempts + 1;
 	const retryAt = attempts >= MAX_ATTEMPTS ? null : new Date(now.getTime() + computeBackoffMs(attempts, BROADCAST_BACKOFF, deps.random));
-	await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), retryAt);
-	deps.logger.warn({ recipientId: row.id, attempts, retryAt: retryAt?.toISOString() ?? null, error: describeFailure(error) }, 'broadcast message not sent');
+	await recordRecipientFailure(deps.db, nowIso, row.id, errorText(error), retryAt);
+	deps.logger.warn({ recipientId: row.id, attempts, retryAt: retryAt?.toISOString() ?? null, error: errorText(error) }, 'broadcast message not sent');
 }

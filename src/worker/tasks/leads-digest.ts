@@ -1,10 +1,10 @@
 import type { Locale } from '../../lib/i18n/locale.ts';
 import { LEAD_STATUSES } from '../../lib/schemas/lead-status.ts';
-import { describeFailure } from '../../lib/server/telegram/outbox-send.ts';
 import { claimDigest, readDigestFigures, releaseDigest, type DigestFigures } from '../../lib/server/leads/lead-digest.ts';
 import { leadText, statusLabel, type LeadTextKey } from '../../lib/i18n/leads.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
+import { errorText } from '../../lib/server/errors/error-text.ts';
 
 /** Posts the daily digest once per Tashkent date (settings.stickers_digest_last). */
 export async function postDailyDigest(deps: LeadsTaskDeps): Promise<boolean> {
@@ -18,7 +18,7 @@ export async function postDailyDigest(deps: LeadsTaskDeps): Promise<boolean> {
 	} catch (error) {
 		noteFloodControl(deps, chatId, error);
 		await releaseDigest(deps, claim);
-		deps.logger.warn({ date: claim.date, error: describeFailure(error) }, 'daily digest not sent; will retry');
+		deps.logger.warn({ date: claim.date, error: errorText(error) }, 'daily digest not sent; will retry');
 		return false;
 	}
 	deps.logger.info({ date: claim.date }, 'daily leads digest posted');

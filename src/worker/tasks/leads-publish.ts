@@ -4,8 +4,9 @@ import type { Lead } from '../../lib/server/db/generated/client.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import { renderLeadCard } from '../../lib/server/telegram/lead-card.ts';
 import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
-import { describeFailure, recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
+import { recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
+import { errorText } from '../../lib/server/errors/error-text.ts';
 
 /**
  * The publication outbox: every lead's card is posted to the sales group once.
@@ -58,6 +59,6 @@ async function recordFailure(deps: LeadsTaskDeps, chatId: bigint, lead: Lead, er
 	const wait = noteFloodControl(deps, chatId, error);
 	const delay = backoffDelayMs(lead.publishAttempts + 1, wait, deps.random);
 	const retryAt = new Date(deps.clock.now().getTime() + delay);
-	await recordLeadPublishFailure(deps.db, lead.id, describeFailure(error), retryAt);
-	deps.logger.warn({ leadId: lead.id, attempts: lead.publishAttempts + 1, retryAt: retryAt.toISOString(), error: describeFailure(error) }, 'lead card not posted; will retry');
+	await recordLeadPublishFailure(deps.db, lead.id, errorText(error), retryAt);
+	deps.logger.warn({ leadId: lead.id, attempts: lead.publishAttempts + 1, retryAt: retryAt.toISOString(), error: errorText(error) }, 'lead card not posted; will retry');
 }

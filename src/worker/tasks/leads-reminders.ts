@@ -1,9 +1,9 @@
-import { describeFailure } from '../../lib/server/telegram/outbox-send.ts';
 import { claimReminder, findLeadsToRemind, releaseReminder } from '../../lib/server/leads/lead-reminders.ts';
 import { leadText } from '../../lib/i18n/leads.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import { leadTag } from '../../lib/server/telegram/lead-card.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
+import { errorText } from '../../lib/server/errors/error-text.ts';
 
 /** Pings the card of each lead left without a status for over 2 hours — once per lead. */
 export async function remindAboutIdleLeads(deps: LeadsTaskDeps): Promise<number> {
@@ -21,7 +21,7 @@ export async function remindAboutIdleLeads(deps: LeadsTaskDeps): Promise<number>
 		} catch (error) {
 			noteFloodControl(deps, chatId, error);
 			await releaseReminder(deps.db, lead.id, claimedAt);
-			deps.logger.warn({ leadId: lead.id, error: describeFailure(error) }, 'lead reminder not sent; will retry');
+			deps.logger.warn({ leadId: lead.id, error: errorText(error) }, 'lead reminder not sent; will retry');
 			break;
 		}
 	}

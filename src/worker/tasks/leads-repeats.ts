@@ -1,5 +1,4 @@
 import { backoffDelayMs } from '../../lib/server/leads/backoff.ts';
-import { describeFailure } from '../../lib/server/telegram/outbox-send.ts';
 import { requestCardEdit } from '../../lib/server/leads/lead-card-edits.repository.ts';
 import { claimRepeatToNotify, recordRepeatFailure, recordRepeatNotified, type RepeatWithLead } from '../../lib/server/leads/lead-outbox.repository.ts';
 import { leadText, type LeadTextKey } from '../../lib/i18n/leads.ts';
@@ -8,6 +7,7 @@ import { leadTag } from '../../lib/server/telegram/lead-card.ts';
 import { refreshLeadCardNow } from '../../lib/server/telegram/lead-card-edit.ts';
 import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
+import { errorText } from '../../lib/server/errors/error-text.ts';
 
 /**
  * The repeat outbox: a repeat contact pings the card (a reply listing what differs) and the card
@@ -80,11 +80,11 @@ export function describeRepeatPing(deps: Pick<LeadsTaskDeps, 'locale'>, repeat: 
 async function recordPingFailure(deps: LeadsTaskDeps, repeat: RepeatWithLead, chatId: bigint, error: unknown): Promise<void> {
 	const attempts = repeat.notifyAttempts + 1;
 	if (attempts >= MAX_NOTIFY_ATTEMPTS) {
-		await recordRepeatNotified(deps.db, repeat.id, deps.clock.now(), `gave up after ${attempts} attempts: ${describeFailure(error, 240)}`);
+		await recordRepeatNotified(deps.db, repeat.id, deps.clock.now(), `gave up after ${attempts} attempts: ${errorText(error, 240)}`);
 		deps.logger.warn({ repeatId: repeat.id, leadId: repeat.leadId }, 'repeat ping given up');
 		return;
 	}
 	const wait = noteFloodControl(deps, chatId, error);
 	const retryAt = new Date(deps.clock.now().getTime() + backoffDelayMs(attempts, wait, deps.random));
-	await recordRepeatFailure(deps.db, repeat.id, describeFailure(error), retryAt);
+	await recordRepeatFailure(deps.db, repeat.id, errorText(error), retryAt);
 }

@@ -8,6 +8,7 @@ import { findJob } from '../../lib/server/jobs/job.repository.ts';
 import { claimStickerRedraw, finishStickerRedraw, requeueUnfinishedRedraws, type RedrawRequest } from '../../lib/server/jobs/sticker-redraws.repository.ts';
 import { buildJobContext } from '../../lib/server/jobs/run/job-context.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
+import { errorText } from '../../lib/server/errors/error-text.ts';
 
 /**
  * Operators' redraws of single stickers in delivered packs, one at a time: the
@@ -32,7 +33,7 @@ export async function runNextStickerRedraw(deps: QueueDeps, signal: AbortSignal)
 		await finishStickerRedraw(deps.db, deps.clock, request.id, { ok: true });
 		deps.logger.info({ jobId: request.jobId, sticker: request.stickerNumber }, 'sticker redrawn and replaced in the set');
 	} catch (error) {
-		const message = error instanceof RedrawRefused ? error.message : `could not redraw: ${error instanceof Error ? error.message : String(error)}`;
+		const message = error instanceof RedrawRefused ? error.message : `could not redraw: ${errorText(error)}`;
 		deps.logger.warn({ err: error, jobId: request.jobId, sticker: request.stickerNumber }, 'sticker redraw failed');
 		await finishStickerRedraw(deps.db, deps.clock, request.id, { ok: false, error: message });
 	}

@@ -28,6 +28,8 @@ export type Refusal =
 	| { code: 'TestSendNeedsProvenChat'; unproven: boolean }
 	| { code: 'TestSendChatRefuses'; telegramUserId: bigint; standing: 'opted_out' | 'blocked' }
 	| { code: 'TestSendRateLimited'; per: 'minute' | 'day'; limit: number; retryAfterSeconds: number }
+	/** An uploaded picture (an outfit's preview, a broadcast's picture): its route's limits, for the sentence. */
+	| { code: 'PictureRejected'; problem: PictureProblem; maxBytes: number; maxPixels: number }
 	| EventRefusal;
 
 /** Events, their outfit catalogues and kiosks. */
@@ -46,8 +48,9 @@ export type EventRefusal =
 	| { code: 'DraftChangedBeforePublish' }
 	| { code: 'CatalogueVersionNotFound'; version: number }
 	/** A caption too wide for a sticker even in two lines at the smallest type; `fitsCharacters`: about how many like these fit. */
-	| { code: 'CaptionTooLong'; language: 'ru' | 'uz' | 'en'; captionNumber: number; caption: string; fitsCharacters: number }
-	| { code: 'PreviewRejected'; problem: 'not_an_image' | 'too_big' | 'too_many_pixels' | 'damaged'; maxBytes: number; maxPixels: number };
+	| { code: 'CaptionTooLong'; language: 'ru' | 'uz' | 'en'; captionNumber: number; caption: string; fitsCharacters: number };
+
+export type PictureProblem = 'not_an_image' | 'too_big' | 'too_many_pixels' | 'damaged';
 
 export type RefusalCode = Refusal['code'];
 

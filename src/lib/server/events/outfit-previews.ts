@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { DomainError } from '../errors/domain-error.ts';
+import { DomainError, type PictureProblem } from '../errors/domain-error.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { storeOf } from '../files/open-file-store.ts';
 import { PhotoRejected } from '../media/photo-normalise.ts';
@@ -28,10 +28,9 @@ export function previewFileName(stored: Buffer): string {
 }
 
 /** Checks, normalises and stores an upload; returns the file name for the outfit, or refuses in the domain's terms. */
-export async function storeOutfitPreview(dataDir: string, upload: Buffer | null, fileStore?: FileStore): Promise<string> {
-	const refuse = (problem: 'not_an_image' | 'too_big' | 'too_many_pixels' | 'damaged') =>
-		new DomainError({ code: 'PreviewRejected', problem, maxBytes: MAX_PREVIEW_BYTES, maxPixels: MAX_PREVIEW_PIXELS });
-	if (upload === null || upload.byteLength > MAX_PREVIEW_BYTES) throw refuse('too_big');
+export async function storeOutfitPreview(dataDir: string, upload: Buffer, fileStore?: FileStore): Promise<string> {
+	const refuse = (problem: PictureProblem) => new DomainError({ code: 'PictureRejected', problem, maxBytes: MAX_PREVIEW_BYTES, maxPixels: MAX_PREVIEW_PIXELS });
+	if (upload.byteLength > MAX_PREVIEW_BYTES) throw refuse('too_big');
 	const stored = await normalisePreview(upload).catch((error: unknown) => {
 		if (!(error instanceof PhotoRejected)) throw error;
 		throw refuse(error.problem === 'unsupported' ? 'not_an_image' : error.problem);

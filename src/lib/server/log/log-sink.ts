@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../time/clock.ts';
 import type { LogEntryWriter, StoredLogEntry } from './log-entry-writer.ts';
 import { pseudonymiserFor, type Pseudonymise } from './guest-data-scrub.ts';
 import { parseLogLine, type LogEntryDraft, type LogProcess } from './log-line.ts';
+import { DEFAULT_ERROR_TEXT_LENGTH, errorText } from '../errors/error-text.ts';
 
 /** Consecutive failed flushes before the sink says so on stderr (about 5 s at the default pace). */
 const REPORT_AFTER_FAILURES = 10;
@@ -124,7 +125,7 @@ export class LogSink {
 	#failed(error: unknown): void {
 		// A single miss is normal (our own transaction held the lock for a moment); a streak is worth a line.
 		if (++this.#failuresInARow === REPORT_AFTER_FAILURES) {
-			this.#onTrouble(`log table: could not store log lines for ${REPORT_AFTER_FAILURES} tries (${describe(error)}); keeping up to ${this.#maxPending}, dropping older ones`);
+			this.#onTrouble(`log table: could not store log lines for ${REPORT_AFTER_FAILURES} tries (${errorText(error, DEFAULT_ERROR_TEXT_LENGTH, { preferCode: true })}); keeping up to ${this.#maxPending}, dropping older ones`);
 		}
 	}
 
@@ -159,9 +160,4 @@ export class LogSink {
 			workerId: this.#workerId
 		};
 	}
-}
-
-function describe(error: unknown): string {
-	const code = (error as { code?: unknown })?.code;
-	return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }

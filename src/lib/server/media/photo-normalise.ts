@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { MAX_UPLOAD_BYTES, type PhotoProblem } from './photo-rules.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * The one bounded piece of image work a guest's upload needs before its answer (all other image work is the
@@ -74,6 +75,6 @@ export async function normalisePhoto(bytes: Buffer): Promise<NormalisedPhoto> {
 			.toBuffer({ resolveWithObject: true });
 		return { selfie: data, width: info.width, height: info.height };
 	} catch (error) {
-		throw new PhotoRejected('damaged', `image cannot be decoded: ${(error as Error).message.slice(0, 120)}`);
+		throw new PhotoRejected('damaged', `image cannot be decoded: ${errorText(error, 120)}`);
 	}
 }

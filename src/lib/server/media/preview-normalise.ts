@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { checkPhotoHeader, PhotoRejected } from './photo-normalise.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * An outfit's preview picture uploaded in the console, checked like a selfie (a real JPEG, PNG or
@@ -21,6 +22,6 @@ export async function normalisePreview(bytes: Buffer): Promise<Buffer> {
 			.png()
 			.toBuffer();
 	} catch (error) {
-		throw new PhotoRejected('damaged', `image cannot be decoded: ${(error as Error).message.slice(0, 120)}`);
+		throw new PhotoRejected('damaged', `image cannot be decoded: ${errorText(error, 120)}`);
 	}
 }

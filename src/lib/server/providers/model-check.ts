@@ -3,6 +3,7 @@ import type { Config } from '../config/config.ts';
 import { modelMissingSentence, type ConfiguredModel } from './configured-model.ts';
 import { ProviderError, type CallUsage, type UsageKind } from './provider.ts';
 import { accessProblem, readGoogleStatus } from './gemini/gemini-status.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * Whether the models the settings name exist at the provider. A wrong or retired id fails every
@@ -64,7 +65,7 @@ async function askGemini(config: Config, model: ConfiguredModel): Promise<ModelV
 		if (error instanceof ApiError && error.status === 404) return { ...model, answer: 'missing', detail: error.message };
 		const denied = error instanceof ApiError ? accessProblem(error.status, readGoogleStatus(error.message)) : undefined;
 		if (denied) return { ...model, answer: 'denied', detail: denied };
-		return { ...model, answer: 'unreachable', detail: error instanceof Error ? error.message : String(error) };
+		return { ...model, answer: 'unreachable', detail: errorText(error) };
 	}
 }
 
@@ -76,6 +77,6 @@ async function askOpenAi(config: Config, model: ConfiguredModel): Promise<ModelV
 		const detail = `HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`;
 		return { ...model, answer: response.status === 404 ? 'missing' : 'unreachable', detail };
 	} catch (error) {
-		return { ...model, answer: 'unreachable', detail: error instanceof Error ? error.message : String(error) };
+		return { ...model, answer: 'unreachable', detail: errorText(error) };
 	}
 }

@@ -17,7 +17,8 @@ import type { TelegramApi } from './api.ts';
 import type { BotBudget } from './bot-budget.ts';
 import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
 import { renderGuestStatus } from './guest-status.ts';
-import { describeFailure, readSendFailure, recordRightAfterSend } from './outbox-send.ts';
+import { readSendFailure, recordRightAfterSend } from './outbox-send.ts';
+import { errorText } from '../errors/error-text.ts';
 
 /**
  * Sending the guest notices outbox (guest_notices): claim → sendMessage → record, at least once.
@@ -144,14 +145,14 @@ async function recordSendFailure(deps: GuestNoticeDeps, notice: ClaimedNotice, e
 	const failure = readSendFailure(error);
 	if (failure.outcome === 'blocked') {
 		await markBotBlocked(deps.db, deps.clock, notice.telegramUserId);
-		return endNotice(deps, notice, 'blocked', describeFailure(error));
+		return endNotice(deps, notice, 'blocked', errorText(error));
 	}
-	if (failure.outcome === 'unreachable' || notice.attempts >= MAX_NOTICE_ATTEMPTS) return endNotice(deps, notice, 'failed', describeFailure(error));
+	if (failure.outcome === 'unreachable' || notice.attempts >= MAX_NOTICE_ATTEMPTS) return endNotice(deps, notice, 'failed', errorText(error));
 	deps.budget.noteFlood(noteFloodControl(deps, notice.telegramUserId, error));
 	const delay = Math.max(computeBackoffMs(notice.attempts, NOTICE_BACKOFF, deps.random), failure.retryAfterMs);
 	const retryAt = new Date(deps.clock.now().getTime() + delay);
-	await postponeNotice(deps.db, notice, retryAt, describeFailure(error));
-	deps.logger.warn({ noticeId: notice.id, jobId: notice.jobId, kind: notice.kind, attempts: notice.attempts, retryAt: retryAt.toISOString(), error: describeFailure(error) }, 'guest notice not sent; will retry');
+	await postponeNotice(deps.db, notice, retryAt, errorText(error));
+	deps.logger.warn({ noticeId: notice.id, jobId: notice.jobId, kind: notice.kind, attempts: notice.attempts, retryAt: retryAt.toISOString(), error: errorText(error) }, 'guest notice not sent; will retry');
 	return 'later';
 }
 

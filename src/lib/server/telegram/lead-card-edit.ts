@@ -1,7 +1,7 @@
 import type { Locale } from '../../i18n/locale.ts';
 import type { Db } from '../db/client.ts';
 import { backoffDelayMs } from '../leads/backoff.ts';
-import { describeFailure } from './outbox-send.ts';
+import { errorText } from '../errors/error-text.ts';
 import { claimCardEdit, completeCardEdit, postponeCardEdit, type ClaimedCardEdit } from '../leads/lead-card-edits.repository.ts';
 import { countRepeats } from '../leads/lead-outbox.repository.ts';
 import type { Logger } from '../log/logger.ts';
@@ -69,12 +69,12 @@ export async function applyCardEdit(deps: LeadCardDeps, claimed: ClaimedCardEdit
 async function recordEditFailure(deps: LeadCardDeps, claimed: ClaimedCardEdit, chatId: bigint, error: unknown): Promise<false> {
 	const attempts = claimed.attempts + 1;
 	if (isUneditable(error) || attempts >= MAX_EDIT_ATTEMPTS) {
-		deps.logger.warn({ leadId: claimed.leadId, attempts, error: describeFailure(error) }, 'lead card cannot be edited; giving up on this edit');
+		deps.logger.warn({ leadId: claimed.leadId, attempts, error: errorText(error) }, 'lead card cannot be edited; giving up on this edit');
 		await completeCardEdit(deps.db, claimed);
 		return false;
 	}
 	const wait = noteFloodControl(deps, chatId, error);
 	const retryAt = new Date(deps.clock.now().getTime() + backoffDelayMs(attempts, wait, deps.random));
-	await postponeCardEdit(deps.db, claimed, retryAt, describeFailure(error), true);
+	await postponeCardEdit(deps.db, claimed, retryAt, errorText(error), true);
 	return false;
 }

@@ -45,9 +45,3 @@ export async function recordRightAfterSend<T>(record: () => Promise<T>, logger: 
 		}
 	}
 }
-
-/** Errors kept on an outbox row are short and never hold a stack. */
-export function describeFailure(error: unknown, max = 300): string {
-	const text = error instanceof Error ? error.message : String(error);
-	return text.replace(/\s+/g, ' ').trim().slice(0, max);
-}

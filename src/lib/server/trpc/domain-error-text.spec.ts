@@ -31,7 +31,7 @@ describe('the console sentence for each refusal of the domain', () => {
 		expect(consoleSentence({ code: 'CatalogueInvalid', outfitNumber: null, problem: 'A catalogue needs at least one outfit.' })).toBe('A catalogue needs at least one outfit.');
 		expect(consoleSentence({ code: 'DraftSavedMeanwhile', savedBy: null })).toMatch(/^Another operator saved this catalogue while you were editing: reload/);
 		expect(consoleSentence({ code: 'CatalogueVersionNotFound', version: 9 })).toBe('This event has no catalogue version 9.');
-		const preview = { code: 'PreviewRejected', maxBytes: 2 * 1024 * 1024, maxPixels: 4_000_000 } as const;
+		const preview = { code: 'PictureRejected', maxBytes: 2 * 1024 * 1024, maxPixels: 4_000_000 } as const;
 		expect(consoleSentence({ ...preview, problem: 'damaged' })).toBe('This picture cannot be read (damaged or cut short): save it again and upload the new file.');
 	});
 });

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
-import { recordAudit } from '../../../lib/server/audit/audit-log.ts';
-import { endMaintenance, readMaintenance, startMaintenance } from '../../../lib/server/settings/maintenance.ts';
+import type { Actor } from '../../../lib/server/audit/audit-log.ts';
+import { pauseByPerson, resumeByPerson } from '../../../lib/server/settings/operator-pause.ts';
 import type { BotContext } from '../context.ts';
 import { adminPauseText } from '../../../lib/i18n/admin-pause.ts';
 
@@ -16,15 +16,9 @@ export function adminPauseFeature(): Composer<BotContext> {
 	admins.command('pause', async (ctx) => {
 		const { db, clock } = ctx.deps;
 		const reason = ctx.match.trim().slice(0, 300) || adminPauseText(ctx.locale, 'defaultReason');
-		const outcome = await db.$transaction(async (tx) => {
-			const current = await readMaintenance(tx);
-			if (current) return { already: current };
-			await startMaintenance(tx, clock, 'admin', reason);
-			await recordAudit(tx, clock, { name: `telegram:${ctx.from.id}`, ip: null }, { action: 'pause', details: { reason, via: 'bot' } });
-			return { already: null };
-		});
-		if (outcome.already) {
-			await ctx.reply(adminPauseText(ctx.locale, 'alreadyPaused', { at: outcome.already.at, reason: outcome.already.reason }));
+		const outcome = await pauseByPerson(db, clock, botAdmin(ctx.from.id), 'bot', reason);
+		if ('alreadyPaused' in outcome) {
+			await ctx.reply(adminPauseText(ctx.locale, 'alreadyPaused', { at: outcome.alreadyPaused.at, reason: outcome.alreadyPaused.reason }));
 			return;
 		}
 		await ctx.reply(adminPauseText(ctx.locale, 'paused'));
@@ -32,15 +26,14 @@ export function adminPauseFeature(): Composer<BotContext> {
 
 	admins.command('resume', async (ctx) => {
 		const { db, clock } = ctx.deps;
-		const resumed = await db.$transaction(async (tx) => {
-			const current = await readMaintenance(tx);
-			if (!current) return false;
-			await endMaintenance(tx);
-			await recordAudit(tx, clock, { name: `telegram:${ctx.from.id}`, ip: null }, { action: 'resume', details: { was: current, via: 'bot' } });
-			return true;
-		});
-		await ctx.reply(adminPauseText(ctx.locale, resumed ? 'resumed' : 'notPaused'));
+		const outcome = await resumeByPerson(db, clock, botAdmin(ctx.from.id), 'bot');
+		await ctx.reply(adminPauseText(ctx.locale, 'resumed' in outcome ? 'resumed' : 'notPaused'));
 	});
 
 	return composer;
+}
+
+/** A bot admin in audit_log: `telegram:<id>`, no address (Telegram does not tell us one). */
+function botAdmin(telegramId: number): Actor {
+	return { name: `telegram:${telegramId}`, ip: null };
 }

@@ -4,6 +4,7 @@ import { computeBackoffMs } from '../../time/backoff.ts';
 import { throwIfAborted } from '../job-errors.ts';
 import { holdForQuotaMinute } from '../queue-pause.ts';
 import type { PipelineContext } from './pipeline-context.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /** Tries per call for faults that pass (5xx, timeouts) before the job itself backs off. */
 const TRIES_PER_CALL = 4;
@@ -46,7 +47,7 @@ export async function callProvider<T>(ctx: PipelineContext, stage: string, kind:
 			ctx.crashPoint('after_provider_call');
 			return result.value;
 		} catch (error) {
-			const failure = error instanceof ProviderError ? error : new ProviderError('server', errorText(error));
+			const failure = error instanceof ProviderError ? error : new ProviderError('server', errorText(error, 1000));
 			await record(ctx, stage, { kind, model: 'unknown', ...failure.usage }, false, failure.message);
 			if (failure.failure === 'blocked' && !tone.softened) {
 				tone.softened = true;
@@ -115,8 +116,4 @@ async function switchToFallback(ctx: PipelineContext, failure: ProviderError): P
 
 async function record(ctx: PipelineContext, stage: string, usage: Partial<CallUsage> & { kind: UsageKind; model: string }, ok: boolean, error?: string): Promise<void> {
 	await recordApiUsage(ctx.db, ctx.clock, ctx.prices, { jobId: ctx.jobId, stage, provider: ctx.provider.name, usage, ok, error });
-}
-
-function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

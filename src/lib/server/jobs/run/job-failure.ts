@@ -11,6 +11,7 @@ import { pauseForQuotaDay, readQueuePause } from '../queue-pause.ts';
 import { pauseForMissingModels, pauseForProviderAccess } from '../model-pause.ts';
 import { ModelMissing } from '../../providers/model-check.ts';
 import type { QueueDeps } from './queue-deps.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * What a failed attempt leads to (capped exponential backoff with jitter, a maximum of attempts,
@@ -40,14 +41,14 @@ export interface FailedAttempt {
 
 export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt): Promise<void> {
 	const { db, clock, logger } = deps;
-	const message = describe(attempt.error);
+	const message = errorText(attempt.error, 1000, { named: true });
 	const notices = { db, api: deps.api, logger };
 	if (attempt.signal.aborted || attempt.error instanceof JobAborted) {
 		const reason: unknown = attempt.signal.aborted ? attempt.signal.reason : attempt.error;
 		if (isShutdown(reason)) {
 			await requeueJob(db, clock, attempt.jobId, { error: 'worker stopped during the job', notBefore: null, refundAttempt: true });
 		}
-		logger.info({ jobId: attempt.jobId, reason: reason instanceof Error ? reason.message : String(reason) }, 'job stopped');
+		logger.info({ jobId: attempt.jobId, reason: errorText(reason) }, 'job stopped');
 		return;
 	}
 	if (attempt.error instanceof ProviderError && attempt.error.failure === 'rate_day') {
@@ -98,9 +99,4 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 export async function afterFailedForGood(deps: QueueDeps, jobId: number, message: string): Promise<void> {
 	await recordStage(deps.db, deps.clock, jobId, 'failed', message.slice(0, 300));
 	await deliverJobNoticesNow(deps.notices, jobId);
-}
-
-function describe(error: unknown): string {
-	const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
-	return text.slice(0, 1000);
 }

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { getFaceDetector, SAMPLE_FACE_PATH } from '../face-detector.ts';
 import { checkRequestSchema, type CheckerMessage } from './checker-messages.ts';
 import { runUploadCheck } from './run-upload-check.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * The upload checker process: started by the web process (child-checker.ts) with an IPC channel,
@@ -34,7 +35,7 @@ process.on('message', (raw: unknown) => {
 		try {
 			send({ kind: 'answer', id, check: await runUploadCheck(photo, getFaceDetector) });
 		} catch (error) {
-			send({ kind: 'error', id, message: (error as Error).message ?? String(error) });
+			send({ kind: 'error', id, message: errorText(error, 1000) });
 		}
 	});
 });

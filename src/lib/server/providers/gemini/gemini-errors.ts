@@ -2,6 +2,7 @@ import { ApiError } from '@google/genai';
 import { geminiModelFor, ModelMissing } from '../model-check.ts';
 import { ProviderError, type CallUsage } from '../provider.ts';
 import { accessProblem, detailsOf, readGoogleStatus, type GoogleStatus } from './gemini-status.ts';
+import { errorText } from '../../errors/error-text.ts';
 
 /**
  * Gemini's errors in the queue's terms, read from the google.rpc.Status body the SDK puts in the
@@ -39,7 +40,7 @@ export function classifyGeminiError(error: unknown, usage: Partial<CallUsage>): 
 		if (status >= 500) return new ProviderError('server', trim(text), withStatus);
 		return new ProviderError('bad_output', trim(text), withStatus);
 	}
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorText(error, 1000);
 	return new ProviderError('server', /abort|timeout/i.test(message) ? `timeout: ${message}` : message, usage);
 }
 

@@ -2,6 +2,7 @@ import { readImageSize, resolutionOf } from '../../media/image-size.ts';
 import { createOfflineProvider } from '../offline/offline.provider.ts';
 import type { CallUsage, FigureRequest, ImageProvider, ProviderResult, SheetRequest } from '../provider.ts';
 import { ProviderError } from '../provider.ts';
+import { errorText } from '../../errors/error-text.ts';
 import { ModelMissing } from '../model-check.ts';
 import { anchorPrompt, figurePrompt, headPrompt, sheetPrompt } from '../gemini/gemini-prompts.ts';
 
@@ -31,7 +32,7 @@ export function createOpenAiProvider(options: OpenAiOptions): ImageProvider {
 		try {
 			response = await fetch(`${options.baseUrl.replace(/\/$/, '')}/images/edits`, { method: 'POST', headers: { authorization: `Bearer ${options.apiKey}` }, body: form });
 		} catch (error) {
-			throw new ProviderError('server', `network: ${(error as Error).message}`, usage);
+			throw new ProviderError('server', `network: ${errorText(error, 1000)}`, usage);
 		}
 		const body = (await response.json().catch(() => ({}))) as { data?: { b64_json?: string }[]; usage?: { input_tokens?: number; output_tokens?: number }; error?: { message?: string; code?: string } };
 		const withStatus = { ...usage, httpStatus: response.status };

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { recordAudit } from '../../audit/audit-log.ts';
 import { changeFeedFor } from '../../console/change-feed.ts';
 import { readLiveSnapshot, type LiveSettings } from '../../console/live-snapshot.ts';
-import { endMaintenance, readMaintenance, startMaintenance } from '../../settings/maintenance.ts';
+import { pauseByPerson, resumeByPerson } from '../../settings/operator-pause.ts';
 import { DomainError } from '../../errors/domain-error.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';
 import { watchLive } from '../live-view.ts';
@@ -26,21 +25,14 @@ export const consoleRouter = router({
 	/** Pause: the kiosk refuses Start, the bot answers guests politely, the queue stops claiming. */
 	pause: operatorProcedure.input(z.object({ reason: z.string().trim().max(300).default('') })).mutation(async ({ ctx, input }) => {
 		const reason = input.reason || `paused by ${ctx.actor.name} in the console`;
-		return ctx.db.$transaction(async (tx) => {
-			if (await readMaintenance(tx)) throw new DomainError({ code: 'QueueAlreadyPaused' });
-			const maintenance = await startMaintenance(tx, ctx.clock, 'admin', reason);
-			await recordAudit(tx, ctx.clock, ctx.actor, { action: 'pause', details: { reason } });
-			return maintenance;
-		});
+		const outcome = await pauseByPerson(ctx.db, ctx.clock, ctx.actor, 'console', reason);
+		if ('alreadyPaused' in outcome) throw new DomainError({ code: 'QueueAlreadyPaused' });
+		return outcome.paused;
 	}),
 
 	resume: operatorProcedure.mutation(async ({ ctx }) => {
-		return ctx.db.$transaction(async (tx) => {
-			const previous = await readMaintenance(tx);
-			if (!previous) throw new DomainError({ code: 'QueueNotPaused' });
-			await endMaintenance(tx);
-			await recordAudit(tx, ctx.clock, ctx.actor, { action: 'resume', details: { was: previous } });
-			return { resumed: true };
-		});
+		const outcome = await resumeByPerson(ctx.db, ctx.clock, ctx.actor, 'console');
+		if ('notPaused' in outcome) throw new DomainError({ code: 'QueueNotPaused' });
+		return { resumed: true };
 	})
 });
