@@ -2,13 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, getConfig, type Config } from '../src/lib/server/config/config.ts';
+import { humanLogLine } from '../src/lib/server/log/human-line.ts';
 import { firstRunSecretsPath } from '../src/lib/server/system/first-run-secrets.ts';
 import { ADAPTER_BODY_SIZE_LIMIT } from '../src/lib/server/web/body-limit.ts';
 
 /**
  * Starts the product's processes side by side — the Telegram emulator (only when no bot token is
  * configured), the worker and the web server — prefixes their output, shows the secrets of a first
- * start on this terminal, and stops them all on Ctrl-C or when one of them exits: web and worker
+ * start on this terminal (their JSON log lines in a short human form: log/human-line.ts), and stops them all on Ctrl-C or when one of them exits: web and worker
  * first, the emulator once the worker is gone (a worker whose Telegram vanished under its long
  * poll cannot confirm its updates). In production systemd runs web and worker instead (deploy/).
  */
@@ -55,7 +56,7 @@ function start(service: Service, onExit: (code: number | null) => void): ChildPr
 	const prefix = `${service.name.padEnd(8)}│ `;
 	for (const stream of [child.stdout, child.stderr]) {
 		stream?.on('data', (chunk: Buffer) => {
-			for (const line of chunk.toString().split('\n')) if (line.trim()) process.stdout.write(`${prefix}${line}\n`);
+			for (const line of chunk.toString().split('\n')) if (line.trim()) process.stdout.write(`${prefix}${humanLogLine(line)}\n`);
 		});
 	}
 	child.on('exit', onExit);

@@ -4,6 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-printf '\033[1m[setup]\033[0m building the web app\n'
-npx vite build --logLevel error
+node --import tsx scripts/build-if-changed.ts
 exec node --import tsx scripts/run-all.ts

@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '../helpers/node-process.ts';
 const WEB_PORT = 4266;
 const EMULATOR_PORT = 4267;
 
-const errorLines = (text: string) => text.split('\n').filter((line) => /"level":(50|60)/.test(line));
+const errorLines = (text: string) => text.split('\n').filter((line) => /│ \d\d:\d\d:\d\d (ERROR|FATAL) /.test(line));
 
 /**
  * `npm start` as a person runs it: scripts/run-all.ts (what scripts/run.sh execs after building)
@@ -72,6 +72,12 @@ describe.skipIf(!existsSync(BUILT_WEB_ENTRY))('npm start (scripts/run-all.ts)', 
 		expect(processLines.filter((line) => line.includes(key) || line.includes(token))).toEqual([]);
 	});
 
+	it('shows the processes\' log lines in a human form: time, level and message, no raw JSON', () => {
+		const processLines = out.split('\n').filter((line) => /^(web|worker|telegram)\s*│/.test(line));
+		expect(processLines.filter((line) => /│ \{/.test(line)), out).toEqual([]);
+		expect(processLines.some((line) => /^worker\s*│ \d\d:\d\d:\d\d INFO {2}worker started\b/.test(line)), out).toBe(true);
+	});
+
 	it('finding 14: Ctrl-C stops the worker before the emulator, within seconds and without an error line', async () => {
 		expect(out).toContain('bot polling started');
 		const signalledAt = Date.now();
@@ -80,7 +86,7 @@ describe.skipIf(!existsSync(BUILT_WEB_ENTRY))('npm start (scripts/run-all.ts)', 
 		const tookMs = Date.now() - signalledAt;
 		expect(code, `still running 40 s after Ctrl-C:\n${out}`).not.toBe('late');
 		const lines = out.split('\n');
-		const workerStopped = lines.findIndex((line) => line.startsWith('worker') && line.includes('"msg":"worker stopped"'));
+		const workerStopped = lines.findIndex((line) => line.startsWith('worker') && / INFO {2}worker stopped\b/.test(line));
 		const emulatorStopping = lines.findIndex((line) => line.startsWith('telegram') && line.includes('Telegram emulator: SIG'));
 		expect(workerStopped, out).toBeGreaterThan(-1);
 		expect(emulatorStopping, out).toBeGreaterThan(workerStopped);
