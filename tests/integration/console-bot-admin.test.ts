@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN, parseConfig } from '../../src/lib/server/config/config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
+import { pauseByPerson } from '../../src/lib/server/settings/operator-pause.ts';
+import { botText } from '../../src/lib/i18n/bot.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { adminPauseText } from '../../src/lib/i18n/admin-pause.ts';
@@ -83,6 +85,17 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		await say(ADMIN, '/pause');
 		await waitForReply(ADMIN, adminPauseText('ru', 'alreadyPaused', { at: '2026-03-01T10:00:00.000Z', reason: adminPauseText('ru', 'defaultReason') }));
 		expect(await readMaintenance(db)).not.toBeNull();
+	});
+
+	it('a pause with words for guests: a guest writing to the bot reads them, never the staff’s reason', async () => {
+		const { db, say, waitForReply, botReplies } = await startWorld();
+		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
+		await pauseByPerson(db, clock, { name: 'olga', ip: null }, 'console', 'gemini quota, call Anvar', 'Back at 14:00');
+		await say(STRANGER, '/start');
+		await waitForReply(STRANGER, botText('en', 'pausedWithNote', { note: 'Back at 14:00' }));
+		expect((await botReplies(STRANGER)).join('\n')).not.toContain('Anvar');
+		const audit = await db.auditLog.findFirstOrThrow({ where: { action: 'pause' } });
+		expect(JSON.parse(audit.details!)).toEqual({ reason: 'gemini quota, call Anvar', via: 'console', guestNote: 'Back at 14:00' });
 	});
 });
 

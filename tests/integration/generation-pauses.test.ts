@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { holdForQuotaMinute, pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
+import { holdForQuotaMinute, kioskPauseView, pauseForQuotaDay, readKioskPause } from '../../src/lib/server/jobs/queue-pause.ts';
+import { pauseByPerson } from '../../src/lib/server/settings/operator-pause.ts';
+import { generationText } from '../../src/lib/i18n/generation.ts';
 import { endMaintenance, startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { nextPacificMidnight } from '../../src/lib/server/spend/provider-quota-day.ts';
 import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
@@ -68,6 +70,24 @@ describe('pauses hold the queue (fake clock, real emulator)', () => {
 			expect(said.filter((t) => t.includes('t.me/addstickers/'))).toHaveLength(1);
 		}
 	}, 600_000);
+
+	it('an operator’s words for guests reach the waiting guests and the kiosk; the staff’s reason reaches neither', async () => {
+		const world = await worlds.open();
+		const clock = new FakeClock(new Date().toISOString());
+		const deps = { db: world.db, clock, logger: silentLogger, delayNoticeMs: 5 * MINUTE, hardDeadlineMs: 20 * MINUTE };
+		const guest = await world.emulator.control.createUser({ first_name: 'Dilnoza', language_code: 'en' });
+		await world.emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
+		await world.db.user.create({ data: { telegramUserId: BigInt(guest.id), firstName: 'Dilnoza', consentedAt: clock.now().toISOString(), createdAt: clock.now().toISOString() } });
+		const jobId = await world.queueJob({ createdAt: clock.now(), guestId: guest.id });
+		await pauseByPerson(world.db, clock, { name: 'olga', ip: null }, 'console', 'provider invoice unpaid', 'Back at 14:00');
+		expect(kioskPauseView(await readKioskPause(world.db, clock))).toEqual({ paused: true, pausedUntil: null, pauseNote: 'Back at 14:00' });
+		clock.advance(2 * MINUTE);
+		expect((await enforceJobDeadlines(deps)).noticed).toEqual([jobId]);
+		expect(await deliverGuestNotices(noticeDepsFor(world, clock))).toBe(1);
+		const said = await botTexts(world, guest.id);
+		expect(said.filter((t) => PAUSED_TEXT.test(t))).toEqual([generationText('en', 'pausedWithNote', { note: 'Back at 14:00' })]);
+		expect(said.join('\n')).not.toContain('invoice');
+	});
 
 	it('a quota pause across Pacific midnight: counted until midnight even when nobody looked, then the deadline runs on', async () => {
 		const world = await worlds.open();

@@ -60,6 +60,15 @@ export interface KioskSessionView {
 	paused: boolean;
 }
 
+/** Whether the kiosk may start sessions: pushed on every change, and in the hello. */
+export interface KioskPauseView {
+	paused: boolean;
+	/** When the queue expects to be back (ISO), when known. */
+	pausedUntil: string | null;
+	/** The operator's words for guests ("Back at 14:00"), when they gave some. */
+	pauseNote: string | null;
+}
+
 export interface StartedSession {
 	token: string;
 	deepLink: string;

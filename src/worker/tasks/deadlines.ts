@@ -52,17 +52,18 @@ async function jobsRunningFor(deps: DeadlineDeps, ms: number, where: { delayNoti
 async function tellWaitingGuests(deps: DeadlineDeps, pause: QueuePause): Promise<number[]> {
 	if (deps.clock.now().getTime() - Date.parse(pause.since) < PAUSE_NOTICE_AFTER_MS) return [];
 	const waiting = await listQueuedJobsNotNoticed(deps.db);
-	return queueNoticeOnce(deps, waiting, 'paused');
+	// The operator's words for guests ("Back at 14:00") go along; the staff's reason never does.
+	return pause.guestNote ? queueNoticeOnce(deps, waiting, 'pausedWithNote', { note: pause.guestNote }) : queueNoticeOnce(deps, waiting, 'paused');
 }
 
 async function queueDelayNotices(deps: DeadlineDeps): Promise<number[]> {
 	return queueNoticeOnce(deps, await jobsRunningFor(deps, deps.delayNoticeMs, { delayNoticeSentAt: null }), 'delay');
 }
 
-async function queueNoticeOnce(deps: DeadlineDeps, jobs: Pick<Candidate, 'jobId'>[], key: GenerationText): Promise<number[]> {
+async function queueNoticeOnce(deps: DeadlineDeps, jobs: Pick<Candidate, 'jobId'>[], key: GenerationText, params?: Record<string, string>): Promise<number[]> {
 	const queued: number[] = [];
 	for (const job of jobs) {
-		if (await claimDelayNotice(deps.db, job.jobId, deps.clock.now().toISOString(), key)) queued.push(job.jobId);
+		if (await claimDelayNotice(deps.db, job.jobId, deps.clock.now().toISOString(), key, params)) queued.push(job.jobId);
 	}
 	return queued;
 }

@@ -1,4 +1,4 @@
-import type { KIOSK_CLOSE_REASONS, KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
+import type { KIOSK_CLOSE_REASONS, KioskPauseView, KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
 import type { Locale } from '$lib/i18n/locale';
 
 /** The kiosk page's calls to /api/kiosk. Network failures are retried with capped backoff. */
@@ -26,7 +26,7 @@ async function call<T>(method: string, path: string, body?: unknown, retries = B
 }
 
 export const kioskApi = {
-	hello: () => call<{ kiosk: { name: string }; paused: boolean; pausedUntil: string | null; staffPin: boolean }>('POST', '/hello', {}),
+	hello: () => call<{ kiosk: { name: string }; staffPin: boolean } & KioskPauseView>('POST', '/hello', {}),
 	saveKey: (key: string) => call<{ kiosk: { name: string } }>('POST', '/key', { key }, 0),
 	start: () => call<StartedSession>('POST', '/sessions', {}, 1),
 	session: (token: string) => call<KioskSessionView>('GET', `/sessions/${token}`),

@@ -1,4 +1,4 @@
-import type { KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
+import type { KioskPauseView, KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
 import type { Locale } from '$lib/i18n/locale';
 import { kioskApi, uploadPhoto, type ApiResult } from './kiosk-api';
 import { UploadRetry } from './upload-retry.svelte';
@@ -21,6 +21,8 @@ export class KioskFlow {
 	paused = $state(false);
 	/** When the queue expects to be back (ISO), when known. */
 	pausedUntil = $state<string | null>(null);
+	/** The operator's words for guests during a pause, when they gave some. */
+	pauseNote = $state<string | null>(null);
 	staffPin = $state(false);
 	problem = $state<string | null>(null);
 	uploadProgress = $state(0);
@@ -59,8 +61,7 @@ export class KioskFlow {
 			if (hello.status !== 401) this.problem = hello.error;
 			return;
 		}
-		this.paused = hello.data.paused;
-		this.pausedUntil = hello.data.pausedUntil;
+		this.#applyPause(hello.data);
 		this.staffPin = hello.data.staffPin;
 		this.#followKiosk();
 		this.backToStart();
@@ -189,14 +190,18 @@ export class KioskFlow {
 		this.#kioskEvents?.close();
 		const events = new EventSource('/api/kiosk/events');
 		events.addEventListener('kiosk', (event) => {
-			const state = JSON.parse((event as MessageEvent<string>).data) as { paused: boolean; pausedUntil: string | null };
-			this.paused = state.paused;
-			this.pausedUntil = state.pausedUntil;
+			this.#applyPause(JSON.parse((event as MessageEvent<string>).data) as KioskPauseView);
 			if (this.screen === 'start' && this.paused) this.screen = 'paused';
 			else if (this.screen === 'paused' && !this.paused) this.screen = 'start';
 		});
 		this.#listenForServerEnd(events);
 		this.#kioskEvents = events;
+	}
+
+	#applyPause(state: KioskPauseView): void {
+		this.paused = state.paused;
+		this.pausedUntil = state.pausedUntil;
+		this.pauseNote = state.pauseNote;
 	}
 
 	/** The server ended a stream for good: the key was revoked (ask for it again), or newer streams of this kiosk replaced it. */

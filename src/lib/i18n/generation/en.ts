@@ -18,5 +18,6 @@ export const en = {
 	no_face: '😔 Sorry, we could not see a face clearly in this photo, so we could not draw it. Please ask our staff at the kiosk — ' +
 		'a new photo will do it.',
 	paused: '⏸ Your pack is delayed: drawing is paused for a while. It will come here after the pause — there is nothing you need to do.',
+	pausedWithNote: '⏸ Your pack is delayed: drawing is paused for a while. From the team: “{note}”. It will come here after the pause — there is nothing you need to do.',
 	pack_title: 'My party stickers'
 } as const;

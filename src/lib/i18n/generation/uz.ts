@@ -23,5 +23,6 @@ export const uz = {
 	no_face: '😔 Kechirasiz, bu suratda yuzni aniq ko‘ra olmadik va uni chiza olmadik. Kiosk yonidagi xodimlarga murojaat qiling — ' +
 		'yangi surat bilan albatta chiqadi.',
 	paused: '⏸ To‘plamingiz kechikmoqda: chizish biroz vaqtga to‘xtatildi. U pauzadan keyin shu yerga keladi — hech narsa qilish shart emas.',
+	pausedWithNote: '⏸ To‘plamingiz kechikmoqda: chizish biroz vaqtga to‘xtatildi. Jamoadan xabar: «{note}». U pauzadan keyin shu yerga keladi — hech narsa qilish shart emas.',
 	pack_title: 'Bayram stikerlarim'
 } satisfies Texts<typeof en>;

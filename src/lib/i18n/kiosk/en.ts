@@ -7,6 +7,7 @@ export const en = {
 	pausedTitle: 'Temporarily unavailable',
 	pausedLead: 'Sticker making is paused for a moment. Please come back in a few minutes.',
 	pausedUntilLead: 'Sticker making is paused for now. We expect to be back at {time}.',
+	pauseNote: 'From the team: “{note}”',
 	qrTitle: 'Scan with your phone',
 	qrLead: 'Open the camera and point it at the code — Telegram opens.',
 	qrExpires: 'Code valid for {s} s',

@@ -10,6 +10,7 @@ export const uz = {
 	pausedTitle: 'Vaqtincha ishlamayapti',
 	pausedLead: "Stiker yaratish biroz to'xtatildi. Bir necha daqiqadan so'ng keling.",
 	pausedUntilLead: "Stiker yaratish hozircha to'xtatilgan. Soat {time} da qaytishni kutyapmiz.",
+	pauseNote: 'Jamoadan xabar: «{note}»',
 	qrTitle: 'Telefoningiz bilan skanerlang',
 	qrLead: 'Kamerani oching va kodga qarating — Telegram ochiladi.',
 	qrExpires: 'Kod yana {s} soniya amal qiladi',

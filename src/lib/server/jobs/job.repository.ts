@@ -330,8 +330,8 @@ export function findJob(db: Db | Tx, jobId: number) {
  * The one delay notice per job (delay_notice_sent_at marks it queued, so two passes never both
  * queue it): "taking longer" (`delay`) or "delayed by a pause" (`paused`). The outbox sends it.
  */
-export async function claimDelayNotice(db: Db, jobId: number, nowIso: string, textKey = 'delay'): Promise<boolean> {
-	const result = await transitionWithNotice(db, jobId, nowIso, { kind: 'delay', textKey }, (tx) => guardedUpdate(tx, jobId, GUARDS.delayNotice, { delayNoticeSentAt: nowIso }));
+export async function claimDelayNotice(db: Db, jobId: number, nowIso: string, textKey = 'delay', params?: Record<string, string>): Promise<boolean> {
+	const result = await transitionWithNotice(db, jobId, nowIso, { kind: 'delay', textKey, ...(params ? { params } : {}) }, (tx) => guardedUpdate(tx, jobId, GUARDS.delayNotice, { delayNoticeSentAt: nowIso }));
 	return result.won;
 }
 

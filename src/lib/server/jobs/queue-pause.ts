@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { readJsonSetting, readSetting, writeSetting } from '../settings/settings.repository.ts';
 import { readMaintenance, type Maintenance } from '../settings/maintenance.ts';
 import type { Clock } from '../time/clock.ts';
+import type { KioskPauseView } from '../../schemas/kiosk.ts';
 
 /**
  * When the queue must not claim: `settings.maintenance` (an operator's pause, no funds, a wrong
@@ -26,17 +27,24 @@ export interface QueuePause {
 	since: string;
 	/** When it is expected to end, when that is known (the quota day's midnight Pacific). */
 	until?: string;
+	/** The operator's words for guests, when they gave some (maintenance.guestNote). */
+	guestNote?: string;
 }
 
 export async function readQueuePause(db: Db, clock: Clock): Promise<QueuePause | null> {
 	const maintenance = await readMaintenance(db);
-	if (maintenance) return { source: maintenance.source, reason: maintenance.reason, since: maintenance.at || clock.now().toISOString() };
+	if (maintenance) return { source: maintenance.source, reason: maintenance.reason, since: maintenance.at || clock.now().toISOString(), ...(maintenance.guestNote ? { guestNote: maintenance.guestNote } : {}) };
 	// An unreadable pause is treated as over: the provider will say again if the quota is still out.
 	const pause = await readJsonSetting(db, PAUSE_KEY, quotaPauseSchema);
 	if (pause && Date.parse(pause.until) > clock.now().getTime()) return { source: 'quota_day', reason: pause.reason, since: pause.since ?? clock.now().toISOString(), until: pause.until };
 	const hold = await readJsonSetting(db, HOLD_KEY, quotaPauseSchema);
 	if (hold && Date.parse(hold.until) > clock.now().getTime()) return { source: 'quota_minute', reason: hold.reason, since: hold.since ?? clock.now().toISOString(), until: hold.until };
 	return null;
+}
+
+/** What the kiosk is told of a pause (the hello and its live stream say the same). */
+export function kioskPauseView(pause: QueuePause | null): KioskPauseView {
+	return { paused: pause !== null, pausedUntil: pause?.until ?? null, pauseNote: pause?.guestNote ?? null };
 }
 
 /** The pause the kiosk shows: any but the per-minute quota's hold, which only delays jobs by seconds. */

@@ -3,6 +3,8 @@ import type { Db, Tx } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { deleteSetting, parseJsonSetting, readSetting, writeSetting } from './settings.repository.ts';
 
+export const GUEST_NOTE_MAX = 120;
+
 /**
  * `settings.maintenance`: while the row exists the kiosk refuses Start, the bot answers with a
  * pause message and the queue stops claiming. `auto` = set by the worker (provider out of funds),
@@ -12,7 +14,12 @@ import { deleteSetting, parseJsonSetting, readSetting, writeSetting } from './se
 export const maintenanceSchema = z.object({
 	source: z.enum(['auto', 'admin', 'config']),
 	reason: z.string().max(500),
-	at: z.string()
+	at: z.string(),
+	/**
+	 * An operator's words for guests ("Back at 14:00"), shown on the kiosks and to guests in the
+	 * bot. Apart from `reason`, which is for the staff and never reaches a guest.
+	 */
+	guestNote: z.string().max(GUEST_NOTE_MAX).optional()
 });
 export type Maintenance = z.infer<typeof maintenanceSchema>;
 
@@ -25,8 +32,9 @@ export async function readMaintenance(db: Db | Tx): Promise<Maintenance | null> 
 	return parseJsonSetting(raw, maintenanceSchema) ?? { source: 'admin', reason: 'unreadable maintenance setting', at: '' };
 }
 
-export async function startMaintenance(db: Db | Tx, clock: Clock, source: Maintenance['source'], reason: string): Promise<Maintenance> {
-	const value: Maintenance = { source, reason: reason.slice(0, 500), at: clock.now().toISOString() };
+export async function startMaintenance(db: Db | Tx, clock: Clock, source: Maintenance['source'], reason: string, guestNote = ''): Promise<Maintenance> {
+	const note = guestNote.trim().slice(0, GUEST_NOTE_MAX);
+	const value: Maintenance = { source, reason: reason.slice(0, 500), at: clock.now().toISOString(), ...(note ? { guestNote: note } : {}) };
 	await writeSetting(db, clock, KEY, JSON.stringify(value));
 	return value;
 }

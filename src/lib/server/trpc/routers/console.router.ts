@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { changeFeedFor } from '../../console/change-feed.ts';
 import { readLiveSnapshot, type LiveSettings } from '../../console/live-snapshot.ts';
+import { GUEST_NOTE_MAX } from '../../settings/maintenance.ts';
 import { pauseByPerson, resumeByPerson } from '../../settings/operator-pause.ts';
 import { DomainError } from '../../errors/domain-error.ts';
 import { operatorProcedure, router, type TrpcContext } from '../init.ts';
@@ -23,9 +24,9 @@ export const consoleRouter = router({
 	),
 
 	/** Pause: the kiosk refuses Start, the bot answers guests politely, the queue stops claiming. */
-	pause: operatorProcedure.input(z.object({ reason: z.string().trim().max(300).default('') })).mutation(async ({ ctx, input }) => {
+	pause: operatorProcedure.input(z.object({ reason: z.string().trim().max(300).default(''), guestNote: z.string().trim().max(GUEST_NOTE_MAX).default('') })).mutation(async ({ ctx, input }) => {
 		const reason = input.reason || `paused by ${ctx.actor.name} in the console`;
-		const outcome = await pauseByPerson(ctx.db, ctx.clock, ctx.actor, 'console', reason);
+		const outcome = await pauseByPerson(ctx.db, ctx.clock, ctx.actor, 'console', reason, input.guestNote);
 		if ('alreadyPaused' in outcome) throw new DomainError({ code: 'QueueAlreadyPaused' });
 		return outcome.paused;
 	}),

@@ -1,7 +1,7 @@
 import type { RequestHandler } from './$types';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
 import { kioskEventStream } from '$lib/server/kiosk/kiosk-streams';
-import { readKioskPause } from '$lib/server/jobs/queue-pause';
+import { kioskPauseView, readKioskPause } from '$lib/server/jobs/queue-pause';
 
 const PAUSE_CHECK_MS = 1_000;
 
@@ -16,7 +16,7 @@ export const GET: RequestHandler = async ({ cookies, request }) => {
 		let last: string | null = null;
 		const check = async () => {
 			const pause = await readKioskPause(ctx.app.db, ctx.app.clock).catch(() => null);
-			const state = { paused: pause !== null, pausedUntil: pause?.until ?? null };
+			const state = kioskPauseView(pause);
 			if (JSON.stringify(state) !== last) send('kiosk', state);
 			last = JSON.stringify(state);
 		};

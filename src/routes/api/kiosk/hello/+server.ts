@@ -3,7 +3,7 @@ import { kioskJson } from '$lib/server/kiosk/kiosk-http';
 import { touchKiosk } from '$lib/server/kiosk/kiosk-keys';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
 import { closeKioskSessions } from '$lib/server/kiosk/kiosk-session';
-import { readKioskPause } from '$lib/server/jobs/queue-pause';
+import { kioskPauseView, readKioskPause } from '$lib/server/jobs/queue-pause';
 
 /**
  * The kiosk page calls this once when it loads. A session this kiosk still had open was abandoned
@@ -15,5 +15,5 @@ export const POST: RequestHandler = async ({ cookies }) => {
 	const closed = await closeKioskSessions(ctx.deps, ctx.kiosk.id, 'kiosk_reset');
 	await touchKiosk(ctx.app.db, ctx.app.clock, ctx.kiosk.id);
 	const pause = await readKioskPause(ctx.app.db, ctx.app.clock);
-	return kioskJson({ kiosk: { name: ctx.kiosk.name }, closed, paused: pause !== null, pausedUntil: pause?.until ?? null, staffPin: Boolean(ctx.app.config.KIOSK_STAFF_PIN) });
+	return kioskJson({ kiosk: { name: ctx.kiosk.name }, closed, ...kioskPauseView(pause), staffPin: Boolean(ctx.app.config.KIOSK_STAFF_PIN) });
 };
