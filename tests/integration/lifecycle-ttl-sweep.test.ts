@@ -12,6 +12,7 @@ import { runTtlSweep } from '../../src/worker/tasks/ttl-sweep.task.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 const T0 = '2026-12-01T10:00:00.000Z';
 const ago = (clock: FakeClock, ms: number) => new Date(clock.now().getTime() - ms);
@@ -169,7 +170,7 @@ describe('stale appearance cards and last_sweep_at', () => {
 		const clock = new FakeClock(T0);
 		await insertGuest(db, { id: 2001n, at: T0, jobStatus: 'done' });
 		const old = writeFileAt(path.join(dataDir, 'sessions/tok_2001/selfie.jpg'), ago(clock, 80 * HOUR));
-		await runTtlSweep({ db, clock, logger: silentLogger, dataDir, ttlHours: 72 });
+		await runTtlSweep({ db, clock, logger: silentLogger, dataDir, fileStore: localFileStore(dataDir), ttlHours: 72 });
 		expect(existsSync(old)).toBe(false);
 		expect(await readSetting(db, 'last_sweep_at')).toBe(T0);
 		expect((await db.job.findFirstOrThrow()).appearanceJson).toBeNull();

@@ -26,5 +26,5 @@ export function scheduleBroadcastTasks(scheduler: Scheduler, config: Config, dep
 		fileStore
 	};
 	scheduler.add({ name: 'broadcasts-deliver', everyMs: SECOND, runAtStart: true, run: async () => void (await deliverBroadcasts(delivery, isStopping)) });
-	scheduler.add({ name: 'broadcasts-retention', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await eraseExpiredBroadcasts(db, clock, config.dataDir, fileStore)) });
+	scheduler.add({ name: 'broadcasts-retention', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void (await eraseExpiredBroadcasts(db, clock, fileStore)) });
 }

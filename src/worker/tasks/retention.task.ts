@@ -15,7 +15,7 @@ export interface RetentionTaskDeps {
 	clock: Clock;
 	logger: Logger;
 	dataDir: string;
-	fileStore?: FileStore;
+	fileStore: FileStore;
 	dbPath: string;
 	pseudonymKey: Buffer;
 	retentionDays: number;

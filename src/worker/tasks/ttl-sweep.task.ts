@@ -12,8 +12,8 @@ export interface TtlSweepDeps {
 	clock: Clock;
 	logger: Logger;
 	dataDir: string;
-	/** The process's file store; DATA_DIR's folders are swept when not given or local. */
-	fileStore?: FileStore;
+	/** The process's file store: the one place the sweep looks. */
+	fileStore: FileStore;
 	ttlHours: number;
 	fs?: SweepFs;
 }

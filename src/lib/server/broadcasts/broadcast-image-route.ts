@@ -1,6 +1,5 @@
 import { canAct, type OperatorIdentity } from '../auth/roles.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import { readLimited } from '../kiosk/photo-upload.ts';
 import { PhotoRejected } from '../media/photo-normalise.ts';
 import { MAX_BROADCAST_IMAGE_BYTES, readBroadcastImage, resolveBroadcastImage, storeBroadcastImage } from './broadcast-image.ts';
@@ -20,7 +19,7 @@ const REFUSALS: Record<PhotoRejected['problem'], string> = {
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-export async function answerBroadcastImageUpload(dataDir: string, operator: OperatorIdentity | null | undefined, request: Request, fileStore?: FileStore): Promise<Response> {
+export async function answerBroadcastImageUpload(files: FileStore, operator: OperatorIdentity | null | undefined, request: Request): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
 	if (!canAct(operator.role)) return json(403, { error: 'Your role is viewer: you can look at everything but not change it.' });
 	const tooBig = json(413, { error: `This picture is larger than ${MAX_BROADCAST_IMAGE_BYTES / 1024 / 1024} MB, the most Telegram takes: make it smaller.` });
@@ -33,17 +32,16 @@ export async function answerBroadcastImageUpload(dataDir: string, operator: Oper
 	const bytes = await readLimited(request.body, MAX_BROADCAST_IMAGE_BYTES);
 	if (!bytes) return tooBig;
 	try {
-		return json(201, { name: await storeBroadcastImage(dataDir, bytes, fileStore) });
+		return json(201, { name: await storeBroadcastImage(files, bytes) });
 	} catch (error) {
 		if (error instanceof PhotoRejected) return json(400, { error: REFUSALS[error.problem] });
 		throw error;
 	}
 }
 
-export async function answerBroadcastImage(dataDir: string, operator: OperatorIdentity | null | undefined, name: string, fileStore?: FileStore): Promise<Response> {
+export async function answerBroadcastImage(files: FileStore, operator: OperatorIdentity | null | undefined, name: string): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
-	const files = storeOf({ fileStore }, dataDir);
-	const reference = await resolveBroadcastImage(dataDir, name, files);
+	const reference = await resolveBroadcastImage(files, name);
 	const bytes = reference ? await readBroadcastImage(files, reference) : null;
 	if (!bytes) return json(404, { error: 'No such picture.' });
 	return new Response(new Uint8Array(bytes), { headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, no-store' } });

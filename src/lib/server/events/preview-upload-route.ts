@@ -14,7 +14,7 @@ import { storeOutfitPreview } from './outfit-previews.ts';
  * editor puts in the outfit and saves with the draft, or a sentence saying what is wrong with the
  * file. The body is never kept past 2 MB (web/body-limit.ts leaves this route's size to it).
  */
-export async function answerPreviewUpload(dataDir: string, operator: OperatorIdentity | null, request: Request, fileStore?: FileStore): Promise<Response> {
+export async function answerPreviewUpload(files: FileStore, operator: OperatorIdentity | null, request: Request): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
 	if (!canAct(operator.role)) return json(403, { error: 'Your role is viewer: you can look at everything but not change it.' });
 	const declared = Number(request.headers.get('content-length') ?? Number.NaN);
@@ -24,7 +24,7 @@ export async function answerPreviewUpload(dataDir: string, operator: OperatorIde
 			void request.body?.pipeTo(new WritableStream()).catch(() => undefined);
 		}
 		const upload = declared > MAX_PREVIEW_BYTES ? null : await readLimited(request.body, MAX_PREVIEW_BYTES);
-		const preview = await storeOutfitPreview(dataDir, upload, fileStore);
+		const preview = await storeOutfitPreview(files, upload);
 		return json(200, { preview, url: artefactUrl(`outfit-previews/${preview}`) });
 	} catch (error) {
 		if (error instanceof DomainError) return json(400, { error: consoleSentence(error.refusal) });
