@@ -52,8 +52,9 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect((await sharp((await fileStore.get(job.photoPath))!).metadata()).format).toBe('jpeg');
 		expect(existsSync(path.join(world.dataDir, 'sessions'))).toBe(false);
 
-		// The worker opens the same bucket from the same settings and draws from what the kiosk stored.
-		await generation.startLoop(bucketEnv);
+		// The worker opens the same bucket from the same settings (its own store, as main.ts opens one)
+		// and draws from what the kiosk stored.
+		await generation.startLoop(bucketEnv, await openFileStore(world.config(bucketEnv)));
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 		const done = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect((await world.emulator.control.getStickerSet(done.packName!))?.stickers).toHaveLength(12);

@@ -133,9 +133,10 @@ export function useGenerationWorld(prefix: string) {
 	});
 	return {
 		open: async (): Promise<GenerationWorld> => (world = await createGenerationWorld(tempDir())),
-		startLoop: async (extra: Record<string, string> = {}): Promise<JobLoop> => {
+		/** `fileStore`: the store the loop is given, as the worker's main.ts gives it one (the world's folder unless said). */
+		startLoop: async (extra: Record<string, string> = {}, fileStore?: FileStore): Promise<JobLoop> => {
 			if (!world) throw new Error('open() the world first');
-			loop = await createJobLoop({ config: world.config(extra), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
+			loop = await createJobLoop({ config: world.config(extra), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: fileStore ?? world.fileStore });
 			loop.start();
 			return loop;
 		},

@@ -63,7 +63,7 @@ describe('the selfie leaves when the set exists; the rest of the session folder 
 		expect(existsSync(faceCrop)).toBe(true);
 
 		clock.set(new Date(start + 71 * HOUR + 1000)); // PHOTO_TTL_HOURS=72: the sweep's cutoff is 71 h
-		await runTtlSweep({ db, clock, logger: silentLogger, dataDir, fileStore: localFileStore(dataDir), ttlHours: 72 });
+		await runTtlSweep({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), ttlHours: 72 });
 		expect(existsSync(files.sessionDir)).toBe(false);
 	}, 60_000);
 });

@@ -15,6 +15,7 @@ import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-
 /**
  * `noticeApi`: the guest notices' client (the worker passes one whose sends the message history sees);
  * `budget`: the worker's one bot-wide send budget, shared with the broadcasts (a fresh one when not given).
+ * `fileStore`: the process's one store from openFileStore at start (required: the loop never opens its own).
  */
 type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi; budget?: BotBudget; fileStore: FileStore };
 

@@ -13,7 +13,7 @@ import { ttlSweepTask } from './ttl-sweep.task.ts';
 /** The data-lifecycle tasks of the worker (docs/data-lifecycle.md): TTL sweep, retention, daily backup. */
 export function scheduleLifecycleTasks(scheduler: Scheduler, config: Config, db: Db, clock: Clock, logger: Logger, fileStore: FileStore): void {
 	const dataDir = config.dataDir;
-	scheduler.add(ttlSweepTask({ db, clock, logger, dataDir, fileStore, ttlHours: config.PHOTO_TTL_HOURS }));
+	scheduler.add(ttlSweepTask({ db, clock, logger, fileStore, ttlHours: config.PHOTO_TTL_HOURS }));
 	const pseudonymKey = loadPseudonymKey(dataDir);
 	scheduler.add(retentionTask({ db, clock, logger, dataDir, fileStore, dbPath: config.dbPath, pseudonymKey, retentionDays: config.GUEST_RETENTION_DAYS }));
 	scheduler.add(backupTask({ db, clock, logger, database: config.database, backupDir: resolveBackupDir(config) }));
