@@ -143,7 +143,7 @@ describe('console sessions', () => {
 		const fresh = await createOperatorSession(db, clock, owner.id);
 		clock.advance(6 * DAY);
 		const dataDir = path.dirname(dbPath);
-		await runRetention({ db, clock, logger: silentLogger, dataDir, fileStore: localFileStore(dataDir), dbPath, pseudonymKey: loadPseudonymKey(dataDir), retentionDays: 90 });
+		await runRetention({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), dbPath, pseudonymKey: loadPseudonymKey(dataDir), retentionDays: 90 });
 		expect((await db.operatorSession.findMany()).map((s) => s.id)).toEqual([hashSessionToken(fresh.token)]);
 		expect(await validateOperatorSession(db, clock, old.token)).toBeNull();
 		expect(await db.loginThrottle.count()).toBe(0);

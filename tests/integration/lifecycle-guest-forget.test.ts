@@ -161,7 +161,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 
 		// RETIRED_SET_DAYS after the erasure the list forgets the third guest's sets: the sets stay theirs.
 		clock.advance(RETIRED_SET_DAYS * DAY + DAY);
-		await runRetention({ db, clock, logger: silentLogger, dataDir, fileStore: localFileStore(dataDir), dbPath: path.join(dataDir, 'none.db'), pseudonymKey: key, retentionDays: 90 });
+		await runRetention({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), dbPath: path.join(dataDir, 'none.db'), pseudonymKey: key, retentionDays: 90 });
 		expect(await db.retiredStickerSet.count()).toBe(0);
 		expect(await askAndPress(emulator, third.user.id, 'forget:yes', /nothing to delete/)).toBe('We keep nothing about you: there is nothing to delete.');
 		for (const name of third.packs) expect(await emulator.control.getStickerSet(name)).not.toBeNull();

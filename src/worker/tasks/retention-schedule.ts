@@ -15,6 +15,6 @@ export function scheduleLifecycleTasks(scheduler: Scheduler, config: Config, db:
 	const dataDir = config.dataDir;
 	scheduler.add(ttlSweepTask({ db, clock, logger, fileStore, ttlHours: config.PHOTO_TTL_HOURS }));
 	const pseudonymKey = loadPseudonymKey(dataDir);
-	scheduler.add(retentionTask({ db, clock, logger, dataDir, fileStore, dbPath: config.dbPath, pseudonymKey, retentionDays: config.GUEST_RETENTION_DAYS }));
+	scheduler.add(retentionTask({ db, clock, logger, fileStore, dbPath: config.dbPath, pseudonymKey, retentionDays: config.GUEST_RETENTION_DAYS }));
 	scheduler.add(backupTask({ db, clock, logger, database: config.database, backupDir: resolveBackupDir(config) }));
 }

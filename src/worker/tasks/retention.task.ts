@@ -14,7 +14,7 @@ export interface RetentionTaskDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	dataDir: string;
+	/** Where erased guests' files are: the process's one store. */
 	fileStore: FileStore;
 	dbPath: string;
 	pseudonymKey: Buffer;
