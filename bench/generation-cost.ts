@@ -31,7 +31,7 @@ async function runPack(faults: FaultInput[]): Promise<{ cost: PackCost; sheetIma
 	try {
 		for (const fault of faults) gemini.control.inject(fault);
 		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'bench-key', GEMINI_BASE_URL: gemini.url });
-		const loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('bench', 'silent'), api: world.api, workerId: 'bench' });
+		const loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('bench', 'silent'), api: world.api, workerId: 'bench', fileStore: world.fileStore });
 		loop.start();
 		const jobId = await world.queueJob();
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 240_000);

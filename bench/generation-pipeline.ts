@@ -29,7 +29,7 @@ try {
 	await getFaceDetector(); // a running worker has its models loaded; do not time the first load
 	const baselineMs = await measureBareWork();
 	const world = await createGenerationWorld(dir);
-	const loop = await createJobLoop({ config: world.config({ JOB_POLL_MS: '300' }), db: world.db, clock: systemClock, logger: createLogger('bench', 'silent'), api: world.api, workerId: 'bench' });
+	const loop = await createJobLoop({ config: world.config({ JOB_POLL_MS: '300' }), db: world.db, clock: systemClock, logger: createLogger('bench', 'silent'), api: world.api, workerId: 'bench', fileStore: world.fileStore });
 	loop.start();
 	const jobId = await world.queueJob();
 	await waitForJobStatus(world.db, jobId, ['done', 'failed'], 120_000);

@@ -149,7 +149,7 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	const { config, db, clock, logger, fileStore, queue, stopping } = deps;
 	const api = deps.bot.api;
 	const isStopping = () => stopping.aborted;
-	const lifecycle = { db, clock, logger, dataDir: config.dataDir, fileStore };
+	const lifecycle = { db, clock, logger, fileStore };
 	const backup = { db, clock, logger, database: config.database, backupDir: resolveBackupDir(config) };
 	const leads = createLeadsTaskDeps(config, db, clock, logger);
 	const broadcasts = createBroadcastDeliveryDeps(config, { db, clock, logger, budget: deps.budget, fileStore });
@@ -171,7 +171,7 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 		'leads-digest': async () => void (await postDailyDigest(leads)),
 		'leads-retention': async () => void (await eraseExpiredLeadData(leads)),
 		'broadcasts-deliver': async () => void (await deliverBroadcasts(broadcasts, isStopping)),
-		'broadcasts-retention': async () => void (await eraseExpiredBroadcasts(db, clock, config.dataDir, fileStore)),
+		'broadcasts-retention': async () => void (await eraseExpiredBroadcasts(db, clock, fileStore)),
 		'session-timeouts': sessionTimeoutsPass({ db, clock, logger, config, api }),
 		'bot-username': botUsernamePublisher({ db, clock, logger, bot: deps.bot }),
 		'telegram-updates-lease': () => deps.updatesLease.tick(),

@@ -11,6 +11,7 @@ import { signIn } from '../../src/lib/server/auth/sign-in.ts';
 import { DAY, FakeClock } from '../../src/lib/server/time/clock.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 describe('console sessions', () => {
 	const freshDb = useTestDb('auth-sessions-');
@@ -142,7 +143,7 @@ describe('console sessions', () => {
 		const fresh = await createOperatorSession(db, clock, owner.id);
 		clock.advance(6 * DAY);
 		const dataDir = path.dirname(dbPath);
-		await runRetention({ db, clock, logger: silentLogger, dataDir, dbPath, pseudonymKey: loadPseudonymKey(dataDir), retentionDays: 90 });
+		await runRetention({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), dbPath, pseudonymKey: loadPseudonymKey(dataDir), retentionDays: 90 });
 		expect((await db.operatorSession.findMany()).map((s) => s.id)).toEqual([hashSessionToken(fresh.token)]);
 		expect(await validateOperatorSession(db, clock, old.token)).toBeNull();
 		expect(await db.loginThrottle.count()).toBe(0);

@@ -17,6 +17,7 @@ import { startTs } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest } from './lifecycle-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 const T0 = '2027-01-10T03:30:00.000Z';
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -126,7 +127,7 @@ describe('restore', () => {
 	it('an erasure made after the backup survives the restore: /forget, a console reset, a lead erasure', async () => {
 		const { dataDir, db, dbPath, clock, key, backup } = await drillSetup();
 		clock.advance(HOUR);
-		await eraseGuest({ db, clock, pseudonymKey: key, dataDir }, 7001n, 'forget');
+		await eraseGuest({ db, clock, pseudonymKey: key, fileStore: localFileStore(dataDir) }, 7001n, 'forget');
 		// The console's reset: rows deleted, an audit entry naming the guest (not in our ledger).
 		await db.job.deleteMany({ where: { telegramUserId: 7002n } });
 		await db.session.deleteMany({ where: { telegramUserId: 7002n } });

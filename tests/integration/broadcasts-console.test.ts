@@ -14,6 +14,7 @@ import type { Db } from '../../src/lib/server/db/client.ts';
 import { DAY } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, startConsoleWorld } from './console-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 /** The console's broadcast procedures (the real router, a real SQLite file): validation, audit, states, picture, retention. */
 describe('broadcasts in the console', () => {
@@ -120,7 +121,7 @@ describe('broadcasts in the console', () => {
 		await startDueBroadcasts(db, clock.now().toISOString());
 		await optOutOfBroadcasts(db, clock, 601n, 'stop', 'en');
 		clock.advance(91 * DAY);
-		const erased = await eraseInactiveGuests({ db, clock, logger: silentLogger, dataDir: dir, pseudonymKey: Buffer.alloc(32, 7), retentionDays: 90 });
+		const erased = await eraseInactiveGuests({ db, clock, logger: silentLogger, fileStore: localFileStore(dir), pseudonymKey: Buffer.alloc(32, 7), retentionDays: 90 });
 		expect(erased).toBe(1);
 		expect(await db.broadcastRecipient.count({ where: { telegramUserId: 601n } })).toBe(0);
 		expect(await db.newsOptIn.count()).toBe(0);
@@ -129,7 +130,7 @@ describe('broadcasts in the console', () => {
 
 	it('checks a picture like every upload, stores a clean copy, and the retention clock removes the broadcast with it', async () => {
 		const { dir, clock, ivan, vera, as } = await setUp();
-		const upload = (bytes: Buffer, who = ivan) => answerBroadcastImageUpload(dir, who, new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(bytes) }));
+		const upload = (bytes: Buffer, who = ivan) => answerBroadcastImageUpload(localFileStore(dir), who, new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(bytes) }));
 		expect((await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).status).toBe(400);
 		expect(await (await upload(Buffer.from('hello'))).json()).toEqual({ error: 'This file is not a picture: upload a JPEG, PNG or WebP image.' });
 		expect((await upload(Buffer.alloc(11 * 1024 * 1024, 1))).status).toBe(413);
@@ -145,9 +146,9 @@ describe('broadcasts in the console', () => {
 
 		await as(ivan).cancel({ id: made.id });
 		clock.advance((BROADCAST_RETENTION_DAYS - 1) * DAY);
-		expect(await eraseExpiredBroadcasts(db, clock, dir)).toBe(0);
+		expect(await eraseExpiredBroadcasts(db, clock, localFileStore(dir))).toBe(0);
 		clock.advance(2 * DAY);
-		expect(await eraseExpiredBroadcasts(db, clock, dir)).toBe(1);
+		expect(await eraseExpiredBroadcasts(db, clock, localFileStore(dir))).toBe(1);
 		expect(await db.broadcast.count()).toBe(0);
 		expect(existsSync(stored)).toBe(false);
 		expect(path.dirname(stored)).toBe(path.join(dir, 'broadcasts'));

@@ -16,6 +16,7 @@ import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { countDeliveries, createEvent, queueBroadcast, seedGuests } from './broadcast-world.ts';
 import { startGuestWorld, type GuestWorld } from './guest-harness.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 /**
  * The broadcast outbox in one process: the production bot polls the emulator (for the opt-out
@@ -54,7 +55,8 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 		budget: new BotBudget(clock),
 		leaseMs: 120_000,
 		sleep: async (ms) => clock.advance(ms),
-		random: () => 0.5
+		random: () => 0.5,
+		fileStore: world.fileStore
 	};
 	return { world, deps, sends };
 }
@@ -114,7 +116,7 @@ describe('broadcast audience and delivery', () => {
 		const now = world.clock.now().toISOString();
 		const guests = await seedGuests(world.db, world.emulator, [{}, {}, {}], now);
 		const png = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#3a6' } }).png().toBuffer();
-		const imagePath = path.join(world.dir, 'broadcasts', await storeBroadcastImage(world.dir, png));
+		const imagePath = path.join(world.dir, 'broadcasts', await storeBroadcastImage(localFileStore(world.dir), png));
 		const broadcast = await createBroadcast(world.db, now, { eventId: null, text: '<i>Photo</i> m7', imagePath, buttonText: 'Gallery', buttonUrl: 'https://example.com/g', createdBy: 'test' });
 		await scheduleBroadcast(world.db, now, broadcast.id, now);
 		await deliverAll(deps);
@@ -173,7 +175,7 @@ describe('broadcast audience and delivery', () => {
 		expect([...counts.values()]).toEqual([0, 0, 1]);
 		expect(await world.db.broadcastRecipient.count({ where: { broadcastId: second } })).toBe(1);
 
-		await eraseGuest({ db: world.db, clock: world.clock, dataDir: world.dir, pseudonymKey: Buffer.alloc(32, 1) }, BigInt(presser!), 'forget');
+		await eraseGuest({ db: world.db, clock: world.clock, fileStore: world.fileStore, pseudonymKey: Buffer.alloc(32, 1) }, BigInt(presser!), 'forget');
 		expect(await world.db.broadcastRecipient.count({ where: { telegramUserId: BigInt(presser!) } })).toBe(0);
 		expect(await world.db.newsOptIn.count({ where: { telegramUserId: BigInt(presser!) } })).toBe(0);
 	});

@@ -45,7 +45,7 @@ describe('news opt-in after the pack, through the bot', () => {
 		world.clock.set(new Date()); // the job loop runs on the system clock; the bot's clock starts at the same moment
 		const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: world.emulator.url });
 		applyTelegramRetryPolicy(api);
-		loop = await createJobLoop({ config: world.config, db: world.db, clock: systemClock, logger: silentLogger, api, workerId: 'w1' });
+		loop = await createJobLoop({ config: world.config, db: world.db, clock: systemClock, logger: silentLogger, api, workerId: 'w1', fileStore: world.fileStore });
 		loop.start();
 		return world;
 	}
@@ -81,7 +81,7 @@ describe('news opt-in after the pack, through the bot', () => {
 	async function broadcast(w: GuestWorld, text: string, guests: Guest[]): Promise<number[]> {
 		const deps: BroadcastDeliveryDeps = {
 			db: w.db, clock: w.clock, logger: silentLogger, api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
-			budget: new BotBudget(w.clock), leaseMs: 120_000, sleep: async (ms) => w.clock.advance(ms), random: () => 0.5
+			budget: new BotBudget(w.clock), leaseMs: 120_000, sleep: async (ms) => w.clock.advance(ms), random: () => 0.5, fileStore: w.fileStore
 		};
 		await queueBroadcast(w.db, text, null, w.clock.now().toISOString());
 		for (let pass = 0; pass < 20; pass++) {

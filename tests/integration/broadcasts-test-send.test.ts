@@ -36,7 +36,8 @@ async function setUp() {
 		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
 		budget: new BotBudget(w.clock),
 		leaseMs: 120_000,
-		sleep: async (ms) => w.clock.advance(ms)
+		sleep: async (ms) => w.clock.advance(ms),
+		fileStore: w.fileStore
 	};
 	return { w, ivan, as, id: broadcast.id, deps };
 }

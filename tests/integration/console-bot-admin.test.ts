@@ -11,6 +11,7 @@ import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts'
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 const ADMIN = 9_100_001;
 const STRANGER = 9_100_002;
@@ -30,7 +31,7 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		closers.push(() => emulator.close());
 		const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ADMIN_TELEGRAM_IDS: String(ADMIN) }, PROJECT_ROOT);
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config });
+		const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir) });
 		await bot.init();
 		const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
 		closers.push(async () => {

@@ -8,6 +8,7 @@ import { createCaller } from '../../src/lib/server/trpc/root.ts';
 import { FakeClock, type Clock } from '../../src/lib/server/time/clock.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 /** Shared set-up for the console's integration tests: operators, guests, jobs, spend, a tRPC caller. */
 
@@ -67,7 +68,8 @@ export function testConfig(dir: string) {
 
 /** The real router, called as the browser would, with `operator` signed in (or nobody). */
 export function consoleCaller(db: Db, clock: Clock, dir: string, operator: OperatorIdentity | null, ip = '10.0.0.7') {
-	const app = { config: testConfig(dir), db, clock, logger: silentLogger, version: 'test' };
+	const config = testConfig(dir);
+	const app = { config, db, clock, logger: silentLogger, version: 'test', fileStore: localFileStore(config.dataDir) };
 	return createCaller(createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: ip }));
 }
 

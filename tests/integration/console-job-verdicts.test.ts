@@ -5,6 +5,7 @@ import { readJobDetail } from '../../src/lib/server/console/job-detail.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { insertGuest } from './console-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 /** The Job page's verdict table and the guest's messages, from files and rows as the worker writes them. */
 describe('the Job page: what the guest got', () => {
@@ -27,7 +28,7 @@ describe('the Job page: what the guest got', () => {
 		const review = (n: number, ok = true) => ({ n, ok, likeness: ok ? 0.82 : 0.31, onePerson: true, cropped: false, notes: ok ? [] : ['does not look like the anchor'], regenerated: n === 3 });
 		writeFileSync(path.join(debug, `job${jobId}_likeness.json`), JSON.stringify({ jobId, pack: { at: 'x', provider: 'gemini', stickers: [review(1), review(2), review(3, false)] } }));
 
-		const detail = await readJobDetail(db, path.join(dir, 'data'), jobId!);
+		const detail = await readJobDetail(db, localFileStore(path.join(dir, 'data')), jobId!);
 		expect(detail?.verdicts).toHaveLength(3);
 		expect(detail?.verdicts[2]).toMatchObject({ n: 3, regenerated: true, local: { ok: false, faces: 2, reasons: ['2 faces'] }, review: { ok: false, likeness: 0.31, notes: ['does not look like the anchor'] } });
 		expect(detail?.verdicts[0]).toMatchObject({ n: 1, regenerated: false, local: { ok: true, faces: 1 }, review: { ok: true, likeness: 0.82 } });
@@ -45,7 +46,7 @@ describe('the Job page: what the guest got', () => {
 		await notice(jobId!, 'generating', { state: 'sent', attempts: 1, sentAt: '2026-06-01T10:00:01.000Z', messageId: 9n });
 		await notice(jobId!, 'failure', { state: 'queued', attempts: 3, error: 'Call failed! (500: Internal Server Error)' });
 		await notice(other!, 'generating', { state: 'blocked', attempts: 1 });
-		const detail = await readJobDetail(db, path.join(dir, 'data'), jobId!);
+		const detail = await readJobDetail(db, localFileStore(path.join(dir, 'data')), jobId!);
 		expect(detail?.notices).toEqual([
 			{ kind: 'generating', state: 'sent', attempts: 1, error: null, createdAt: at, sentAt: '2026-06-01T10:00:01.000Z' },
 			{ kind: 'failure', state: 'queued', attempts: 3, error: 'Call failed! (500: Internal Server Error)', createdAt: at, sentAt: null }
@@ -55,7 +56,7 @@ describe('the Job page: what the guest got', () => {
 	it('a job without verdict files has no rows (unknown, not a pass)', async () => {
 		const { db, dir } = await freshDb();
 		const [jobId] = await insertGuest(db, new FakeClock(), { id: 5550002n, jobs: [{ status: 'queued' }] });
-		const detail = await readJobDetail(db, path.join(dir, 'data'), jobId!);
+		const detail = await readJobDetail(db, localFileStore(path.join(dir, 'data')), jobId!);
 		expect(detail?.verdicts).toEqual([]);
 		expect(detail?.guestMessages).toEqual([]);
 	});

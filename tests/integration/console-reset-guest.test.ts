@@ -20,6 +20,7 @@ import { recordConsent, saveGuestProfile } from '../../src/lib/server/guests/gue
 import { eraseInactiveGuests } from '../../src/lib/server/lifecycle/guest-retention.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { DAY } from '../../src/lib/server/time/clock.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 /** The news question as a delivered pack queues it (send-link.ts), for a job the guest made after the reset. */
 async function queueNewsQuestionOnceFor(db: Db, telegramUserId: bigint, nowIso: string): Promise<void> {
@@ -60,7 +61,7 @@ describe('reset_user from the console', () => {
 			]
 		});
 		const otherJobIds = await insertGuest(db, clock, { id: 7770001n, firstName: 'Other', jobs: [{ status: 'done', costs: [0.5] }] });
-		const deps = { db, clock, dbPath, dataDir: dir, pseudonymKey: Buffer.alloc(32, 7) };
+		const deps = { db, clock, dbPath, dataDir: dir, fileStore: localFileStore(dir), pseudonymKey: Buffer.alloc(32, 7) };
 		return { dir, db, dbPath, clock, guest, jobIds, otherJobIds, deps };
 	}
 

@@ -9,6 +9,7 @@ import { outfitPreviewsDir } from '../../src/lib/server/events/outfit-previews.t
 import { answerPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 const olga: OperatorIdentity = { id: 1, username: 'olga', displayName: null, role: 'operator' };
 const vera: OperatorIdentity = { id: 2, username: 'vera', displayName: null, role: 'viewer' };
@@ -22,7 +23,7 @@ function upload(bytes: Buffer, options: { declareLength?: boolean } = {}): Reque
 }
 
 async function answer(dataDir: string, who: OperatorIdentity | null, request: Request) {
-	const response = await answerPreviewUpload(dataDir, who, request);
+	const response = await answerPreviewUpload(localFileStore(dataDir), who, request);
 	return { status: response.status, body: (await response.json()) as { preview?: string; url?: string; error?: string } };
 }
 
@@ -42,7 +43,7 @@ describe('outfit preview upload in the catalogue editor', () => {
 			const stored = readFileSync(path.join(outfitPreviewsDir(dataDir), body.preview!));
 			expect(await sharp(stored).metadata()).toMatchObject({ format: 'png', width: 512, height: 512 });
 			const outfit = { ...defaultOutfitSnapshot('chef'), preview: body.preview! };
-			expect((await outfitPreviewPng(dataDir, outfit)).equals(stored)).toBe(true);
+			expect((await outfitPreviewPng(localFileStore(dataDir), outfit)).equals(stored)).toBe(true);
 		}
 	});
 

@@ -40,15 +40,15 @@ describe('broadcast pictures on an S3 bucket', () => {
 		const webDataDir = tempDir();
 		const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#3a6' } }).png().toBuffer();
 
-		const uploaded = await answerBroadcastImageUpload(webDataDir, olga, new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(png) }), store);
+		const uploaded = await answerBroadcastImageUpload(store, olga, new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(png) }));
 		const { name } = (await uploaded.json()) as { name: string };
 		expect(uploaded.status).toBe(201);
 		expect(await store.stat(`broadcasts/${name}`)).not.toBeNull();
 		expect(existsSync(path.join(webDataDir, 'broadcasts'))).toBe(false);
-		const shown = await answerBroadcastImage(webDataDir, olga, name, store);
+		const shown = await answerBroadcastImage(store, olga, name);
 		expect((await sharp(Buffer.from(await shown.arrayBuffer())).metadata()).format).toBe('jpeg');
 
-		const broadcast = await composeBroadcast({ db, clock, actor: { name: 'olga', ip: null }, dataDir: webDataDir, fileStore: store }, { eventId: null, text: 'Photo s3', imageName: name, buttonText: '', buttonUrl: '' });
+		const broadcast = await composeBroadcast({ db, clock, actor: { name: 'olga', ip: null }, fileStore: store }, { eventId: null, text: 'Photo s3', imageName: name, buttonText: '', buttonUrl: '' });
 		expect(broadcast.imagePath).toBe(`broadcasts/${name}`);
 		const [guest] = await seedGuests(db, emulator, [{}], clock.now().toISOString());
 		await scheduleBroadcast(db, clock.now().toISOString(), broadcast.id, clock.now().toISOString());
@@ -63,7 +63,7 @@ describe('broadcast pictures on an S3 bucket', () => {
 		expect(message?.photo).toBeDefined();
 
 		clock.advance((BROADCAST_RETENTION_DAYS + 1) * DAY);
-		expect(await eraseExpiredBroadcasts(db, clock, tempDir(), store)).toBe(1);
+		expect(await eraseExpiredBroadcasts(db, clock, store)).toBe(1);
 		expect(await store.stat(`broadcasts/${name}`)).toBeNull();
 	}, 60_000);
 });

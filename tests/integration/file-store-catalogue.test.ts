@@ -27,7 +27,7 @@ describe('outfit previews and catalogue pictures on an S3 bucket', () => {
 		const picture = await sharp({ create: { width: 700, height: 500, channels: 3, background: '#1e88e5' } }).jpeg().toBuffer();
 		const request = new Request('http://console.test/api/console/outfit-previews', { method: 'POST', headers: { 'content-length': String(picture.length) }, body: new Uint8Array(picture) });
 
-		const response = await answerPreviewUpload(webDataDir, olga, request, store);
+		const response = await answerPreviewUpload(store, olga, request);
 		const { preview } = (await response.json()) as { preview: string };
 		expect(response.status).toBe(200);
 		const stored = await store.get(`outfit-previews/${preview}`);
@@ -36,12 +36,12 @@ describe('outfit previews and catalogue pictures on an S3 bucket', () => {
 		expect(existsSync(path.join(webDataDir, 'outfit-previews'))).toBe(false);
 
 		const outfit = { ...defaultOutfitSnapshot('chef'), preview };
-		expect((await outfitPreviewPng(workerDataDir, outfit, store)).equals(stored!)).toBe(true);
+		expect((await outfitPreviewPng(store, outfit)).equals(stored!)).toBe(true);
 		const catalogue = { eventId: 3, version: 2, outfits: [outfit, defaultOutfitSnapshot('pirate')] };
-		const sheet = await cataloguePicture(workerDataDir, catalogue, store);
+		const sheet = await cataloguePicture(store, catalogue);
 		expect(cataloguePictureKey(catalogue)).toBe('catalogues/event-3-v2.jpg');
 		expect((await store.get('catalogues/event-3-v2.jpg'))?.equals(sheet)).toBe(true);
-		expect((await cataloguePicture(workerDataDir, catalogue, store)).equals(sheet)).toBe(true); // drawn once per version
+		expect((await cataloguePicture(store, catalogue)).equals(sheet)).toBe(true); // drawn once per version
 		expect(existsSync(path.join(workerDataDir, 'catalogues'))).toBe(false);
 	});
 });

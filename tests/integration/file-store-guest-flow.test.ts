@@ -52,8 +52,9 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect((await sharp((await fileStore.get(job.photoPath))!).metadata()).format).toBe('jpeg');
 		expect(existsSync(path.join(world.dataDir, 'sessions'))).toBe(false);
 
-		// The worker opens the same bucket from the same settings and draws from what the kiosk stored.
-		await generation.startLoop(bucketEnv);
+		// The worker opens the same bucket from the same settings (its own store, as main.ts opens one)
+		// and draws from what the kiosk stored.
+		await generation.startLoop(bucketEnv, await openFileStore(world.config(bucketEnv)));
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 		const done = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect((await world.emulator.control.getStickerSet(done.packName!))?.stickers).toHaveLength(12);
@@ -67,7 +68,7 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect(existsSync(path.join(world.dataDir, 'debug_sheets'))).toBe(false);
 
 		// The console lists and serves them from the bucket; the selfie never was an artefact.
-		const detail = await readJobDetail(world.db, world.dataDir, jobId, fileStore);
+		const detail = await readJobDetail(world.db, fileStore, jobId);
 		expect(detail?.stickers).toHaveLength(12);
 		expect(detail?.consistency).not.toBeNull();
 		const served = await readArtefact(fileStore, `sessions/${token}/stickers/sticker_1.png`);
@@ -75,7 +76,7 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect(await readArtefact(fileStore, `sessions/${token}/face_crop.jpg`)).toBeNull();
 
 		await generation.stopLoop();
-		await eraseGuest({ db: world.db, clock: systemClock, dataDir: world.dataDir, fileStore, pseudonymKey: Buffer.alloc(32, 3) }, BigInt(world.guestId), 'forget');
+		await eraseGuest({ db: world.db, clock: systemClock, fileStore, pseudonymKey: Buffer.alloc(32, 3) }, BigInt(world.guestId), 'forget');
 		expect(await fileStore.list(`sessions/${token}/`)).toEqual([]);
 		expect(await fileStore.list(`debug_sheets/job${jobId}_`)).toEqual([]);
 	}, 120_000);

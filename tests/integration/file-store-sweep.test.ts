@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSetting } from '../../src/lib/server/settings/settings.repository.ts';
 import { S3FileStore } from '../../src/lib/server/files/s3-file-store.ts';
-import { sweepExpiredObjects } from '../../src/lib/server/lifecycle/file-sweep.ts';
+import { sweepExpiredFiles } from '../../src/lib/server/lifecycle/file-sweep.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, HOUR } from '../../src/lib/server/time/clock.ts';
 import { runTtlSweep } from '../../src/worker/tasks/ttl-sweep.task.ts';
@@ -39,7 +39,7 @@ describe('the TTL sweep on an S3 bucket', () => {
 			'outfit-previews/0123456789abcdef0123456789abcdef.png': before(1000 * HOUR)
 		});
 
-		const result = await sweepExpiredObjects({ fileStore: store, ttlHours: 72, clock: new FakeClock(T0), logger: silentLogger });
+		const result = await sweepExpiredFiles({ fileStore: store, ttlHours: 72, clock: new FakeClock(T0), logger: silentLogger });
 
 		expect(result).toEqual({ deletedFiles: 3, removedDirs: 0, failures: 0 });
 		expect((await store.list('')).map((f) => f.key)).toEqual([
@@ -54,10 +54,10 @@ describe('the TTL sweep on an S3 bucket', () => {
 	it('the hourly task sweeps the bucket it is given, then records last_sweep_at', async () => {
 		const server = await s3Server();
 		const store = bucketStore(server);
-		const { db, dir } = await openDb();
+		const { db } = await openDb();
 		await putAged(server, store, { 'sessions/tok/selfie_ab.jpg': before(80 * HOUR), 'sessions/tok/face_crop.jpg': before(2 * HOUR) });
 
-		await runTtlSweep({ db, clock: new FakeClock(T0), logger: silentLogger, dataDir: dir, fileStore: store, ttlHours: 72 });
+		await runTtlSweep({ db, clock: new FakeClock(T0), logger: silentLogger, fileStore: store, ttlHours: 72 });
 
 		expect((await store.list('sessions/')).map((f) => f.key)).toEqual(['sessions/tok/face_crop.jpg']);
 		expect(await readSetting(db, 'last_sweep_at')).toBe(T0.toISOString());
@@ -70,7 +70,7 @@ describe('the TTL sweep on an S3 bucket', () => {
 		const refusing = Object.assign(Object.create(store) as S3FileStore, {
 			delete: (key: string) => (key.startsWith('sessions/a/') ? Promise.reject(new Error('AccessDenied')) : store.delete(key))
 		});
-		const result = await sweepExpiredObjects({ fileStore: refusing, ttlHours: 72, clock: new FakeClock(T0), logger: silentLogger });
+		const result = await sweepExpiredFiles({ fileStore: refusing, ttlHours: 72, clock: new FakeClock(T0), logger: silentLogger });
 		expect(result).toEqual({ deletedFiles: 1, removedDirs: 0, failures: 1 });
 		expect((await store.list('sessions/')).map((f) => f.key)).toEqual(['sessions/a/selfie_1.jpg']);
 	});

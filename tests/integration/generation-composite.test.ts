@@ -87,7 +87,7 @@ describe('RENDER_MODE=composite with the offline provider', () => {
 	it('draws the head once (heads, cost 0), puts it on all 12 stickers and delivers them', async () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
-		loop = await createJobLoop({ config: world.config({ RENDER_MODE: 'composite' }), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+		loop = await createJobLoop({ config: world.config({ RENDER_MODE: 'composite' }), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
 		loop.start();
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });

@@ -97,6 +97,7 @@ function depsFor(world: GenerationWorld, clock: FakeClock): QueueDeps {
 		provider: createOfflineProvider(),
 		prices: { inputPerMTok: 0, outputTextPerMTok: 0, outputImagePerMTok: 0 },
 		workerId: 'w1',
+		fileStore: world.fileStore,
 		settings: {
 			slots: 1,
 			maxAttempts: 3,

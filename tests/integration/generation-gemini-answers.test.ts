@@ -70,7 +70,7 @@ describe('gemini: the answers real models give', () => {
 		const softened = gemini.calls.filter((c) => /Keep it gentle and family-friendly/.test(c.prompt)).map((c) => c.request);
 		expect(softened).toEqual(['passport', 'anchor', 'sheet', 'pack_review']);
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).attempts).toBe(1);
-		const detail = await readJobDetail(world.db, world.dataDir, jobId);
+		const detail = await readJobDetail(world.db, world.fileStore, jobId);
 		expect(detail!.refusals.map((r) => [r.stage, r.failure, r.reason])).toEqual([['passport', 'blocked', 'SAFETY'], ['anchor', 'blocked', 'IMAGE_SAFETY'], ['sheet', 'blocked', 'NO_IMAGE'], ['qa_pack', 'blocked', 'NO_CANDIDATES']]);
 	}, 150_000);
 
@@ -82,7 +82,7 @@ describe('gemini: the answers real models give', () => {
 		expect(gemini.calls.filter((c) => c.request === 'anchor')).toHaveLength(1);
 		const told = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
 		expect(told.at(-1)).toBe('😔 Sorry, our drawing service could not make stickers from this photo. Please ask our staff at the kiosk — a new photo usually works.');
-		const detail = await readJobDetail(world.db, world.dataDir, jobId);
+		const detail = await readJobDetail(world.db, world.fileStore, jobId);
 		expect(detail!.refusals.map((r) => [r.stage, r.failure, r.reason])).toEqual([['anchor', 'refused', 'PROHIBITED_CONTENT']]);
 		expect(detail!.job.error).toMatch(/^ProviderError: refused \(PROHIBITED_CONTENT\)/);
 	}, 120_000);

@@ -51,7 +51,7 @@ export function useGeminiRuns(prefix: string): (faults?: FaultInput[], env?: Rec
 		const jobId = await world.queueJob();
 		await prepare?.(world, jobId);
 		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: gemini.url, ADMIN_TELEGRAM_IDS: String(admin.id), ...env });
-		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
 		loop.start();
 		return runOf(world, gemini, admin.id, jobId);
 	};

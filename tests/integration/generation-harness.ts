@@ -22,6 +22,8 @@ import { PROJECT_ROOT, startTs } from '../helpers/node-process.ts';
 import { existsSync } from 'node:fs';
 import { afterEach, expect } from 'vitest';
 import { makeFaceCrop, makeSelfie } from './generation-selfie.ts';
+import { localFileStore } from '../helpers/file-store.ts';
+import type { FileStore } from '../../src/lib/server/files/file-store.ts';
 
 /**
  * A real migrated database (SQLite, or PostgreSQL under TEST_DB_ENGINE=postgresql), the Telegram
@@ -33,6 +35,8 @@ export interface GenerationWorld {
 	dir: string;
 	dbPath: string;
 	dataDir: string;
+	/** The worker's file store on `dataDir`, what a job loop here is given. */
+	fileStore: FileStore;
 	db: Db;
 	emulator: TelegramEmulator;
 	api: Api;
@@ -70,6 +74,7 @@ export async function createGenerationWorld(dir: string, emulatorOptions: { port
 		dir,
 		dbPath,
 		dataDir,
+		fileStore: localFileStore(dataDir),
 		db,
 		emulator,
 		api,
@@ -128,9 +133,10 @@ export function useGenerationWorld(prefix: string) {
 	});
 	return {
 		open: async (): Promise<GenerationWorld> => (world = await createGenerationWorld(tempDir())),
-		startLoop: async (extra: Record<string, string> = {}): Promise<JobLoop> => {
+		/** `fileStore`: the store the loop is given, as the worker's main.ts gives it one (the world's folder unless said). */
+		startLoop: async (extra: Record<string, string> = {}, fileStore?: FileStore): Promise<JobLoop> => {
 			if (!world) throw new Error('open() the world first');
-			loop = await createJobLoop({ config: world.config(extra), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+			loop = await createJobLoop({ config: world.config(extra), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: fileStore ?? world.fileStore });
 			loop.start();
 			return loop;
 		},

@@ -43,7 +43,7 @@ describe('generation with the offline provider and the Telegram emulator', () =>
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
 		const config = world.config();
-		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'test-worker' });
+		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'test-worker', fileStore: world.fileStore });
 		loop.start();
 		const current = world;
 		const final = await waitForJobStatus(current.db, jobId, ['done', 'failed'], 90_000).catch(async (error: Error) => {

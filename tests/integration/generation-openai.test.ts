@@ -71,7 +71,7 @@ describe('generation through the openai provider and a fake images API', () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
 		const config = world.config({ IMAGE_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.url });
-		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w' });
+		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w', fileStore: world.fileStore });
 		loop.start();
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 		expect(fake.requests.every((r) => r.auth === 'Bearer sk-test')).toBe(true);

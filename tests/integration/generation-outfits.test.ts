@@ -61,7 +61,7 @@ describe('the outfit reaches the offline picture', () => {
 		const wizardJob = await world.queueJob({ templateId: 'astronaut' }); // the snapshot, not template_id, decides
 		await writeJobSnapshot(world.db, systemClock, { jobId: astronautJob, eventId: event.id, catalogueVersion: 1, outfit: defaultOutfitSnapshot('astronaut') });
 		await writeJobSnapshot(world.db, systemClock, { jobId: wizardJob, eventId: 1, catalogueVersion: 1, outfit: defaultOutfitSnapshot('wizard') });
-		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w-outfits' });
+		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w-outfits', fileStore: world.fileStore });
 		loop.start();
 		for (const jobId of [astronautJob, wizardJob]) expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 180_000)).toBe('done');
 
@@ -86,7 +86,7 @@ describe('the outfit reaches the offline picture', () => {
 		const jobId = await world.queueJob({ templateId: 'astronaut' });
 		const teal = { ...defaultOutfitSnapshot('chef'), id: 'team-kit', palette: { background: ['#ffffff', '#dddddd'] as [string, string], body: '#1a9e8f', trim: '#0f766e' } };
 		await writeJobSnapshot(world.db, systemClock, { jobId, eventId: 1, catalogueVersion: 1, outfit: teal });
-		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w-teal' });
+		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w-teal', fileStore: world.fileStore });
 		loop.start();
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 180_000)).toBe('done');
 		// The sheets were drawn and cut on magenta (the diagnosis keeps the key asked and the colour found).

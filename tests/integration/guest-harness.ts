@@ -16,6 +16,8 @@ import { createTelegramEmulator, type TelegramEmulator } from '../../tools/teleg
 import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
+import { localFileStore } from '../helpers/file-store.ts';
+import type { FileStore } from '../../src/lib/server/files/file-store.ts';
 
 /**
  * A real guest world for integration tests: a migrated SQLite file, the Telegram emulator as a real
@@ -26,6 +28,8 @@ export interface GuestWorld {
 	db: Db;
 	dbPath: string;
 	dir: string;
+	/** The file store on `dir` the bot and the upload are given. */
+	fileStore: FileStore;
 	clock: FakeClock;
 	config: Config;
 	emulator: TelegramEmulator;
@@ -44,15 +48,16 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
 	const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ...env }, PROJECT_ROOT);
+	const fileStore = localFileStore(dir);
 	const noticeApi = createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url });
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config }, [noticeApi]);
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore }, [noticeApi]);
 	await bot.init();
 	const polling = pollUpdates(bot);
 	await rememberBotUsername(db, clock, bot.botInfo.username);
 	const { kiosk, key: kioskKey } = await createKiosk(db, clock, 'test-kiosk');
 	const deps: KioskDeps = { db, clock, timeouts: sessionTimeoutsFrom(config), slots: config.WORKER_SLOTS };
 	return {
-		db, dbPath, dir, clock, config, emulator, bot, noticeApi, kiosk, kioskKey, deps,
+		db, dbPath, dir, fileStore, clock, config, emulator, bot, noticeApi, kiosk, kioskKey, deps,
 		close: async () => {
 			await polling.stop();
 			await emulator.close();
@@ -120,7 +125,7 @@ export async function startSession(world: GuestWorld): Promise<string> {
  * upload checker process (one per test process, as in the web process; it ends with the tests).
  */
 export function uploadDeps(world: GuestWorld): UploadDeps {
-	return { ...world.deps, dataDir: world.dir, logger: silentLogger, uploadChecker: sharedUploadChecker(silentLogger) };
+	return { ...world.deps, fileStore: world.fileStore, logger: silentLogger, uploadChecker: sharedUploadChecker(silentLogger) };
 }
 
 export async function sessionRow(world: GuestWorld, token: string) {

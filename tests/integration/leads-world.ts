@@ -13,6 +13,7 @@ import type { LeadsTaskDeps } from '../../src/worker/tasks/leads-deps.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 /**
  * The leads world for integration tests: a migrated database (SQLite, or PostgreSQL under
@@ -107,7 +108,7 @@ export async function sendCount(world: LeadsWorld): Promise<number> {
 
 /** The production bot (every feature) polling the emulator, for button presses and commands. */
 export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext>; stop: () => Promise<void> }> {
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, { db: world.db, clock: world.clock, logger: silentLogger, config: world.config });
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, { db: world.db, clock: world.clock, logger: silentLogger, config: world.config, fileStore: localFileStore(world.dir) });
 	await bot.init();
 	const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
 	return { bot, stop: async () => { await bot.stop(); await polling.catch(() => undefined); } };

@@ -11,6 +11,7 @@ import { runTtlSweep } from '../../src/worker/tasks/ttl-sweep.task.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 // Every place personal data is kept (docs/data-lifecycle.md), end to end on one fake clock: every piece is
 // put in place at T0, then the hourly passes of the worker (TTL sweep, retention, and the leads
@@ -52,7 +53,7 @@ async function buildWorld(dataDir: string): Promise<World> {
 
 /** Everything the worker runs every hour that makes personal data leave. */
 async function runHourlyPasses(w: World): Promise<void> {
-	const deps = { db: w.db, clock: w.clock, logger: silentLogger, dataDir: w.dataDir };
+	const deps = { db: w.db, clock: w.clock, logger: silentLogger, dataDir: w.dataDir, fileStore: localFileStore(w.dataDir) };
 	await runTtlSweep({ ...deps, ttlHours: 72 });
 	await runRetention({ ...deps, dbPath: w.dbPath, pseudonymKey: loadPseudonymKey(w.dataDir), retentionDays: 90 });
 	await eraseExpiredLeads({ db: w.db, clock: w.clock });

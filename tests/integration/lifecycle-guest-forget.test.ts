@@ -21,6 +21,7 @@ import { createTelegramEmulator, type TelegramEmulator } from '../../tools/teleg
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 const AT = '2027-01-05T09:00:00.000Z';
 
@@ -39,7 +40,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		cleanups.push(() => db.$disconnect());
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url });
 		const clock = new FakeClock(AT);
-		const deps: BotDeps = { db, clock, logger: silentLogger, config };
+		const deps: BotDeps = { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir) };
 		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, { apiRoot: emulator.url });
 		runner.start();
 		cleanups.push(() => runner.stop());
@@ -126,7 +127,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 	it('after an operator reset, /forget still deletes the guest’s sticker sets and says how many', async () => {
 		const { emulator, db, dataDir, dbPath, clock } = await start();
 		const { user, packs } = await guestWithTwoPacks(emulator, db, 'en');
-		await resetGuest({ db, clock, dbPath, dataDir, pseudonymKey: loadPseudonymKey(dataDir) }, { name: 'anna', ip: null }, BigInt(user.id));
+		await resetGuest({ db, clock, dbPath, fileStore: localFileStore(dataDir), pseudonymKey: loadPseudonymKey(dataDir) }, { name: 'anna', ip: null }, BigInt(user.id));
 		expect(await db.user.count()).toBe(0);
 		expect(await db.retiredStickerSet.findMany({ orderBy: { name: 'asc' } })).toMatchObject(packs.map((name) => ({ name, telegramUserId: BigInt(user.id), reason: 'reset_user' })));
 
@@ -144,7 +145,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		const first = await guestWithTwoPacks(emulator, db, 'uz');
 		const second = await guestWithTwoPacks(emulator, db, 'ru');
 		const third = await guestWithTwoPacks(emulator, db, 'en');
-		for (const { user } of [first, second, third]) await eraseGuest({ db, clock, dataDir, pseudonymKey: key }, BigInt(user.id), 'retention');
+		for (const { user } of [first, second, third]) await eraseGuest({ db, clock, fileStore: localFileStore(dataDir), pseudonymKey: key }, BigInt(user.id), 'retention');
 		expect(await db.user.count()).toBe(0);
 		expect(await db.retiredStickerSet.count({ where: { reason: 'retention' } })).toBe(6);
 
@@ -160,7 +161,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 
 		// RETIRED_SET_DAYS after the erasure the list forgets the third guest's sets: the sets stay theirs.
 		clock.advance(RETIRED_SET_DAYS * DAY + DAY);
-		await runRetention({ db, clock, logger: silentLogger, dataDir, dbPath: path.join(dataDir, 'none.db'), pseudonymKey: key, retentionDays: 90 });
+		await runRetention({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), dbPath: path.join(dataDir, 'none.db'), pseudonymKey: key, retentionDays: 90 });
 		expect(await db.retiredStickerSet.count()).toBe(0);
 		expect(await askAndPress(emulator, third.user.id, 'forget:yes', /nothing to delete/)).toBe('We keep nothing about you: there is nothing to delete.');
 		for (const name of third.packs) expect(await emulator.control.getStickerSet(name)).not.toBeNull();

@@ -12,6 +12,7 @@ import { DAY, FakeClock, HOUR } from '../../src/lib/server/time/clock.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 const NOW = '2027-03-01T12:00:00.000Z';
 const daysAgo = (days: number) => new Date(Date.parse(NOW) - days * DAY).toISOString();
@@ -20,7 +21,7 @@ async function setup(tempDir: () => string): Promise<{ db: Db; deps: RetentionDe
 	const dataDir = tempDir();
 	const { db, dbPath } = await createTestDb(dataDir);
 	const clock = new FakeClock(NOW);
-	const deps: RetentionDeps = { db, clock, logger: silentLogger, dataDir, pseudonymKey: loadPseudonymKey(dataDir), retentionDays: 90 };
+	const deps: RetentionDeps = { db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), pseudonymKey: loadPseudonymKey(dataDir), retentionDays: 90 };
 	return { db, deps, dataDir, dbPath, clock };
 }
 

@@ -15,6 +15,7 @@ import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts'
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 // The first clock of the personal-data table, across two features: generation deletes the selfie
 // as soon as the sticker set exists (deliverPack), and the TTL sweep takes every other drawing of
@@ -49,7 +50,7 @@ describe('the selfie leaves when the set exists; the rest of the session folder 
 		await deliverPack(
 			{
 				db, clock, logger: silentLogger, api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url }), botUsername: 'sticker_kiosk_bot',
-				files, dataDir, locale: 'en', setTitle: 'My party stickers', signal: new AbortController().signal, enterStage: async () => undefined, crashPoint: () => undefined,
+				files, fileStore: localFileStore(dataDir), dataDir, locale: 'en', setTitle: 'My party stickers', signal: new AbortController().signal, enterStage: async () => undefined, crashPoint: () => undefined,
 				sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), holdsLease: async () => true
 			},
 			jobId!
@@ -62,7 +63,7 @@ describe('the selfie leaves when the set exists; the rest of the session folder 
 		expect(existsSync(faceCrop)).toBe(true);
 
 		clock.set(new Date(start + 71 * HOUR + 1000)); // PHOTO_TTL_HOURS=72: the sweep's cutoff is 71 h
-		await runTtlSweep({ db, clock, logger: silentLogger, dataDir, ttlHours: 72 });
+		await runTtlSweep({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), ttlHours: 72 });
 		expect(existsSync(files.sessionDir)).toBe(false);
 	}, 60_000);
 });

@@ -1,17 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, promises as fsp, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, promises as fsp, readdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSetting } from '../../src/lib/server/settings/settings.repository.ts';
 import { clearStaleAppearance } from '../../src/lib/server/lifecycle/appearance.ts';
-import { realSweepFs, sweepCutoffMs, sweepExpiredFiles, type SweepFs } from '../../src/lib/server/lifecycle/file-sweep.ts';
+import { LocalFileStore } from '../../src/lib/server/files/local-file-store.ts';
+import { sweepCutoffMs, sweepExpiredFiles } from '../../src/lib/server/lifecycle/file-sweep.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, HOUR, MINUTE } from '../../src/lib/server/time/clock.ts';
 import { runTtlSweep } from '../../src/worker/tasks/ttl-sweep.task.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 
 const T0 = '2026-12-01T10:00:00.000Z';
 const ago = (clock: FakeClock, ms: number) => new Date(clock.now().getTime() - ms);
@@ -37,7 +39,7 @@ describe('TTL sweep of photo and drawing files', () => {
 		const freshDebug = writeFileAt(path.join(dataDir, 'debug_sheets/job2_anchor.png'), ago(clock, 30 * MINUTE));
 		const outside = writeFileAt(path.join(dataDir, 'layout_guide_4x3_1.png'), ago(clock, 100 * HOUR));
 
-		const result = await sweepExpiredFiles({ dataDir, ttlHours: 2, clock, logger: silentLogger });
+		const result = await sweepExpiredFiles({ fileStore: localFileStore(dataDir), ttlHours: 2, clock, logger: silentLogger });
 
 		expect(result).toEqual({ deletedFiles: 4, removedDirs: 2, failures: 0 });
 		for (const gone of [oldSelfie, oldSticker, oldRetrySelfie, oldDebug]) expect(existsSync(gone)).toBe(false);
@@ -51,8 +53,29 @@ describe('TTL sweep of photo and drawing files', () => {
 		const dataDir = tempDir();
 		mkdirSync(path.join(dataDir, 'sessions/tokNew'), { recursive: true });
 		const clock = new FakeClock(new Date());
-		await sweepExpiredFiles({ dataDir, ttlHours: 1, clock, logger: silentLogger });
+		await sweepExpiredFiles({ fileStore: localFileStore(dataDir), ttlHours: 1, clock, logger: silentLogger });
 		expect(existsSync(path.join(dataDir, 'sessions/tokNew'))).toBe(true);
+	});
+
+	it('removes an empty folder untouched for the cutoff (an upload that never wrote), not only the ones it emptied', async () => {
+		const dataDir = tempDir();
+		const clock = new FakeClock(T0);
+		const stale = path.join(dataDir, 'sessions/tokStale/stickers');
+		mkdirSync(stale, { recursive: true });
+		for (const dir of [stale, path.dirname(stale)]) utimesSync(dir, ago(clock, 3 * HOUR), ago(clock, 3 * HOUR));
+		const result = await sweepExpiredFiles({ fileStore: localFileStore(dataDir), ttlHours: 2, clock, logger: silentLogger });
+		expect(result).toEqual({ deletedFiles: 0, removedDirs: 2, failures: 0 });
+		expect(readdirSync(path.join(dataDir, 'sessions'))).toEqual([]);
+	});
+
+	it('a folder the store cannot tidy is counted, never thrown', async () => {
+		const dataDir = tempDir();
+		const clock = new FakeClock(T0);
+		const old = writeFileAt(path.join(dataDir, 'sessions/tokA/selfie.jpg'), ago(clock, 3 * HOUR));
+		const refusing = Object.assign(new LocalFileStore(dataDir), { removeEmptyFolders: () => Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' })) });
+		const result = await sweepExpiredFiles({ fileStore: refusing, ttlHours: 2, clock, logger: silentLogger });
+		expect(result).toEqual({ deletedFiles: 1, removedDirs: 0, failures: 2 });
+		expect(existsSync(old)).toBe(false);
 	});
 
 	it.each([1, 2, 24, 72])('with a pass every hour a file never outlives PHOTO_TTL_HOURS=%i', async (ttlHours) => {
@@ -65,7 +88,7 @@ describe('TTL sweep of photo and drawing files', () => {
 		let goneAtAge: number | null = null;
 		for (let pass = 1; pass <= ttlHours + 2 && goneAtAge === null; pass++) {
 			clock.set(new Date(Date.parse(T0) + pass * HOUR));
-			await sweepExpiredFiles({ dataDir, ttlHours, clock, logger: silentLogger });
+			await sweepExpiredFiles({ fileStore: localFileStore(dataDir), ttlHours, clock, logger: silentLogger });
 			const age = clock.now().getTime() - bornAt;
 			if (!existsSync(file)) goneAtAge = age;
 			else expect(age).toBeLessThan(ttlHours * HOUR); // still there only while younger than the TTL
@@ -98,7 +121,7 @@ describe('sweep robustness', () => {
 		const lines: string[] = [];
 		const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
 
-		const first = await sweepExpiredFiles({ dataDir, ttlHours: 1, clock, logger });
+		const first = await sweepExpiredFiles({ fileStore: localFileStore(dataDir), ttlHours: 1, clock, logger });
 		expect(first.failures).toBe(1);
 		expect(existsSync(stuck)).toBe(true);
 		expect(existsSync(other)).toBe(false);
@@ -109,7 +132,7 @@ describe('sweep robustness', () => {
 		execFileSync('chattr', ['-i', path.dirname(stuck)]);
 		immutable.pop();
 		clock.advance(HOUR);
-		const second = await sweepExpiredFiles({ dataDir, ttlHours: 1, clock, logger });
+		const second = await sweepExpiredFiles({ fileStore: localFileStore(dataDir), ttlHours: 1, clock, logger });
 		expect(second.failures).toBe(0);
 		expect(existsSync(stuck)).toBe(false);
 		expect(existsSync(path.join(dataDir, 'sessions/tokStuck'))).toBe(false);
@@ -120,18 +143,13 @@ describe('sweep robustness', () => {
 		const clock = new FakeClock(T0);
 		const files = ['a', 'b', 'c'].map((n) => writeFileAt(path.join(dataDir, `sessions/tok${n}/selfie.jpg`), ago(clock, 5 * HOUR)));
 		writeFileAt(path.join(dataDir, 'debug_sheets/sub/job1_x.png'), ago(clock, 5 * HOUR));
-		const failing: SweepFs = {
-			...realSweepFs,
-			unlink: async (file) => {
-				if (file.includes('tokb')) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
-				return realSweepFs.unlink(file);
-			},
-			readdir: async (dir) => {
-				if (dir.endsWith('debug_sheets/sub')) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
-				return realSweepFs.readdir(dir);
-			}
-		};
-		const result = await sweepExpiredFiles({ dataDir, ttlHours: 1, clock, logger: silentLogger, fs: failing });
+		// The store as a disk that fails: one delete (an I/O error) and the listing of debug_sheets/.
+		const disk = new LocalFileStore(dataDir);
+		const failing = Object.assign(new LocalFileStore(dataDir), {
+			delete: (key: string) => (key.includes('tokb') ? Promise.reject(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' })) : disk.delete(key)),
+			list: (prefix: string) => (prefix.startsWith('debug_sheets') ? Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' })) : disk.list(prefix))
+		});
+		const result = await sweepExpiredFiles({ fileStore: failing, ttlHours: 1, clock, logger: silentLogger });
 		expect(result.failures).toBe(2);
 		expect(existsSync(files[0]!)).toBe(false);
 		expect(existsSync(files[1]!)).toBe(true);
@@ -169,7 +187,7 @@ describe('stale appearance cards and last_sweep_at', () => {
 		const clock = new FakeClock(T0);
 		await insertGuest(db, { id: 2001n, at: T0, jobStatus: 'done' });
 		const old = writeFileAt(path.join(dataDir, 'sessions/tok_2001/selfie.jpg'), ago(clock, 80 * HOUR));
-		await runTtlSweep({ db, clock, logger: silentLogger, dataDir, ttlHours: 72 });
+		await runTtlSweep({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), ttlHours: 72 });
 		expect(existsSync(old)).toBe(false);
 		expect(await readSetting(db, 'last_sweep_at')).toBe(T0);
 		expect((await db.job.findFirstOrThrow()).appearanceJson).toBeNull();

@@ -114,11 +114,11 @@ describe('message history: what the bot records of its private chats', () => {
 		await historyAtLeast(reset, 6);
 		await historyAtLeast(kept, 1);
 		const key = loadPseudonymKey(world.dir);
-		await resetGuest({ db: world.db, clock: world.clock, dbPath: world.dbPath, dataDir: world.dir, pseudonymKey: key }, { name: 'olga', ip: null }, BigInt(reset.id));
+		await resetGuest({ db: world.db, clock: world.clock, dbPath: world.dbPath, fileStore: world.fileStore, pseudonymKey: key }, { name: 'olga', ip: null }, BigInt(reset.id));
 		expect(await historyOf(reset)).toEqual([]);
 		expect((await historyOf(kept)).length).toBeGreaterThan(0);
 
-		const deps = { db: world.db, clock: world.clock, logger: silentLogger, dataDir: world.dir, dbPath: world.dbPath, pseudonymKey: key, retentionDays: 30 };
+		const deps = { db: world.db, clock: world.clock, logger: silentLogger, dataDir: world.dir, fileStore: world.fileStore, dbPath: world.dbPath, pseudonymKey: key, retentionDays: 30 };
 		world.clock.advance(30 * DAY - 60_000);
 		await runRetention(deps);
 		expect((await historyOf(kept)).length).toBeGreaterThan(0); // a minute short of the period

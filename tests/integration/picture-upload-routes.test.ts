@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { answerBroadcastImageUpload } from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
 import { answerPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
+import { localFileStore } from '../helpers/file-store.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 const olga: OperatorIdentity = { id: 1, username: 'olga', displayName: null, role: 'operator' };
@@ -12,8 +13,8 @@ const MB = 1024 * 1024;
 
 type Route = (dataDir: string, who: OperatorIdentity | null, request: Request) => Promise<Response>;
 const ROUTES: Record<'preview' | 'broadcast', Route> = {
-	preview: (dataDir, who, request) => answerPreviewUpload(dataDir, who, request),
-	broadcast: (dataDir, who, request) => answerBroadcastImageUpload(dataDir, who, request)
+	preview: (dataDir, who, request) => answerPreviewUpload(localFileStore(dataDir), who, request),
+	broadcast: (dataDir, who, request) => answerBroadcastImageUpload(localFileStore(dataDir), who, request)
 };
 
 async function answer(route: Route, dataDir: string, who: OperatorIdentity | null, bytes: Buffer, declareLength = true) {

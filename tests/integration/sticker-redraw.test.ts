@@ -32,7 +32,7 @@ describe('redrawing one sticker of a delivered pack', () => {
 		dir = mkdtempSync(path.join(tmpdir(), 'sticker-redraw-')); // one delivered pack shared by the tests below
 		world = await createGenerationWorld(dir);
 		jobId = await world.queueJob();
-		deps = await createQueueDeps({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1' });
+		deps = await createQueueDeps({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
 		const loop = new JobLoop(deps);
 		loop.start();
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);

@@ -12,8 +12,8 @@ export interface BotDeps {
 	clock: Clock;
 	logger: Logger;
 	config: Config;
-	/** Guest files and catalogue pictures (FILE_STORE); DATA_DIR when not given. */
-	fileStore?: FileStore;
+	/** Guest files and catalogue pictures: the process's one store (FILE_STORE). */
+	fileStore: FileStore;
 }
 
 export type BotContext = Context & { locale: Locale; deps: BotDeps };

@@ -35,7 +35,7 @@ export async function sendCatalogue(ctx: BotContext, token: string): Promise<voi
 		if (index % 2 === 1) keyboard.row();
 	});
 	const options = { caption: guestText(ctx.locale, 'chooseOutfit'), reply_markup: keyboard };
-	const sheet = await cataloguePicture(config.dataDir, catalogue, fileStore);
+	const sheet = await cataloguePicture(fileStore, catalogue);
 	const hash = contentHash(sheet);
 	const fileId = await findTelegramFileId(db, hash);
 	if (fileId) {

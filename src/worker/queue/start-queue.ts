@@ -1,7 +1,6 @@
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { FileStore } from '../../lib/server/files/file-store.ts';
-import { openFileStore } from '../../lib/server/files/open-file-store.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { createFallbackProvider, createImageProvider, pricesFor } from '../../lib/server/providers/create-provider.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
@@ -16,8 +15,9 @@ import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-
 /**
  * `noticeApi`: the guest notices' client (the worker passes one whose sends the message history sees);
  * `budget`: the worker's one bot-wide send budget, shared with the broadcasts (a fresh one when not given).
+ * `fileStore`: the process's one store from openFileStore at start (required: the loop never opens its own).
  */
-type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi; budget?: BotBudget; fileStore?: FileStore };
+type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi; budget?: BotBudget; fileStore: FileStore };
 
 /** Builds the job loop from the configuration (worker main.ts and tests that run it in-process). */
 export async function createJobLoop(input: QueueInput): Promise<JobLoop> {
@@ -38,7 +38,7 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 		prices: pricesFor(config),
 		fallback: await createFallbackProvider(config),
 		workerId: input.workerId,
-		fileStore: input.fileStore ?? (await openFileStore(config)),
+		fileStore: input.fileStore,
 		settings: {
 			slots: config.WORKER_SLOTS,
 			maxAttempts: config.JOB_MAX_ATTEMPTS,

@@ -51,8 +51,8 @@ export interface BroadcastDeliveryDeps {
 	random?: () => number;
 	/** Crash injection for the crash tests (jobs/run/crash-points.ts); a no-op otherwise. */
 	crashPoint?: (step: BroadcastCrashStep) => void;
-	/** Where the pictures are; without one, `image_path` is read as a file on this host. */
-	fileStore?: FileStore;
+	/** Where the pictures are (the process's one store). */
+	fileStore: FileStore;
 }
 
 /** The broadcast outbox's deps from the worker's config; `budget` is the worker's one send budget. */
@@ -97,7 +97,7 @@ export async function deliverBroadcasts(deps: BroadcastDeliveryDeps, shouldStop:
 
 /** The picture's bytes from the store, unless Telegram already has it by file_id. */
 async function withPicture(deps: BroadcastDeliveryDeps, content: BroadcastContent): Promise<BroadcastContent> {
-	if (!deps.fileStore || !content.imagePath || content.imageFileId) return content;
+	if (!content.imagePath || content.imageFileId) return content;
 	const image = await readBroadcastImage(deps.fileStore, content.imagePath);
 	if (!image) throw new Error('the broadcast’s picture is gone from the file store');
 	return { ...content, image };

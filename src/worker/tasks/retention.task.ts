@@ -13,8 +13,8 @@ export interface RetentionTaskDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	dataDir: string;
-	fileStore?: FileStore;
+	/** Where erased guests' files are: the process's one store. */
+	fileStore: FileStore;
 	dbPath: string;
 	pseudonymKey: Buffer;
 	retentionDays: number;

@@ -1,5 +1,4 @@
 import { replaceStickerInPack } from '../../lib/server/jobs/delivery/replace-sticker.ts';
-import { storeOf } from '../../lib/server/files/open-file-store.ts';
 import { jobFileKeys, readStored } from '../../lib/server/jobs/pipeline/job-files.ts';
 import { createPackState, pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import { callProvider } from '../../lib/server/jobs/pipeline/provider-call.ts';
@@ -44,7 +43,7 @@ async function redrawDeliveredSticker(deps: QueueDeps, request: RedrawRequest, s
 	const job = await findJob(deps.db, request.jobId);
 	if (!job || job.status !== 'done' || !job.packName) throw new RedrawRefused('the job is no longer a delivered pack (reset or erased)');
 	const files = jobFileKeys(job.jobId, job.sessionToken);
-	const fileStore = storeOf(deps, deps.settings.dataDir);
+	const fileStore = deps.fileStore;
 	const [faceCrop, anchor] = await Promise.all([fileStore.get(files.faceCrop), fileStore.get(files.anchor)]);
 	if (!faceCrop || !anchor) throw new RedrawRefused('the guest’s photo and drawings are gone (deleted after PHOTO_TTL_HOURS), so there is nothing to draw from');
 	const ctx = await buildJobContext(deps, job.jobId, signal, { redraw: { faceCrop } });

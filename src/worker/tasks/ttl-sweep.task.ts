@@ -2,7 +2,7 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { recordSweep } from '../../lib/server/backup/backup-status.ts';
 import { clearStaleAppearance } from '../../lib/server/lifecycle/appearance.ts';
 import type { FileStore } from '../../lib/server/files/file-store.ts';
-import { sweepExpiredFiles, sweepExpiredObjects, type SweepFs } from '../../lib/server/lifecycle/file-sweep.ts';
+import { sweepExpiredFiles } from '../../lib/server/lifecycle/file-sweep.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 
@@ -10,11 +10,9 @@ export interface TtlSweepDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
-	dataDir: string;
-	/** The process's file store; DATA_DIR's folders are swept when not given or local. */
-	fileStore?: FileStore;
+	/** The process's file store: the one place the sweep looks. */
+	fileStore: FileStore;
 	ttlHours: number;
-	fs?: SweepFs;
 }
 
 /**
@@ -22,8 +20,7 @@ export interface TtlSweepDeps {
  * pipeline missed, then `last_sweep_at` for the console. File failures never stop the pass.
  */
 export async function runTtlSweep(deps: TtlSweepDeps): Promise<void> {
-	// On DATA_DIR the folder walk also removes the folders it empties; a bucket has only objects.
-	const files = deps.fileStore && deps.fileStore.kind !== 'local' ? await sweepExpiredObjects({ ...deps, fileStore: deps.fileStore }) : await sweepExpiredFiles(deps);
+	const files = await sweepExpiredFiles(deps);
 	const appearanceCleared = await clearStaleAppearance(deps.db, deps.clock);
 	await recordSweep(deps.db, deps.clock);
 	const level = files.failures > 0 ? 'warn' : 'info';

@@ -9,6 +9,7 @@ import { runTs } from '../../helpers/node-process.ts';
 import { usePgTestDb } from '../../helpers/pg-test-db.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
 import { insertGuest } from '../lifecycle-fixtures.ts';
+import { localFileStore } from '../../helpers/file-store.ts';
 
 describe('npm run backup / npm run restore with DATABASE_URL', () => {
 	const database = usePgTestDb();
@@ -55,7 +56,7 @@ describe('npm run replay-erasures (after a point-in-time recovery)', () => {
 			await insertGuest(db, { id: 52n, at });
 		}
 		// After the moment recovered to, the old database erased guest 51.
-		await eraseGuest({ db: live().db, clock: new FakeClock('2027-01-01T05:00:00.000Z'), pseudonymKey, dataDir }, 51n, 'forget');
+		await eraseGuest({ db: live().db, clock: new FakeClock('2027-01-01T05:00:00.000Z'), pseudonymKey, fileStore: localFileStore(dataDir) }, 51n, 'forget');
 		const env = { DATABASE_URL: recovered().url, REPLAY_FROM_URL: live().url, DATA_DIR: dataDir };
 
 		const refused = await runTs('scripts/replay-erasures.ts', { env, args: [] });

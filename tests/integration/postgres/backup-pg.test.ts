@@ -15,6 +15,7 @@ import { runBackupIfDue } from '../../../src/worker/tasks/backup.task.ts';
 import { usePgTestDb } from '../../helpers/pg-test-db.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
 import { insertGuest } from '../lifecycle-fixtures.ts';
+import { localFileStore } from '../../helpers/file-store.ts';
 
 const T0 = '2027-03-01T02:00:00.000Z';
 
@@ -40,7 +41,7 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		expect(statSync(backup.file).mode & 0o777).toBe(0o600);
 
 		clock.advance(HOUR);
-		await eraseGuest({ db, clock, pseudonymKey: key, dataDir: dir }, 7001n, 'forget');
+		await eraseGuest({ db, clock, pseudonymKey: key, fileStore: localFileStore(dir) }, 7001n, 'forget');
 		await db.session.deleteMany({ where: { telegramUserId: 7002n } }); // a loss the backup repairs
 		await db.$disconnect();
 

@@ -15,13 +15,14 @@ import { PROJECT_ROOT } from '../../helpers/node-process.ts';
 import { usePgTestDb } from '../../helpers/pg-test-db.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
 import { insertOperator } from '../console-fixtures.ts';
+import { localFileStore } from '../../helpers/file-store.ts';
 
 const T0 = '2027-05-10T03:00:00.000Z';
 
 /** The console's router on a PostgreSQL configuration (DATABASE_URL, no DB_PATH), as the Health page calls it. */
 function pgConsoleCaller(db: Db, clock: Clock, url: string, dataDir: string, backupDir: string, operator: OperatorIdentity) {
 	const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir, BACKUP_DIR: backupDir, LOG_LEVEL: 'silent' }, PROJECT_ROOT);
-	const app = { config, db, clock, logger: silentLogger, version: 'test' };
+	const app = { config, db, clock, logger: silentLogger, version: 'test', fileStore: localFileStore(config.dataDir) };
 	return createCaller(createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: '10.0.0.7' }));
 }
 

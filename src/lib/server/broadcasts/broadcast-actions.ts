@@ -25,9 +25,8 @@ export interface BroadcastActionDeps {
 	db: Db;
 	clock: Clock;
 	actor: Actor;
-	dataDir: string;
-	/** Where the pictures are (DATA_DIR when not given). */
-	fileStore?: FileStore;
+	/** Where the pictures are: the process's one store. */
+	fileStore: FileStore;
 }
 
 export type ComposedBroadcast = z.output<typeof composeBroadcastInput>;
@@ -36,7 +35,7 @@ export async function composeBroadcast(deps: BroadcastActionDeps, input: Compose
 	if (input.eventId !== null && !(await deps.db.event.findUnique({ where: { id: input.eventId }, select: { id: true } }))) {
 		throw new DomainError({ code: 'BroadcastEventNotFound', eventId: input.eventId });
 	}
-	const imagePath = input.imageName ? await resolveBroadcastImage(deps.dataDir, input.imageName, deps.fileStore) : null;
+	const imagePath = input.imageName ? await resolveBroadcastImage(deps.fileStore, input.imageName) : null;
 	if (input.imageName && !imagePath) throw new DomainError({ code: 'BroadcastImageMissing' });
 	const nowIso = deps.clock.now().toISOString();
 	return deps.db.$transaction(async (tx) => {

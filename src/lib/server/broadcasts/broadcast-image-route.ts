@@ -1,6 +1,5 @@
 import type { OperatorIdentity } from '../auth/roles.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import { MAX_INPUT_PIXELS } from '../media/photo-normalise.ts';
 import { answerPictureUpload } from '../web/picture-upload.ts';
 import { MAX_BROADCAST_IMAGE_BYTES, readBroadcastImage, resolveBroadcastImage, storeBroadcastImage } from './broadcast-image.ts';
@@ -11,20 +10,19 @@ import { MAX_BROADCAST_IMAGE_BYTES, readBroadcastImage, resolveBroadcastImage, s
  * are the console's picture uploads' own (web/picture-upload.ts).
  * GET …/image/<name>: the stored picture, for the preview.
  */
-export function answerBroadcastImageUpload(dataDir: string, operator: OperatorIdentity | null | undefined, request: Request, fileStore?: FileStore): Promise<Response> {
+export function answerBroadcastImageUpload(files: FileStore, operator: OperatorIdentity | null | undefined, request: Request): Promise<Response> {
 	return answerPictureUpload(operator, request, {
 		maxBytes: MAX_BROADCAST_IMAGE_BYTES,
 		maxPixels: MAX_INPUT_PIXELS,
-		store: async (bytes) => ({ status: 201, body: { name: await storeBroadcastImage(dataDir, bytes, fileStore) } })
+		store: async (bytes) => ({ status: 201, body: { name: await storeBroadcastImage(files, bytes) } })
 	});
 }
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-export async function answerBroadcastImage(dataDir: string, operator: OperatorIdentity | null | undefined, name: string, fileStore?: FileStore): Promise<Response> {
+export async function answerBroadcastImage(files: FileStore, operator: OperatorIdentity | null | undefined, name: string): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
-	const files = storeOf({ fileStore }, dataDir);
-	const reference = await resolveBroadcastImage(dataDir, name, files);
+	const reference = await resolveBroadcastImage(files, name);
 	const bytes = reference ? await readBroadcastImage(files, reference) : null;
 	if (!bytes) return json(404, { error: 'No such picture.' });
 	return new Response(new Uint8Array(bytes), { headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, no-store' } });

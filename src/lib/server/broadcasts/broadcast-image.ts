@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import { normalisePhoto } from '../media/photo-normalise.ts';
 import { BROADCAST_IMAGE_NAME } from '../../schemas/broadcast.schema.ts';
 
@@ -18,17 +17,16 @@ export const MAX_BROADCAST_IMAGE_BYTES = 10 * 1024 * 1024;
 const keyOfName = (name: string) => `${BROADCAST_IMAGE_DIR}/${name}`;
 
 /** Stores the picture; returns its name (what the compose form sends back). */
-export async function storeBroadcastImage(dataDir: string, bytes: Buffer, fileStore?: FileStore): Promise<string> {
+export async function storeBroadcastImage(files: FileStore, bytes: Buffer): Promise<string> {
 	const { selfie: jpeg } = await normalisePhoto(bytes);
 	const name = `${randomBytes(12).toString('hex')}.jpg`;
-	await storeOf({ fileStore }, dataDir).put(keyOfName(name), jpeg);
+	await files.put(keyOfName(name), jpeg);
 	return name;
 }
 
 /** The stored picture's reference, or null when the name is not one of ours or the file is gone. */
-export async function resolveBroadcastImage(dataDir: string, name: string, fileStore?: FileStore): Promise<string | null> {
+export async function resolveBroadcastImage(files: FileStore, name: string): Promise<string | null> {
 	if (!BROADCAST_IMAGE_NAME.test(name)) return null;
-	const files = storeOf({ fileStore }, dataDir);
 	return (await files.stat(keyOfName(name))) ? files.reference(keyOfName(name)) : null;
 }
 
@@ -45,9 +43,8 @@ export async function readBroadcastImage(files: FileStore, reference: string): P
 }
 
 /** Removes a stored picture; only files inside `broadcasts/` are ever touched. */
-export async function removeBroadcastImage(dataDir: string, reference: string | null, fileStore?: FileStore): Promise<void> {
+export async function removeBroadcastImage(files: FileStore, reference: string | null): Promise<void> {
 	if (!reference) return;
-	const files = storeOf({ fileStore }, dataDir);
 	const key = broadcastImageKey(files, reference);
 	if (key) await files.delete(key);
 }

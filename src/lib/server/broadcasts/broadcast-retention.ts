@@ -11,11 +11,11 @@ import { deleteBroadcasts, findExpiredBroadcasts } from './broadcasts.repository
  */
 export const BROADCAST_RETENTION_DAYS = 180;
 
-export async function eraseExpiredBroadcasts(db: Db, clock: Clock, dataDir: string, fileStore?: FileStore): Promise<number> {
+export async function eraseExpiredBroadcasts(db: Db, clock: Clock, files: FileStore): Promise<number> {
 	const before = new Date(clock.now().getTime() - BROADCAST_RETENTION_DAYS * DAY).toISOString();
 	const expired = await findExpiredBroadcasts(db, before);
 	if (expired.length === 0) return 0;
 	const count = await deleteBroadcasts(db, expired.map((b) => b.id));
-	for (const broadcast of expired) await removeBroadcastImage(dataDir, broadcast.imagePath, fileStore);
+	for (const broadcast of expired) await removeBroadcastImage(files, broadcast.imagePath);
 	return count;
 }

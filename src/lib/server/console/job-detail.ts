@@ -1,6 +1,5 @@
 import type { Db } from '../db/client.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import { packLink } from '../jobs/delivery/pack-name.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
@@ -83,8 +82,7 @@ export interface JobDetail {
 	notices: NoticeView[];
 }
 
-export async function readJobDetail(db: Db, dataDir: string, jobId: number, fileStore?: FileStore): Promise<JobDetail | null> {
-	const files = storeOf({ fileStore }, dataDir);
+export async function readJobDetail(db: Db, files: FileStore, jobId: number): Promise<JobDetail | null> {
 	const job = await db.job.findUnique({ where: { jobId } });
 	if (!job) return null;
 	const finished = (FINISHED_JOB_STATUSES as readonly string[]).includes(job.status);

@@ -2,7 +2,6 @@ import { renderCatalogueSheet, renderPreviewPng } from '../media/photo-outfit-ar
 import { outfitArtSvg } from '../outfits/outfit-art.ts';
 import type { Outfit } from '../../schemas/outfit.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import type { PublishedCatalogue } from './catalogue.repository.ts';
 import { outfitPreviewKey } from './outfit-previews.ts';
 
@@ -16,20 +15,19 @@ export function cataloguePictureKey(catalogue: Pick<PublishedCatalogue, 'eventId
 }
 
 /** The outfit's preview: the operator's upload, else its costume in its palette. */
-export async function outfitPreviewPng(dataDir: string, outfit: Outfit, fileStore?: FileStore): Promise<Buffer> {
+export async function outfitPreviewPng(files: FileStore, outfit: Outfit): Promise<Buffer> {
 	if (outfit.preview) {
-		const uploaded = await storeOf({ fileStore }, dataDir).get(outfitPreviewKey(outfit.preview));
+		const uploaded = await files.get(outfitPreviewKey(outfit.preview));
 		if (uploaded) return uploaded;
 	}
 	return renderPreviewPng(outfitArtSvg(outfit.figure, outfit.palette, outfit.id));
 }
 
-export async function cataloguePicture(dataDir: string, catalogue: PublishedCatalogue, fileStore?: FileStore): Promise<Buffer> {
-	const files = storeOf({ fileStore }, dataDir);
+export async function cataloguePicture(files: FileStore, catalogue: PublishedCatalogue): Promise<Buffer> {
 	const key = cataloguePictureKey(catalogue);
 	const drawn = await files.get(key);
 	if (drawn) return drawn;
-	const previews = await Promise.all(catalogue.outfits.map((outfit) => outfitPreviewPng(dataDir, outfit, files)));
+	const previews = await Promise.all(catalogue.outfits.map((outfit) => outfitPreviewPng(files, outfit)));
 	const sheet = await renderCatalogueSheet(previews);
 	// Written whole: two bot updates drawing at once never see half a file.
 	await files.put(key, sheet);

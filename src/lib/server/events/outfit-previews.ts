@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { DomainError, type PictureProblem } from '../errors/domain-error.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import { PhotoRejected } from '../media/photo-normalise.ts';
 import { MAX_PREVIEW_BYTES, MAX_PREVIEW_PIXELS, normalisePreview } from '../media/preview-normalise.ts';
 
@@ -28,7 +27,7 @@ export function previewFileName(stored: Buffer): string {
 }
 
 /** Checks, normalises and stores an upload; returns the file name for the outfit, or refuses in the domain's terms. */
-export async function storeOutfitPreview(dataDir: string, upload: Buffer, fileStore?: FileStore): Promise<string> {
+export async function storeOutfitPreview(files: FileStore, upload: Buffer): Promise<string> {
 	const refuse = (problem: PictureProblem) => new DomainError({ code: 'PictureRejected', problem, maxBytes: MAX_PREVIEW_BYTES, maxPixels: MAX_PREVIEW_PIXELS });
 	if (upload.byteLength > MAX_PREVIEW_BYTES) throw refuse('too_big');
 	const stored = await normalisePreview(upload).catch((error: unknown) => {
@@ -37,6 +36,6 @@ export async function storeOutfitPreview(dataDir: string, upload: Buffer, fileSt
 	});
 	const name = previewFileName(stored);
 	// Written whole: the bot drawing a catalogue picture never reads half a file.
-	await storeOf({ fileStore }, dataDir).put(outfitPreviewKey(name), stored);
+	await files.put(outfitPreviewKey(name), stored);
 	return name;
 }

@@ -12,12 +12,12 @@ import { storeOutfitPreview } from './outfit-previews.ts';
  * hash, so the same picture uploaded again is the file already there). Refusals are the console's
  * picture uploads' own (web/picture-upload.ts).
  */
-export function answerPreviewUpload(dataDir: string, operator: OperatorIdentity | null | undefined, request: Request, fileStore?: FileStore): Promise<Response> {
+export function answerPreviewUpload(files: FileStore, operator: OperatorIdentity | null | undefined, request: Request): Promise<Response> {
 	return answerPictureUpload(operator, request, {
 		maxBytes: MAX_PREVIEW_BYTES,
 		maxPixels: MAX_PREVIEW_PIXELS,
 		store: async (bytes) => {
-			const preview = await storeOutfitPreview(dataDir, bytes, fileStore);
+			const preview = await storeOutfitPreview(files, bytes);
 			return { status: 200, body: { preview, url: artefactUrl(`outfit-previews/${preview}`) } };
 		}
 	});

@@ -10,6 +10,11 @@ export interface StoredFile {
 	modifiedAt: Date;
 }
 
+export interface EmptyFolderRule {
+	olderThan: Date;
+	emptied: readonly string[];
+}
+
 export interface FileStore {
 	readonly kind: 'local' | 's3';
 	/** Stores the whole file or nothing: a reader never sees half of it under its key. */
@@ -23,6 +28,13 @@ export interface FileStore {
 	list(prefix: string): Promise<StoredFile[]>;
 	/** Deletes every file under the folder `prefix` (a key without the trailing `/`). */
 	deleteFolder(prefix: string): Promise<void>;
+	/**
+	 * Removes the folders left empty below the folder `prefix` (never `prefix` itself), bottom-up:
+	 * those that held a key of `emptied` (files just deleted) and those untouched since `olderThan`;
+	 * a folder just made for an upload and not yet written to stays. Returns how many went. A bucket
+	 * has no folders and removes none.
+	 */
+	removeEmptyFolders(prefix: string, rule: EmptyFolderRule): Promise<number>;
 	/**
 	 * What the database keeps for a stored file (the job's photo): the absolute path on a local
 	 * store, as it always was, the key on a bucket. `keyOf` reads it back.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { assertValidKey, folderPrefix, isValidKey, type FileStore, type StoredFile } from './file-store.ts';
+import { assertValidKey, folderPrefix, isValidKey, type EmptyFolderRule, type FileStore, type StoredFile } from './file-store.ts';
 
 /** Writes to a temporary name and renames, so a crash never leaves half a file under the real name. */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
@@ -79,6 +79,51 @@ export class LocalFileStore implements FileStore {
 
 	async deleteFolder(prefix: string): Promise<void> {
 		await fsp.rm(this.pathOf(folderPrefix(prefix).slice(0, -1)), { recursive: true, force: true });
+	}
+
+	async removeEmptyFolders(prefix: string, rule: EmptyFolderRule): Promise<number> {
+		const root = folderPrefix(prefix).slice(0, -1);
+		// Every folder above a just-deleted file: emptied now, so its fresh mtime must not keep it.
+		const emptied = new Set(rule.emptied.flatMap((key) => key.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+		const removed = { count: 0 };
+		await this.pruneBelow(root, { olderThan: rule.olderThan.getTime(), emptied }, removed);
+		return removed.count;
+	}
+
+	/** Counts in `removed` the folders below `folder` that went; returns whether `folder` is empty now. */
+	private async pruneBelow(folder: string, rule: { olderThan: number; emptied: Set<string> }, removed: { count: number }): Promise<boolean> {
+		const entries: Dirent[] | null = await fsp.readdir(this.pathOf(folder), { withFileTypes: true }).catch((error: unknown) => {
+			if (missing(error)) return null;
+			throw error;
+		});
+		if (entries === null) return false;
+		let left = entries.length;
+		for (const entry of entries) {
+			if (!entry.isDirectory()) continue;
+			const sub = `${folder}/${entry.name}`;
+			const before = removed.count;
+			const empty = await this.pruneBelow(sub, rule, removed);
+			// A folder whose subfolder just went was emptied now too, whatever its fresh mtime says.
+			if (empty && (await this.removeIfEmpty(sub, rule.emptied.has(sub) || removed.count > before, rule.olderThan))) {
+				removed.count++;
+				left--;
+			}
+		}
+		return left === 0;
+	}
+
+	private async removeIfEmpty(folder: string, emptiedNow: boolean, olderThan: number): Promise<boolean> {
+		const dir = this.pathOf(folder);
+		try {
+			if (!emptiedNow && (await fsp.lstat(dir)).mtimeMs > olderThan) return false;
+			await fsp.rmdir(dir);
+			return true;
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === 'ENOENT') return false; // removed by someone else meanwhile
+			if (code === 'ENOTEMPTY' || code === 'EEXIST') return false; // a file arrived meanwhile
+			throw error;
+		}
 	}
 
 	reference(key: string): string {

@@ -56,8 +56,3 @@ export async function openFileStore(config: FileStoreEnv): Promise<FileStore> {
 	}
 	return store;
 }
-
-/** What a module without its own store was given: the local folder it always used. */
-export function storeOf(deps: { fileStore?: FileStore }, dataDir: string): FileStore {
-	return deps.fileStore ?? new LocalFileStore(dataDir);
-}

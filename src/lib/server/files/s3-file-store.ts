@@ -113,6 +113,11 @@ export class S3FileStore implements FileStore {
 		for (const file of await this.list(folder)) await this.delete(file.key);
 	}
 
+	/** A bucket has no folders: a key's "folder" goes with its last object. */
+	async removeEmptyFolders(): Promise<number> {
+		return 0;
+	}
+
 	reference(key: string): string {
 		assertValidKey(key);
 		return key;

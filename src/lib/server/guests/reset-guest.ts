@@ -6,7 +6,6 @@ import { dialectOf } from '../db/dialect/dialect.ts';
 import { lockRows } from '../db/dialect/row-locks.ts';
 import { backupDatabase, backupPathFor, openSqliteFile } from '../db/sqlite-file.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import { packLink } from '../jobs/delivery/pack-name.ts';
 import { removeGuestFiles } from '../lifecycle/guest-erasure.ts';
 import { deleteGuestRows, fingerprintPackNames, readGuestFootprint, recordErasure } from '../lifecycle/guest-rows.ts';
@@ -29,9 +28,8 @@ export interface ResetGuestDeps {
 	db: Db;
 	clock: Clock;
 	dbPath: string;
-	dataDir: string;
-	/** Where the guest's files are (DATA_DIR when not given). */
-	fileStore?: FileStore;
+	/** Where the guest's files are: the process's one store. */
+	fileStore: FileStore;
 	/** From loadPseudonymKey(DATA_DIR): the erasure ledger names the guest only by pseudonym. */
 	pseudonymKey: Buffer;
 	logger?: Logger;
@@ -80,7 +78,7 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		return { details, footprint };
 	});
 	// Files are not in the backup and name nobody once the rows are gone; a failure here only logs.
-	await removeGuestFiles(storeOf(deps, deps.dataDir), footprint).catch((error: unknown) => deps.logger?.warn({ err: error }, 'reset: guest files not removed'));
+	await removeGuestFiles(deps.fileStore, footprint).catch((error: unknown) => deps.logger?.warn({ err: error }, 'reset: guest files not removed'));
 	return details;
 }
 

@@ -29,7 +29,7 @@ export async function answerSelfieUpload(deps: UploadRouteDeps, kioskKey: string
 	if (limited) return limited;
 	const locale = pickLocale(new URL(request.url).searchParams.get('locale'));
 	const length = Number(request.headers.get('content-length') ?? NaN);
-	const uploadDeps = { ...kioskDepsFrom(app), dataDir: app.config.dataDir, fileStore: app.fileStore, logger: app.logger, uploadChecker: deps.uploadChecker ?? sharedUploadChecker(app.logger) };
+	const uploadDeps = { ...kioskDepsFrom(app), fileStore: app.fileStore, logger: app.logger, uploadChecker: deps.uploadChecker ?? sharedUploadChecker(app.logger) };
 	const outcome = await uploadSelfie(uploadDeps, kiosk.id, token, request.body, Number.isFinite(length) ? length : null);
 	if (outcome.kind === 'enqueued') app.logger.info({ kiosk: kiosk.name, jobId: outcome.jobId }, 'selfie taken, job queued');
 	return uploadResponse(outcome, locale);

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import type { Logger } from '../log/logger.ts';
 import { findSession } from '../guests/sessions.repository.ts';
 import { photoReadiness, takePhotoAndEnqueue, type TakePhotoOutcome } from '../guests/take-photo.ts';
@@ -10,9 +9,8 @@ import type { KioskDeps } from './kiosk-session.ts';
 import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
 
 export interface UploadDeps extends KioskDeps {
-	dataDir: string;
-	/** Where the selfie and the face crop go (DATA_DIR when not given). */
-	fileStore?: FileStore;
+	/** Where the selfie and the face crop go: the process's one store. */
+	fileStore: FileStore;
 	logger: Logger;
 	/** Normalises the photo and checks its face, in the upload checker process (media/upload-checker/). */
 	uploadChecker: UploadChecker;
@@ -69,7 +67,7 @@ export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: str
 }
 
 async function storeAndEnqueue(deps: UploadDeps, token: string, selfie: Buffer, faceCrop: Buffer): Promise<UploadOutcome> {
-	const files = storeOf(deps, deps.dataDir);
+	const files = deps.fileStore;
 	const selfieKey = `sessions/${token}/selfie_${randomBytes(8).toString('hex')}.jpg`;
 	await files.put(selfieKey, selfie);
 	const outcome = await takePhotoAndEnqueue(deps, token, files.reference(selfieKey)).catch(async (error: unknown) => {

@@ -1,7 +1,6 @@
 import type { Db } from '../db/client.ts';
 import { lockRows } from '../db/dialect/row-locks.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { storeOf } from '../files/open-file-store.ts';
 import type { Clock } from '../time/clock.ts';
 import {
 	deleteGuestRows,
@@ -24,9 +23,8 @@ export interface GuestErasureDeps {
 	clock: Clock;
 	/** From loadPseudonymKey(DATA_DIR). */
 	pseudonymKey: Buffer;
-	dataDir: string;
-	/** Where the guest's files are (DATA_DIR when not given). */
-	fileStore?: FileStore;
+	/** Where the guest's files are: the process's one store. */
+	fileStore: FileStore;
 }
 
 export interface GuestErasure {
@@ -59,7 +57,7 @@ export async function eraseGuest(deps: GuestErasureDeps, telegramUserId: bigint,
 		if (await hasActiveJob(sql, telegramUserId)) throw new GuestBusyError();
 		return eraseGuestRows(sql, deps.pseudonymKey, telegramUserId, reason, deps.clock.now().toISOString());
 	});
-	await removeGuestFiles(storeOf(deps, deps.dataDir), erasure.footprint);
+	await removeGuestFiles(deps.fileStore, erasure.footprint);
 	return erasure;
 }
 

@@ -14,7 +14,7 @@ export interface BroadcastContent {
 	text: string;
 	imagePath: string | null;
 	imageFileId: string | null;
-	/** The picture's bytes when it is not a file on this host (a bucket); else `imagePath` is read. */
+	/** The picture's bytes, read from the file store (`imagePath` is the store's reference, never read here). */
 	image?: Buffer;
 	buttonText: string | null;
 	buttonUrl: string | null;
@@ -40,7 +40,9 @@ export function broadcastKeyboard(locale: Locale, content: Pick<BroadcastContent
 export async function sendBroadcastMessage(api: TelegramApi, chatId: bigint, locale: Locale, content: BroadcastContent): Promise<SentBroadcast> {
 	const reply_markup = broadcastKeyboard(locale, content);
 	if (content.imagePath) {
-		const photo = content.imageFileId ?? new InputFile(content.image ?? content.imagePath);
+		// Never a path on this host: on a bucket fleet the picture is not on this disk.
+		if (!content.imageFileId && !content.image) throw new Error('the broadcast’s picture was not read from the file store');
+		const photo = content.imageFileId ?? new InputFile(content.image!);
 		const message = await api.sendPhoto(Number(chatId), photo, { caption: content.text, parse_mode: 'HTML', reply_markup });
 		const largest = message.photo?.at(-1)?.file_id ?? null;
 		return { messageId: message.message_id, photoFileId: content.imageFileId ? null : largest };

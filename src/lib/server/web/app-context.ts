@@ -20,8 +20,8 @@ export interface AppContext {
 	clock: Clock;
 	logger: Logger;
 	version: string;
-	/** Guest files (FILE_STORE); handlers built without one use DATA_DIR. */
-	fileStore?: FileStore;
+	/** Guest files: the process's one store (FILE_STORE), opened at start. */
+	fileStore: FileStore;
 }
 
 let context: AppContext | undefined;

@@ -65,7 +65,7 @@ export async function forgetGuest(deps: BotDeps, api: Pick<TelegramApi, 'deleteS
 		if (result === 'deleted') setsDeleted++;
 	}
 	try {
-		await eraseGuest({ db: deps.db, clock: deps.clock, dataDir: deps.config.dataDir, fileStore: deps.fileStore, pseudonymKey: loadPseudonymKey(deps.config.dataDir) }, telegramUserId, 'forget');
+		await eraseGuest({ db: deps.db, clock: deps.clock, fileStore: deps.fileStore, pseudonymKey: loadPseudonymKey(deps.config.dataDir) }, telegramUserId, 'forget');
 	} catch (error) {
 		if (error instanceof GuestBusyError) return { kind: 'busy' };
 		throw error;

@@ -3,7 +3,6 @@ import { isStickerSetMissing } from '../../telegram/errors.ts';
 import type { Locale } from '../../../i18n/locale.ts';
 import type { Db } from '../../db/client.ts';
 import type { FileStore } from '../../files/file-store.ts';
-import { storeOf } from '../../files/open-file-store.ts';
 import type { Logger } from '../../log/logger.ts';
 import { STICKER_VARIANTS } from '../../media/sticker-variants.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -29,8 +28,8 @@ export interface DeliveryDeps {
 	api: TelegramApi;
 	botUsername: string;
 	files: JobFiles;
-	/** Where the stickers are read and the selfie deleted (`files.keys`); DATA_DIR when not given. */
-	fileStore?: FileStore;
+	/** Where the stickers are read and the selfie deleted (`files.keys`). */
+	fileStore: FileStore;
 	/** DATA_DIR, where the pseudonym key of the erasure ledger lives. */
 	dataDir: string;
 	locale: Locale;
@@ -59,9 +58,8 @@ export async function deliverPack(deps: DeliveryDeps, jobId: number): Promise<vo
 	}
 	// The selfie is kept no longer than needed: it goes as soon as the set exists; the face crop
 	// (needed for redraws) follows the file TTL.
-	const fileStore = storeOf(deps, deps.dataDir);
-	const selfie = fileStore.keyOf(job.photoPath);
-	if (selfie) await fileStore.delete(selfie);
+	const selfie = deps.fileStore.keyOf(job.photoPath);
+	if (selfie) await deps.fileStore.delete(selfie);
 	await waitUntilReady(deps, name);
 	deps.crashPoint('after_readiness');
 	await sendLinkOnce(deps, { jobId, userId: job.telegramUserId, name });
@@ -79,7 +77,7 @@ async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: s
 	if (!(await deps.holdsLease())) throw new LeaseLost('lease lost before creating the sticker set');
 	const stickers = await Promise.all(
 		STICKER_VARIANTS.map(async (variant, i) => ({
-			sticker: new InputFile(await readStored(storeOf(deps, deps.dataDir), deps.files.keys.sticker(i + 1)), `sticker_${i + 1}.png`),
+			sticker: new InputFile(await readStored(deps.fileStore, deps.files.keys.sticker(i + 1)), `sticker_${i + 1}.png`),
 			format: 'static' as const,
 			emoji_list: [variant.emoji]
 		}))

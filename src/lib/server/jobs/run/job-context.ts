@@ -1,6 +1,5 @@
 import { chooseSheetKey } from '../../media/sheet-key.ts';
 import type { FileStore } from '../../files/file-store.ts';
-import { storeOf } from '../../files/open-file-store.ts';
 import { readGuestLanguage } from '../../guests/guest-profile.ts';
 import { SelfieMissing } from '../job-errors.ts';
 import { recordStage, type JobStage } from '../job-progress.ts';
@@ -24,7 +23,7 @@ import type { QueueDeps } from './queue-deps.ts';
 export async function buildJobContext(deps: QueueDeps, jobId: number, signal: AbortSignal, options: { redraw?: { faceCrop: Buffer } } = {}): Promise<PipelineContext> {
 	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId } });
 	const files = jobFiles(deps.settings.dataDir, jobId, job.sessionToken);
-	const fileStore = storeOf(deps, deps.settings.dataDir);
+	const fileStore = deps.fileStore;
 	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
 	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
 	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await recordDrawingChoices(deps.db, jobId, { artStyle, renderMode });

@@ -34,8 +34,8 @@ export interface QueueDeps {
 	/** IMAGE_PROVIDER_FALLBACK with its prices, when set. */
 	fallback?: { provider: ImageProvider; prices: Prices };
 	settings: QueueSettings;
-	/** Selfies and face crops in, stickers and debug sheets out (FILE_STORE); DATA_DIR when not given. */
-	fileStore?: FileStore;
+	/** Selfies and face crops in, stickers and debug sheets out: the process's one store (FILE_STORE). */
+	fileStore: FileStore;
 	workerId: string;
 	botUsername: () => Promise<string>;
 	/** Test builds only (run/crash-points.ts); the job id lets a poison pill die on its own job. */

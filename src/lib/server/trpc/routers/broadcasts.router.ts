@@ -19,8 +19,8 @@ import { watchLive } from '../live-view.ts';
 const byId = z.object({ id: z.number().int().positive() });
 const audienceInput = z.object({ eventId: z.number().int().positive().nullable() });
 
-type Ctx = { db: BroadcastActionDeps['db']; clock: BroadcastActionDeps['clock']; actor: BroadcastActionDeps['actor']; config: { dataDir: string }; fileStore?: BroadcastActionDeps['fileStore'] };
-const actionDeps = (ctx: Ctx): BroadcastActionDeps => ({ db: ctx.db, clock: ctx.clock, actor: ctx.actor, dataDir: ctx.config.dataDir, fileStore: ctx.fileStore });
+type Ctx = { db: BroadcastActionDeps['db']; clock: BroadcastActionDeps['clock']; actor: BroadcastActionDeps['actor']; fileStore: BroadcastActionDeps['fileStore'] };
+const actionDeps = (ctx: Ctx): BroadcastActionDeps => ({ db: ctx.db, clock: ctx.clock, actor: ctx.actor, fileStore: ctx.fileStore });
 
 export const broadcastsRouter = router({
 	watchList: operatorProcedure.subscription(({ ctx, signal }) => watchLive(ctx, signal, broadcastFeedFor(ctx.db, ctx.logger), () => readBroadcastList(ctx.db))),

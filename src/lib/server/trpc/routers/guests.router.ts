@@ -21,7 +21,7 @@ export const guestsRouter = router({
 
 	reset: operatorProcedure.input(guestId).mutation(({ ctx, input }) =>
 		resetGuest(
-			{ db: ctx.db, clock: ctx.clock, dbPath: ctx.config.dbPath, dataDir: ctx.config.dataDir, fileStore: ctx.fileStore, pseudonymKey: loadPseudonymKey(ctx.config.dataDir), logger: ctx.logger },
+			{ db: ctx.db, clock: ctx.clock, dbPath: ctx.config.dbPath, fileStore: ctx.fileStore, pseudonymKey: loadPseudonymKey(ctx.config.dataDir), logger: ctx.logger },
 			ctx.actor,
 			input.telegramUserId
 		)

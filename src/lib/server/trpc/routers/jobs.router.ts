@@ -12,14 +12,14 @@ const jobId = z.object({ jobId: z.number().int().positive() });
 
 export const jobsRouter = router({
 	detail: operatorProcedure.input(jobId).query(async ({ ctx, input }) => {
-		const detail = await readJobDetail(ctx.db, ctx.config.dataDir, input.jobId, ctx.fileStore);
+		const detail = await readJobDetail(ctx.db, ctx.fileStore, input.jobId);
 		if (!detail) throw new TRPCError({ code: 'NOT_FOUND', message: `Job ${input.jobId} does not exist (the guest may have been reset).` });
 		return detail;
 	}),
 
 	/** Yields null once the job is gone (reset), so the page can say so instead of going blank. */
 	watchDetail: operatorProcedure.input(jobId).subscription(({ ctx, input, signal }) =>
-		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readJobDetail(ctx.db, ctx.config.dataDir, input.jobId, ctx.fileStore))
+		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readJobDetail(ctx.db, ctx.fileStore, input.jobId))
 	),
 
 	retry: operatorProcedure.input(jobId).mutation(async ({ ctx, input }) => {
