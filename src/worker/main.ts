@@ -65,14 +65,16 @@ async function main(): Promise<void> {
 	scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, runAtStart: true, run: () => recordHeartbeat(db, clock, workerId, jobLoop?.busySlots ?? 0) });
 	scheduleLifecycleTasks(scheduler, config, db, clock, logger, fileStore);
 	scheduler.add(logPruneTask({ db, clock, logger }));
-	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger), () => stopping);
-	// One send budget for everything the worker sends on its own: notices, status edits, broadcasts.
-	const budget = new BotBudget(clock);
+	// The bot's one send budget (in the database, shared by every worker): notices, status edits,
+	// broadcasts, sales-group cards and the bot's own replies all take their places in it.
+	const budget = new BotBudget(db, clock);
+	const sendPacing = { budget, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
+	scheduleLeadsTasks(scheduler, createLeadsTaskDeps(config, db, clock, logger, sendPacing), () => stopping);
 	scheduleBroadcastTasks(scheduler, config, { db, clock, logger, budget, fileStore }, () => stopping);
 
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);
-	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore }, [noticeApi]);
+	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing }, [noticeApi]);
 	scheduleGuestTasks(scheduler, { db, clock, logger, config, bot });
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	// One getUpdates consumer per bot: only the holder of the updates lease polls. On SQLite this is

@@ -51,7 +51,7 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 		clock,
 		logger: silentLogger,
 		api,
-		budget: new BotBudget(clock),
+		budget: new BotBudget(world.db, clock),
 		leaseMs: 120_000,
 		sleep: async (ms) => clock.advance(ms),
 		random: () => 0.5

@@ -52,7 +52,7 @@ describe('the guest flow through the real bot and the emulator', () => {
 
 		// Queued with the job, in the upload's transaction: the outbox has it before any worker looks.
 		expect(await world.db.guestNotice.findMany({ where: { jobId: job.jobId }, select: { kind: true, state: true } })).toEqual([{ kind: 'generating', state: 'queued' }]);
-		const notices = { db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, cooldown: new ChatCooldown(), budget: new BotBudget(world.clock), slots: 2, leaseMs: 30_000 };
+		const notices = { db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, cooldown: new ChatCooldown(), budget: new BotBudget(world.db, world.clock), slots: 2, leaseMs: 30_000 };
 		const task = guestNoticesTask(notices, new AbortController().signal);
 		await task.run();
 		await task.run(); // a second tick sends nothing more

@@ -28,7 +28,7 @@ describe('a live place in the queue', () => {
 	}
 
 	function statusDeps(world: GenerationWorld, clock: FakeClock): GuestStatusDeps {
-		return { db: world.db, clock, logger: createLogger('test', 'silent'), api: world.api, slots: 1, pacer: new EditPacer(new BotBudget(clock)), cooldown: new ChatCooldown() };
+		return { db: world.db, clock, logger: createLogger('test', 'silent'), api: world.api, slots: 1, pacer: new EditPacer(new BotBudget(world.db, clock)), cooldown: new ChatCooldown() };
 	}
 
 	const botMessages = async (world: GenerationWorld, guestId: number) => (await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot);

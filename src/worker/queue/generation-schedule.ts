@@ -25,7 +25,9 @@ export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Co
 	const { config, db, clock, logger, api } = deps;
 	const notices = deps.queue.notices;
 	scheduler.add(guestNoticesTask(notices, deps.stopping));
-	scheduler.add(guestStatusTask({ db, clock, logger, api, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: deps.queue.crashPoint }));
+	// The notices' client, not bot.api: the pacer takes each edit's place itself, and bot.api's calls
+	// wait for a place of their own (send-budget-api.ts) — one edit must not take two.
+	scheduler.add(guestStatusTask({ db, clock, logger, api: notices.api, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: deps.queue.crashPoint }));
 	scheduler.add({
 		name: 'sticker-redraws',
 		everyMs: 1_000,

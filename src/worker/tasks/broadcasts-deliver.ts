@@ -68,8 +68,11 @@ export async function deliverBroadcasts(deps: BroadcastDeliveryDeps, shouldStop:
 	if (started.length > 0) deps.logger.info({ broadcasts: started }, 'broadcasts started');
 	const passEnds = deps.clock.now().getTime() + PASS_MS;
 	let sent = 0;
-	while (!shouldStop() && deps.clock.now().getTime() < passEnds && deps.budget.holdMs() <= MAX_INLINE_WAIT_MS) {
-		await deps.sleep(deps.budget.holdMs());
+	while (!shouldStop() && deps.clock.now().getTime() < passEnds) {
+		// Every worker reads the same hold (a 429 anywhere, restarts included).
+		const hold = await deps.budget.holdMs();
+		if (hold > MAX_INLINE_WAIT_MS) break;
+		await deps.sleep(hold);
 		const claimed = await claimNextRecipient(deps.db, deps.clock.now(), deps.leaseMs);
 		if (!claimed) break;
 		deps.crashPoint?.('broadcast_after_claim');
@@ -96,8 +99,7 @@ async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): P
 		return 'closed';
 	}
 	const locale = await readGuestLanguage(deps.db, chatId);
-	await deps.sleep(deps.budget.waitMs(chatId));
-	deps.budget.book(chatId);
+	await deps.budget.waitForPlace(chatId, 'bulk', deps.sleep);
 	let sent;
 	try {
 		sent = await sendBroadcastMessage(deps.api, chatId, locale, await withPicture(deps, row.broadcast));
@@ -133,7 +135,7 @@ async function recordFailure(deps: BroadcastDeliveryDeps, row: ClaimedRecipient,
 	}
 	const wait = failure.retryAfterMs;
 	if (wait > 0) {
-		deps.budget.holdBulk(now.getTime() + wait);
+		await deps.budget.holdBulk(now.getTime() + wait);
 		await recordRecipientFailure(deps.db, nowIso, row.id, describeFailure(error), new Date(now.getTime() + wait), false);
 		return;
 	}

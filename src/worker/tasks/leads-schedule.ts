@@ -4,6 +4,7 @@ import { readLeadsSettings } from '../../lib/server/leads/leads-config.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
+import { paceThroughBudget, type SendPacing } from '../../lib/server/telegram/send-budget-api.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from '../../lib/server/time/clock.ts';
 import type { Scheduler } from '../scheduler.ts';
 import { applyPendingCardEdits } from './leads-cards.ts';
@@ -15,10 +16,13 @@ import { notifyPendingRepeats } from './leads-repeats.ts';
 import { eraseExpiredLeadData } from './leads-retention.ts';
 
 /** The leads side of the worker: outboxes poll a cheap indexed query each second. */
-export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger: Logger): LeadsTaskDeps {
+export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger: Logger, pacing?: SendPacing): LeadsTaskDeps {
 	const settings = readLeadsSettings(config);
 	if (settings.chatId === null) logger.warn('LEADS_CHAT_ID is not set: leads are stored but their cards wait in the outbox');
-	return { db, clock, logger, api: createOutboxApi(config.telegram), chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
+	const api = createOutboxApi(config.telegram);
+	// Cards, pings, edits, reminders and the digest wait for their places (the group: one every 3 s).
+	if (pacing) paceThroughBudget(api, pacing);
+	return { db, clock, logger, api, chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
 }
 
 /** The outboxes run in every worker (their rows are claimed); reminders, digest and retention once per period. */
