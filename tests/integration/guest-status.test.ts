@@ -96,6 +96,7 @@ describe('a live place in the queue', () => {
 		expect(await refreshGuestStatuses(status)).toBe(1);
 
 		await world.emulator.control.setBlocked(world.guestId, true);
+		clock.advance(SECOND); // the edit and the notice share the bot's budget: one message a second to a chat
 		expect(await claimDelayNotice(world.db, jobId, clock.now().toISOString())).toBe(true);
 		expect(await deliverGuestNotices(notices)).toBe(0); // 403: the guest is marked
 		expect(await world.db.guestBotBlock.count({ where: { telegramUserId: BigInt(world.guestId) } })).toBe(1);
