@@ -85,7 +85,7 @@ async function main(): Promise<void> {
 	jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
 	const stopRedraws = new AbortController();
-	scheduleGenerationTasks(scheduler, { config, db, clock, logger, api: bot.api, queue: queueDeps, stopping: stopRedraws.signal });
+	scheduleGenerationTasks(scheduler, { config, db, clock, logger, api: bot.api, statusApi: noticeApi, queue: queueDeps, stopping: stopRedraws.signal });
 	logger.info({ workerId, pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
 
 	// ─── Stop: one path for SIGINT and SIGTERM, in reverse order of start ──────────────────────

@@ -21,13 +21,13 @@ import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
  * Deadlines, the request counter and the model check run once per period across the workers; the
  * outboxes and redraws in each, as they claim their rows.
  */
-export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; queue: QueueDeps; stopping: AbortSignal }): void {
+export function scheduleGenerationTasks(scheduler: Scheduler, deps: { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; statusApi: TelegramApi; queue: QueueDeps; stopping: AbortSignal }): void {
 	const { config, db, clock, logger, api } = deps;
 	const notices = deps.queue.notices;
 	scheduler.add(guestNoticesTask(notices, deps.stopping));
-	// The notices' client, not bot.api: the pacer takes each edit's place itself, and bot.api's calls
-	// wait for a place of their own (send-budget-api.ts) — one edit must not take two.
-	scheduler.add(guestStatusTask({ db, clock, logger, api: notices.api, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: deps.queue.crashPoint }));
+	// statusApi is the notices' client, not bot.api: the pacer takes each edit's place itself, and
+	// bot.api's calls wait for a place of their own (send-budget-api.ts) — one edit takes one place.
+	scheduler.add(guestStatusTask({ db, clock, logger, api: deps.statusApi, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: deps.queue.crashPoint }));
 	scheduler.add({
 		name: 'sticker-redraws',
 		everyMs: 1_000,
