@@ -90,6 +90,15 @@ async function withPicture(deps: BroadcastDeliveryDeps, content: BroadcastConten
 	return { ...content, image };
 }
 
+/** Takes the broadcast's place, sleeping through short waits; a longer one (a hold) comes back. */
+async function takeBulkPlace(deps: BroadcastDeliveryDeps, chatId: bigint): Promise<number> {
+	for (;;) {
+		const wait = await deps.budget.take(chatId, 'bulk');
+		if (wait === 0 || wait > MAX_INLINE_WAIT_MS) return wait;
+		await deps.sleep(wait);
+	}
+}
+
 async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): Promise<Outcome> {
 	const chatId = row.telegramUserId;
 	// A test copy is checked too (opted out or blocked since the operator pressed the button).
@@ -99,7 +108,14 @@ async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): P
 		return 'closed';
 	}
 	const locale = await readGuestLanguage(deps.db, chatId);
-	await deps.budget.waitForPlace(chatId, 'bulk', deps.sleep);
+	const wait = await takeBulkPlace(deps, chatId);
+	if (wait > 0) {
+		// Another worker's 429 hold began after this pass looked: the row goes back until it ends
+		// (no attempt counted) instead of sleeping through the hold while it stays claimed.
+		const now = deps.clock.now();
+		await recordRecipientFailure(deps.db, now.toISOString(), row.id, 'waiting out a Telegram flood hold (429)', new Date(now.getTime() + wait), false);
+		return 'failed';
+	}
 	let sent;
 	try {
 		sent = await sendBroadcastMessage(deps.api, chatId, locale, await withPicture(deps, row.broadcast));
