@@ -50,11 +50,13 @@ async function main(): Promise<void> {
 	logSink.attach(logEntryWriterFor(config.database, db), { workerId });
 
 	// Nothing runs on a timer until everything the tasks use is built: one schedule, added at the end.
-	// One send budget for everything the worker sends on its own: notices, status edits, broadcasts.
-	const budget = new BotBudget(clock);
+	// The bot's one send budget (in the database, shared by every worker): notices, status edits,
+	// broadcasts, sales-group cards and the bot's own replies all take their places in it.
+	const budget = new BotBudget(db, clock);
+	const sendPacing = { budget, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);
-	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore }, [noticeApi]);
+	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing }, [noticeApi]);
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	// One getUpdates consumer per bot: only the holder of the updates lease polls. On SQLite this is
 	// the only worker (the data folder's instance lock), so it takes the lease at once.
@@ -66,7 +68,7 @@ async function main(): Promise<void> {
 	const stopping = new AbortController();
 	// Sweeps, retention, digests and backups run once per period across all workers (the claims).
 	const scheduler = new Scheduler(logger, taskPeriodClaims(db, clock, workerId), () => clock.now().getTime());
-	const schedule = workerSchedule({ config, db, clock, logger, fileStore, workerId, pseudonymKey, budget, bot, updatesLease, queue: queueDeps, jobLoop, stopping: stopping.signal });
+	const schedule = workerSchedule({ config, db, clock, logger, fileStore, workerId, pseudonymKey, budget, sendPacing, statusApi: noticeApi, bot, updatesLease, queue: queueDeps, jobLoop, stopping: stopping.signal });
 	for (const task of schedule) scheduler.add(task);
 	logger.info({ workerId, pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
 

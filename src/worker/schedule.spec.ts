@@ -13,8 +13,8 @@ import { scheduledTask, workerSchedule, type WorkerScheduleDeps } from './schedu
 /** The deps main.ts passes, as fakes: building the schedule must neither call nor send anything. */
 function fakeDeps(calls: string[]) {
 	const clock = new FakeClock('2027-03-01T10:00:00.000Z');
-	const budget = new BotBudget(clock);
 	const db = { workerProcess: { update: async (args: unknown) => void calls.push(`heartbeat ${JSON.stringify(args)}`) } } as unknown as Db;
+	const budget = new BotBudget(db, clock);
 	const deps: WorkerScheduleDeps = {
 		config: parseConfig({ LEADS_CHAT_ID: '-100123' }, '/srv/kiosk'),
 		db,
@@ -24,6 +24,8 @@ function fakeDeps(calls: string[]) {
 		workerId: 'host:1:1',
 		pseudonymKey: Buffer.alloc(32),
 		budget,
+		sendPacing: { budget, sleep: async () => undefined },
+		statusApi: {} as TelegramApi,
 		bot: { api: {} as TelegramApi, isInited: () => false, botInfo: { username: 'kiosk_bot' } },
 		updatesLease: { tick: async () => void calls.push('lease tick') },
 		queue: { workerId: 'host:1:1', notices: { budget, cooldown: new ChatCooldown() } } as unknown as QueueDeps,

@@ -9,6 +9,7 @@ import { SWEEP_INTERVAL_MS } from '../lib/server/lifecycle/file-sweep.ts';
 import type { Logger } from '../lib/server/log/logger.ts';
 import type { TelegramApi } from '../lib/server/telegram/api.ts';
 import type { BotBudget } from '../lib/server/telegram/bot-budget.ts';
+import type { SendPacing } from '../lib/server/telegram/send-budget-api.ts';
 import { EditPacer } from '../lib/server/telegram/edit-pacer.ts';
 import { deliverGuestNotices } from '../lib/server/telegram/guest-notices.ts';
 import { refreshGuestStatuses } from '../lib/server/telegram/guest-status.ts';
@@ -123,8 +124,12 @@ export interface WorkerScheduleDeps {
 	workerId: string;
 	/** The data folder's pseudonym key: retention pseudonymises erased guests' audit rows with it. */
 	pseudonymKey: Buffer;
-	/** The worker's one send budget for what it sends on its own: broadcasts here, notices and edits through `queue`. */
+	/** The bot's one send budget (in the database, shared by every worker): broadcasts here, notices and edits through `queue`. */
 	budget: BotBudget;
+	/** The budget with a way to wait: the sales-group client's calls wait for their places through it. */
+	sendPacing: SendPacing;
+	/** The guest notices' own client: status edits go through it, the pacer taking each edit's place itself. */
+	statusApi: TelegramApi;
 	bot: BotIdentity & { api: TelegramApi };
 	updatesLease: Pick<UpdatesLeaseKeeper, 'tick'>;
 	queue: QueueDeps;
@@ -151,10 +156,12 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	const isStopping = () => stopping.aborted;
 	const lifecycle = { db, clock, logger, fileStore };
 	const backup = { db, clock, logger, database: config.database, backupDir: resolveBackupDir(config) };
-	const leads = createLeadsTaskDeps(config, db, clock, logger);
+	const leads = createLeadsTaskDeps(config, db, clock, logger, deps.sendPacing);
 	const broadcasts = createBroadcastDeliveryDeps(config, { db, clock, logger, budget: deps.budget, fileStore });
 	const notices = queue.notices;
-	const statuses = { db, clock, logger, api, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: queue.crashPoint };
+	// statusApi is the notices' client, not bot.api: the pacer takes each edit's place itself, and
+	// bot.api's calls wait for a place of their own (send-budget-api.ts) — one edit takes one place.
+	const statuses = { db, clock, logger, api: deps.statusApi, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: queue.crashPoint };
 	const deadlines = { db, clock, logger, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * MINUTE, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * MINUTE };
 	const admins = { db, clock, logger, api, adminIds: config.ADMIN_TELEGRAM_IDS };
 	return {

@@ -52,7 +52,7 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 		clock,
 		logger: silentLogger,
 		api,
-		budget: new BotBudget(clock),
+		budget: new BotBudget(world.db, clock),
 		leaseMs: 120_000,
 		sleep: async (ms) => clock.advance(ms),
 		random: () => 0.5,
@@ -233,3 +233,33 @@ function failingAfter(apiRoot: string, n: number): Api {
 	});
 	return api;
 }
+
+describe('a 429 hold another worker writes during a pass', () => {
+	it('puts the claimed guest back until the hold ends, without an attempt, instead of sleeping through it', async () => {
+		const { world, deps, sends } = await setUp();
+		const now = world.clock.now().toISOString();
+		const guests = await seedGuests(world.db, world.emulator, [{}], now);
+		await queueBroadcast(world.db, 'Held', null, now);
+		const holdEnds = world.clock.now().getTime() + 30_000;
+		const sleeps: number[] = [];
+		// The hold lands right after the pass looked (the pass's own check still saw none).
+		class HoldAfterTheLook extends BotBudget {
+			looked = false;
+			override async holdMs(): Promise<number> {
+				if (this.looked) return super.holdMs();
+				this.looked = true;
+				await this.holdBulk(holdEnds);
+				return 0;
+			}
+		}
+		const racing = new HoldAfterTheLook(world.db, world.clock);
+		await deliverBroadcasts({ ...deps, budget: racing, sleep: async (ms) => {
+				sleeps.push(ms);
+				world.clock.advance(ms);
+			} });
+		expect(sends).toHaveLength(0);
+		expect(sleeps.filter((ms) => ms > 1000)).toEqual([]);
+		const row = await world.db.broadcastRecipient.findFirstOrThrow({ where: { telegramUserId: BigInt(guests[0]!) } });
+		expect([row.state, row.attempts, row.nextAttemptAt]).toEqual(['queued', 0, new Date(holdEnds).toISOString()]);
+	});
+});

@@ -70,7 +70,7 @@ describe('news opt-in after the pack, through the bot', () => {
 
 	/** The worker's notices outbox until nothing is left to send (the bot's per-chat pace may hold one a second). */
 	async function sendNotices(w: GuestWorld): Promise<void> {
-		const deps: GuestNoticeDeps = { db: w.db, clock: systemClock, logger: silentLogger, api: w.noticeApi, cooldown: new ChatCooldown(), budget: new BotBudget(systemClock), slots: 2, leaseMs: 30_000 };
+		const deps: GuestNoticeDeps = { db: w.db, clock: systemClock, logger: silentLogger, api: w.noticeApi, cooldown: new ChatCooldown(), budget: new BotBudget(w.db, systemClock), slots: 2, leaseMs: 30_000 };
 		await eventually(
 			async () => (await deliverGuestNotices(deps), w.db.guestNotice.count({ where: { state: { in: ['queued', 'sending'] } } })),
 			(left) => left === 0,
@@ -81,7 +81,7 @@ describe('news opt-in after the pack, through the bot', () => {
 	async function broadcast(w: GuestWorld, text: string, guests: Guest[]): Promise<number[]> {
 		const deps: BroadcastDeliveryDeps = {
 			db: w.db, clock: w.clock, logger: silentLogger, api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
-			budget: new BotBudget(w.clock), leaseMs: 120_000, sleep: async (ms) => w.clock.advance(ms), random: () => 0.5, fileStore: w.fileStore
+			budget: new BotBudget(w.db, w.clock), leaseMs: 120_000, sleep: async (ms) => w.clock.advance(ms), random: () => 0.5, fileStore: w.fileStore
 		};
 		await queueBroadcast(w.db, text, null, w.clock.now().toISOString());
 		for (let pass = 0; pass < 20; pass++) {

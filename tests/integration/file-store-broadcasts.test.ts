@@ -53,7 +53,7 @@ describe('broadcast pictures on an S3 bucket', () => {
 		const [guest] = await seedGuests(db, emulator, [{}], clock.now().toISOString());
 		await scheduleBroadcast(db, clock.now().toISOString(), broadcast.id, clock.now().toISOString());
 		const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
-		const deps = { db, clock, logger: silentLogger, api, budget: new BotBudget(clock), leaseMs: 120_000, sleep: async (ms: number) => clock.advance(ms), random: () => 0.5, fileStore: store };
+		const deps = { db, clock, logger: silentLogger, api, budget: new BotBudget(db, clock), leaseMs: 120_000, sleep: async (ms: number) => clock.advance(ms), random: () => 0.5, fileStore: store };
 		for (let pass = 0; pass < 5; pass++) {
 			await deliverBroadcasts(deps);
 			if ((await db.broadcastRecipient.count({ where: { state: 'queued' } })) === 0) break;

@@ -155,7 +155,7 @@ export function noticeDepsFor(world: GenerationWorld, clock: Clock, options: { t
 		logger: createLogger('test', 'silent'),
 		api: createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, options.timeoutSeconds ?? 10),
 		cooldown: new ChatCooldown(),
-		budget: new BotBudget(clock),
+		budget: new BotBudget(world.db, clock),
 		slots: 1,
 		leaseMs: options.leaseMs ?? 30_000,
 		random: () => 0.5

@@ -52,7 +52,7 @@ describe('the guest flow through the real bot and the emulator', () => {
 
 		// Queued with the job, in the upload's transaction: the outbox has it before any worker looks.
 		expect(await world.db.guestNotice.findMany({ where: { jobId: job.jobId }, select: { kind: true, state: true } })).toEqual([{ kind: 'generating', state: 'queued' }]);
-		const notices = { db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, cooldown: new ChatCooldown(), budget: new BotBudget(world.clock), slots: 2, leaseMs: 30_000 };
+		const notices = { db: world.db, clock: world.clock, logger: silentLogger, api: world.bot.api, cooldown: new ChatCooldown(), budget: new BotBudget(world.db, world.clock), slots: 2, leaseMs: 30_000 };
 		await deliverGuestNotices(notices);
 		await deliverGuestNotices(notices); // a second pass sends nothing more
 		const generating = await guest.waitFor((m) => /Рисуем ваши стикеры/.test(m.text ?? ''));

@@ -28,7 +28,7 @@ describe('a live place in the queue', () => {
 	}
 
 	function statusDeps(world: GenerationWorld, clock: FakeClock): GuestStatusDeps {
-		return { db: world.db, clock, logger: createLogger('test', 'silent'), api: world.api, slots: 1, pacer: new EditPacer(new BotBudget(clock)), cooldown: new ChatCooldown() };
+		return { db: world.db, clock, logger: createLogger('test', 'silent'), api: world.api, slots: 1, pacer: new EditPacer(new BotBudget(world.db, clock)), cooldown: new ChatCooldown() };
 	}
 
 	const botMessages = async (world: GenerationWorld, guestId: number) => (await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot);
@@ -96,6 +96,7 @@ describe('a live place in the queue', () => {
 		expect(await refreshGuestStatuses(status)).toBe(1);
 
 		await world.emulator.control.setBlocked(world.guestId, true);
+		clock.advance(SECOND); // the edit and the notice share the bot's budget: one message a second to a chat
 		expect(await claimDelayNotice(world.db, jobId, clock.now().toISOString())).toBe(true);
 		expect(await deliverGuestNotices(notices)).toBe(0); // 403: the guest is marked
 		expect(await world.db.guestBotBlock.count({ where: { telegramUserId: BigInt(world.guestId) } })).toBe(1);

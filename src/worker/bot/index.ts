@@ -2,6 +2,7 @@ import { Bot, BotError, type Api } from 'grammy';
 import { isBlockedByUser } from '../../lib/server/telegram/errors.ts';
 import { applyTelegramRetryPolicy } from '../../lib/server/telegram/retry-policy.ts';
 import { tolerateLateCallbackAnswers } from '../../lib/server/telegram/late-callback-answers.ts';
+import { paceThroughBudget } from '../../lib/server/telegram/send-budget-api.ts';
 import type { BotContext, BotDeps } from './context.ts';
 import { localeFeature } from './features/locale.ts';
 import { guestForgetFeature } from './features/guest-forget.ts';
@@ -28,6 +29,8 @@ export interface CreateBotOptions {
 /** The bot with its features in order; `apiRoot` points it at Telegram or at the emulator. */
 export function createBot(options: CreateBotOptions, deps: BotDeps, otherSenders: readonly Api[] = []): Bot<BotContext> {
 	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
+	// Before auto-retry: each retried call takes its own place. Each update's ctx.api copies these.
+	if (deps.sendPacing) paceThroughBudget(bot.api, deps.sendPacing);
 	applyTelegramRetryPolicy(bot.api);
 	tolerateLateCallbackAnswers(bot.api);
 	installMessageHistory(bot, deps, otherSenders); // before every feature: history sees each private update and reply

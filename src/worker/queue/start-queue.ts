@@ -60,7 +60,7 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 			logger: input.logger.child({ component: 'guest-notices' }),
 			api: input.noticeApi ?? createNoticeApi(config),
 			cooldown: new ChatCooldown(),
-			budget: input.budget ?? new BotBudget(input.clock),
+			budget: input.budget ?? new BotBudget(input.db, input.clock),
 			slots: config.WORKER_SLOTS,
 			leaseMs: config.JOB_LEASE_SECONDS * 1000,
 			crashPoint

@@ -84,8 +84,11 @@ export async function deliverBroadcasts(deps: BroadcastDeliveryDeps, shouldStop:
 	if (started.length > 0) deps.logger.info({ broadcasts: started }, 'broadcasts started');
 	const passEnds = deps.clock.now().getTime() + PASS_MS;
 	let sent = 0;
-	while (!shouldStop() && deps.clock.now().getTime() < passEnds && deps.budget.holdMs() <= MAX_INLINE_WAIT_MS) {
-		await deps.sleep(deps.budget.holdMs());
+	while (!shouldStop() && deps.clock.now().getTime() < passEnds) {
+		// Every worker reads the same hold (a 429 anywhere, restarts included).
+		const hold = await deps.budget.holdMs();
+		if (hold > MAX_INLINE_WAIT_MS) break;
+		await deps.sleep(hold);
 		const claimed = await claimNextRecipient(deps.db, deps.clock.now(), deps.leaseMs);
 		if (!claimed) break;
 		deps.crashPoint?.('broadcast_after_claim');
@@ -103,6 +106,15 @@ async function withPicture(deps: BroadcastDeliveryDeps, content: BroadcastConten
 	return { ...content, image };
 }
 
+/** Takes the broadcast's place, sleeping through short waits; a longer one (a hold) comes back. */
+async function takeBulkPlace(deps: BroadcastDeliveryDeps, chatId: bigint): Promise<number> {
+	for (;;) {
+		const wait = await deps.budget.take(chatId, 'bulk');
+		if (wait === 0 || wait > MAX_INLINE_WAIT_MS) return wait;
+		await deps.sleep(wait);
+	}
+}
+
 async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): Promise<Outcome> {
 	const chatId = row.telegramUserId;
 	// A test copy is checked too (opted out or blocked since the operator pressed the button).
@@ -112,8 +124,14 @@ async function deliverOne(deps: BroadcastDeliveryDeps, row: ClaimedRecipient): P
 		return 'closed';
 	}
 	const locale = await readGuestLanguage(deps.db, chatId);
-	await deps.sleep(deps.budget.waitMs(chatId));
-	deps.budget.book(chatId);
+	const wait = await takeBulkPlace(deps, chatId);
+	if (wait > 0) {
+		// Another worker's 429 hold began after this pass looked: the row goes back until it ends
+		// (no attempt counted) instead of sleeping through the hold while it stays claimed.
+		const now = deps.clock.now();
+		await recordRecipientFailure(deps.db, now.toISOString(), row.id, 'waiting out a Telegram flood hold (429)', new Date(now.getTime() + wait), false);
+		return 'failed';
+	}
 	let sent;
 	try {
 		sent = await sendBroadcastMessage(deps.api, chatId, locale, await withPicture(deps, row.broadcast));
@@ -149,7 +167,7 @@ async function recordFailure(deps: BroadcastDeliveryDeps, row: ClaimedRecipient,
 	}
 	const wait = failure.retryAfterMs;
 	if (wait > 0) {
-		deps.budget.holdBulk(now.getTime() + wait);
+		await deps.budget.holdBulk(now.getTime() + wait);
 		await recordRecipientFailure(deps.db, nowIso, row.id, errorText(error), new Date(now.getTime() + wait), false);
 		return;
 	}

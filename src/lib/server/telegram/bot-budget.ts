@@ -1,111 +1,101 @@
+import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
+import { lockKeys } from '../db/dialect/row-locks.ts';
+import { BOT_LIMITS, budgetKeys, placeWait, takePlace, type BotLimits, type BudgetRow, type Lane } from './send-budget-rules.ts';
+
+export { BOT_LIMITS, type BotLimits, type Lane } from './send-budget-rules.ts';
 
 /**
- * One budget for every message the worker sends on its own — guest notices, status edits and
- * broadcasts. Telegram lets a bot send about 30 messages a second overall and about one a second
- * to any one chat; beyond that it answers 429. Each sender pacing itself by its own constant added
- * up to more than 30 a second while a broadcast ran during an event, so they share this budget.
+ * The bot's one send budget: every message any worker sends — guest notices, status edits,
+ * broadcasts, sales-group cards, pings and edits, and the bot's own replies — takes a place here
+ * first. Telegram's limits are per bot (~30 a second overall, ~1 a second to a chat, 20 a minute to
+ * a group), so the budget lives in the database (`telegram_send_budget`), not in a worker's memory:
+ * N workers share one budget, and a 429's hold survives a restart. The rules are in
+ * send-budget-rules.ts; a place is taken in one short transaction that locks its keys, so two
+ * workers never take the same place. Time comes from the injected clock.
  *
- * Two lanes: `guest` (notices and status edits — a guest is waiting for them) may use the whole
- * budget and is asked "may I send now?", never made to wait; `bulk` (broadcasts) is spaced evenly,
- * capped lower, and may not fill the last `guestReserve` places of any second, so guests are never
- * queued behind a broadcast. A 429's retry_after holds the bulk lane (the bot as a whole was too
- * fast; the guest lane's own sender cools the one chat down and retries that row later).
- * Time comes from the injected clock, so tests move a FakeClock instead of sleeping.
+ * Lanes: `guest` (a guest or the sales group is waiting) asks "may I send now?" and may fill the
+ * whole second; `bulk` (broadcasts) keeps its own slower even pace, may not take the last
+ * `guestReserve` places of any second and waits out a 429's hold — so guests never queue behind a
+ * broadcast.
  */
-export interface BotLimits {
-	/** Messages a second for the whole bot, a little under Telegram's ~30. */
-	perSecond: number;
-	/** The bulk lane's own even pace. */
-	bulkPerSecond: number;
-	/** Places in every second that bulk may not take. */
-	guestReserve: number;
-	/** Spacing between two messages to one chat. */
-	perChatMs: number;
-}
-
-export const BOT_LIMITS: BotLimits = { perSecond: 28, bulkPerSecond: 22, guestReserve: 6, perChatMs: 1000 };
-
-export type Lane = 'guest' | 'bulk';
-
-const WINDOW_MS = 1000;
-/** Chats not written to for this long are forgotten (their one-a-second spacing has passed). */
-const FORGET_CHATS_AFTER = 1000;
-
 export class BotBudget {
-	readonly #lastPerChat = new Map<string, number>();
-	/** When each message of the last second went, oldest first. */
-	#sent: number[] = [];
-	#bulkNextAt = 0;
-	#bulkHoldUntil = 0;
+	#takes = 0;
 
 	constructor(
+		private readonly db: Db,
 		private readonly clock: Clock,
 		private readonly limits: BotLimits = BOT_LIMITS
 	) {}
 
-	/** How long until the bulk lane may send again after a 429; 0 when free. */
-	holdMs(): number {
-		return Math.max(0, this.#bulkHoldUntil - this.#now());
+	/** Takes a place for a message to `chatId` now and says 0, or says how long to wait (nothing taken). */
+	async take(chatId: bigint, lane: Lane): Promise<number> {
+		const keys = budgetKeys(chatId, lane);
+		const wait = await this.db.$transaction(async (tx) => {
+			// Rows that do not exist yet hold no lock, so the keys are locked (nothing on SQLite).
+			await lockKeys(tx, keys.map((key) => `telegram_send_budget:${key}`));
+			const rows: BudgetRow[] = await tx.telegramSendBudget.findMany({ where: { key: { in: keys } } });
+			const now = this.#now();
+			const waitMs = placeWait(rows, chatId, lane, now, this.limits);
+			if (waitMs > 0) return waitMs;
+			for (const row of takePlace(rows, chatId, lane, now, this.limits)) {
+				await tx.telegramSendBudget.upsert({ where: { key: row.key }, create: row, update: { nextAt: row.nextAt, recent: row.recent } });
+			}
+			return 0;
+		});
+		if (wait === 0 && ++this.#takes % PRUNE_EVERY === 0) await this.#prune();
+		return wait;
 	}
 
-	holdBulk(untilMs: number): void {
-		this.#bulkHoldUntil = Math.max(this.#bulkHoldUntil, untilMs);
+	/** The guest lane's question: true = a place is taken, send now; false = not now (next pass). */
+	async tryTake(chatId: bigint): Promise<boolean> {
+		return (await this.take(chatId, 'guest')) === 0;
 	}
 
-	/** A guest-lane 429 (its retry_after in ms, 0 = none): the broadcasts hold too, so the bot slows down as a whole. */
-	noteFlood(retryAfterMs: number): void {
-		if (retryAfterMs > 0) this.holdBulk(this.#now() + retryAfterMs);
+	/** Waits (by `sleep`, so a FakeClock moves) until a place is taken. */
+	async waitForPlace(chatId: bigint, lane: Lane, sleep: (ms: number) => Promise<void>): Promise<void> {
+		for (let wait = await this.take(chatId, lane); wait > 0; wait = await this.take(chatId, lane)) await sleep(wait);
 	}
 
-	/** How long a bulk message to `chatId` must wait from now; 0 = it may go (then `book` it). */
-	waitMs(chatId: bigint): number {
-		const now = this.#now();
-		const free = Math.max(this.#bulkNextAt, this.#bulkHoldUntil, this.#chatFreeAt(chatId), this.#windowFreeAt(now, 'bulk'));
-		return Math.max(0, free - now);
+	/** How long broadcasts still hold after a 429; 0 when free. Every worker reads the same hold. */
+	async holdMs(): Promise<number> {
+		const row = await this.db.telegramSendBudget.findUnique({ where: { key: 'hold' } });
+		return row ? Math.max(0, Number(row.nextAt) - this.#now()) : 0;
 	}
 
-	/** Books a message to `chatId` now (call right before the request). */
-	book(chatId: bigint, lane: Lane = 'bulk'): void {
-		const now = this.#now();
-		this.#sent.push(now);
-		if (lane === 'bulk') this.#bulkNextAt = Math.max(this.#bulkNextAt, now) + WINDOW_MS / this.limits.bulkPerSecond;
-		this.#lastPerChat.set(String(chatId), now);
-		if (this.#lastPerChat.size > FORGET_CHATS_AFTER) this.#forgetQuietChats(now);
+	/** Holds the broadcasts until `untilMs` (never shortens a longer hold). */
+	async holdBulk(untilMs: number): Promise<void> {
+		await this.db.$transaction(async (tx) => {
+			await lockKeys(tx, ['telegram_send_budget:hold']);
+			const row = await tx.telegramSendBudget.findUnique({ where: { key: 'hold' } });
+			if (row && Number(row.nextAt) >= untilMs) return;
+			const nextAt = BigInt(Math.ceil(untilMs));
+			await tx.telegramSendBudget.upsert({ where: { key: 'hold' }, create: { key: 'hold', nextAt }, update: { nextAt } });
+		});
 	}
 
-	/** The guest lane: books and says yes when a message to `chatId` may go now; otherwise no (try on the next pass). */
-	tryTake(chatId: bigint): boolean {
-		const now = this.#now();
-		if (this.#chatFreeAt(chatId) > now || this.#windowFreeAt(now, 'guest') > now) return false;
-		this.book(chatId, 'guest');
-		return true;
+	/** A 429 anywhere (its retry_after in ms, 0 = none): the bot slows down as a whole. */
+	async noteFlood(retryAfterMs: number): Promise<void> {
+		if (retryAfterMs > 0) await this.holdBulk(this.#now() + retryAfterMs);
 	}
 
-	/** Whether the guest lane has nothing left in this second (a pass can stop early). */
-	isSpent(): boolean {
-		const now = this.#now();
-		return this.#windowFreeAt(now, 'guest') > now;
+	/** Whether the guest lane has no place left right now (a pass can stop early). */
+	async isSpent(): Promise<boolean> {
+		const rows = await this.db.telegramSendBudget.findMany({ where: { key: 'bot' } });
+		// A read without a lock: the answer only lets a pass stop early, the take decides.
+		return placeWait(rows, null, 'guest', this.#now(), this.limits) > 0;
 	}
 
 	#now(): number {
 		return this.clock.now().getTime();
 	}
 
-	#chatFreeAt(chatId: bigint): number {
-		return (this.#lastPerChat.get(String(chatId)) ?? -Infinity) + this.limits.perChatMs;
-	}
-
-	/** When the lane's share of the sliding second has room again (now or earlier = room now). */
-	#windowFreeAt(now: number, lane: Lane): number {
-		this.#sent = this.#sent.filter((at) => now - at < WINDOW_MS);
-		const cap = lane === 'guest' ? this.limits.perSecond : this.limits.perSecond - this.limits.guestReserve;
-		// The message that must leave the window before one more fits (none: there is room now).
-		const blocking = this.#sent[this.#sent.length - cap];
-		return blocking === undefined ? now : blocking + WINDOW_MS;
-	}
-
-	#forgetQuietChats(now: number): void {
-		for (const [chat, at] of this.#lastPerChat) if (at + this.limits.perChatMs <= now) this.#lastPerChat.delete(chat);
+	/** Rows whose moment has long passed mean the same as no row. */
+	async #prune(): Promise<void> {
+		const before = BigInt(this.#now() - PRUNE_AFTER_MS);
+		await this.db.telegramSendBudget.deleteMany({ where: { key: { notIn: ['hold', 'bot', 'bulk'] }, nextAt: { lt: before } } });
 	}
 }
+
+const PRUNE_EVERY = 500;
+const PRUNE_AFTER_MS = 60_000;

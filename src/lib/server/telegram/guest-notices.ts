@@ -84,7 +84,7 @@ async function deliverNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Prom
 	if ('outdated' in rendered) return endNotice(deps, notice, 'failed', `outdated: ${rendered.outdated}`);
 	const { text, locale } = rendered;
 	// The bot's second is full (or this chat got a message under a second ago): next pass, not an attempt.
-	if (!deps.budget.tryTake(chatId)) {
+	if (!(await deps.budget.tryTake(chatId))) {
 		await postponeNotice(deps.db, notice, new Date(deps.clock.now().getTime() + SECOND), null, true);
 		return 'later';
 	}
@@ -148,7 +148,7 @@ async function recordSendFailure(deps: GuestNoticeDeps, notice: ClaimedNotice, e
 		return endNotice(deps, notice, 'blocked', errorText(error));
 	}
 	if (failure.outcome === 'unreachable' || notice.attempts >= MAX_NOTICE_ATTEMPTS) return endNotice(deps, notice, 'failed', errorText(error));
-	deps.budget.noteFlood(noteFloodControl(deps, notice.telegramUserId, error));
+	await deps.budget.noteFlood(noteFloodControl(deps, notice.telegramUserId, error));
 	const delay = Math.max(computeBackoffMs(notice.attempts, NOTICE_BACKOFF, deps.random), failure.retryAfterMs);
 	const retryAt = new Date(deps.clock.now().getTime() + delay);
 	await postponeNotice(deps.db, notice, retryAt, errorText(error));

@@ -78,12 +78,12 @@ export async function refreshGuestStatuses(deps: GuestStatusDeps): Promise<numbe
 	const queue = await readActiveQueue(deps);
 	let edited = 0;
 	for (const message of messages) {
-		if (deps.pacer.isSpent(now.getTime())) break;
+		if (await deps.pacer.isSpent(now.getTime())) break;
 		const locale = await readGuestLanguage(deps.db, message.telegramUserId);
 		const text = renderGuestStatus(locale, { status: message.status, stage: message.stage, queue: queue.get(message.jobId) });
 		if (text === null || text === message.shownText) continue;
 		if (deps.cooldown.isCooling(message.chatId, now)) continue;
-		if (!deps.pacer.take(message.chatId, Date.parse(message.touchedAt), now.getTime())) continue;
+		if (!(await deps.pacer.take(message.chatId, Date.parse(message.touchedAt), now.getTime()))) continue;
 		if (await editStatus(deps, message, text)) edited++;
 	}
 	return edited;
@@ -101,7 +101,7 @@ async function editStatus(deps: GuestStatusDeps, message: StatusMessage, text: s
 		if (isUneditable(error)) await recordStatusShown(deps.db, deps.clock, message.jobId, text);
 		// Blocked since the message was sent: marked, so no status edit or notice tries again.
 		else if (isBlockedByUser(error)) await markBotBlocked(deps.db, deps.clock, message.telegramUserId);
-		else deps.pacer.noteFlood(noteFloodControl(deps, message.chatId, error));
+		else await deps.pacer.noteFlood(noteFloodControl(deps, message.chatId, error));
 		deps.logger.warn({ err: error, jobId: message.jobId }, 'could not update the guest status message');
 		return false;
 	}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { BOT_LIMITS, placeWait, takePlace, type BotLimits, type BudgetRow, type Lane } from './send-budget-rules.ts';
+
+/** The table in memory: what one transaction of BotBudget.take does, without the database. */
+class Rows {
+	rows: BudgetRow[] = [];
+	constructor(private readonly limits: BotLimits = BOT_LIMITS) {}
+	wait(chatId: bigint, lane: Lane, now: number): number {
+		return placeWait(this.rows, chatId, lane, now, this.limits);
+	}
+	take(chatId: bigint, lane: Lane, now: number): boolean {
+		if (this.wait(chatId, lane, now) > 0) return false;
+		for (const row of takePlace(this.rows, chatId, lane, now, this.limits)) this.rows = [...this.rows.filter((r) => r.key !== row.key), row];
+		return true;
+	}
+	hold(until: number): void {
+		this.rows.push({ key: 'hold', nextAt: BigInt(until), recent: '' });
+	}
+}
+
+/** The most messages in any rolling window of `windowMs`. */
+function busiest(times: number[], windowMs = 1000): number {
+	return Math.max(0, ...times.map((start) => times.filter((t) => t >= start && t < start + windowMs).length));
+}
+
+describe('the send budget’s rules', () => {
+	it('spaces bulk messages evenly and one chat one second apart', () => {
+		const budget = new Rows({ ...BOT_LIMITS, bulkPerSecond: 25 });
+		expect(budget.take(1n, 'bulk', 0)).toBe(true);
+		expect(budget.wait(2n, 'bulk', 0)).toBe(40);
+		expect(budget.wait(1n, 'bulk', 0)).toBe(1000);
+		expect(budget.take(2n, 'bulk', 540)).toBe(true);
+		expect(budget.wait(1n, 'bulk', 540)).toBe(460);
+		expect(budget.wait(1n, 'guest', 540)).toBe(460); // the guest lane keeps the chat's second too
+	});
+
+	it('holds the bulk lane through a 429 but lets guests through', () => {
+		const budget = new Rows();
+		budget.hold(3000);
+		expect(budget.wait(9n, 'bulk', 0)).toBe(3000);
+		expect(budget.take(10n, 'guest', 0)).toBe(true);
+		expect(budget.wait(9n, 'bulk', 3000)).toBe(0);
+	});
+
+	it('keeps the last places of a second for guests', () => {
+		const budget = new Rows({ ...BOT_LIMITS, bulkPerSecond: Infinity }); // no even pace: only the second's cap
+		for (let chat = 0; chat < BOT_LIMITS.perSecond - BOT_LIMITS.guestReserve; chat++) expect(budget.take(BigInt(chat), 'bulk', 0)).toBe(true);
+		expect(budget.wait(999n, 'bulk', 0)).toBe(1000);
+		const guests = Array.from({ length: 20 }, (_, i) => BigInt(10_000 + i));
+		expect(guests.filter((chat) => budget.take(chat, 'guest', 0)).length).toBe(BOT_LIMITS.guestReserve);
+	});
+
+	it('lets at most 20 messages into a group chat in any rolling minute, and one a second to a guest', () => {
+		const budget = new Rows();
+		const group: number[] = [];
+		const guest: number[] = [];
+		for (let now = 0; now < 5 * 60_000; now += 100) {
+			if (budget.take(-100123n, 'guest', now)) group.push(now);
+			if (budget.take(7n, 'guest', now)) guest.push(now);
+		}
+		expect(busiest(group, 60_000)).toBe(20);
+		expect(busiest(guest, 1000)).toBe(1);
+	});
+
+	it('keeps guests and a broadcast together under the bot-wide limit in every second, guests never starved', () => {
+		const budget = new Rows();
+		const sent: number[] = [];
+		const guestSent: number[] = [];
+		let bulkChat = 0;
+		for (let now = 0; now < 5000; now += 5) {
+			if (budget.take(BigInt(bulkChat), 'bulk', now)) {
+				sent.push(now);
+				bulkChat++;
+			}
+			// Every 25 ms a different guest wants a notice or an edit (40 a second, more than fits).
+			if (now % 25 === 0 && budget.take(BigInt(50_000 + now), 'guest', now)) {
+				sent.push(now);
+				guestSent.push(now);
+			}
+		}
+		expect(busiest(sent)).toBeLessThanOrEqual(BOT_LIMITS.perSecond);
+		for (let second = 0; second < 5; second++) {
+			expect(guestSent.filter((t) => t >= second * 1000 && t < (second + 1) * 1000).length).toBeGreaterThanOrEqual(BOT_LIMITS.guestReserve);
+		}
+		expect(bulkChat).toBeGreaterThan(0); // guests ask for more than fits: the broadcast gets what is left
+	});
+});

@@ -1,0 +1,82 @@
+/**
+ * The rules of the bot's send budget (bot-budget.ts keeps their state in `telegram_send_budget`).
+ *   - `bot`: the whole bot. Its row keeps the moments of the messages of the last second; the guest
+ *     lane may fill `perSecond` of any rolling second, the bulk lane only `perSecond - guestReserve`,
+ *     so the last places of every second are always left to guests.
+ *   - `bulk`: the broadcasts' own even pace (`nextAt` moves on by 1000 / bulkPerSecond ms a message).
+ *   - `chat:<id>`: one message a second to a private chat (`nextAt` = last + perChatMs).
+ *   - `group:<id>` (a negative chat id: groups): one every perGroupMs = 3 s, so never more than 20 in
+ *     any rolling minute — Telegram's per-group limit.
+ *   - `hold`: a 429's retry_after; the bulk lane takes no place before its `nextAt`.
+ * Pure functions of the rows and the time, so the rules are tested without a database.
+ */
+export interface BotLimits {
+	/** Messages a second for the whole bot, a little under Telegram's ~30. */
+	perSecond: number;
+	/** The bulk lane's own even pace. */
+	bulkPerSecond: number;
+	/** Places in every second that bulk may not take. */
+	guestReserve: number;
+	/** Spacing between two messages to one private chat. */
+	perChatMs: number;
+	/** Spacing between two messages to one group chat (60 s / 20). */
+	perGroupMs: number;
+}
+
+export const BOT_LIMITS: BotLimits = { perSecond: 28, bulkPerSecond: 22, guestReserve: 6, perChatMs: 1000, perGroupMs: 3000 };
+
+export type Lane = 'guest' | 'bulk';
+
+export interface BudgetRow {
+	key: string;
+	nextAt: bigint;
+	recent: string;
+}
+
+const WINDOW_MS = 1000;
+
+/** A chat's key: groups (negative ids) are paced by the group limit. */
+export function chatKey(chatId: bigint): string {
+	return chatId < 0n ? `group:${chatId}` : `chat:${chatId}`;
+}
+
+/** The keys a message of `lane` to `chatId` reads (null: the bot's second only). */
+export function budgetKeys(chatId: bigint | null, lane: Lane): string[] {
+	const keys = lane === 'bulk' ? ['bot', 'bulk', 'hold'] : ['bot'];
+	return chatId === null ? keys : [...keys, chatKey(chatId)];
+}
+
+/** The moments of the bot's messages still inside the second before `now`, oldest first. */
+export function recentMoments(rows: readonly BudgetRow[], now: number): number[] {
+	const text = rows.find((row) => row.key === 'bot')?.recent ?? '';
+	return text === '' ? [] : text.split(',').map(Number).filter((at) => now - at < WINDOW_MS);
+}
+
+/** When the lane's share of the rolling second has room again (now or earlier = room now). */
+function windowFreeAt(recent: readonly number[], now: number, lane: Lane, limits: BotLimits): number {
+	const cap = lane === 'guest' ? limits.perSecond : limits.perSecond - limits.guestReserve;
+	// The message that must leave the window before one more fits (none: there is room now).
+	const blocking = recent[recent.length - cap];
+	return blocking === undefined ? now : blocking + WINDOW_MS;
+}
+
+/** How long a message must wait from `now` (0 = it may take its place now). */
+export function placeWait(rows: readonly BudgetRow[], chatId: bigint | null, lane: Lane, now: number, limits: BotLimits): number {
+	const keys = budgetKeys(chatId, lane).filter((key) => key !== 'bot');
+	let freeAt = windowFreeAt(recentMoments(rows, now), now, lane, limits);
+	for (const row of rows) if (keys.includes(row.key)) freeAt = Math.max(freeAt, Number(row.nextAt));
+	return Math.max(0, freeAt - now);
+}
+
+/** The rows as they stand once a message took its place at `now` (the hold is only read). */
+export function takePlace(rows: readonly BudgetRow[], chatId: bigint, lane: Lane, now: number, limits: BotLimits): BudgetRow[] {
+	const recent = [...recentMoments(rows, now), now].slice(-limits.perSecond).join(',');
+	const taken: BudgetRow[] = [{ key: 'bot', nextAt: BigInt(now), recent }];
+	const key = chatKey(chatId);
+	taken.push({ key, nextAt: BigInt(now + (key.startsWith('group:') ? limits.perGroupMs : limits.perChatMs)), recent: '' });
+	if (lane === 'bulk') {
+		const from = Math.max(Number(rows.find((row) => row.key === 'bulk')?.nextAt ?? now), now);
+		taken.push({ key: 'bulk', nextAt: BigInt(Math.ceil(from + WINDOW_MS / limits.bulkPerSecond)), recent: '' });
+	}
+	return taken;
+}
