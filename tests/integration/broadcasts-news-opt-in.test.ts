@@ -68,11 +68,15 @@ describe('news opt-in after the pack, through the bot', () => {
 		return (await w.db.job.findFirstOrThrow({ where: { sessionToken: token } })).jobId;
 	}
 
-	/** The worker's notices outbox until nothing is left to send (the bot's per-chat pace may hold one a second). */
+	/**
+	 * The worker's notices outbox until nothing is left to send. The send budget lives in the
+	 * database and every sender here reads the world's one FakeClock, so a pass moves it on a second:
+	 * the bot's per-chat pace lets the link and the question go one second apart.
+	 */
 	async function sendNotices(w: GuestWorld): Promise<void> {
-		const deps: GuestNoticeDeps = { db: w.db, clock: systemClock, logger: silentLogger, api: w.noticeApi, cooldown: new ChatCooldown(), budget: new BotBudget(w.db, systemClock), slots: 2, leaseMs: 30_000 };
+		const deps: GuestNoticeDeps = { db: w.db, clock: w.clock, logger: silentLogger, api: w.noticeApi, cooldown: new ChatCooldown(), budget: new BotBudget(w.db, w.clock), slots: 2, leaseMs: 30_000 };
 		await eventually(
-			async () => (await deliverGuestNotices(deps), w.db.guestNotice.count({ where: { state: { in: ['queued', 'sending'] } } })),
+			async () => (await deliverGuestNotices(deps), w.clock.advance(1000), w.db.guestNotice.count({ where: { state: { in: ['queued', 'sending'] } } })),
 			(left) => left === 0,
 			15_000
 		);
