@@ -1,10 +1,14 @@
-// Prints the closing line of a test run from the JSON reports of both vitest runs and Playwright:
+// Prints the closing lines of a test run from the JSON reports of both vitest runs and Playwright:
+// first each failed test by file and name (CI keeps only the tail of the output, so the names must be
+// there), then the one summary line
 //   tests: N passed, N failed, N skipped
 // Exits non-zero when a report is missing or anything failed, so CI cannot pass on a silent run.
 import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const missing = [];
+const failures = [];
 
 function read(path) {
 	if (!existsSync(path)) {
@@ -14,13 +18,47 @@ function read(path) {
 	return JSON.parse(readFileSync(path, 'utf8'));
 }
 
+function firstLine(text) {
+	return String(text ?? '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 200) ?? '';
+}
+
+function vitestFailures(report, run) {
+	for (const file of report.testResults ?? []) {
+		const name = relative(process.cwd(), file.name);
+		const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+		for (const test of failed) {
+			failures.push(`${run} ${name} > ${test.fullName}\n    ${firstLine(test.failureMessages?.[0])}`);
+		}
+		// A file that failed before any test ran (an import error, a hook) has no failed test of its own.
+		if (file.status === 'failed' && failed.length === 0) failures.push(`${run} ${name}\n    ${firstLine(file.message)}`);
+	}
+}
+
+function playwrightFailures(suites, trail = []) {
+	for (const suite of suites ?? []) {
+		const path = suite.title ? [...trail, suite.title] : trail;
+		for (const spec of suite.specs ?? []) {
+			for (const test of spec.tests ?? []) {
+				if (test.status !== 'unexpected') continue;
+				const error = test.results?.at(-1)?.error?.message;
+				failures.push(`[playwright ${test.projectName}] ${[...path, spec.title].join(' > ')}\n    ${firstLine(error)}`);
+			}
+		}
+		playwrightFailures(suite.suites, path);
+	}
+}
+
 // The whole vitest run on SQLite, then the integration core again on PostgreSQL (tests/postgres-core.txt).
-for (const path of ['.tmp/vitest-report.json', '.tmp/vitest-postgres-report.json']) {
+for (const [path, run] of [
+	['.tmp/vitest-report.json', '[vitest sqlite]'],
+	['.tmp/vitest-postgres-report.json', '[vitest postgresql]']
+]) {
 	const vitest = read(path);
 	if (!vitest) continue;
 	totals.passed += vitest.numPassedTests;
 	totals.failed += vitest.numFailedTests + (vitest.numFailedTestSuites > 0 && vitest.numFailedTests === 0 ? vitest.numFailedTestSuites : 0);
 	totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+	vitestFailures(vitest, run);
 }
 
 const playwright = read('.tmp/playwright-report.json');
@@ -29,9 +67,15 @@ if (playwright) {
 	totals.passed += s.expected + s.flaky;
 	totals.failed += s.unexpected;
 	totals.skipped += s.skipped;
+	playwrightFailures(playwright.suites);
+	for (const error of playwright.errors ?? []) failures.push(`[playwright] ${firstLine(error.message)}`);
 	if (playwright.errors?.length) totals.failed += playwright.errors.length;
 }
 
+if (failures.length > 0) {
+	console.log(`\nfailed (${failures.length}):`);
+	for (const failure of failures) console.log(`  ${failure}`);
+}
 for (const path of missing) console.log(`missing test report: ${path} (that runner did not finish)`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 || missing.length > 0 || totals.passed === 0 ? 1 : 0);
