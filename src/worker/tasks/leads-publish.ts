@@ -4,7 +4,7 @@ import type { Lead } from '../../lib/server/db/generated/client.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import { renderLeadCard } from '../../lib/server/telegram/lead-card.ts';
 import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
-import { recordRightAfterSend } from '../../lib/server/telegram/outbox-send.ts';
+import { recordRightAfterSend } from '../../lib/server/outbox/record-after-send.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
 import { errorText } from '../../lib/server/errors/error-text.ts';
 

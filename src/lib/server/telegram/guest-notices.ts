@@ -17,7 +17,8 @@ import type { TelegramApi } from './api.ts';
 import type { BotBudget } from './bot-budget.ts';
 import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
 import { renderGuestStatus } from './guest-status.ts';
-import { readSendFailure, recordRightAfterSend } from './outbox-send.ts';
+import { readSendFailure } from './errors.ts';
+import { recordRightAfterSend } from '../outbox/record-after-send.ts';
 import { errorText } from '../errors/error-text.ts';
 
 /**
