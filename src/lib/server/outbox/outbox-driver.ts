@@ -50,8 +50,8 @@ export interface OutboxSender<Row, Message, Sent> {
 	recordSent(row: Row, message: Message, sent: Sent): Promise<void>;
 	/** Back to the queue until `retryAt`; `countsAsAttempt` false: no call was made, or a 429 the ladder does not count. */
 	postpone(row: Row, retryAt: Date, error: string | null, countsAsAttempt: boolean): Promise<void>;
-	/** The row will not be sent: `error` is the Telegram failure when the ladder ended it. */
-	end(row: Row, as: EndReason, reason: string, attempt: number): Promise<void>;
+	/** The row will not be sent; `called`: the ladder ended it after a failed call (`reason` is Telegram's error), not prepare. */
+	end(row: Row, as: EndReason, reason: string, called: boolean): Promise<void>;
 	/** Crash injection steps for the crash tests (jobs/run/crash-points.ts). */
 	crashSteps?: { afterClaim?: string; afterSend?: string };
 }
@@ -111,7 +111,7 @@ export async function handleRow<Row, Message, Sent>(sender: OutboxSender<Row, Me
 	}
 	const prepared = await sender.prepare(row);
 	if ('end' in prepared) {
-		await sender.end(row, prepared.end, prepared.reason, sender.attempt(row));
+		await sender.end(row, prepared.end, prepared.reason, false);
 		deps.logger.info({ ...sender.describe(row), as: prepared.end, reason: prepared.reason }, `${sender.name} ended without a message`);
 		return 'ended';
 	}
@@ -153,7 +153,7 @@ async function recordFailure<Row>(sender: OutboxSender<Row, unknown, unknown>, d
 		await deps.budget?.noteFlood(verdict.retryAfterMs);
 	}
 	if (verdict.verdict === 'end') {
-		await sender.end(row, verdict.as, verdict.error, attempt);
+		await sender.end(row, verdict.as, verdict.error, true);
 		deps.logger.warn({ ...sender.describe(row), attempt, as: verdict.as, error: verdict.error }, `${sender.name} given up`);
 		return 'ended';
 	}
