@@ -45,10 +45,11 @@ export async function recordLeadPublished(db: Db, now: Date, leadId: number, cha
 	});
 }
 
-export async function recordLeadPublishFailure(db: Db, leadId: number, error: string, retryAt: Date): Promise<void> {
+/** Back off until `retryAt`; `countsAsAttempt` false: no call was made (the group was cooling down). */
+export async function recordLeadPublishFailure(db: Db, leadId: number, error: string, retryAt: Date, countsAsAttempt = true): Promise<void> {
 	await db.lead.updateMany({
 		where: { id: leadId, publishedAt: null },
-		data: { publishAttempts: { increment: 1 }, nextPublishAt: retryAt.toISOString(), publishError: error.slice(0, 300) }
+		data: { publishAttempts: { increment: countsAsAttempt ? 1 : 0 }, nextPublishAt: retryAt.toISOString(), publishError: error.slice(0, 300) }
 	});
 }
 
