@@ -4,7 +4,7 @@ import { claimRepeatToNotify, recordRepeatFailure, recordRepeatNotified, type Re
 import { leadText, type LeadTextKey } from '../../lib/i18n/leads.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import { leadTag } from '../../lib/server/telegram/lead-card.ts';
-import { refreshLeadCardNow } from '../../lib/server/telegram/lead-card-edit.ts';
+import { refreshLeadCardNow } from '../../lib/server/leads/lead-card-edit-outbox.ts';
 import { OUTBOX_LEASE_MS } from '../../lib/server/telegram/outbox-api.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';
 import { errorText } from '../../lib/server/errors/error-text.ts';

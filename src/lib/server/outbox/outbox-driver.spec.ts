@@ -222,6 +222,16 @@ describe('the outbox driver', () => {
 		expect(rows[0]).toMatchObject({ state: 'skipped', error: 'opted out' });
 	});
 
+	it('a row prepare puts back waits uncounted, without a call', async () => {
+		const clock = new FakeClock();
+		const rows = rowsFor(1);
+		const later = new Date(clock.now().getTime() + 120 * SECOND);
+		const { sender, calls } = fakeOutbox(clock, rows, () => null, { prepare: async () => ({ later }) });
+		expect(await runOutboxPass(sender, depsFor(clock))).toBe(0);
+		expect(calls).toEqual([]);
+		expect(rows[0]).toMatchObject({ state: 'queued', attempts: 0, nextAttemptAt: later.getTime(), leaseUntil: 0 });
+	});
+
 	it('one chat: its cooldown stops the claim, and a failure ends the pass', async () => {
 		const clock = new FakeClock();
 		const cooldown = new ChatCooldown();

@@ -43,8 +43,8 @@ export interface OutboxSender<Row, Message, Sent> {
 	chatId(row: Row): bigint;
 	/** Log fields naming the row. */
 	describe(row: Row): Record<string, unknown>;
-	/** What to send, or why the row ends without a call (opted out, blocked, outdated). */
-	prepare(row: Row): Promise<{ message: Message } | { end: 'blocked' | 'skipped'; reason: string }>;
+	/** What to send, why the row ends without a call (opted out, blocked, outdated), or until when it waits uncounted. */
+	prepare(row: Row): Promise<{ message: Message } | { end: 'blocked' | 'skipped'; reason: string } | { later: Date }>;
 	send(row: Row, message: Message): Promise<Sent>;
 	/** Telegram took it: recorded right away (retried, recordRightAfterSend). */
 	recordSent(row: Row, message: Message, sent: Sent): Promise<void>;
@@ -110,6 +110,10 @@ export async function handleRow<Row, Message, Sent>(sender: OutboxSender<Row, Me
 		return 'later';
 	}
 	const prepared = await sender.prepare(row);
+	if ('later' in prepared) {
+		await sender.postpone(row, prepared.later, null, false);
+		return 'later';
+	}
 	if ('end' in prepared) {
 		await sender.end(row, prepared.end, prepared.reason, false);
 		deps.logger.info({ ...sender.describe(row), as: prepared.end, reason: prepared.reason }, `${sender.name} ended without a message`);
