@@ -93,10 +93,11 @@ export async function recordPingScrubbed(db: Db, repeatId: number): Promise<void
 	await db.leadRepeat.updateMany({ where: { id: repeatId }, data: { pingMessageId: null } });
 }
 
-export async function recordRepeatFailure(db: Db, repeatId: number, error: string, retryAt: Date): Promise<void> {
+/** Back off until `retryAt`; `countsAsAttempt` false: no call was made (the group was cooling down). */
+export async function recordRepeatFailure(db: Db, repeatId: number, error: string, retryAt: Date, countsAsAttempt = true): Promise<void> {
 	await db.leadRepeat.updateMany({
 		where: { id: repeatId, notifiedAt: null },
-		data: { notifyAttempts: { increment: 1 }, nextNotifyAt: retryAt.toISOString(), notifyError: error.slice(0, 300) }
+		data: { notifyAttempts: { increment: countsAsAttempt ? 1 : 0 }, nextNotifyAt: retryAt.toISOString(), notifyError: error.slice(0, 300) }
 	});
 }
 
