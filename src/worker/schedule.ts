@@ -12,7 +12,7 @@ import type { BotBudget } from '../lib/server/telegram/bot-budget.ts';
 import type { SendPacing } from '../lib/server/telegram/send-budget-api.ts';
 import { EditPacer } from '../lib/server/telegram/edit-pacer.ts';
 import { deliverGuestNotices } from '../lib/server/jobs/guest-notice-outbox.ts';
-import { refreshGuestStatuses } from '../lib/server/telegram/guest-status.ts';
+import { refreshGuestStatuses } from '../lib/server/jobs/guest-status.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from '../lib/server/time/clock.ts';
 import { HEARTBEAT_EVERY_MS, recordHeartbeat } from '../lib/server/workers/worker-registry.ts';
 import { UPDATES_LEASE_TICK_MS, type UpdatesLeaseKeeper } from './bot/updates-lease.ts';

@@ -12,7 +12,7 @@ import { runOutboxPass, type OutboxSender } from '../outbox/outbox-driver.ts';
 import type { TelegramApi } from '../telegram/api.ts';
 import type { BotBudget } from '../telegram/bot-budget.ts';
 import type { ChatCooldown } from '../telegram/flood-control.ts';
-import { renderGuestStatus } from '../telegram/guest-status.ts';
+import { renderGuestStatus } from './guest-status.ts';
 import { SECOND, type Clock } from '../time/clock.ts';
 import { claimDueNotice, postponeNotice, recordNoticeEnded, recordNoticeSent, type ClaimedNotice } from './guest-notices.repository.ts';
 import { recordJobMessage } from './job-messages.ts';
