@@ -5,7 +5,7 @@ import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
-import { deliverGuestNotices, type GuestNoticeDeps } from '../../src/lib/server/telegram/guest-notices.ts';
+import { deliverGuestNotices, type GuestNoticeDeps } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-policy.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';

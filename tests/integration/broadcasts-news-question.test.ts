@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { queueNewsQuestionOnce } from '../../src/lib/server/broadcasts/news-question.ts';
 import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
-import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
+import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { FakeClock, MINUTE, SECOND, systemClock } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, noticeDepsFor, type GenerationWorld } from './generation-harness.ts';

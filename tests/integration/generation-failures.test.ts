@@ -7,7 +7,7 @@ import { createOfflineProvider } from '../../src/lib/server/providers/offline/of
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { SelfieMissing } from '../../src/lib/server/jobs/job-errors.ts';
 import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
-import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
+import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { abortableSleep, type QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { noticeDepsFor, useGenerationWorld, waitForBotText, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 

@@ -8,7 +8,7 @@ import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-po
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
-import type { GuestNoticeDeps } from '../../src/lib/server/telegram/guest-notices.ts';
+import type { GuestNoticeDeps } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
 import { systemClock, type Clock } from '../../src/lib/server/time/clock.ts';
 import type { ImageProvider } from '../../src/lib/server/providers/provider.ts';

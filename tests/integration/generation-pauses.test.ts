@@ -6,7 +6,7 @@ import { generationText } from '../../src/lib/i18n/generation.ts';
 import { endMaintenance, startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { nextPacificMidnight } from '../../src/lib/server/spend/provider-quota-day.ts';
 import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
-import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
+import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { enforceJobDeadlines } from '../../src/worker/tasks/deadlines.ts';
 import { noticeDepsFor, useGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 

@@ -9,7 +9,7 @@ import { warnAdminsAboutDailyRequests } from '../../src/worker/tasks/rpd-warning
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, noticeDepsFor } from './generation-harness.ts';
-import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
+import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 
 async function freshDb(dir: string) {
 	return (await createTestDb(dir)).db;

@@ -5,7 +5,7 @@ import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
 import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
-import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
+import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, uploadDeps, type GuestWorld } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { enqueueJob, failJobPastDeadline } from '../../src/lib/server/jobs/job.repository.ts';
 import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
-import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
+import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
 import { noticeDepsFor, useGenerationWorld, type GenerationWorld } from './generation-harness.ts';
 

@@ -6,8 +6,8 @@ import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { EditPacer } from '../../src/lib/server/telegram/edit-pacer.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
-import { deliverGuestNotices } from '../../src/lib/server/telegram/guest-notices.ts';
-import { refreshGuestStatuses, type GuestStatusDeps } from '../../src/lib/server/telegram/guest-status.ts';
+import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
+import { refreshGuestStatuses, type GuestStatusDeps } from '../../src/lib/server/jobs/guest-status.ts';
 import { FakeClock, HOUR, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
 import { noticeDepsFor, useGenerationWorld, type GenerationWorld } from './generation-harness.ts';
 

@@ -3,7 +3,7 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { readLeadsSettings } from '../../lib/server/leads/leads-config.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
-import type { LeadCardDeps } from '../../lib/server/telegram/lead-card-edit.ts';
+import type { LeadCardDeps } from '../../lib/server/leads/lead-card-edit-outbox.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { paceThroughBudget, type SendPacing } from '../../lib/server/telegram/send-budget-api.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';

@@ -5,7 +5,7 @@ import type { Logger } from '../../lib/server/log/logger.ts';
 import { insertSettingOnce, readSetting } from '../../lib/server/settings/settings.repository.ts';
 import { countImageRequestsSince } from '../../lib/server/spend/usage-recorder.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
-import { alertAdmins } from '../../lib/server/telegram/guest-notices.ts';
+import { alertAdmins } from '../../lib/server/telegram/admin-alerts.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 
 /**

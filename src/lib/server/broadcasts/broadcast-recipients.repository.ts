@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../db/client.ts';
-import { pickRowToClaim } from '../db/dialect/row-locks.ts';
+import { claimRowWithLease } from '../db/dialect/row-locks.ts';
 import { Prisma, type Broadcast, type BroadcastRecipient } from '../db/generated/client.ts';
 
 /**
@@ -13,20 +13,12 @@ export type ClaimedRecipient = BroadcastRecipient & { broadcast: Broadcast };
 /** The oldest due row of a sending broadcast, or any due test send; null when nothing is due. */
 export async function claimNextRecipient(db: Db, now: Date, leaseMs: number): Promise<ClaimedRecipient | null> {
 	const nowIso = now.toISOString();
-	return db.$transaction(async (tx) => {
-		const id = await pickRowToClaim(tx, {
-			table: 'broadcast_recipients',
-			alias: 'r',
-			due: Prisma.sql`r.state = 'queued' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ${nowIso})
-				AND (r.test = TRUE OR EXISTS (SELECT 1 FROM broadcasts b WHERE b.id = r.broadcast_id AND b.state = 'sending'))`,
-			orderBy: 'r.test DESC, r.id'
-		});
-		const due = id === null ? null : await tx.broadcastRecipient.findUnique({ where: { id }, include: { broadcast: true } });
-		if (!due) return null;
-		const nextAttemptAt = new Date(now.getTime() + leaseMs).toISOString();
-		await tx.broadcastRecipient.update({ where: { id: due.id }, data: { nextAttemptAt } });
-		return { ...due, nextAttemptAt };
-	});
+	const due = Prisma.sql`r.state = 'queued' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ${nowIso})
+		AND (r.test = TRUE OR EXISTS (SELECT 1 FROM broadcasts b WHERE b.id = r.broadcast_id AND b.state = 'sending'))`;
+	const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+	return claimRowWithLease(db, { table: 'broadcast_recipients', alias: 'r', due, orderBy: 'r.test DESC, r.id', leaseColumn: 'next_attempt_at', leaseUntil }, (tx, id) =>
+		tx.broadcastRecipient.findUnique({ where: { id }, include: { broadcast: true } })
+	);
 }
 
 const stillQueued = (id: number) => ({ id, state: 'queued' });

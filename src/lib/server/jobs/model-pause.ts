@@ -4,7 +4,7 @@ import type { Logger } from '../log/logger.ts';
 import { modelMissingSentence, type ConfiguredModel } from '../providers/configured-model.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../settings/maintenance.ts';
 import type { TelegramApi } from '../telegram/api.ts';
-import { alertAdmins } from '../telegram/guest-notices.ts';
+import { alertAdmins } from '../telegram/admin-alerts.ts';
 import type { Clock } from '../time/clock.ts';
 import { readModelCheck, writeModelCheck } from './model-check-state.ts';
 

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../db/client.ts';
-import { pickRowToClaim } from '../db/dialect/row-locks.ts';
+import { claimRowWithLease } from '../db/dialect/row-locks.ts';
 import { Prisma } from '../db/generated/client.ts';
 
 /**
@@ -28,21 +28,11 @@ export interface ClaimedCardEdit {
  * as the other outboxes: of two workers claiming at once on PostgreSQL each gets a different edit.
  */
 export async function claimCardEdit(db: Db, now: Date, leaseMs: number, leadId?: number): Promise<ClaimedCardEdit | null> {
-	const nowIso = now.toISOString();
 	const ofLead = leadId === undefined ? Prisma.empty : Prisma.sql`AND e.lead_id = ${leadId}`;
-	return db.$transaction(async (tx) => {
-		const id = await pickRowToClaim(tx, {
-			table: 'lead_card_edits',
-			alias: 'e',
-			idColumn: 'lead_id',
-			due: Prisma.sql`(e.next_attempt_at IS NULL OR e.next_attempt_at <= ${nowIso}) ${ofLead}`,
-			orderBy: 'e.requested_at, e.lead_id'
-		});
-		const due = id === null ? null : await tx.leadCardEdit.findUnique({ where: { leadId: id } });
-		if (!due) return null;
-		await tx.leadCardEdit.update({ where: { leadId: due.leadId }, data: { nextAttemptAt: new Date(now.getTime() + leaseMs).toISOString() } });
-		return { leadId: due.leadId, requestedAt: due.requestedAt, attempts: due.attempts };
-	});
+	const due = Prisma.sql`(e.next_attempt_at IS NULL OR e.next_attempt_at <= ${now.toISOString()}) ${ofLead}`;
+	const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+	const row = { table: 'lead_card_edits', alias: 'e', idColumn: 'lead_id', due, orderBy: 'e.requested_at, e.lead_id', leaseColumn: 'next_attempt_at', leaseUntil };
+	return claimRowWithLease(db, row, (tx, id) => tx.leadCardEdit.findUnique({ where: { leadId: id }, select: { leadId: true, requestedAt: true, attempts: true } }));
 }
 
 /** Done — unless the lead changed again meanwhile (then the newer request stays). */

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../db/client.ts';
-import { pickRowToClaim } from '../db/dialect/row-locks.ts';
+import { claimRowWithLease } from '../db/dialect/row-locks.ts';
 import { Prisma, type Lead, type LeadRepeat } from '../db/generated/client.ts';
 
 /**
@@ -11,20 +11,9 @@ import { Prisma, type Lead, type LeadRepeat } from '../db/generated/client.ts';
 
 /** Claims the oldest lead due for publication; null when the outbox is empty. */
 export async function claimLeadToPublish(db: Db, now: Date, leaseMs: number): Promise<Lead | null> {
-	const nowIso = now.toISOString();
-	return db.$transaction(async (tx) => {
-		const id = await pickRowToClaim(tx, {
-			table: 'leads',
-			alias: 'l',
-			due: Prisma.sql`l.published_at IS NULL AND (l.next_publish_at IS NULL OR l.next_publish_at <= ${nowIso})`,
-			orderBy: 'l.id'
-		});
-		const due = id === null ? null : await tx.lead.findUnique({ where: { id } });
-		if (!due) return null;
-		const nextPublishAt = new Date(now.getTime() + leaseMs).toISOString();
-		await tx.lead.update({ where: { id: due.id }, data: { nextPublishAt } });
-		return { ...due, nextPublishAt };
-	});
+	const due = Prisma.sql`l.published_at IS NULL AND (l.next_publish_at IS NULL OR l.next_publish_at <= ${now.toISOString()})`;
+	const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+	return claimRowWithLease(db, { table: 'leads', alias: 'l', due, orderBy: 'l.id', leaseColumn: 'next_publish_at', leaseUntil }, (tx, id) => tx.lead.findUnique({ where: { id } }));
 }
 
 /**
@@ -45,10 +34,11 @@ export async function recordLeadPublished(db: Db, now: Date, leadId: number, cha
 	});
 }
 
-export async function recordLeadPublishFailure(db: Db, leadId: number, error: string, retryAt: Date): Promise<void> {
+/** Back off until `retryAt`; `countsAsAttempt` false: no call was made (the group was cooling down). */
+export async function recordLeadPublishFailure(db: Db, leadId: number, error: string, retryAt: Date, countsAsAttempt = true): Promise<void> {
 	await db.lead.updateMany({
 		where: { id: leadId, publishedAt: null },
-		data: { publishAttempts: { increment: 1 }, nextPublishAt: retryAt.toISOString(), publishError: error.slice(0, 300) }
+		data: { publishAttempts: { increment: countsAsAttempt ? 1 : 0 }, nextPublishAt: retryAt.toISOString(), publishError: error.slice(0, 300) }
 	});
 }
 
@@ -56,21 +46,12 @@ export type RepeatWithLead = LeadRepeat & { lead: Lead };
 
 /** Claims the oldest repeat whose lead's card exists (earlier ones are absorbed at publication). */
 export async function claimRepeatToNotify(db: Db, now: Date, leaseMs: number): Promise<RepeatWithLead | null> {
-	const nowIso = now.toISOString();
-	return db.$transaction(async (tx) => {
-		const id = await pickRowToClaim(tx, {
-			table: 'lead_repeats',
-			alias: 'r',
-			due: Prisma.sql`r.notified_at IS NULL AND (r.next_notify_at IS NULL OR r.next_notify_at <= ${nowIso})
-				AND EXISTS (SELECT 1 FROM leads l WHERE l.id = r.lead_id AND l.published_at IS NOT NULL)`,
-			orderBy: 'r.id'
-		});
-		const due = id === null ? null : await tx.leadRepeat.findUnique({ where: { id }, include: { lead: true } });
-		if (!due) return null;
-		const nextNotifyAt = new Date(now.getTime() + leaseMs).toISOString();
-		await tx.leadRepeat.update({ where: { id: due.id }, data: { nextNotifyAt } });
-		return { ...due, nextNotifyAt };
-	});
+	const due = Prisma.sql`r.notified_at IS NULL AND (r.next_notify_at IS NULL OR r.next_notify_at <= ${now.toISOString()})
+		AND EXISTS (SELECT 1 FROM leads l WHERE l.id = r.lead_id AND l.published_at IS NOT NULL)`;
+	const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+	return claimRowWithLease(db, { table: 'lead_repeats', alias: 'r', due, orderBy: 'r.id', leaseColumn: 'next_notify_at', leaseUntil }, (tx, id) =>
+		tx.leadRepeat.findUnique({ where: { id }, include: { lead: true } })
+	);
 }
 
 /** The repeat is done; `pingMessageId` is where its ping sits in the group (an erasure edits it). */
@@ -92,10 +73,11 @@ export async function recordPingScrubbed(db: Db, repeatId: number): Promise<void
 	await db.leadRepeat.updateMany({ where: { id: repeatId }, data: { pingMessageId: null } });
 }
 
-export async function recordRepeatFailure(db: Db, repeatId: number, error: string, retryAt: Date): Promise<void> {
+/** Back off until `retryAt`; `countsAsAttempt` false: no call was made (the group was cooling down). */
+export async function recordRepeatFailure(db: Db, repeatId: number, error: string, retryAt: Date, countsAsAttempt = true): Promise<void> {
 	await db.leadRepeat.updateMany({
 		where: { id: repeatId, notifiedAt: null },
-		data: { notifyAttempts: { increment: 1 }, nextNotifyAt: retryAt.toISOString(), notifyError: error.slice(0, 300) }
+		data: { notifyAttempts: { increment: countsAsAttempt ? 1 : 0 }, nextNotifyAt: retryAt.toISOString(), notifyError: error.slice(0, 300) }
 	});
 }
 

@@ -33,3 +33,21 @@ export function retryAfterMs(error: unknown): number {
 	if (error instanceof GrammyError && error.error_code === 429) return (error.parameters.retry_after ?? 1) * SECOND;
 	return 0;
 }
+
+/**
+ * What a failed send means for an outbox row (read by the outbox driver's failure ladder,
+ * outbox/failure-ladder.ts).
+ */
+export type SendFailure =
+	/** 403: the person blocked the bot — mark them, never retry. */
+	| { outcome: 'blocked' }
+	/** 400 chat not found and the like: writing again fails the same way. */
+	| { outcome: 'unreachable' }
+	/** 429, 5xx, a timeout or a dropped connection: retry, never sooner than `retryAfterMs` (429's retry_after). */
+	| { outcome: 'retry'; retryAfterMs: number };
+
+export function readSendFailure(error: unknown): SendFailure {
+	if (isBlockedByUser(error)) return { outcome: 'blocked' };
+	if (isUnreachableChat(error)) return { outcome: 'unreachable' };
+	return { outcome: 'retry', retryAfterMs: retryAfterMs(error) };
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs } from '../leads/backoff.ts';
+import { GrammyError } from 'grammy';
+import { LEADS_BACKOFF } from '../leads/backoff.ts';
+import { decideAfterFailure } from '../outbox/failure-ladder.ts';
 import { computeBackoffMs } from './backoff.ts';
 
 describe('computeBackoffMs: one capped exponential backoff with a jitter band', () => {
@@ -23,9 +25,12 @@ describe('computeBackoffMs: one capped exponential backoff with a jitter band', 
 	});
 
 	it('the leads outboxes: 15 s doubling to 1 h, ±20 %, never sooner than Telegram asked', () => {
-		expect(backoffDelayMs(1, 0, () => 0.5)).toBe(15_000);
-		expect(backoffDelayMs(3, 0, () => 0.5)).toBe(60_000);
-		expect(backoffDelayMs(40, 0, () => 1)).toBe(4_320_000);
-		expect(backoffDelayMs(1, 45_000, () => 0.5)).toBe(45_000);
+		expect(computeBackoffMs(1, LEADS_BACKOFF, () => 0.5)).toBe(15_000);
+		expect(computeBackoffMs(3, LEADS_BACKOFF, () => 0.5)).toBe(60_000);
+		expect(computeBackoffMs(40, LEADS_BACKOFF, () => 1)).toBe(4_320_000);
+		const flood = new GrammyError('429', { ok: false, error_code: 429, description: 'Too Many Requests', parameters: { retry_after: 45 } }, 'sendMessage', {});
+		const ladder = { backoff: LEADS_BACKOFF, maxAttempts: null, recipient: 'group', floodCountsAsAttempt: true } as const;
+		const verdict = decideAfterFailure(flood, 1, ladder, new Date(0), () => 0.5);
+		expect(verdict.verdict === 'retry' && verdict.retryAt.getTime()).toBe(45_000);
 	});
 });

@@ -3,7 +3,7 @@ import { BACKUP_ROTATION_DAYS, eraseLead } from '../../../lib/server/leads/lead-
 import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
 import { formatTashkent } from '../../../lib/server/leads/tashkent-time.ts';
 import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
-import { refreshLeadCardNow } from '../../../lib/server/telegram/lead-card-edit.ts';
+import { refreshLeadCardNow } from '../../../lib/server/leads/lead-card-edit-outbox.ts';
 import type { BotContext } from '../context.ts';
 import { leadText } from '../../../lib/i18n/leads.ts';
 

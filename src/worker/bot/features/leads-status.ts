@@ -3,7 +3,7 @@ import { setLeadStatus } from '../../../lib/server/leads/lead-status.ts';
 import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
 import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
 import { LEAD_CALLBACK_PATTERN, leadCallbackSchema } from '../../../lib/server/telegram/lead-card.ts';
-import { refreshLeadCardNow } from '../../../lib/server/telegram/lead-card-edit.ts';
+import { refreshLeadCardNow } from '../../../lib/server/leads/lead-card-edit-outbox.ts';
 import type { BotContext } from '../context.ts';
 import { leadText, statusLabel, type LeadTextKey } from '../../../lib/i18n/leads.ts';
 

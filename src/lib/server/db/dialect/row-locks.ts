@@ -1,4 +1,4 @@
-import type { Tx } from '../client.ts';
+import type { Db, Tx } from '../client.ts';
 import { Prisma } from '../generated/client.ts';
 import { dialectOf } from './dialect.ts';
 
@@ -27,6 +27,24 @@ export async function pickRowToClaim(tx: Tx, row: RowToClaim): Promise<number | 
 		WHERE ${row.due} ORDER BY ${Prisma.raw(row.orderBy)} LIMIT 1 ${Prisma.raw(lock)}`;
 	const id = rows[0]?.id;
 	return id === undefined ? null : Number(id);
+}
+
+/**
+ * An outbox claim in one transaction: picks the first due row (pickRowToClaim), pushes its lease
+ * column (`next_attempt_at`, `next_publish_at`, …) to `leaseUntil` and reads it back with `read`
+ * (the row as claimed, lease included); null when none is due.
+ */
+export async function claimRowWithLease<T>(
+	db: Db,
+	row: RowToClaim & { leaseColumn: string; leaseUntil: string },
+	read: (tx: Tx, id: number) => Promise<T | null>
+): Promise<T | null> {
+	return db.$transaction(async (tx) => {
+		const id = await pickRowToClaim(tx, row);
+		if (id === null) return null;
+		await tx.$executeRaw`UPDATE ${Prisma.raw(row.table)} SET ${Prisma.raw(row.leaseColumn)} = ${row.leaseUntil} WHERE ${Prisma.raw(row.idColumn ?? 'id')} = ${id}`;
+		return read(tx, id);
+	});
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ADMIN_ALERTS } from '../../../i18n/admin-alerts.ts';
-import { alertAdmins } from '../../telegram/guest-notices.ts';
+import { alertAdmins } from '../../telegram/admin-alerts.ts';
 import type { FallbackEvent } from '../pipeline/pipeline-context.ts';
 import { pacificQuotaDay } from '../../spend/provider-quota-day.ts';
 import type { QueueDeps } from './queue-deps.ts';

@@ -1,6 +1,7 @@
 import { computeBackoffMs } from '../../time/backoff.ts';
 import { ADMIN_ALERTS } from '../../../i18n/admin-alerts.ts';
-import { alertAdmins, deliverJobNoticesNow } from '../../telegram/guest-notices.ts';
+import { alertAdmins } from '../../telegram/admin-alerts.ts';
+import { deliverJobNoticesNow } from '../guest-notice-outbox.ts';
 import { recordStage } from '../job-progress.ts';
 import { isShutdown, JobAborted, NoFaceFound, SelfieMissing } from '../job-errors.ts';
 import { failJobForGood, requeueJob } from '../job.repository.ts';

@@ -6,7 +6,7 @@ import type { ImageProvider } from '../../providers/provider.ts';
 import type { Prices } from '../../spend/usage-recorder.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { TelegramApi } from '../../telegram/api.ts';
-import type { GuestNoticeDeps } from '../../telegram/guest-notices.ts';
+import type { GuestNoticeDeps } from '../guest-notice-outbox.ts';
 
 /** What the job loop needs; tests build it with a FakeClock, the emulator's Api and any provider. */
 export interface QueueSettings {

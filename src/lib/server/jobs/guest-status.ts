@@ -4,15 +4,15 @@ import type { Locale } from '../../i18n/locale.ts';
 import type { QueueView } from '../../schemas/kiosk.ts';
 import type { Db } from '../db/client.ts';
 import { readGuestLanguage } from '../guests/guest-profile.ts';
-import { listLiveStatusMessages, recordStatusShown, type StatusMessage } from '../jobs/job-messages.ts';
-import { DEFAULT_JOB_SECONDS, readActiveQueue } from '../jobs/queue-position.ts';
+import { listLiveStatusMessages, recordStatusShown, type StatusMessage } from './job-messages.ts';
+import { DEFAULT_JOB_SECONDS, readActiveQueue } from './queue-position.ts';
 import type { Logger } from '../log/logger.ts';
 import { MINUTE, type Clock } from '../time/clock.ts';
-import type { TelegramApi } from './api.ts';
-import { isBlockedByUser, isNotModified, isUneditable } from './errors.ts';
+import type { TelegramApi } from '../telegram/api.ts';
+import { isBlockedByUser, isNotModified, isUneditable } from '../telegram/errors.ts';
 import { markBotBlocked } from '../guests/bot-blocked.ts';
-import type { EditPacer } from './edit-pacer.ts';
-import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
+import type { EditPacer } from '../telegram/edit-pacer.ts';
+import { noteFloodControl, type ChatCooldown } from '../telegram/flood-control.ts';
 
 /**
  * The guest's status message — the "Generating…" notice — kept true as the job moves: "you are

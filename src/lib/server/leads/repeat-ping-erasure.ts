@@ -1,9 +1,9 @@
 import { leadText } from '../../i18n/leads.ts';
-import { formatTashkent } from '../leads/tashkent-time.ts';
-import { findPingsToScrub, recordPingScrubbed } from '../leads/lead-outbox.repository.ts';
-import type { LeadCardDeps } from './lead-card-edit.ts';
-import { isNotModified, isUneditable } from './errors.ts';
-import { leadTag } from './lead-card.ts';
+import { isNotModified, isUneditable } from '../telegram/errors.ts';
+import { leadTag } from '../telegram/lead-card.ts';
+import type { LeadCardDeps } from './lead-card-edit-outbox.ts';
+import { findPingsToScrub, recordPingScrubbed } from './lead-outbox.repository.ts';
+import { formatTashkent } from './tashkent-time.ts';
 
 /**
  * A repeat's ping in the sales group quotes the repeat's phone, @username and comment, so an erased
