@@ -46,7 +46,10 @@ export async function readKiosksView(db: Db, clock: Clock, environmentPin: strin
 
 async function liveEventsOf(db: Db, kioskIds: number[]) {
 	const links = await db.eventKiosk.findMany({ where: { kioskId: { in: kioskIds } }, select: { kioskId: true, eventId: true } });
-	const events = await db.event.findMany({ where: { OR: [{ state: 'live', id: { in: links.map((l) => l.eventId) } }, { id: DEFAULT_EVENT_ID }] }, select: { id: true, name: true, state: true } });
+	const events = await db.event.findMany({
+		where: { OR: [{ state: 'live', id: { in: links.map((l) => l.eventId) } }, { id: DEFAULT_EVENT_ID }] },
+		select: { id: true, name: true, state: true }
+	});
 	const live = new Map<number, KioskRow['event']>();
 	for (const link of links) {
 		const event = events.find((e) => e.id === link.eventId && e.state === 'live');
