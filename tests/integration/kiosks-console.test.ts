@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { watchSnapshots } from '../../src/lib/server/console/change-feed.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { findKioskByKey, hashKioskKey } from '../../src/lib/server/kiosk/kiosk-keys.ts';
 import { kioskHeartbeat, KIOSK_SEEN_EVERY_MS } from '../../src/lib/server/kiosk/kiosk-presence.ts';
+import { kiosksChangeFeed, readKiosksView } from '../../src/lib/server/kiosk/kiosk-console.ts';
 import { recordKioskSession } from '../../src/lib/server/kiosk/kiosk-sessions.repository.ts';
 import { readStaffPinSecret } from '../../src/lib/server/kiosk/staff-pin-setting.ts';
 import { tryStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
@@ -68,6 +70,18 @@ describe('kiosks in the console', () => {
 		expect((await as(owner).list()).kiosks.find((k) => k.id === hall.id)?.online).toBe(false);
 		expect(door.name).toBe('Door');
 	});
+
+	it('the page’s own feed pushes a new list when a kiosk checks in (its marker SQL reads on either engine)', async () => {
+		const { clock, owner, as } = await setUp();
+		const { kiosk } = await as(owner).add({ name: 'Hall' });
+		const controller = new AbortController();
+		const stream = watchSnapshots(kiosksChangeFeed(db), controller.signal, () => readKiosksView(db, clock, undefined));
+		expect((await stream.next()).value?.kiosks.map((k) => k.online)).toEqual([false]);
+		await kioskHeartbeat(db, clock, kiosk.id)();
+		expect((await stream.next()).value?.kiosks.map((k) => k.online)).toEqual([true]);
+		controller.abort();
+		expect((await stream.next()).done).toBe(true);
+	}, 20_000);
 
 	it('the stream heartbeat writes last seen at most every 20 s by the clock', async () => {
 		const { clock, owner, as } = await setUp();
