@@ -9,7 +9,7 @@ import { signInOwnOperator, withE2eDb } from './console-operator.ts';
  */
 const ME = { username: 'kira_kiosks', password: 'operator password 789', setupToken: 'e2ekioskssetuptokenabcdefghijklm7' };
 
-test('Kiosks: add, pair by link, set the staff PIN, revoke', async ({ page, browser, baseURL }) => {
+test('Kiosks: add, pair by link, set the staff PIN, revoke', async ({ page, browser, baseURL }, testInfo) => {
 	await signInOwnOperator(page, ME);
 	withE2eDb((db) => db.prepare("UPDATE operators SET role = 'operator' WHERE username = ? AND role = 'viewer'").run(ME.username));
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Kiosks' }).click();
@@ -31,6 +31,14 @@ test('Kiosks: add, pair by link, set the staff PIN, revoke', async ({ page, brow
 	expect(tablet.url()).toBe(`${baseURL}/kiosk`);
 	await expect(row).toContainText('Online');
 
+	// The page as an operator sees it, on a laptop and on a phone (test artefacts).
+	for (const width of [1366, 390]) {
+		await page.setViewportSize({ width, height: 900 });
+		const file = testInfo.outputPath(`kiosks-${width}px.png`);
+		await page.screenshot({ path: file, fullPage: true });
+		await testInfo.attach(`kiosks-${width}px`, { path: file, contentType: 'image/png' });
+	}
+	await page.setViewportSize({ width: 1280, height: 720 });
 	await page.getByRole('button', { name: 'Done' }).click();
 	await expect(page.getByRole('textbox', { name: 'Kiosk key' })).toHaveCount(0);
 
