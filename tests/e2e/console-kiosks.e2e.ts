@@ -4,12 +4,12 @@ import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 /**
  * The Kiosks page against the running product: an operator adds a kiosk, a tablet (a second
  * browser context, cookies of its own) opens the pairing link and shows Start; the console sees it
- * online; the PIN set in the console is what the tablet's Staff reset takes; revoking the kiosk
- * sends the tablet back to the pairing screen by itself.
+ * online; the PIN set in the console is what the tablet's Staff reset takes; a rename by keyboard;
+ * revoking the kiosk sends the tablet back to the pairing screen by itself.
  */
 const ME = { username: 'kira_kiosks', password: 'operator password 789', setupToken: 'e2ekioskssetuptokenabcdefghijklm7' };
 
-test('Kiosks: add, pair by link, set the staff PIN, revoke', async ({ page, browser, baseURL }, testInfo) => {
+test('Kiosks: add, pair by link, set the staff PIN, rename, revoke', async ({ page, browser, baseURL }, testInfo) => {
 	await signInOwnOperator(page, ME);
 	withE2eDb((db) => db.prepare("UPDATE operators SET role = 'operator' WHERE username = ? AND role = 'viewer'").run(ME.username));
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Kiosks' }).click();
@@ -55,10 +55,22 @@ test('Kiosks: add, pair by link, set the staff PIN, revoke', async ({ page, brow
 	await tablet.getByRole('button', { name: 'Reset kiosk' }).click();
 	await expect(tablet.getByRole('dialog', { name: 'Staff reset' })).toHaveCount(0);
 
-	await row.getByRole('button', { name: 'Revoke e2e hall' }).click();
-	await row.getByRole('button', { name: 'Yes, revoke its key' }).click();
-	await expect(row).toContainText('Revoked');
-	await expect(row.getByRole('button', { name: 'Revoke e2e hall' })).toHaveCount(0);
+	// Rename from the keyboard: the field takes the focus, Enter saves; a taken name is refused in words.
+	await row.getByRole('button', { name: 'Rename e2e hall' }).press('Enter');
+	const nameField = page.getByLabel('New name for e2e hall');
+	await expect(nameField).toBeFocused();
+	await nameField.fill('kiosk-1');
+	await nameField.press('Enter');
+	await expect(page.getByRole('alert')).toHaveText('There is already a kiosk named "kiosk-1": choose another name.');
+	await nameField.fill('e2e hall B');
+	await nameField.press('Enter');
+	const renamed = page.locator('tr[data-kiosk="e2e hall B"]');
+	await expect(renamed).toContainText('Online');
+
+	await renamed.getByRole('button', { name: 'Revoke e2e hall B' }).click();
+	await renamed.getByRole('button', { name: 'Yes, revoke its key' }).click();
+	await expect(renamed).toContainText('Revoked');
+	await expect(renamed.getByRole('button', { name: 'Revoke e2e hall B' })).toHaveCount(0);
 	// The tablet's open stream notices within seconds; nobody touches it.
 	await expect(tablet.getByRole('heading', { name: 'This kiosk is not paired' })).toBeVisible({ timeout: 15_000 });
 	await tablet.context().close();
