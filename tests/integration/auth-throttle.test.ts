@@ -119,7 +119,7 @@ describe('sign-in throttling', () => {
 			expect(await Promise.all(Array.from({ length: 3 }, () => reserveAttempt(db, clock, [rule])))).toEqual([0, 0, 0]);
 			expect(await db.loginThrottle.findUnique({ where: { key: rule.key } })).toMatchObject({ failures: 3 });
 			const { kiosk } = await createKiosk(db, clock, `kiosk-race-${round}`);
-			const pins = await Promise.all([0, 1].map(() => tryStaffPin(db, clock, kiosk.id, '4321', '0000')));
+			const pins = await Promise.all([0, 1].map(() => tryStaffPin(db, clock, kiosk.id, { kind: 'plain', pin: '4321' }, '0000')));
 			expect(pins).toEqual([{ ok: false, reason: 'wrong' }, { ok: false, reason: 'wrong' }]);
 			expect(await db.loginThrottle.findUnique({ where: { key: staffPinRule(kiosk.id).key } })).toMatchObject({ failures: 2 });
 		}

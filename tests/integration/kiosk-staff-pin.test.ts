@@ -6,6 +6,7 @@ import { useTestDb } from '../helpers/test-db.ts';
 import { hashClientIp } from '../../src/lib/server/privacy/ip-hash.ts';
 
 const PIN = '4321';
+const SECRET = { kind: 'plain', pin: PIN } as const;
 
 describe('the staff PIN lockout and key entry', () => {
 	const freshDb = useTestDb('kiosk-staff-pin-');
@@ -18,7 +19,7 @@ describe('the staff PIN lockout and key entry', () => {
 
 	it('locks a kiosk after three free wrong PINs, for 30 s, then 1 min, then 2 min; the right PIN clears it', async () => {
 		const { db, clock, kiosk } = await setUp();
-		const attempt = (pin: string) => tryStaffPin(db, clock, kiosk.id, PIN, pin);
+		const attempt = (pin: string) => tryStaffPin(db, clock, kiosk.id, SECRET, pin);
 		for (let i = 0; i < STAFF_PIN_POLICY.freeFailures + 1; i++) expect(await attempt('0000')).toEqual({ ok: false, reason: 'wrong' });
 		for (const wait of [30, 60, 120]) {
 			expect(await attempt(PIN)).toEqual({ ok: false, reason: 'locked', retryAfterSeconds: wait });
@@ -30,12 +31,12 @@ describe('the staff PIN lockout and key entry', () => {
 		expect(await db.loginThrottle.count()).toBe(0);
 		// Another kiosk was never affected.
 		const other = await createKiosk(db, clock, 'kiosk-2');
-		expect(await tryStaffPin(db, clock, other.kiosk.id, PIN, PIN)).toEqual({ ok: true });
+		expect(await tryStaffPin(db, clock, other.kiosk.id, SECRET, PIN)).toEqual({ ok: true });
 	});
 
 	it('counts parallel wrong PINs before comparing: of 20 at once, only the free ones and the first delayed one are compared', async () => {
 		const { db, clock, kiosk } = await setUp();
-		const results = await Promise.all(Array.from({ length: 20 }, () => tryStaffPin(db, clock, kiosk.id, PIN, '0000')));
+		const results = await Promise.all(Array.from({ length: 20 }, () => tryStaffPin(db, clock, kiosk.id, SECRET, '0000')));
 		expect(results.filter((result) => !result.ok && result.reason === 'wrong')).toHaveLength(STAFF_PIN_POLICY.freeFailures + 1);
 		expect(results.filter((result) => !result.ok && result.reason === 'locked')).toHaveLength(20 - STAFF_PIN_POLICY.freeFailures - 1);
 	});

@@ -77,9 +77,33 @@ export class KioskFlow {
 		await this.init();
 	}
 
+	/**
+	 * The console's pairing link (/kiosk#pair=KEY): the key is saved as if typed in. A key the
+	 * server refuses leaves the pairing screen up, saying the link does not work.
+	 */
+	async pair(key: string): Promise<void> {
+		const saved = await kioskApi.saveKey(key);
+		if (!saved.ok) {
+			this.problem = saved.error === 'no_kiosk_key' ? 'pairing_refused' : saved.error;
+			this.screen = 'key';
+			return;
+		}
+		this.problem = null;
+		await this.init();
+	}
+
+	/** The key was revoked (any call answered 401): back to the pairing screen, nothing of the session kept. */
+	unpaired(): void {
+		this.dispose();
+		this.session = null;
+		this.view = null;
+		this.screen = 'key';
+	}
+
 	async start(): Promise<void> {
 		this.problem = null;
 		const started = await kioskApi.start();
+		if (!started.ok && started.status === 401) return this.unpaired();
 		if (!started.ok) {
 			if (started.error === 'paused') this.paused = true;
 			this.problem = started.error;
@@ -148,6 +172,10 @@ export class KioskFlow {
 
 	async staffReset(pin: string): Promise<boolean> {
 		const result = await kioskApi.staffReset(pin);
+		if (!result.ok && result.status === 401) {
+			this.unpaired();
+			return true;
+		}
 		if (!result.ok) {
 			this.problem = result.error;
 			return false;
@@ -207,12 +235,7 @@ export class KioskFlow {
 	/** The server ended a stream for good: the key was revoked (ask for it again), or newer streams of this kiosk replaced it. */
 	#listenForServerEnd(events: EventSource): void {
 		events.addEventListener('closed', () => events.close());
-		events.addEventListener('unauthorised', () => {
-			this.dispose();
-			this.session = null;
-			this.view = null;
-			this.screen = 'key';
-		});
+		events.addEventListener('unauthorised', () => this.unpaired());
 	}
 
 	#applyView(view: KioskSessionView): void {

@@ -47,8 +47,10 @@ export const en = {
 	notice_pack_ready: 'This guest already has a sticker pack — the link was sent again in Telegram.',
 	notice_pack_in_progress: 'This guest’s sticker pack is still being made — the link comes in Telegram.',
 	closed_other: 'Please start again.',
-	keyTitle: 'Register this kiosk',
-	keyLead: 'Enter the kiosk key from your operator. It is asked only once.',
+	keyTitle: 'This kiosk is not paired',
+	keyLead:
+		'Scan the pairing QR code from the console’s Kiosks page with this tablet, ' +
+		'or enter the kiosk key. It is asked only once.',
 	keyLabel: 'Kiosk key',
 	keySave: 'Save',
 	staff: 'Staff',
@@ -59,6 +61,9 @@ export const en = {
 	reconnecting: 'Reconnecting…',
 	language: 'Language',
 	err_no_kiosk_key: 'This key is not valid.',
+	err_pairing_refused:
+		'This pairing link does not work (the kiosk was revoked, or the link was copied wrong). ' +
+		'Ask the operator for a new one.',
 	err_paused: 'Sticker making is paused for a moment.',
 	err_bot_not_ready: 'The bot is starting — trying again…',
 	err_rate_limited: 'Too many tries — wait a few seconds.',

@@ -50,8 +50,10 @@ export const uz = {
 	notice_pack_ready: "Bu mehmonda stikerlar to'plami allaqachon bor — havola Telegramga qayta yuborildi.",
 	notice_pack_in_progress: "Bu mehmonning to'plami hali tayyorlanmoqda — havola Telegramga keladi.",
 	closed_other: 'Iltimos, qaytadan boshlang.',
-	keyTitle: "Kioskni ro'yxatdan o'tkazish",
-	keyLead: 'Operatordan olingan kiosk kalitini kiriting. U faqat bir marta so‘raladi.',
+	keyTitle: 'Kiosk ulanmagan',
+	keyLead:
+		'Konsolning «Kiosklar» sahifasidagi ulash QR kodini shu planshet bilan skanerlang ' +
+		'yoki kiosk kalitini kiriting. Bu faqat bir marta so‘raladi.',
 	keyLabel: 'Kiosk kaliti',
 	keySave: 'Saqlash',
 	staff: 'Xodimlar',
@@ -62,6 +64,9 @@ export const uz = {
 	reconnecting: 'Qayta ulanmoqda…',
 	language: 'Til',
 	err_no_kiosk_key: 'Bu kalit yaroqsiz.',
+	err_pairing_refused:
+		'Bu ulash havolasi ishlamaydi (kiosk bekor qilingan yoki havola xato nusxalangan). ' +
+		'Operatordan yangisini so‘rang.',
 	err_paused: "Stiker yaratish biroz to'xtatildi.",
 	err_bot_not_ready: 'Bot ishga tushmoqda — yana urinib ko‘ramiz…',
 	err_rate_limited: 'Juda ko‘p urinish — biroz kuting.',

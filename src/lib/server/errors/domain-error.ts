@@ -30,7 +30,14 @@ export type Refusal =
 	| { code: 'TestSendRateLimited'; per: 'minute' | 'day'; limit: number; retryAfterSeconds: number }
 	/** An uploaded picture (an outfit's preview, a broadcast's picture): its route's limits, for the sentence. */
 	| { code: 'PictureRejected'; problem: PictureProblem; maxBytes: number; maxPixels: number }
-	| EventRefusal;
+	| EventRefusal
+	| KioskRefusal;
+
+/** The Kiosks page: adding, renaming, revoking and resetting kiosks. */
+export type KioskRefusal =
+	| { code: 'KioskNameTaken'; name: string; revoked: boolean }
+	| { code: 'KioskMissing'; kioskId: number }
+	| { code: 'KioskRevoked'; name: string };
 
 /** Events, their outfit catalogues and kiosks. */
 export type EventRefusal =

@@ -45,7 +45,7 @@ const MESSAGES: Record<KioskErrorCode, string> = {
 	rate_limited: 'Too many requests from this kiosk. Wait a few seconds.',
 	wrong_pin: 'Wrong staff PIN.',
 	pin_locked: 'Too many wrong staff PINs: this kiosk waits before the next try (see Retry-After).',
-	no_staff_pin: 'No staff PIN is configured (KIOSK_STAFF_PIN).',
+	no_staff_pin: 'No staff PIN is set (set one on the console’s Kiosks page).',
 	too_large: 'The photo is larger than 15 MB.',
 	not_an_image: 'The file is not a photo (JPEG, PNG or WebP).',
 	too_many_pixels: 'The photo has too many pixels (over 40 megapixels).',

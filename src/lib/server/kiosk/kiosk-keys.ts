@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { takeToken } from '../rate-limits/rate-limit-buckets.repository.ts';
 import type { RateLimit } from '../rate-limits/token-bucket.ts';
 import type { Clock } from '../time/clock.ts';
 
 /**
  * Kiosk keys: only a registered kiosk may start guest sessions. Operators issue a key per kiosk
- * (`scripts/kiosk-add.ts`); the kiosk page asks for it once and keeps it in an httpOnly cookie. Only
+ * (the console's Kiosks page or `npm run kiosk:add`, both through kiosk-admin.ts addKiosk); the
+ * kiosk page takes it once (typed in, or from the pairing link's QR) and keeps it in an httpOnly cookie. Only
  * the key's SHA-256 is stored, so a leaked database gives no usable key. Keys carry 256 random bits,
  * so a plain hash (no salt, no slow KDF) is the right tool, as for API tokens.
  */
@@ -25,7 +26,8 @@ export function generateKioskKey(): string {
 	return KEY_PREFIX + randomBytes(32).toString('base64url');
 }
 
-export async function createKiosk(db: Db, clock: Clock, name: string): Promise<{ kiosk: Kiosk; key: string }> {
+/** Inserts a kiosk with a fresh key (the unique name refuses a second of the same name: P2002). */
+export async function createKiosk(db: Db | Tx, clock: Clock, name: string): Promise<{ kiosk: Kiosk; key: string }> {
 	const key = generateKioskKey();
 	const row = await db.kiosk.create({ data: { name, keyHash: hashKioskKey(key), createdAt: clock.now().toISOString() } });
 	return { kiosk: { id: row.id, name: row.name }, key };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { chosenOutfit } from '../events/offered-catalogue.ts';
 import { readSessionQueuePosition } from '../jobs/queue-position.ts';
 import { readBotUsername } from '../guests/bot-identity.ts';
@@ -45,8 +45,11 @@ export async function startKioskSession(deps: KioskDeps, kioskId: number): Promi
 	return { kind: 'started', token, botUsername };
 }
 
-/** Closes every open session of this kiosk (page reload: kiosk_reset; staff PIN: staff_reset). */
-export async function closeKioskSessions(deps: Pick<KioskDeps, 'db' | 'clock'>, kioskId: number, reason: ClosedReason): Promise<number> {
+/**
+ * Closes every open session of this kiosk (page reload: kiosk_reset; staff PIN or the console's
+ * Reset and Revoke: staff_reset). Takes a transaction too, so the console's audit row goes with it.
+ */
+export async function closeKioskSessions(deps: { db: Db | Tx; clock: Clock }, kioskId: number, reason: ClosedReason): Promise<number> {
 	let closed = 0;
 	for (const token of await listOpenSessionTokens(deps.db, kioskId)) {
 		if ((await closeSession(deps.db, token, reason, deps.clock.now().toISOString())).won) closed += 1;

@@ -1,4 +1,4 @@
-import type { EventRefusal, Refusal } from '../errors/domain-error.ts';
+import type { EventRefusal, KioskRefusal, Refusal } from '../errors/domain-error.ts';
 
 /** The console's sentence for each refusal of the domain (operators read English). */
 export function consoleSentence(refusal: Refusal): string {
@@ -47,8 +47,24 @@ export function consoleSentence(refusal: Refusal): string {
 			if (refusal.problem === 'too_big') return `This picture is larger than ${refusal.maxBytes / (1024 * 1024)} MB: make it smaller and upload it again.`;
 			if (refusal.problem === 'too_many_pixels') return `This picture has more than ${refusal.maxPixels / 1_000_000} megapixels: scale it down (1024×1024 is plenty) and upload it again.`;
 			return PICTURE_PROBLEM[refusal.problem];
+		case 'KioskNameTaken':
+		case 'KioskMissing':
+		case 'KioskRevoked':
+			return kioskSentence(refusal);
 		default:
 			return eventSentence(refusal);
+	}
+}
+
+/** The Kiosks page. */
+function kioskSentence(refusal: KioskRefusal): string {
+	switch (refusal.code) {
+		case 'KioskNameTaken':
+			return `There is already a kiosk named "${refusal.name}"${refusal.revoked ? ' (revoked; rename it to free the name)' : ''}: choose another name.`;
+		case 'KioskMissing':
+			return `Kiosk #${refusal.kioskId} does not exist: reload the page.`;
+		case 'KioskRevoked':
+			return `Kiosk "${refusal.name}" is revoked: its key no longer works. Add a new kiosk to pair a tablet again.`;
 	}
 }
 

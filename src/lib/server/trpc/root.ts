@@ -14,6 +14,7 @@ import { logsRouter } from './routers/logs.router.ts';
 import { apiTokensRouter } from './routers/api-tokens.router.ts';
 import { broadcastsRouter } from './routers/broadcasts.router.ts';
 import { eventsRouter } from './routers/events.router.ts';
+import { kiosksRouter } from './routers/kiosks.router.ts';
 import { profileRouter } from './routers/profile.router.ts';
 
 /** The typed API of the web process: one router per domain. */
@@ -33,6 +34,7 @@ export const appRouter = router({
 	apiTokens: apiTokensRouter,
 	broadcasts: broadcastsRouter,
 	events: eventsRouter,
+	kiosks: kiosksRouter,
 	profile: profileRouter,
 	// Leads (docs/leads.md)
 	leads: leadsRouter

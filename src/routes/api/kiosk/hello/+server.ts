@@ -4,6 +4,7 @@ import { touchKiosk } from '$lib/server/kiosk/kiosk-keys';
 import { requireKiosk } from '$lib/server/kiosk/kiosk-route';
 import { closeKioskSessions } from '$lib/server/kiosk/kiosk-session';
 import { kioskPauseView, readKioskPause } from '$lib/server/jobs/queue-pause';
+import { readStaffPinSecret } from '$lib/server/kiosk/staff-pin-setting';
 
 /**
  * The kiosk page calls this once when it loads. A session this kiosk still had open was abandoned
@@ -15,5 +16,6 @@ export const POST: RequestHandler = async ({ cookies }) => {
 	const closed = await closeKioskSessions(ctx.deps, ctx.kiosk.id, 'kiosk_reset');
 	await touchKiosk(ctx.app.db, ctx.app.clock, ctx.kiosk.id);
 	const pause = await readKioskPause(ctx.app.db, ctx.app.clock);
-	return kioskJson({ kiosk: { name: ctx.kiosk.name }, closed, ...kioskPauseView(pause), staffPin: Boolean(ctx.app.config.KIOSK_STAFF_PIN) });
+	const staffPin = (await readStaffPinSecret(ctx.app.db, ctx.app.config.KIOSK_STAFF_PIN)) !== null;
+	return kioskJson({ kiosk: { name: ctx.kiosk.name }, closed, ...kioskPauseView(pause), staffPin });
 };
