@@ -58,9 +58,9 @@ async function main(): Promise<void> {
 	const noticeApi = createNoticeApi(config);
 	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing }, [noticeApi]);
 	const botRunner = new BotRunner(bot, logger, config.telegram);
-	// One getUpdates consumer per bot: only the holder of the updates lease polls. On SQLite this is
-	// the only worker (the data folder's instance lock), so it takes the lease at once.
-	const updatesLease = new UpdatesLeaseKeeper({ db, clock, logger, poller: botRunner, holder: workerId, sole: dialectOf(db).name === 'sqlite' });
+	// One getUpdates consumer per bot: only the holder of the updates lease polls. On a database no
+	// fleet shares this is the only worker (the data folder's instance lock), so it takes the lease at once.
+	const updatesLease = new UpdatesLeaseKeeper({ db, clock, logger, poller: botRunner, holder: workerId, sole: !dialectOf(db).sharedServer });
 	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi, budget, fileStore });
 	const jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
