@@ -6,6 +6,7 @@ import type { FileStore } from '../files/file-store.ts';
 import { openFileStore } from '../files/open-file-store.ts';
 import { dialectOf } from '../db/dialect/dialect.ts';
 import { databaseLabel, prepareDatabase } from '../db/startup.ts';
+import { seedCatalogueAtStart } from '../events/seed-at-start.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { logEntryWriterFor } from '../log/log-entry-writer.ts';
 import { LogSink } from '../log/log-sink.ts';
@@ -42,6 +43,7 @@ export async function startAppContext(): Promise<AppContext> {
 	const lock = acquireInstanceLock(config.dataDir, 'web');
 	process.once('exit', () => lock.release());
 	const db = await prepareDatabase(config, systemClock, logger);
+	await seedCatalogueAtStart(db, systemClock, logger);
 	const version = readVersion(config.projectRoot);
 	// On a database a fleet shares, the restore finds this process by its row in worker_processes
 	// (web processes on other hosts have no web.lock it could read); otherwise web.lock tells it.
