@@ -150,7 +150,10 @@ export const SEED_PUBLISHER = 'seed';
  * the version written, or null when there was nothing to do (the usual case). Two processes
  * starting together: the event's row is locked, the second finds the first's version.
  */
-export function seedDefaultCatalogue(db: Db, clock: Clock): Promise<number | null> {
+export async function seedDefaultCatalogue(db: Db, clock: Clock): Promise<number | null> {
+	// The usual case reads one row and takes no write lock (every start of every process runs this).
+	const current = await db.event.findUnique({ where: { id: DEFAULT_EVENT_ID }, select: { catalogueVersion: true } });
+	if (!current || current.catalogueVersion !== null) return null;
 	return db.$transaction(async (tx) => {
 		const event = await findEventForUpdate(tx, DEFAULT_EVENT_ID);
 		if (!event || event.catalogueVersion !== null) return null;
