@@ -5,6 +5,7 @@ import { recordBackupFailure, recordBackupSuccess } from '../src/lib/server/back
 import { takeBackup } from '../src/lib/server/backup/take-backup.ts';
 import { ConfigError, getConfig } from '../src/lib/server/config/config.ts';
 import { openDatabase, openPostgresDatabase } from '../src/lib/server/db/client.ts';
+import { placeOf } from '../src/lib/server/db/database-place.ts';
 import { createLogger } from '../src/lib/server/log/logger.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
 
@@ -15,17 +16,18 @@ async function main(): Promise<number> {
 	const config = getConfig();
 	const logger = createLogger('backup', config.LOG_LEVEL);
 	const { database } = config;
-	if (database.engine === 'sqlite' && !existsSync(database.path)) {
-		console.error(`backup failed: no database at ${database.path}`);
+	const place = placeOf(database);
+	if (place.storage === 'file' && !existsSync(place.path)) {
+		console.error(`backup failed: no database at ${place.path}`);
 		return 1;
 	}
 	const backupDir = resolveBackupDir(config);
-	const db = database.engine === 'postgresql' ? openPostgresDatabase(database.url) : openDatabase(database.path);
+	const db = place.storage === 'server' ? openPostgresDatabase(place.url) : openDatabase(place.path);
 	try {
 		const result = await takeBackup(database, { backupDir, clock: systemClock, logger });
 		await recordBackupSuccess(db, systemClock, result);
 		const removed = result.removed.length > 0 ? `; removed ${result.removed.join(', ')}` : '';
-		const checked = database.engine === 'postgresql' ? 'archive readable' : 'integrity ok';
+		const checked = place.storage === 'server' ? 'archive readable' : 'integrity ok';
 		console.log(`backup ok: ${result.file} (${result.bytes} bytes, ${checked}, mode 600)${removed}`);
 		return 0;
 	} catch (error) {

@@ -5,6 +5,7 @@ import { RestoreError, restoreBackup, type RestoreResult } from '../src/lib/serv
 import { PgToolError } from '../src/lib/server/backup/pg-tools.ts';
 import { restorePgBackup } from '../src/lib/server/backup/restore-pg.ts';
 import { ConfigError, getConfig } from '../src/lib/server/config/config.ts';
+import { placeOf } from '../src/lib/server/db/database-place.ts';
 import { loadPseudonymKey } from '../src/lib/server/lifecycle/pseudonym.ts';
 import { systemClock } from '../src/lib/server/time/clock.ts';
 
@@ -51,11 +52,11 @@ async function main(argv: string[]): Promise<number> {
 		force: argv.includes('--force'),
 		withoutReplay: argv.includes('--without-replay')
 	};
-	const { database } = config;
+	const place = placeOf(config.database);
 	const result =
-		database.engine === 'postgresql'
-			? await restorePgBackup({ ...common, url: database.url })
-			: await restoreBackup({ ...common, dbPath: database.path, dataDir: config.dataDir });
+		place.storage === 'server'
+			? await restorePgBackup({ ...common, url: place.url })
+			: await restoreBackup({ ...common, dbPath: place.path, dataDir: config.dataDir });
 	printResult(file, result);
 	return 0;
 }

@@ -13,6 +13,7 @@ import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
 import { UpdatesLeaseKeeper } from './bot/updates-lease.ts';
 import { dialectOf } from '../lib/server/db/dialect/dialect.ts';
+import { seedCatalogueAtStart } from '../lib/server/events/seed-at-start.ts';
 import { acquireInstanceLock, InstanceLockError } from '../lib/server/system/instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
 import { taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
 	const lock = acquireInstanceLock(config.dataDir);
 	const clock = systemClock;
 	const db = await prepareDatabase(config, clock, logger);
+	await seedCatalogueAtStart(db, clock, logger);
 	const version = readVersion(config.projectRoot);
 	const workerId = `${hostname()}:${process.pid}:${Date.now()}`;
 	await registerWorker(db, clock, { id: workerId, pid: process.pid, hostname: hostname(), version, slots: config.WORKER_SLOTS });
@@ -58,9 +60,9 @@ async function main(): Promise<void> {
 	const noticeApi = createNoticeApi(config);
 	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing }, [noticeApi]);
 	const botRunner = new BotRunner(bot, logger, config.telegram);
-	// One getUpdates consumer per bot: only the holder of the updates lease polls. On SQLite this is
-	// the only worker (the data folder's instance lock), so it takes the lease at once.
-	const updatesLease = new UpdatesLeaseKeeper({ db, clock, logger, poller: botRunner, holder: workerId, sole: dialectOf(db).name === 'sqlite' });
+	// One getUpdates consumer per bot: only the holder of the updates lease polls. On a database no
+	// fleet shares this is the only worker (the data folder's instance lock), so it takes the lease at once.
+	const updatesLease = new UpdatesLeaseKeeper({ db, clock, logger, poller: botRunner, holder: workerId, sole: !dialectOf(db).sharedServer });
 	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi, budget, fileStore });
 	const jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();

@@ -143,6 +143,14 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	await control.pressButton({ user_id: guest, message_id: offered.messageId, callback_data: `go:acme-hoodie:${token}` });
 	await expect(kiosk.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 	await expect(kiosk.getByText('Your outfit: 🧥 Acme hoodie')).toBeVisible();
+	// The camera screen shows the preview uploaded in the console (one catalogue): an orange square,
+	// not the rockstar costume drawn in its colours.
+	const shown = kiosk.locator('p.outfit img');
+	await expect.poll(() => shown.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(512);
+	const served = await kiosk.request.get((await shown.getAttribute('src'))!);
+	expect([served.status(), served.headers()['content-type']]).toEqual([200, 'image/png']);
+	const [red, green, blue] = (await sharp(await served.body()).stats()).channels.map((c) => c.mean);
+	expect([red! > 240, green! > 90 && green! < 130, blue! < 20]).toEqual([true, true, true]);
 	hold();
 	try {
 		const photo = await kiosk.request.post(`/api/kiosk/sessions/${token}/photo`, { headers: { origin: new URL(kiosk.url()).origin, 'content-type': 'image/jpeg' }, data: await selfieJpeg(800, 600) });

@@ -17,6 +17,8 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	await guestChoosesOutfit(control, userId, token);
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 	await expect(page.getByText('Your outfit: 🚀 Astronaut')).toBeVisible();
+	// Its picture as the catalogue publishes it (drawn in its colours: no preview uploaded), from the product's file store.
+	await expect.poll(() => page.locator('p.outfit img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(512);
 
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	await page.getByRole('button', { name: 'Retake' }).click();

@@ -27,7 +27,8 @@ describe('console Health on SQLite', () => {
 		const health = await consoleCaller(db, clock, dir, viewer).health.read();
 
 		expect(health.db).toEqual({
-			dialect: 'sqlite',
+			storage: 'file',
+			sharedServer: false,
 			engine: 'SQLite',
 			engineVersion: expect.stringMatching(/^3\.\d+\.\d+$/),
 			path: dbPath,

@@ -13,7 +13,7 @@ import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.t
 import { recordKioskSession } from '../../src/lib/server/kiosk/kiosk-sessions.repository.ts';
 import { deleteGuestRows, readGuestFootprint } from '../../src/lib/server/lifecycle/guest-rows.ts';
 import { prismaRunner } from '../../src/lib/server/lifecycle/sql-runner.ts';
-import { OUTFITS } from '../../src/lib/server/outfits/catalogue.ts';
+import { SEED_OUTFITS } from '../../src/lib/server/outfits/seed-catalogue.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { consoleSentence } from '../../src/lib/server/trpc/domain-error-text.ts';
 import type { Outfit } from '../../src/lib/schemas/outfit.ts';
@@ -60,7 +60,8 @@ describe('events, their versioned catalogues and the job snapshot', () => {
 		const { db } = await setUp();
 		const published = await readPublished(db, DEFAULT_EVENT_ID);
 		expect(published?.version).toBe(1);
-		expect(published?.outfits.map((o) => [o.id, o.prompt, o.title.ru])).toEqual(OUTFITS.map((o) => [o.id, o.prompt, o.title.ru]));
+		// The seed in code and the rows the migration wrote are the same eight outfits, field for field.
+		expect(published?.outfits).toEqual(SEED_OUTFITS);
 		expect(published?.outfits.find((o) => o.id === 'astronaut')?.palette).toEqual({ background: ['#1d2b64', '#0b1026'], body: '#f4f6fb', trim: '#ff7a1a' });
 		expect((await readDraft(db, DEFAULT_EVENT_ID)).outfits).toEqual(published?.outfits);
 		expect((await listVersions(db, DEFAULT_EVENT_ID))[0]?.publishedBy).toBe('migration');
@@ -79,7 +80,7 @@ describe('events, their versioned catalogues and the job snapshot', () => {
 		expect((await offeredCatalogue(db, first.token)).outfits.map((o) => o.id)).toEqual(['acme-hoodie', 'astronaut', 'superhero']);
 		// The kiosk names the operator's outfit (it is in no built-in list), and nothing personal.
 		const kioskView = await readKioskSessionView({ db, clock, timeouts: { qrTimeoutMs: 600_000, idleTimeoutMs: 600_000 }, slots: 1 }, kiosk.id, first.token);
-		expect(kioskView?.outfit).toEqual({ emoji: '🧥', title: hoodie.title });
+		expect(kioskView?.outfit).toEqual({ emoji: '🧥', title: hoodie.title, preview: expect.stringMatching(new RegExp(`^/api/kiosk/sessions/${first.token}/outfit-preview\\?v=[0-9a-f]{12}$`)) });
 
 		const second = await saveDraft(db, clock, olga, event.id, saved.revision, [OUTFITS_V1_ASTRONAUT(draft.outfits)]);
 		const v2 = await publishDraft(db, clock, oleg, event.id, second.revision);

@@ -50,8 +50,11 @@ export interface KioskSessionView {
 	closedReason: ClosedReason | null;
 	notice: SessionNotice | null;
 	outfitId: string | null;
-	/** The chosen outfit as the session's event publishes it (an operator's outfit has no built-in picture). */
-	outfit: { emoji: string; title: Record<'ru' | 'uz' | 'en', string> } | null;
+	/**
+	 * The chosen outfit as the session's event publishes it; `preview` is the address of its picture
+	 * (the operator's upload, else the costume drawn in its colours: what the bot shows too).
+	 */
+	outfit: { emoji: string; title: Record<'ru' | 'uz' | 'en', string>; preview: string } | null;
 	/** When the QR stops being accepted (idle only), and when a stalled guest times out. */
 	qrExpiresAt: string | null;
 	idleExpiresAt: string | null;

@@ -55,7 +55,8 @@ describe('console Health on PostgreSQL', () => {
 		const { hostname, port, pathname, password } = new URL(url);
 		const sizeNow = await db.$queryRawUnsafe<{ bytes: bigint }[]>('SELECT pg_database_size(current_database()) AS bytes');
 		expect(health.db).toMatchObject({
-			dialect: 'postgresql',
+			storage: 'server',
+			sharedServer: true,
 			engine: 'PostgreSQL',
 			engineVersion: expect.stringMatching(/^\d+\.\d+/),
 			target: `${hostname}:${port}${pathname}`,
@@ -68,7 +69,7 @@ describe('console Health on PostgreSQL', () => {
 		expect(health.db).not.toHaveProperty('walBytes');
 		expect(health.db).not.toHaveProperty('path');
 
-		if (health.db.dialect !== 'postgresql') throw new Error('not the PostgreSQL view');
+		if (health.db.storage !== 'server') throw new Error('not the database server view');
 		// keep: 5 here (the product keeps 14): the backup pruned the planted ones beyond the newest five.
 		const kept = [path.basename(backup.file), ...planted.slice(-4).reverse()];
 		expect(health.db.backups.dir).toBe(backupDir);
@@ -91,6 +92,6 @@ describe('console Health on PostgreSQL', () => {
 		const dataDir = tempDir();
 		const viewer = await insertOperator(db, clock, 'nora', 'viewer');
 		const health = await pgConsoleCaller(db, clock, url, dataDir, path.join(dataDir, 'none-yet'), viewer).health.read();
-		expect(health.db).toMatchObject({ dialect: 'postgresql', backups: { dir: path.join(dataDir, 'none-yet'), kept: 14, files: [] } });
+		expect(health.db).toMatchObject({ storage: 'server', backups: { dir: path.join(dataDir, 'none-yet'), kept: 14, files: [] } });
 	});
 });

@@ -40,7 +40,7 @@ describe('restore on PostgreSQL while a web process runs', () => {
 			await insertOperator(db, systemClock, 'olga', 'viewer');
 			const health = await callTrpc(web, await signIn(web, 'olga', TEST_PASSWORD), 'query', 'health.read');
 			expect(health.body.result?.data).toMatchObject({
-				db: { dialect: 'postgresql', engine: 'PostgreSQL', target: expect.stringMatching(/^127\.0\.0\.1:\d+\//) },
+				db: { storage: 'server', sharedServer: true, engine: 'PostgreSQL', target: expect.stringMatching(/^127\.0\.0\.1:\d+\//) },
 				webProcesses: [{ pid: web.pid, hostname: hostname(), alive: true }],
 				workers: [],
 				service: { worker: { alive: false } }

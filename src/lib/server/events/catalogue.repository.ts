@@ -6,7 +6,8 @@ import { catalogueSchema } from '../../schemas/event.ts';
 import { ACTIVE_JOB_STATUSES } from '../../schemas/job-status.ts';
 import { outfitSchema, type Outfit } from '../../schemas/outfit.ts';
 import { describeCatalogueChange } from './catalogue-changes.ts';
-import { findEventForUpdate } from './events.repository.ts';
+import { SEED_OUTFITS } from '../outfits/seed-catalogue.ts';
+import { DEFAULT_EVENT_ID, findEventForUpdate } from './events.repository.ts';
 
 /**
  * An event's outfit catalogue: one draft operators edit (catalogue_drafts) and immutable published
@@ -137,6 +138,32 @@ async function mustExist(tx: Tx, eventId: number): Promise<void> {
 	const event = await findEventForUpdate(tx, eventId);
 	if (!event) throw new DomainError({ code: 'EventNotFound' });
 	if (event.state === 'ended') throw new DomainError({ code: 'EventEnded', kept: 'catalogue' });
+}
+
+/** Who the history says published the seed. */
+export const SEED_PUBLISHER = 'seed';
+
+/**
+ * At each process's start: the default event with no published catalogue (the events migration
+ * normally wrote version 1) gets the built-in outfits as its first version, and as its draft when
+ * it has none, so guests are always offered something and the console edits the same list. Returns
+ * the version written, or null when there was nothing to do (the usual case). Two processes
+ * starting together: the event's row is locked, the second finds the first's version.
+ */
+export async function seedDefaultCatalogue(db: Db, clock: Clock): Promise<number | null> {
+	// The usual case reads one row and takes no write lock (every start of every process runs this).
+	const current = await db.event.findUnique({ where: { id: DEFAULT_EVENT_ID }, select: { catalogueVersion: true } });
+	if (!current || current.catalogueVersion !== null) return null;
+	return db.$transaction(async (tx) => {
+		const event = await findEventForUpdate(tx, DEFAULT_EVENT_ID);
+		if (!event || event.catalogueVersion !== null) return null;
+		const actor: Actor = { name: SEED_PUBLISHER, ip: null };
+		const outfits = checkCatalogue(SEED_OUTFITS);
+		const seeded = await writeVersion(tx, clock, actor, DEFAULT_EVENT_ID, outfits, null);
+		const draft = { outfitsJson: JSON.stringify(outfits), revision: 0, updatedBy: SEED_PUBLISHER, updatedAt: seeded.publishedAt };
+		await tx.catalogueDraft.upsert({ where: { eventId: DEFAULT_EVENT_ID }, create: { eventId: DEFAULT_EVENT_ID, ...draft }, update: {} });
+		return seeded.version;
+	});
 }
 
 /** Newest first, for the history list. */

@@ -37,7 +37,7 @@ export interface ResetGuestDeps {
 
 export interface ResetGuestDetails {
 	deleted: { users: number; sessions: number; jobs: number };
-	/** The backup file's name; null on PostgreSQL, whose backups are the server's dumps. */
+	/** The backup file's name; null on a database server (PostgreSQL), whose backups are its dumps. */
 	backup: string | null;
 	packLinks: string[];
 	packNames: string[];
@@ -94,12 +94,12 @@ async function refuseUnlessResettable(db: Db | Tx, telegramUserId: bigint): Prom
 }
 
 /**
- * SQLite's backup API gives a consistent copy while the worker keeps writing. A PostgreSQL
- * database is no file of ours (DB_PATH names nothing there), so the reset copies nothing.
+ * SQLite's backup API gives a consistent copy of the file while the worker keeps writing. A
+ * database on a server is no file of ours (DB_PATH names nothing there), so the reset copies nothing.
  */
 async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string | null> {
-	if (dialectOf(deps.db).name === 'postgresql') {
-		deps.logger?.info('reset: no file backup on PostgreSQL (the database server keeps its own backups)');
+	if (dialectOf(deps.db).storage !== 'file') {
+		deps.logger?.info('reset: no file backup (the database is on a server, which keeps its own backups)');
 		return null;
 	}
 	const target = backupPathFor(deps.dbPath, deps.clock, 'reset');

@@ -3,35 +3,37 @@ import path from 'node:path';
 import { BACKUPS_KEPT, listBackups } from '../backup/backup-files.ts';
 import type { DatabaseTarget } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
+import { placeOf } from '../db/database-place.ts';
 import { dialectOf } from '../db/dialect/dialect.ts';
-import { describeTarget } from '../db/postgres/connect-error.ts';
 
 /**
- * The database as the Health page shows it, per engine. SQLite: the file, its WAL and the
- * `app.db.bak-*` copies migrations and guest resets leave next to it. PostgreSQL: the server's
- * own size of the database, where it is (never the password) and the pg_dump backups in
- * BACKUP_DIR — there is no file of its own to look at, and nothing writes copies next to it.
+ * The database as the Health page shows it, by where it lives (the dialect's `storage`). A file:
+ * its size, its WAL and the `app.db.bak-*` copies migrations and guest resets leave next to it. A
+ * server: its own size of the database, where it is (never the password) and the dump backups in
+ * BACKUP_DIR — there is no file of ours to look at, and nothing writes copies next to it.
  */
-export type DatabaseHealth = SqliteHealth | PostgresHealth;
+export type DatabaseHealth = FileDatabaseHealth | ServerDatabaseHealth;
 
 interface EngineHealth {
-	/** "SQLite" or "PostgreSQL". */
+	/** What the engine is called ("SQLite", "PostgreSQL"), shown next to its version. */
 	engine: string;
 	engineVersion: string | null;
-	/** The file (SQLite) or pg_database_size (PostgreSQL); null when it cannot be read. */
+	/** The file's size or the server's size of the database; null when it cannot be read. */
 	bytes: number | null;
 	integrity: 'not checked here';
+	/** Web processes register (and are listed) where a fleet may share the database. */
+	sharedServer: boolean;
 }
 
-export interface SqliteHealth extends EngineHealth {
-	dialect: 'sqlite';
+export interface FileDatabaseHealth extends EngineHealth {
+	storage: 'file';
 	path: string;
 	walBytes: number | null;
 	copies: { count: number; newest: string | null };
 }
 
-export interface PostgresHealth extends EngineHealth {
-	dialect: 'postgresql';
+export interface ServerDatabaseHealth extends EngineHealth {
+	storage: 'server';
 	/** host:port/database. */
 	target: string;
 	/** files: newest first; null when BACKUP_DIR cannot be read. */
@@ -45,14 +47,15 @@ export interface DatabaseHealthDeps {
 }
 
 export async function readDatabaseHealth({ db, database, backupDir }: DatabaseHealthDeps): Promise<DatabaseHealth> {
-	const base = { engine: dialectOf(db).engine, integrity: 'not checked here' as const };
-	if (database.engine === 'postgresql') {
-		const [engineVersion, bytes] = await Promise.all([readEngineVersion(db), readPgDatabaseBytes(db)]);
-		const { hostPort, database: name } = describeTarget(database.url);
-		return { ...base, dialect: 'postgresql', engineVersion, bytes, target: `${hostPort}/${name}`, backups: readPgBackups(backupDir) };
+	const dialect = dialectOf(db);
+	const base = { engine: dialect.engine, integrity: 'not checked here' as const, sharedServer: dialect.sharedServer };
+	const place = placeOf(database);
+	if (place.storage === 'server') {
+		const [engineVersion, bytes] = await Promise.all([readEngineVersion(db), readServerDatabaseBytes(db)]);
+		return { ...base, storage: 'server', engineVersion, bytes, target: place.where, backups: readDumpBackups(backupDir) };
 	}
-	const [engineVersion, bytes, walBytes, copies] = await Promise.all([readEngineVersion(db), fileSize(database.path), fileSize(`${database.path}-wal`), listBakFiles(database.path)]);
-	return { ...base, dialect: 'sqlite', engineVersion, bytes, walBytes, path: database.path, copies };
+	const [engineVersion, bytes, walBytes, copies] = await Promise.all([readEngineVersion(db), fileSize(place.path), fileSize(`${place.path}-wal`), listBakFiles(place.path)]);
+	return { ...base, storage: 'file', engineVersion, bytes, walBytes, path: place.path, copies };
 }
 
 async function readEngineVersion(db: Db): Promise<string | null> {
@@ -60,13 +63,15 @@ async function readEngineVersion(db: Db): Promise<string | null> {
 	return rows[0]?.v ?? null;
 }
 
-async function readPgDatabaseBytes(db: Db): Promise<number | null> {
-	const rows = await db.$queryRawUnsafe<{ bytes: bigint }[]>('SELECT pg_database_size(current_database()) AS bytes').catch(() => []);
+async function readServerDatabaseBytes(db: Db): Promise<number | null> {
+	const { sizeSql } = dialectOf(db);
+	if (!sizeSql) return null;
+	const rows = await db.$queryRawUnsafe<{ bytes: bigint }[]>(sizeSql).catch(() => []);
 	return rows[0] ? Number(rows[0].bytes) : null;
 }
 
 /** Newest first, as the backup keeps them (both engines' files count towards the 14). */
-function readPgBackups(dir: string): PostgresHealth['backups'] {
+function readDumpBackups(dir: string): ServerDatabaseHealth['backups'] {
 	try {
 		const files = listBackups(dir).map(({ name, bytes, takenAt }) => ({ name, bytes, takenAt }));
 		return { dir, kept: BACKUPS_KEPT, files };

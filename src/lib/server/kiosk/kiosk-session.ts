@@ -8,6 +8,7 @@ import { closeSession, findSession, insertIdleSession, type SessionRow } from '.
 import { readKioskPause } from '../jobs/queue-pause.ts';
 import type { Clock } from '../time/clock.ts';
 import type { ClosedReason, KioskSessionView, OpenStatus, SessionNotice, SessionStatus } from '../../schemas/kiosk.ts';
+import { kioskOutfitView } from './kiosk-outfit-preview.ts';
 import { isSessionOfKiosk, listOpenSessionTokens, recordKioskSession } from './kiosk-sessions.repository.ts';
 
 export interface KioskDeps {
@@ -89,7 +90,7 @@ export async function readSessionView(deps: KioskDeps, token: string): Promise<K
 		session.status === 'photo_taken' ? readSessionQueuePosition(deps, token) : Promise.resolve(null),
 		session.templateId ? chosenOutfit(deps.db, token, session.templateId) : Promise.resolve(undefined)
 	]);
-	return toView(session, deps.timeouts, now, queue, maintenance !== null, outfit ? { emoji: outfit.emoji, title: outfit.title } : null);
+	return toView(session, deps.timeouts, now, queue, maintenance !== null, outfit ? kioskOutfitView(token, outfit) : null);
 }
 
 function toView(session: SessionRow, timeouts: SessionTimeouts, now: Date, queue: KioskSessionView['queue'], paused: boolean, outfit: KioskSessionView['outfit']): KioskSessionView {

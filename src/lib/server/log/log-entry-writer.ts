@@ -1,5 +1,7 @@
 import type { DatabaseTarget } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
+import { placeOf } from '../db/database-place.ts';
+import { dialectOf } from '../db/dialect/dialect.ts';
 import { openSqliteFile } from '../db/sqlite-file.ts';
 import type { LogEntryDraft } from './log-line.ts';
 
@@ -38,14 +40,19 @@ export function openLogEntryWriter(dbPath: string): LogEntryWriter {
 	};
 }
 
-/** The writer for the database the process runs on: its own SQLite connection, or on PostgreSQL the process's client. */
+/**
+ * The writer for the database the process runs on: a connection of its own to the file where
+ * waiting for a lock would block the process (the dialect's `lockWaitBlocksProcess`), otherwise
+ * the process's client.
+ */
 export function logEntryWriterFor(database: DatabaseTarget, db: Db): LogEntryWriter {
-	return database.engine === 'postgresql' ? clientLogEntryWriter(db) : openLogEntryWriter(database.path);
+	const place = placeOf(database);
+	return dialectOf(db).lockWaitBlocksProcess && place.storage === 'file' ? openLogEntryWriter(place.path) : clientLogEntryWriter(db);
 }
 
 /**
- * Through the Prisma client, for PostgreSQL: its pool waits for a connection without blocking the
- * process, so the reason for a connection of our own on SQLite does not apply. The client belongs
+ * Through the Prisma client, where its pool waits for a connection without blocking the process
+ * (PostgreSQL), so the reason for a connection of our own does not apply. The client belongs
  * to the process, which closes it; close() leaves it open.
  */
 export function clientLogEntryWriter(db: Db): LogEntryWriter {

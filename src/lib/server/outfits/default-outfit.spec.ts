@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outfitSchema } from '../../schemas/outfit.ts';
-import { OUTFITS } from './catalogue.ts';
+import { SEED_OUTFITS as OUTFITS } from './seed-catalogue.ts';
 import { defaultOutfitSnapshot } from './default-outfit.ts';
 import { costumeSvgParts, outfitArtSvg } from './outfit-art.ts';
 

@@ -139,12 +139,6 @@ function confetti(seed: number): string {
 export const ART_SIZE = 512;
 export const ART_FACE = { cx: 256, cy: 250, width: 150 };
 
-/** A 512×512 SVG of the figure in this default outfit; throws for an id without art (a catalogue mistake). */
-export function outfitPreviewSvg(id: string): string {
-	if (!isFigure(id)) throw new Error(`no preview art for outfit "${id}"`);
-	return outfitArtSvg(id, FIGURE_PALETTES[id], id);
-}
-
 /** The figure in a costume on the palette's colours; `seedKey` places the confetti. */
 export function outfitArtSvg(figure: OutfitFigure, palette: OutfitPalette, seedKey: string): string {
 	const parts = COSTUMES[figure](palette);
@@ -164,9 +158,3 @@ export function costumeSvgParts(figure: OutfitFigure, palette: OutfitPalette): {
 	const parts = COSTUMES[figure](palette);
 	return { behind: `${parts.back ?? ''}${parts.body}`, headwear: parts.headwear };
 }
-
-function isFigure(id: string): id is OutfitFigure {
-	return Object.hasOwn(COSTUMES, id);
-}
-
-export const OUTFIT_ART_IDS = Object.keys(FIGURE_PALETTES);

@@ -4,7 +4,9 @@ import { readVersion } from '../config/version.ts';
 import type { Db } from '../db/client.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { openFileStore } from '../files/open-file-store.ts';
+import { dialectOf } from '../db/dialect/dialect.ts';
 import { databaseLabel, prepareDatabase } from '../db/startup.ts';
+import { seedCatalogueAtStart } from '../events/seed-at-start.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { logEntryWriterFor } from '../log/log-entry-writer.ts';
 import { LogSink } from '../log/log-sink.ts';
@@ -41,9 +43,11 @@ export async function startAppContext(): Promise<AppContext> {
 	const lock = acquireInstanceLock(config.dataDir, 'web');
 	process.once('exit', () => lock.release());
 	const db = await prepareDatabase(config, systemClock, logger);
+	await seedCatalogueAtStart(db, systemClock, logger);
 	const version = readVersion(config.projectRoot);
-	// On PostgreSQL the restore finds this process by its row in worker_processes (SQLite: web.lock).
-	const registration = config.database.engine === 'postgresql' ? await registerWebProcess({ db, clock: systemClock, logger, version }) : null;
+	// On a database a fleet shares, the restore finds this process by its row in worker_processes
+	// (web processes on other hosts have no web.lock it could read); otherwise web.lock tells it.
+	const registration = dialectOf(db).sharedServer ? await registerWebProcess({ db, clock: systemClock, logger, version }) : null;
 	logSink.attach(logEntryWriterFor(config.database, db), { workerId: registration?.id });
 	// adapter-node's graceful shutdown (the server has closed): record the stop, store what is
 	// still queued, and close the pool, whose idle PostgreSQL connections would keep the process up.

@@ -32,6 +32,28 @@ export interface Dialect {
 	 * hold; null where the transaction's write lock already serialises every writer (SQLite).
 	 */
 	readonly lockKeySql: string | null;
+
+	// ─── What the database is, for code that must act on it (never ask for the engine's name) ───
+	/**
+	 * Where the data lives: `file` — one file on this host, which the process can copy, measure and
+	 * snapshot (its WAL and the copies beside it); `server` — a database server, whose backups are its
+	 * own dump and whose size only it can tell.
+	 */
+	readonly storage: 'file' | 'server';
+	/**
+	 * Many processes on many hosts may use this database at once (a fleet): workers share the work,
+	 * leases decide who polls, and web processes register so a restore can see them. False: one
+	 * worker and one web process per data folder (their instance locks), so the worker is the sole poller.
+	 */
+	readonly sharedServer: boolean;
+	/**
+	 * Waiting for another writer's lock blocks the whole process (the driver waits synchronously for
+	 * the busy timeout), so a writer that must not stall the process — the log sink — uses a
+	 * connection of its own that never waits. False: waits are asynchronous, the process's client serves.
+	 */
+	readonly lockWaitBlocksProcess: boolean;
+	/** Selects the database's size in bytes as `bytes`; null where the size is the file's own. */
+	readonly sizeSql: string | null;
 }
 
 const DIALECT = Symbol.for('sticker-kiosk.db.dialect');

@@ -18,7 +18,11 @@ export const postgresDialect: Dialect = {
 	lockRead: (alias) => `FOR UPDATE OF ${alias}`,
 	// A transaction-level advisory lock on the key's 64-bit hash: a collision only serialises two
 	// unrelated keys a moment longer.
-	lockKeySql: 'SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(?, 0))'
+	lockKeySql: 'SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(?, 0))',
+	storage: 'server',
+	sharedServer: true,
+	lockWaitBlocksProcess: false,
+	sizeSql: 'SELECT pg_database_size(current_database()) AS bytes'
 };
 
 /**

@@ -16,5 +16,9 @@ export const sqliteDialect: Dialect = {
 	joinedText: (textExpr) => `group_concat(${textExpr})`,
 	claimLock: () => '',
 	lockRead: () => '',
-	lockKeySql: null
+	lockKeySql: null,
+	storage: 'file',
+	sharedServer: false,
+	lockWaitBlocksProcess: true,
+	sizeSql: null
 };

@@ -1,20 +1,15 @@
-import path from 'node:path';
-import type { Locale } from '../../i18n/locale.ts';
+import type { Outfit, OutfitFigure } from '../../schemas/outfit.ts';
+import { FIGURE_PALETTES } from './outfit-art.ts';
 
 /**
- * The outfit catalogue the bot offers after consent. `id` is what sessions.template_id and
- * jobs.template_id hold (short: it travels in callback data); `prompt` is the generation worker's
- * description of the costume. Previews are committed PNGs under static/outfits/ (drawn by
- * render-previews-cli.ts), served by the web app at /outfits/<id>.png.
+ * The built-in outfits: only the seed of the default event's first published catalogue version
+ * (the events migration wrote the same eight; `seedDefaultCatalogue` writes them at start when the
+ * default event has no published version). From then on the database catalogue is the one list the
+ * bot, the kiosk, the worker and the console read, with the one `Outfit` type (schemas/outfit.ts),
+ * so a preview an operator uploads shows everywhere. Each is drawn as its own figure in its own
+ * colours until a preview is uploaded.
  */
-export interface Outfit {
-	id: string;
-	title: Record<Locale, string>;
-	emoji: string;
-	prompt: string;
-}
-
-export const OUTFITS: readonly Outfit[] = [
+const SEED: readonly (Pick<Outfit, 'emoji' | 'title' | 'prompt'> & { id: OutfitFigure })[] = [
 	{ id: 'astronaut', emoji: '🚀', title: { en: 'Astronaut', ru: 'Космонавт', uz: 'Kosmonavt' }, prompt: 'a white space suit with an orange mission patch and a round helmet visor pushed up' },
 	{ id: 'superhero', emoji: '🦸', title: { en: 'Superhero', ru: 'Супергерой', uz: 'Superqahramon' }, prompt: 'a bright red superhero suit with a yellow star emblem, a flowing cape and a small eye mask' },
 	{ id: 'chef', emoji: '👨‍🍳', title: { en: 'Chef', ru: 'Шеф-повар', uz: 'Oshpaz' }, prompt: "a white double-breasted chef's jacket, a red neckerchief and a tall toque" },
@@ -25,24 +20,12 @@ export const OUTFITS: readonly Outfit[] = [
 	{ id: 'chapan', emoji: '🎉', title: { en: 'Festive chapan', ru: 'Праздничный чапан', uz: "Bayramona to'n" }, prompt: 'a festive Uzbek chapan robe with ikat stripes and an embroidered doppi skullcap' }
 ];
 
-export function findOutfit(id: string): Outfit | undefined {
-	return OUTFITS.find((outfit) => outfit.id === id);
-}
-
-export function outfitTitle(outfit: Outfit, locale: Locale): string {
-	return outfit.title[locale] ?? outfit.title.en;
-}
-
-/** Where the preview PNGs live on disk (shipped in static/, so the web app serves them too). */
-export function outfitPreviewDir(projectRoot: string): string {
-	return path.join(projectRoot, 'static', 'outfits');
-}
-
-export function outfitPreviewPath(projectRoot: string, id: string): string {
-	return path.join(outfitPreviewDir(projectRoot), `${id}.png`);
-}
-
-/** One picture of the whole catalogue, numbered in catalogue order: the bot sends this. */
-export function catalogueSheetPath(projectRoot: string): string {
-	return path.join(outfitPreviewDir(projectRoot), 'catalogue.jpg');
-}
+export const SEED_OUTFITS: readonly Outfit[] = SEED.map((outfit) => ({
+	id: outfit.id,
+	emoji: outfit.emoji,
+	title: { ru: outfit.title.ru, uz: outfit.title.uz, en: outfit.title.en },
+	prompt: outfit.prompt,
+	palette: FIGURE_PALETTES[outfit.id],
+	figure: outfit.id,
+	preview: null
+}));
