@@ -15,6 +15,8 @@ import { UpdatesLeaseKeeper } from './bot/updates-lease.ts';
 import { dialectOf } from '../lib/server/db/dialect/dialect.ts';
 import { acquireInstanceLock, InstanceLockError } from '../lib/server/system/instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
+import { RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
+import { ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
 import { taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
 import { workerSchedule } from './schedule.ts';
 import { BotBudget } from '../lib/server/telegram/bot-budget.ts';
@@ -56,7 +58,9 @@ async function main(): Promise<void> {
 	const sendPacing = { budget, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);
-	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing }, [noticeApi]);
+	// The settings in force (console Settings, else the environment): one reader for the whole worker.
+	const runtime = new RuntimeSettings({ db, clock, config });
+	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing, runtime }, [noticeApi]);
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	// One getUpdates consumer per bot: only the holder of the updates lease polls. On SQLite this is
 	// the only worker (the data folder's instance lock), so it takes the lease at once.
@@ -68,7 +72,7 @@ async function main(): Promise<void> {
 	const stopping = new AbortController();
 	// Sweeps, retention, digests and backups run once per period across all workers (the claims).
 	const scheduler = new Scheduler(logger, taskPeriodClaims(db, clock, workerId), () => clock.now().getTime());
-	const schedule = workerSchedule({ config, db, clock, logger, fileStore, workerId, pseudonymKey, budget, sendPacing, statusApi: noticeApi, bot, updatesLease, queue: queueDeps, jobLoop, stopping: stopping.signal });
+	const schedule = workerSchedule({ config, db, clock, logger, fileStore, workerId, pseudonymKey, budget, sendPacing, statusApi: noticeApi, bot, updatesLease, queue: queueDeps, jobLoop, runtime, providers: new ProviderSettingsInUse(config), stopping: stopping.signal });
 	for (const task of schedule) scheduler.add(task);
 	logger.info({ workerId, pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
 

@@ -41,7 +41,9 @@ export const AUDIT_ACTIONS = [
 	'event_kiosks',
 	'catalogue_save',
 	'catalogue_publish',
-	'catalogue_rollback'
+	'catalogue_rollback',
+	'setting_change',
+	'setting_reset'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -15,6 +15,7 @@ import { apiTokensRouter } from './routers/api-tokens.router.ts';
 import { broadcastsRouter } from './routers/broadcasts.router.ts';
 import { eventsRouter } from './routers/events.router.ts';
 import { profileRouter } from './routers/profile.router.ts';
+import { settingsRouter } from './routers/settings.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
@@ -34,6 +35,7 @@ export const appRouter = router({
 	broadcasts: broadcastsRouter,
 	events: eventsRouter,
 	profile: profileRouter,
+	settings: settingsRouter,
 	// Leads (docs/leads.md)
 	leads: leadsRouter
 });
