@@ -23,7 +23,7 @@ import { botUsernamePublisher, type BotIdentity } from './tasks/bot-username.tas
 import { createBroadcastDeliveryDeps, deliverBroadcasts } from './tasks/broadcasts-deliver.ts';
 import { enforceJobDeadlines } from './tasks/deadlines.ts';
 import { applyPendingCardEdits } from './tasks/leads-cards.ts';
-import { createLeadsTaskDeps } from './tasks/leads-deps.ts';
+import { createLeadsTaskDeps, leadsInForce } from './tasks/leads-deps.ts';
 import { postDailyDigest } from './tasks/leads-digest.ts';
 import { publishPendingLeads } from './tasks/leads-publish.ts';
 import { remindAboutIdleLeads } from './tasks/leads-reminders.ts';
@@ -37,7 +37,6 @@ import { sessionTimeoutsPass } from './tasks/session-timeouts.task.ts';
 import { runStickerRedraws } from './tasks/sticker-redraws.ts';
 import { runTtlSweep } from './tasks/ttl-sweep.task.ts';
 import { applyRuntimeSettings, type ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
-import { leadsSettingsFrom } from '../lib/server/leads/leads-config.ts';
 import { RUNTIME_SETTINGS_TTL_MS, type RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
 
 /** When a task runs: its period and its fleet rules (scheduler.ts says what each flag does). */
@@ -170,10 +169,7 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	const backup = { db, clock, logger, database: config.database, backupDir: resolveBackupDir(config) };
 	const leads = createLeadsTaskDeps(config, db, clock, logger, deps.sendPacing);
 	// The sales group and its language as they are now: a changed group gets the next new card.
-	const liveLeads = async () => {
-		const now = leadsSettingsFrom(await deps.runtime.read());
-		return { ...leads, chatId: now.chatId, locale: now.locale };
-	};
+	const liveLeads = () => leadsInForce(leads, deps.runtime);
 	const liveAdmins = async () => {
 		const values = await deps.runtime.read();
 		return { db, clock, logger, api, adminIds: values.adminIds, threshold: values.quotaWarning };

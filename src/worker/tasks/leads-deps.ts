@@ -1,7 +1,7 @@
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import { leadsSettingsFrom } from '../../lib/server/leads/leads-config.ts';
-import { settingsFromEnvironment } from '../../lib/server/settings/runtime-settings.ts';
+import { settingsFromEnvironment, type RuntimeSettings } from '../../lib/server/settings/runtime-settings.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
 import type { LeadCardDeps } from '../../lib/server/telegram/lead-card-edit.ts';
@@ -23,4 +23,10 @@ export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger
 	// Cards, pings, edits, reminders and the digest wait for their places (the group: one every 3 s).
 	if (pacing) paceThroughBudget(api, pacing);
 	return { db, clock, logger, api, chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
+}
+
+/** The leads tasks' deps with the sales group and its language in force: a changed group gets the next new card. */
+export async function leadsInForce(leads: LeadsTaskDeps, runtime: Pick<RuntimeSettings, 'read'>): Promise<LeadsTaskDeps> {
+	const now = leadsSettingsFrom(await runtime.read());
+	return { ...leads, chatId: now.chatId, locale: now.locale };
 }

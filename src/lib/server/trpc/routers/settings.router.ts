@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SETTING_NAMES, type SettingName } from '../../settings/runtime-setting-defs.ts';
 import { changeSetting, resetSetting } from '../../settings/runtime-setting-change.ts';
 import { readSettingFields } from '../../settings/runtime-setting-view.ts';
+import { readProviderRefusal } from '../../settings/provider-refusal.ts';
 import { adminProcedure, router } from '../init.ts';
 
 const settingName = z.enum(SETTING_NAMES as [SettingName, ...SettingName[]]);
@@ -11,7 +12,11 @@ const settingName = z.enum(SETTING_NAMES as [SettingName, ...SettingName[]]);
  * the sales group and the admins' Telegram ids. Each change is audited with the value before and after.
  */
 export const settingsRouter = router({
-	list: adminProcedure.query(({ ctx }) => readSettingFields(ctx.db, ctx.config)),
+	list: adminProcedure.query(async ({ ctx }) => ({
+		fields: await readSettingFields(ctx.db, ctx.config),
+		/** The worker's refusal of a provider or model set here (an unknown model id), until a change it accepts. */
+		providerRefusal: await readProviderRefusal(ctx.db)
+	})),
 
 	set: adminProcedure
 		.input(z.object({ name: settingName, text: z.string().max(2000) }))
