@@ -34,6 +34,7 @@ function fakeDeps(calls: string[]) {
 		jobLoop: { busySlots: 2 },
 		runtime: new RuntimeSettings({ db, clock, config: parseConfig({}, '/srv/kiosk') }),
 		providers: new ProviderSettingsInUse(parseConfig({}, '/srv/kiosk')),
+		secrets: async () => ({ telegramBotToken: undefined, geminiApiKey: undefined, openaiApiKey: undefined }),
 		stopping: new AbortController().signal
 	};
 	return deps;

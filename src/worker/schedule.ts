@@ -36,6 +36,7 @@ import { warnAdminsAboutDailyRequests } from './tasks/rpd-warning.ts';
 import { sessionTimeoutsPass } from './tasks/session-timeouts.task.ts';
 import { runStickerRedraws } from './tasks/sticker-redraws.ts';
 import { runTtlSweep } from './tasks/ttl-sweep.task.ts';
+import type { SecretsInForce } from '../lib/server/settings/console-secrets.ts';
 import { applyRuntimeSettings, type ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
 import { RUNTIME_SETTINGS_TTL_MS, type RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
 
@@ -145,6 +146,8 @@ export interface WorkerScheduleDeps {
 	runtime: RuntimeSettings;
 	/** The image provider settings this worker draws with (changed only after their model check). */
 	providers: ProviderSettingsInUse;
+	/** The API keys in force (console Settings, else the environment). */
+	secrets: () => Promise<SecretsInForce>;
 	/** Aborted when the worker begins to stop: outboxes and redraws end their pass early. */
 	stopping: AbortSignal;
 }
@@ -207,6 +210,6 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 		},
 		'model-check': async () => void (await runModelCheck(deps.providers.config, await liveAdmins())),
 		'rpd-warning': async () => void (await warnAdminsAboutDailyRequests(await liveAdmins())),
-		'runtime-settings': () => applyRuntimeSettings({ db, clock, logger, runtime: deps.runtime, providers: deps.providers, parts: { queue, statuses } })
+		'runtime-settings': () => applyRuntimeSettings({ db, clock, logger, runtime: deps.runtime, secrets: deps.secrets, providers: deps.providers, parts: { queue, statuses } })
 	};
 }

@@ -39,7 +39,7 @@ describe('console settings', () => {
 
 		await expect(world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: 'lots' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Packs per guest: Enter a whole number from 1 to 100.' });
 		await expect(world.callerFor(world.owner).settings.set({ name: 'salesGroupChatId', text: 'sales team' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('chat id') });
-		await expect(world.callerFor(world.owner).settings.set({ name: 'imageProvider', text: 'gemini' })).rejects.toMatchObject({ message: expect.stringContaining('set GEMINI_API_KEY first') });
+		await expect(world.callerFor(world.owner).settings.set({ name: 'imageProvider', text: 'gemini' })).rejects.toMatchObject({ message: expect.stringContaining('Gemini needs an API key') });
 
 		expect(await world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: ' 3 ' })).toEqual({ changed: true, before: '1', after: '3' });
 		expect(await world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: '3' })).toEqual({ changed: false, value: '3' });

@@ -15,16 +15,18 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 
 /** OpenAI's GET /models/{id}: it knows gpt-image-1 and nothing else. */
-async function fakeOpenAiModels(): Promise<{ url: string; asked: string[]; server: Server }> {
+async function fakeOpenAiModels(): Promise<{ url: string; asked: string[]; keys: string[]; server: Server }> {
 	const asked: string[] = [];
+	const keys: string[] = [];
 	const server = createServer((request, response) => {
 		const model = decodeURIComponent((request.url ?? '').replace(/^\/v1\/models\//, ''));
 		asked.push(model);
+		keys.push(request.headers.authorization ?? '');
 		response.writeHead(model === 'gpt-image-1' ? 200 : 404, { 'content-type': 'application/json' });
 		response.end(JSON.stringify(model === 'gpt-image-1' ? { id: model } : { error: { code: 'model_not_found' } }));
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, asked, server };
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, asked, keys, server };
 }
 
 /**
@@ -53,7 +55,8 @@ describe('the worker applying the settings in force', () => {
 		const offline = await createImageProvider(config);
 		const queue = { settings: { slots: 2, adminIds: [] }, notices: { slots: 2 }, provider: offline, prices: {}, fallback: undefined } as unknown as QueueDeps;
 		const statuses = { slots: 2 };
-		const deps = { db, clock, logger: silentLogger, runtime, providers: new ProviderSettingsInUse(config), parts: { queue, statuses } };
+		let openaiKey = 'sk-test';
+		const deps = { db, clock, logger: silentLogger, runtime, secrets: async () => ({ telegramBotToken: undefined, geminiApiKey: undefined, openaiApiKey: openaiKey }), providers: new ProviderSettingsInUse(config), parts: { queue, statuses } };
 		const owner = { name: 'olga', ip: null };
 		const pass = async () => {
 			clock.advance(RUNTIME_SETTINGS_TTL_MS);
@@ -79,5 +82,13 @@ describe('the worker applying the settings in force', () => {
 		expect(queue.provider.name).toBe('openai');
 		expect(deps.providers.config.OPENAI_IMAGE_MODEL).toBe('gpt-image-1');
 		expect(await readProviderRefusal(db)).toBeNull();
+
+		// A key replaced on the console: asked about with the new key before the provider is rebuilt with it.
+		const before = queue.provider;
+		openaiKey = 'sk-replaced-on-the-console-0123456789';
+		await pass();
+		expect(openai.keys.at(-1)).toBe('Bearer sk-replaced-on-the-console-0123456789');
+		expect(queue.provider).not.toBe(before);
+		expect(deps.providers.config.OPENAI_API_KEY).toBe(openaiKey);
 	});
 });

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Config } from '../../lib/server/config/config.ts';
+import type { SecretsInForce } from '../../lib/server/settings/console-secrets.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { checkConfiguredModels } from '../../lib/server/providers/model-check.ts';
@@ -21,12 +23,14 @@ export interface RuntimeApplyDeps {
 	clock: Clock;
 	logger: Logger;
 	runtime: RuntimeSettings;
+	/** The API keys in force (console, else environment), opened with the settings key. */
+	secrets: () => Promise<SecretsInForce>;
 	/** The provider settings in use: the model check and the next swap start from it. */
 	providers: ProviderSettingsInUse;
 	parts: LiveParts;
 }
 
-type ProviderKeys = 'IMAGE_PROVIDER' | 'GEMINI_IMAGE_MODEL' | 'GEMINI_VISION_MODEL' | 'OPENAI_IMAGE_MODEL';
+type ProviderKeys = 'IMAGE_PROVIDER' | 'GEMINI_IMAGE_MODEL' | 'GEMINI_VISION_MODEL' | 'OPENAI_IMAGE_MODEL' | 'GEMINI_API_KEY' | 'OPENAI_API_KEY';
 
 /**
  * The image provider and its models as this worker draws with them. A console change is not used
@@ -47,12 +51,22 @@ export class ProviderSettingsInUse {
 		return this.#config;
 	}
 
-	wanted(values: SettingValues): Config {
-		return { ...this.#config, IMAGE_PROVIDER: values.imageProvider, GEMINI_IMAGE_MODEL: values.geminiImageModel, GEMINI_VISION_MODEL: values.geminiVisionModel, OPENAI_IMAGE_MODEL: values.openaiImageModel };
+	wanted(values: SettingValues, secrets: Pick<SecretsInForce, 'geminiApiKey' | 'openaiApiKey'>): Config {
+		return {
+			...this.#config,
+			IMAGE_PROVIDER: values.imageProvider,
+			GEMINI_IMAGE_MODEL: values.geminiImageModel,
+			GEMINI_VISION_MODEL: values.geminiVisionModel,
+			OPENAI_IMAGE_MODEL: values.openaiImageModel,
+			GEMINI_API_KEY: secrets.geminiApiKey,
+			OPENAI_API_KEY: secrets.openaiApiKey
+		};
 	}
 
+	/** What tells two provider settings apart; the keys only by a digest (this string is kept in memory only). */
 	static key(config: Pick<Config, ProviderKeys>): string {
-		return [config.IMAGE_PROVIDER, config.GEMINI_IMAGE_MODEL, config.GEMINI_VISION_MODEL, config.OPENAI_IMAGE_MODEL].join('|');
+		const digest = (secret: string | undefined) => (secret ? createHash('sha256').update(secret).digest('hex') : '');
+		return [config.IMAGE_PROVIDER, config.GEMINI_IMAGE_MODEL, config.GEMINI_VISION_MODEL, config.OPENAI_IMAGE_MODEL, digest(config.GEMINI_API_KEY), digest(config.OPENAI_API_KEY)].join('|');
 	}
 
 	/** Whether to ask about `wanted` now: not what is in use, not refused already, not unreachable a moment ago. */
@@ -86,7 +100,7 @@ export async function applyRuntimeSettings(deps: RuntimeApplyDeps): Promise<void
 }
 
 async function switchProviderWhenChecked(deps: RuntimeApplyDeps, values: SettingValues): Promise<void> {
-	const wanted = deps.providers.wanted(values);
+	const wanted = deps.providers.wanted(values, await deps.secrets());
 	const now = deps.clock.now().getTime();
 	if (!deps.providers.shouldTry(wanted, now)) return;
 	const verdicts = await checkConfiguredModels(wanted);

@@ -43,7 +43,9 @@ export const AUDIT_ACTIONS = [
 	'catalogue_publish',
 	'catalogue_rollback',
 	'setting_change',
-	'setting_reset'
+	'setting_reset',
+	'secret_replace',
+	'secret_clear'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

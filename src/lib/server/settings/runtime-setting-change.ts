@@ -1,6 +1,7 @@
 import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import type { Config } from '../config/config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { hasSecret } from './console-secrets.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Clock } from '../time/clock.ts';
 import { readSettingText, SETTING_DEFS, type SettingName } from './runtime-setting-defs.ts';
@@ -27,7 +28,7 @@ export async function changeSetting(deps: SettingChangeDeps, actor: Actor, name:
 	if (!read.ok) throw new DomainError({ code: 'SettingRefused', label: def.label, problem: read.problem });
 	return deps.db.$transaction(async (tx) => {
 		const current = effectiveSettings(deps.config, await readRuntimeRows(tx));
-		const problem = providerProblem(deps.config, name, normalised);
+		const problem = await providerProblem(tx, deps.config, name, normalised);
 		if (problem) throw new DomainError({ code: 'SettingRefused', label: def.label, problem });
 		const before = current[name];
 		if (before.origin === 'console' && before.text === normalised) return { changed: false as const, value: normalised };
@@ -49,9 +50,9 @@ export async function resetSetting(deps: SettingChangeDeps, actor: Actor, name: 
 }
 
 /** A provider needs its API key before it can be chosen: without one every job would fail. */
-function providerProblem(config: Config, name: SettingName, text: string): string | null {
+async function providerProblem(tx: Tx, config: Config, name: SettingName, text: string): Promise<string | null> {
 	if (name !== 'imageProvider') return null;
-	if (text === 'gemini' && !config.GEMINI_API_KEY) return 'Gemini needs an API key: set GEMINI_API_KEY first, or keep the current provider.';
-	if (text === 'openai' && !config.OPENAI_API_KEY) return 'OpenAI needs an API key: set OPENAI_API_KEY first, or keep the current provider.';
+	if (text === 'gemini' && !(await hasSecret(tx, config, 'geminiApiKey'))) return 'Gemini needs an API key: set the Gemini API key below (or GEMINI_API_KEY) first, or keep the current provider.';
+	if (text === 'openai' && !(await hasSecret(tx, config, 'openaiApiKey'))) return 'OpenAI needs an API key: set the OpenAI API key below (or OPENAI_API_KEY) first, or keep the current provider.';
 	return null;
 }
