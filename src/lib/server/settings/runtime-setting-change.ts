@@ -2,6 +2,7 @@ import { recordAudit, type Actor } from '../audit/audit-log.ts';
 import type { Config } from '../config/config.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { hasSecret } from './console-secrets.ts';
+import { lockKeys } from '../db/dialect/row-locks.ts';
 import { DomainError } from '../errors/domain-error.ts';
 import type { Clock } from '../time/clock.ts';
 import { readSettingText, SETTING_DEFS, type SettingName } from './runtime-setting-defs.ts';
@@ -27,6 +28,8 @@ export async function changeSetting(deps: SettingChangeDeps, actor: Actor, name:
 	const read = readSettingText(name, normalised);
 	if (!read.ok) throw new DomainError({ code: 'SettingRefused', label: def.label, problem: read.problem });
 	return deps.db.$transaction(async (tx) => {
+		// The value before decides the audit row and "unchanged": two owners saving at once go one after the other.
+		await lockKeys(tx, [`setting:${name}`]);
 		const current = effectiveSettings(deps.config, await readRuntimeRows(tx));
 		const problem = await providerProblem(tx, deps.config, name, normalised);
 		if (problem) throw new DomainError({ code: 'SettingRefused', label: def.label, problem });
@@ -42,6 +45,7 @@ export async function changeSetting(deps: SettingChangeDeps, actor: Actor, name:
 export async function resetSetting(deps: SettingChangeDeps, actor: Actor, name: SettingName): Promise<{ reset: boolean; value: string }> {
 	const envText = SETTING_DEFS[name].fromEnv(deps.config);
 	return deps.db.$transaction(async (tx) => {
+		await lockKeys(tx, [`setting:${name}`]);
 		const before = effectiveSettings(deps.config, await readRuntimeRows(tx))[name];
 		if (!(await deleteRuntimeRow(tx, name))) return { reset: false, value: envText };
 		await recordAudit(tx, deps.clock, actor, { action: 'setting_reset', details: { setting: name, before: before.text, after: envText, afterFrom: 'environment' } });
