@@ -69,7 +69,7 @@ async function setField(page: Page, label: string, value: string): Promise<void>
 }
 
 test.afterAll(() => {
-	// Back to the environment's values for the specs after this one.
+	// A safety net when the test failed half-way (the test itself resets through the page).
 	withE2eDb((db) => db.prepare("DELETE FROM settings WHERE key IN ('runtime.salesGroupChatId', 'runtime.packsPerGuest')").run());
 });
 
@@ -114,4 +114,15 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 	await expect(page.getByRole('status')).toContainText('Request received');
 	await expect.poll(async () => (await botTextsIn(NEW_GROUP.id)).some((t) => t.includes(name)), { timeout: 20_000 }).toBe(true);
 	expect((await botTextsIn(SALES_GROUP)).some((t) => t.includes(name))).toBe(false);
+
+	// Back to the environment's values through the page, and wait until the worker has read them (the
+	// guest is handed their pack again), so the specs after this one find the product as it was.
+	await page.goto('/console/settings');
+	for (const label of ['Sales group chat id', 'Packs per guest']) {
+		const field = page.locator('.field').filter({ has: page.getByLabel(label, { exact: true }) });
+		await field.getByRole('button', { name: 'Use the default' }).click();
+		await expect(page.getByRole('status')).toContainText(`${label} is back to the environment’s value`);
+		await expect(field.getByText(/^From the environment/)).toBeVisible();
+	}
+	await expect.poll(async () => (await startAgain(`c${tries++}`)).notice, { timeout: 20_000, intervals: [500] }).toBe('pack_ready');
 });
