@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RuntimeSettings, RUNTIME_SETTINGS_TTL_MS } from '../../src/lib/server/settings/runtime-settings.ts';
+import { guestText } from '../../src/lib/i18n/guest-flow.ts';
 import { leadsInForce } from '../../src/worker/tasks/leads-deps.ts';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
 import { consoleCaller, insertOperator, startConsoleWorld, testConfig } from './console-fixtures.ts';
@@ -104,6 +105,21 @@ describe('console settings', () => {
 		const row = await world.db.session.findUniqueOrThrow({ where: { sessionToken: allowed } });
 		expect(row.notice).toBeNull();
 		expect(['linked', 'consented']).toContain(row.status);
+	});
+
+	it('a guest whose Telegram language is none of ours is spoken to in the default language set on the console', async () => {
+		const world: GuestWorld = await startGuestWorld(tempDir());
+		closers.push(() => world.close());
+		const owner = consoleCaller(world.db, world.clock, world.dir, await insertOperator(world.db, world.clock, 'olga', 'owner'));
+		await owner.settings.set({ name: 'defaultLanguage', text: 'uz' });
+		world.clock.advance(RUNTIME_SETTINGS_TTL_MS);
+		const guest = await newGuest(world, 'de', 'Jonas');
+		const token = await startSession(world);
+		await guest.send(`/start ${token}`);
+		const prompt = await guest.waitFor((m) => m.buttons.flat().some((b) => b.callback_data === `gc:${token}`));
+		expect(prompt.text).toBe(guestText('uz', 'consentPrompt', { name: 'Jonas' }));
+		// The worker's later notices read the stored language: the default, not English.
+		expect(await world.db.guestLanguage.findUnique({ where: { telegramUserId: BigInt(guest.id) }, select: { locale: true } })).toEqual({ locale: 'uz' });
 	});
 
 	it('reads through a short cache: a change is seen after the cache period, and an unreadable row falls back to the environment', async () => {
