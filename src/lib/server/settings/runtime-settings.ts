@@ -54,6 +54,11 @@ export class RuntimeSettings {
 		return settings;
 	}
 
+	/** The sales group as last read, without a query (for synchronous checks; the leads tasks read every second). */
+	lastSalesGroup(): bigint | null | undefined {
+		return this.#cached?.settings.salesGroupChatId.value;
+	}
+
 	/** Drops the cache: this process's own change is seen at once (others within the TTL). */
 	forget(): void {
 		this.#cached = undefined;
