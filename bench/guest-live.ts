@@ -39,7 +39,7 @@ try {
 	const db = openDatabase(server.dbPath);
 	const { key, kiosk } = await createKiosk(db, systemClock, 'bench');
 	await rememberBotUsername(db, systemClock, 'bench_kiosk_bot');
-	const started = await startKioskSession({ db, clock: systemClock, timeouts: { qrTimeoutMs: 3_600_000, idleTimeoutMs: 3_600_000 }, slots: 2 }, kiosk.id);
+	const started = await startKioskSession({ db, clock: systemClock, timeouts: { qrTimeoutMs: 3_600_000, idleTimeoutMs: 3_600_000 }, slots: 2, packsPerGuest: async () => 1 }, kiosk.id);
 	if (started.kind !== 'started') throw new Error(started.kind);
 	const cookie = `kiosk_key=${key}`;
 	const statusUrl = `${base}/api/kiosk/sessions/${started.token}`;

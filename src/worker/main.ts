@@ -16,6 +16,11 @@ import { dialectOf } from '../lib/server/db/dialect/dialect.ts';
 import { seedCatalogueAtStart } from '../lib/server/events/seed-at-start.ts';
 import { acquireInstanceLock, InstanceLockError } from '../lib/server/system/instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
+import { RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
+import { ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
+import { loadSettingsSecretKey } from '../lib/server/settings/secret-box.ts';
+import { readSecretsInForce } from '../lib/server/settings/console-secrets.ts';
+import type { Config } from '../lib/server/config/config.ts';
 import { taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
 import { workerSchedule } from './schedule.ts';
 import { BotBudget } from '../lib/server/telegram/bot-budget.ts';
@@ -33,23 +38,29 @@ const JOB_STOP_GRACE_MS = 15_000;
 
 // ─── Start: config → lock → database → registry → bot → queue → schedule ───────────────────────
 async function main(): Promise<void> {
-	const config = getConfig();
+	const envConfig = getConfig();
 	// Warnings and errors also go to log_entries for the console's Logs page (once the table exists),
 	// without guests' texts and with their Telegram ids pseudonymised.
-	const pseudonymKey = loadPseudonymKey(config.dataDir);
+	const pseudonymKey = loadPseudonymKey(envConfig.dataDir);
 	const logSink = new LogSink('worker', { pseudonymKey });
-	const logger = createLogger('worker', config.LOG_LEVEL, { warningsTo: logSink });
-	announceDemoMode(config, logger);
+	const logger = createLogger('worker', envConfig.LOG_LEVEL, { warningsTo: logSink });
+	announceDemoMode(envConfig, logger);
 	// A bucket that is missing or refuses the credentials stops the start before any work is taken.
-	const fileStore = await openFileStore(config);
-	const lock = acquireInstanceLock(config.dataDir);
+	const fileStore = await openFileStore(envConfig);
+	const lock = acquireInstanceLock(envConfig.dataDir);
 	const clock = systemClock;
-	const db = await prepareDatabase(config, clock, logger);
+	const db = await prepareDatabase(envConfig, clock, logger);
 	await seedCatalogueAtStart(db, clock, logger);
-	const version = readVersion(config.projectRoot);
+	const version = readVersion(envConfig.projectRoot);
 	const workerId = `${hostname()}:${process.pid}:${Date.now()}`;
-	await registerWorker(db, clock, { id: workerId, pid: process.pid, hostname: hostname(), version, slots: config.WORKER_SLOTS });
-	logSink.attach(logEntryWriterFor(config.database, db), { workerId });
+	await registerWorker(db, clock, { id: workerId, pid: process.pid, hostname: hostname(), version, slots: envConfig.WORKER_SLOTS });
+	logSink.attach(logEntryWriterFor(envConfig.database, db), { workerId });
+
+	// Secrets replaced on the console (Settings), sealed with the settings key: the API keys are
+	// applied by the runtime-settings task; a replaced bot token is taken from this start on.
+	const secretKey = loadSettingsSecretKey(envConfig, clock);
+	const secrets = () => readSecretsInForce(db, secretKey, envConfig);
+	const config = withBotTokenInForce(envConfig, (await secrets()).telegramBotToken);
 
 	// Nothing runs on a timer until everything the tasks use is built: one schedule, added at the end.
 	// The bot's one send budget (in the database, shared by every worker): notices, status edits,
@@ -58,7 +69,9 @@ async function main(): Promise<void> {
 	const sendPacing = { budget, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);
-	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing }, [noticeApi]);
+	// The settings in force (console Settings, else the environment): one reader for the whole worker.
+	const runtime = new RuntimeSettings({ db, clock, config });
+	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing, runtime }, [noticeApi]);
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	// One getUpdates consumer per bot: only the holder of the updates lease polls. On a database no
 	// fleet shares this is the only worker (the data folder's instance lock), so it takes the lease at once.
@@ -70,7 +83,7 @@ async function main(): Promise<void> {
 	const stopping = new AbortController();
 	// Sweeps, retention, digests and backups run once per period across all workers (the claims).
 	const scheduler = new Scheduler(logger, taskPeriodClaims(db, clock, workerId), () => clock.now().getTime());
-	const schedule = workerSchedule({ config, db, clock, logger, fileStore, workerId, pseudonymKey, budget, sendPacing, statusApi: noticeApi, bot, updatesLease, queue: queueDeps, jobLoop, stopping: stopping.signal });
+	const schedule = workerSchedule({ config, db, clock, logger, fileStore, workerId, pseudonymKey, budget, sendPacing, statusApi: noticeApi, bot, updatesLease, queue: queueDeps, jobLoop, runtime, secrets, providers: new ProviderSettingsInUse(config), stopping: stopping.signal });
 	for (const task of schedule) scheduler.add(task);
 	logger.info({ workerId, pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
 
@@ -97,6 +110,17 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', () => void stop('SIGINT'));
 	process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * The bot token in force at this start: the console's replacement when one is set (never in demo
+ * mode, which talks to the emulator), else TELEGRAM_BOT_TOKEN. getUpdates offsets are Telegram's,
+ * per bot: the same bot under a new token resumes where it left off (nothing confirmed is lost),
+ * another bot starts with its own queue.
+ */
+function withBotTokenInForce(config: Config, consoleToken: string | undefined): Config {
+	if (config.telegram.mode !== 'cloud' || !consoleToken) return config;
+	return { ...config, telegram: { ...config.telegram, token: consoleToken } };
 }
 
 main().catch((error: unknown) => {

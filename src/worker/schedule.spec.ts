@@ -8,6 +8,8 @@ import type { TelegramApi } from '../lib/server/telegram/api.ts';
 import { BotBudget } from '../lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../lib/server/telegram/flood-control.ts';
 import { FakeClock, HOUR, MINUTE, SECOND } from '../lib/server/time/clock.ts';
+import { RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
+import { ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
 import { scheduledTask, workerSchedule, type WorkerScheduleDeps } from './schedule.ts';
 
 /** The deps main.ts passes, as fakes: building the schedule must neither call nor send anything. */
@@ -30,6 +32,9 @@ function fakeDeps(calls: string[]) {
 		updatesLease: { tick: async () => void calls.push('lease tick') },
 		queue: { workerId: 'host:1:1', notices: { budget, cooldown: new ChatCooldown() } } as unknown as QueueDeps,
 		jobLoop: { busySlots: 2 },
+		runtime: new RuntimeSettings({ db, clock, config: parseConfig({}, '/srv/kiosk') }),
+		providers: new ProviderSettingsInUse(parseConfig({}, '/srv/kiosk')),
+		secrets: async () => ({ telegramBotToken: undefined, geminiApiKey: undefined, openaiApiKey: undefined }),
 		stopping: new AbortController().signal
 	};
 	return deps;
@@ -67,7 +72,8 @@ describe('the worker schedule', () => {
 			['sticker-redraws', SECOND, true, false, false],
 			['job-deadlines', 5 * SECOND, true, true, false],
 			['model-check', HOUR, true, true, false],
-			['rpd-warning', MINUTE, false, true, false]
+			['rpd-warning', MINUTE, false, true, false],
+			['runtime-settings', 5 * SECOND, true, false, false]
 		]);
 		expect(new Set(schedule.map((task) => task.name)).size).toBe(schedule.length);
 		expect(calls).toEqual([]);

@@ -23,7 +23,7 @@ import { botUsernamePublisher, type BotIdentity } from './tasks/bot-username.tas
 import { createBroadcastDeliveryDeps, deliverBroadcasts } from './tasks/broadcasts-deliver.ts';
 import { enforceJobDeadlines } from './tasks/deadlines.ts';
 import { applyPendingCardEdits } from './tasks/leads-cards.ts';
-import { createLeadsTaskDeps } from './tasks/leads-deps.ts';
+import { createLeadsTaskDeps, leadsInForce } from './tasks/leads-deps.ts';
 import { postDailyDigest } from './tasks/leads-digest.ts';
 import { publishPendingLeads } from './tasks/leads-publish.ts';
 import { remindAboutIdleLeads } from './tasks/leads-reminders.ts';
@@ -36,6 +36,9 @@ import { warnAdminsAboutDailyRequests } from './tasks/rpd-warning.ts';
 import { sessionTimeoutsPass } from './tasks/session-timeouts.task.ts';
 import { runStickerRedraws } from './tasks/sticker-redraws.ts';
 import { runTtlSweep } from './tasks/ttl-sweep.task.ts';
+import type { SecretsInForce } from '../lib/server/settings/console-secrets.ts';
+import { applyRuntimeSettings, type ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
+import { RUNTIME_SETTINGS_TTL_MS, type RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
 
 /** When a task runs: its period and its fleet rules (scheduler.ts says what each flag does). */
 type Timing = Pick<ScheduledTask, 'everyMs' | 'runAtStart' | 'oncePerPeriod' | 'startNeedsClaim'>;
@@ -109,7 +112,12 @@ export const WORKER_SCHEDULE = {
 	// for the fleet, so admins get one message, not one per worker.
 	'job-deadlines': { everyMs: 5 * SECOND, runAtStart: true, oncePerPeriod: true },
 	'model-check': { everyMs: HOUR, runAtStart: true, oncePerPeriod: true },
-	'rpd-warning': { everyMs: MINUTE, oncePerPeriod: true }
+	'rpd-warning': { everyMs: MINUTE, oncePerPeriod: true },
+
+	// ─── Settings changed on the console (docs/console.md "Settings") ────────────────────────────
+	// Each worker applies the settings in force to its own queue (slots, admins, the image provider
+	// after its model check) every 5 s, the reader's cache period: no restart for a change.
+	'runtime-settings': { everyMs: RUNTIME_SETTINGS_TTL_MS, runAtStart: true }
 } as const satisfies Record<string, Timing>;
 
 export type WorkerTaskName = keyof typeof WORKER_SCHEDULE;
@@ -134,6 +142,12 @@ export interface WorkerScheduleDeps {
 	updatesLease: Pick<UpdatesLeaseKeeper, 'tick'>;
 	queue: QueueDeps;
 	jobLoop: Pick<JobLoop, 'busySlots'>;
+	/** The settings in force (console Settings, else the environment), read through a short cache. */
+	runtime: RuntimeSettings;
+	/** The image provider settings this worker draws with (changed only after their model check). */
+	providers: ProviderSettingsInUse;
+	/** The API keys in force (console Settings, else the environment). */
+	secrets: () => Promise<SecretsInForce>;
 	/** Aborted when the worker begins to stop: outboxes and redraws end their pass early. */
 	stopping: AbortSignal;
 }
@@ -157,13 +171,18 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	const lifecycle = { db, clock, logger, fileStore };
 	const backup = { db, clock, logger, database: config.database, backupDir: resolveBackupDir(config) };
 	const leads = createLeadsTaskDeps(config, db, clock, logger, deps.sendPacing);
+	// The sales group and its language as they are now: a changed group gets the next new card.
+	const liveLeads = () => leadsInForce(leads, deps.runtime);
+	const liveAdmins = async () => {
+		const values = await deps.runtime.read();
+		return { db, clock, logger, api, adminIds: values.adminIds, threshold: values.quotaWarning };
+	};
 	const broadcasts = createBroadcastDeliveryDeps(config, { db, clock, logger, budget: deps.budget, fileStore });
 	const notices = queue.notices;
 	// statusApi is the notices' client, not bot.api: the pacer takes each edit's place itself, and
 	// bot.api's calls wait for a place of their own (send-budget-api.ts) — one edit takes one place.
 	const statuses = { db, clock, logger, api: deps.statusApi, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: queue.crashPoint };
 	const deadlines = { db, clock, logger, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * MINUTE, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * MINUTE };
-	const admins = { db, clock, logger, api, adminIds: config.ADMIN_TELEGRAM_IDS };
 	return {
 		'task-runs-prune': async () => void (await pruneTaskRuns(db, clock)),
 		heartbeat: () => recordHeartbeat(db, clock, deps.workerId, deps.jobLoop.busySlots),
@@ -171,12 +190,12 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 		retention: () => runRetention({ ...lifecycle, dbPath: config.dbPath, pseudonymKey: deps.pseudonymKey, retentionDays: config.GUEST_RETENTION_DAYS }),
 		backup: async () => void (await runBackupIfDue(backup)),
 		'log-prune': () => pruneLogs({ db, clock, logger }),
-		'leads-publish': async () => void (await publishPendingLeads(leads, isStopping)),
-		'leads-repeats': async () => void (await notifyPendingRepeats(leads)),
-		'leads-card-edits': async () => void (await applyPendingCardEdits(leads)),
-		'leads-reminders': async () => void (await remindAboutIdleLeads(leads)),
-		'leads-digest': async () => void (await postDailyDigest(leads)),
-		'leads-retention': async () => void (await eraseExpiredLeadData(leads)),
+		'leads-publish': async () => void (await publishPendingLeads(await liveLeads(), isStopping)),
+		'leads-repeats': async () => void (await notifyPendingRepeats(await liveLeads())),
+		'leads-card-edits': async () => void (await applyPendingCardEdits(await liveLeads())),
+		'leads-reminders': async () => void (await remindAboutIdleLeads(await liveLeads())),
+		'leads-digest': async () => void (await postDailyDigest(await liveLeads())),
+		'leads-retention': async () => void (await eraseExpiredLeadData(await liveLeads())),
 		'broadcasts-deliver': async () => void (await deliverBroadcasts(broadcasts, isStopping)),
 		'broadcasts-retention': async () => void (await eraseExpiredBroadcasts(db, clock, fileStore)),
 		'session-timeouts': sessionTimeoutsPass({ db, clock, logger, config, api }),
@@ -189,7 +208,8 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 			const { noticed, failed } = await enforceJobDeadlines(deadlines);
 			if (noticed.length || failed.length) logger.info({ noticed, failed }, 'job deadlines applied');
 		},
-		'model-check': async () => void (await runModelCheck(config, admins)),
-		'rpd-warning': async () => void (await warnAdminsAboutDailyRequests({ ...admins, threshold: config.RPD_WARN_THRESHOLD }))
+		'model-check': async () => void (await runModelCheck(deps.providers.config, await liveAdmins())),
+		'rpd-warning': async () => void (await warnAdminsAboutDailyRequests(await liveAdmins())),
+		'runtime-settings': () => applyRuntimeSettings({ db, clock, logger, runtime: deps.runtime, secrets: deps.secrets, providers: deps.providers, parts: { queue, statuses } })
 	};
 }

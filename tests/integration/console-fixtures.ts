@@ -7,6 +7,7 @@ import { createTrpcContext } from '../../src/lib/server/trpc/init.ts';
 import { createCaller } from '../../src/lib/server/trpc/root.ts';
 import { FakeClock, type Clock } from '../../src/lib/server/time/clock.ts';
 import { createTestDb } from '../helpers/test-db.ts';
+import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 
@@ -69,7 +70,7 @@ export function testConfig(dir: string) {
 /** The real router, called as the browser would, with `operator` signed in (or nobody). */
 export function consoleCaller(db: Db, clock: Clock, dir: string, operator: OperatorIdentity | null, ip = '10.0.0.7') {
 	const config = testConfig(dir);
-	const app = { config, db, clock, logger: silentLogger, version: 'test', fileStore: localFileStore(config.dataDir) };
+	const app = { config, db, clock, logger: silentLogger, version: 'test', fileStore: localFileStore(config.dataDir), runtime: new RuntimeSettings({ db, clock, config }) };
 	return createCaller(createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: ip }));
 }
 

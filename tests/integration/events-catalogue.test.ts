@@ -51,7 +51,7 @@ describe('events, their versioned catalogues and the job snapshot', () => {
 		});
 		await db.user.create({ data: { telegramUserId: guest, firstName: 'Guest', consentedAt: now, createdAt: now } });
 		await db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', telegramUserId: guest, templateId: outfitId } });
-		const outcome = await takePhotoAndEnqueue({ db, clock, timeouts: { qrTimeoutMs: 600_000, idleTimeoutMs: 600_000 } }, token, '/data/selfie.jpg');
+		const outcome = await takePhotoAndEnqueue({ db, clock, timeouts: { qrTimeoutMs: 600_000, idleTimeoutMs: 600_000 }, packsPerGuest: async () => 1 }, token, '/data/selfie.jpg');
 		if (outcome.kind !== 'enqueued') throw new Error(`not enqueued: ${outcome.kind}`);
 		return { token, jobId: outcome.jobId };
 	}
@@ -79,7 +79,7 @@ describe('events, their versioned catalogues and the job snapshot', () => {
 		const first = await guestTakesPhoto(db, clock, kiosk.id, 501n, 'acme-hoodie');
 		expect((await offeredCatalogue(db, first.token)).outfits.map((o) => o.id)).toEqual(['acme-hoodie', 'astronaut', 'superhero']);
 		// The kiosk names the operator's outfit (it is in no built-in list), and nothing personal.
-		const kioskView = await readKioskSessionView({ db, clock, timeouts: { qrTimeoutMs: 600_000, idleTimeoutMs: 600_000 }, slots: 1 }, kiosk.id, first.token);
+		const kioskView = await readKioskSessionView({ db, clock, timeouts: { qrTimeoutMs: 600_000, idleTimeoutMs: 600_000 }, slots: 1, packsPerGuest: async () => 1 }, kiosk.id, first.token);
 		expect(kioskView?.outfit).toEqual({ emoji: '🧥', title: hoodie.title, preview: expect.stringMatching(new RegExp(`^/api/kiosk/sessions/${first.token}/outfit-preview\\?v=[0-9a-f]{12}$`)) });
 
 		const second = await saveDraft(db, clock, olga, event.id, saved.revision, [OUTFITS_V1_ASTRONAUT(draft.outfits)]);

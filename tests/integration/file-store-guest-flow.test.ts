@@ -16,6 +16,7 @@ import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { useS3Server } from '../helpers/s3-server.ts';
 import { useGenerationWorld, waitForJobStatus } from './generation-harness.ts';
 import { selfieJpeg } from './guest-photos.ts';
+import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 
 // FILE_STORE=s3 end to end: the kiosk's upload lands in the bucket, the worker draws from it and
 // writes the stickers and debug sheets back, the console reads them from there, and an erasure
@@ -31,7 +32,7 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		const bucketEnv = { ...server.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' };
 		const config = world.config(bucketEnv);
 		const fileStore = await openFileStore(config);
-		const app = { config, db: world.db, clock: systemClock, logger: silentLogger, version: 'test', fileStore };
+		const app = { config, db: world.db, clock: systemClock, logger: silentLogger, version: 'test', fileStore, runtime: new RuntimeSettings({ db: world.db, clock: systemClock, config }) };
 		await rememberBotUsername(world.db, systemClock, (await world.api.getMe()).username);
 		const { kiosk, key } = await createKiosk(world.db, systemClock, 'hall-kiosk');
 		const started = await startKioskSession(kioskDepsFrom(app), kiosk.id);

@@ -18,6 +18,7 @@ import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
+import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 
 /**
  * A real guest world for integration tests: a migrated SQLite file, the Telegram emulator as a real
@@ -40,6 +41,7 @@ export interface GuestWorld {
 	/** The kiosk's key, as the kiosk page's cookie carries it. */
 	kioskKey: string;
 	deps: KioskDeps;
+	runtime: RuntimeSettings;
 	close(): Promise<void>;
 }
 
@@ -50,14 +52,16 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ...env }, PROJECT_ROOT);
 	const fileStore = localFileStore(dir);
 	const noticeApi = createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url });
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore }, [noticeApi]);
+	// One reader of the settings in force for the bot and the kiosk, as in the worker and the web.
+	const runtime = new RuntimeSettings({ db, clock, config });
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore, runtime }, [noticeApi]);
 	await bot.init();
 	const polling = pollUpdates(bot);
 	await rememberBotUsername(db, clock, bot.botInfo.username);
 	const { kiosk, key: kioskKey } = await createKiosk(db, clock, 'test-kiosk');
-	const deps: KioskDeps = { db, clock, timeouts: sessionTimeoutsFrom(config), slots: config.WORKER_SLOTS };
+	const deps: KioskDeps = { db, clock, timeouts: sessionTimeoutsFrom(config), slots: config.WORKER_SLOTS, packsPerGuest: async () => (await runtime.read()).packsPerGuest };
 	return {
-		db, dbPath, dir, fileStore, clock, config, emulator, bot, noticeApi, kiosk, kioskKey, deps,
+		db, dbPath, dir, fileStore, clock, config, emulator, bot, noticeApi, kiosk, kioskKey, deps, runtime,
 		close: async () => {
 			await polling.stop();
 			await emulator.close();

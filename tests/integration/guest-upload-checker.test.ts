@@ -32,7 +32,7 @@ describe('an upload whose checker process fails', () => {
 
 	async function post(token: string, photo: Buffer, locale: Locale, logs: Record<string, unknown>[]): Promise<{ status: number; body: Record<string, unknown> }> {
 		const logger = createLogger('web', 'info', { stdout: { write: (line: string) => void logs.push(JSON.parse(line)) } });
-		const app = { config: world.config, db: world.db, clock: world.clock, logger, version: 'test', fileStore: world.fileStore };
+		const app = { config: world.config, db: world.db, clock: world.clock, logger, version: 'test', fileStore: world.fileStore, runtime: world.runtime };
 		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=${locale}`, { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(photo) });
 		const response = await answerSelfieUpload({ app, uploadLimit, uploadChecker: checker }, world.kioskKey, token, request);
 		return { status: response.status, body: (await response.json()) as Record<string, unknown> };

@@ -34,7 +34,7 @@ describe('the face check at upload', () => {
 	// Its own bucket, so this file's many uploads from one kiosk are not rate-limited.
 	const uploadLimit = { ...UPLOAD_LIMIT, capacity: 1000, refillPerSecond: 100 };
 	async function post(token: string, photo: Buffer, locale: Locale = 'en'): Promise<{ status: number; body: Record<string, unknown> }> {
-		const app = { config: world.config, db: world.db, clock: world.clock, logger: silentLogger, version: 'test', fileStore: world.fileStore };
+		const app = { config: world.config, db: world.db, clock: world.clock, logger: silentLogger, version: 'test', fileStore: world.fileStore, runtime: world.runtime };
 		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=${locale}`, {
 			method: 'POST',
 			headers: { 'content-type': 'image/jpeg', 'content-length': String(photo.length) },

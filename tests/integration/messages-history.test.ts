@@ -3,6 +3,8 @@ import { resetGuest } from '../../src/lib/server/guests/reset-guest.ts';
 import { loadPseudonymKey } from '../../src/lib/server/lifecycle/pseudonym.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { DAY } from '../../src/lib/server/time/clock.ts';
+import { changeSetting } from '../../src/lib/server/settings/runtime-setting-change.ts';
+import { RUNTIME_SETTINGS_TTL_MS } from '../../src/lib/server/settings/runtime-settings.ts';
 import { runRetention } from '../../src/worker/tasks/retention.task.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { eventually, guestReachesOutfit, newGuest, startGuestWorld, startSession, type Guest, type GuestWorld } from './guest-harness.ts';
@@ -64,6 +66,20 @@ describe('message history: what the bot records of its private chats', () => {
 		expect(all.every((row) => row.telegramUserId === BigInt(admin.id))).toBe(true);
 		expect(all.map((row) => row.text)).not.toContain('New lead: Aziza');
 		expect(all.map((row) => row.text)).not.toContain('/stickers_forget 1');
+	});
+
+	it('never records a person’s chat set as the sales group on the console', async () => {
+		world = await startGuestWorld(tempDir());
+		const [desk, other] = [await newGuest(world, 'en', 'Sales desk'), await newGuest(world, 'en', 'Bekzod')];
+		await changeSetting(world, { name: 'olga', ip: null }, 'salesGroupChatId', String(desk.id));
+		world.clock.advance(RUNTIME_SETTINGS_TTL_MS);
+		await world.runtime.read(); // what the leads task does every second
+		await desk.send('/stickers_forget 1');
+		await world.bot.api.sendMessage(desk.id, 'New lead: Bobur');
+		await other.send('hello');
+		await historyAtLeast(other, 1);
+		const all = await world.db.botMessage.findMany();
+		expect(all.filter((row) => row.telegramUserId === BigInt(desk.id))).toEqual([]);
 	});
 
 	it('counts messages and distinct people per UTC day across midnight', async () => {

@@ -5,6 +5,7 @@ import type { FileStore } from '../../lib/server/files/file-store.ts';
 import type { Locale } from '../../lib/i18n/locale.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
+import type { RuntimeSettings } from '../../lib/server/settings/runtime-settings.ts';
 import type { SendPacing } from '../../lib/server/telegram/send-budget-api.ts';
 
 /** What every handler may use; given once to createBot, never imported as a singleton. */
@@ -15,6 +16,8 @@ export interface BotDeps {
 	config: Config;
 	/** Guest files and catalogue pictures: the process's one store (FILE_STORE). */
 	fileStore: FileStore;
+	/** The settings in force (console Settings, else the environment), read through a short cache. */
+	runtime: RuntimeSettings;
 	/** The bot's one send budget: every reply and every call on bot.api waits for its place (main.ts). */
 	sendPacing?: SendPacing;
 }

@@ -13,7 +13,8 @@ import { closedText, guestText } from '../../lib/i18n/guest-flow.ts';
 
 /** The guest flow's messages, shared by /start, the consent button and the outfit buttons. */
 export function stepDeps(deps: BotDeps) {
-	return { db: deps.db, clock: deps.clock, timeouts: sessionTimeoutsFrom(deps.config) };
+	const packsPerGuest = async () => (await deps.runtime.read()).packsPerGuest;
+	return { db: deps.db, clock: deps.clock, timeouts: sessionTimeoutsFrom(deps.config), packsPerGuest };
 }
 
 export async function sendConsentPrompt(ctx: BotContext, token: string): Promise<void> {

@@ -8,14 +8,16 @@ import { describeIncoming, describeOutgoing, privateChatIdOf, type MessageLine }
 /**
  * The bot's message history, which the console shows (docs/console.md "Messages"): every private-chat
  * message in and out, with guests and admins alike. The sales group is never recorded — it is a
- * group, and LEADS_CHAT_ID is excluded by id as well, in case it is set to a person's chat.
+ * group, and LEADS_CHAT_ID and the sales group set on the console are excluded by id as well, in case
+ * either is set to a person's chat.
  * Incoming updates are seen by a middleware placed before every feature; outgoing messages by an
  * API transformer on bot.api, which covers replies, the job queue and the worker's tasks (they
  * all get bot.api). Recording never waits and never fails the bot (MessageHistoryWriter).
  */
 export function installMessageHistory(bot: Bot<BotContext>, deps: BotDeps, otherSenders: readonly Api[] = []): MessageHistoryWriter {
 	const writer = new MessageHistoryWriter({ db: deps.db, logger: deps.logger, pseudonymKey: loadPseudonymKey(deps.config.dataDir) });
-	const excluded = privateChatIdOf(deps.config.LEADS_CHAT_ID);
+	const fromEnvironment = privateChatIdOf(deps.config.LEADS_CHAT_ID);
+	const excluded = (chat: bigint) => chat === fromEnvironment || chat === privateChatIdOf(deps.runtime.lastSalesGroup());
 	const record = (telegramUserId: bigint, direction: MessageDirection, line: MessageLine) =>
 		writer.record({ telegramUserId, direction, ...line, at: deps.clock.now().toISOString() });
 
@@ -23,7 +25,7 @@ export function installMessageHistory(bot: Bot<BotContext>, deps: BotDeps, other
 	for (const api of [bot.api, ...otherSenders]) api.config.use(recordOutgoing(excluded, record, deps.logger));
 	bot.use(async (ctx, next) => {
 		const person = ctx.chat?.type === 'private' && ctx.from && !ctx.from.is_bot ? BigInt(ctx.from.id) : null;
-		if (person === null || person === excluded) return next();
+		if (person === null || excluded(person)) return next();
 		const startedAt = deps.clock.now().toISOString();
 		const line = safely(() => describeIncoming(ctx), deps);
 		if (line) record(person, 'in', line);
@@ -39,13 +41,13 @@ export function installMessageHistory(bot: Bot<BotContext>, deps: BotDeps, other
 type RecordLine = (telegramUserId: bigint, direction: MessageDirection, line: MessageLine) => void;
 
 /** Records a message only once Telegram accepted it; the call itself is passed through untouched. */
-function recordOutgoing(excluded: bigint | null, record: RecordLine, logger: BotDeps['logger']): Transformer {
+function recordOutgoing(excluded: (chat: bigint) => boolean, record: RecordLine, logger: BotDeps['logger']): Transformer {
 	return async (prev, method, payload, signal) => {
 		const response = await prev(method, payload, signal);
 		if (!response.ok) return response;
 		const fields = payload as Record<string, unknown>;
 		const chat = privateChatIdOf(fields.chat_id);
-		if (chat === null || chat === excluded) return response;
+		if (chat === null || excluded(chat)) return response;
 		try {
 			const line = describeOutgoing(method, fields, response.result);
 			if (line) record(chat, 'out', line);

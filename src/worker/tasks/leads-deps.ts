@@ -1,6 +1,7 @@
 import type { Config } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
-import { readLeadsSettings } from '../../lib/server/leads/leads-config.ts';
+import { leadsSettingsFrom } from '../../lib/server/leads/leads-config.ts';
+import { settingsFromEnvironment, type RuntimeSettings } from '../../lib/server/settings/runtime-settings.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
 import type { LeadCardDeps } from '../../lib/server/leads/lead-card-edit-outbox.ts';
@@ -16,10 +17,16 @@ export interface LeadsTaskDeps extends LeadCardDeps {
 
 /** The leads tasks' deps from the worker's config: the outbox client (no auto-retry), the sales group, one cooldown. */
 export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger: Logger, pacing?: SendPacing): LeadsTaskDeps {
-	const settings = readLeadsSettings(config);
-	if (settings.chatId === null) logger.warn('LEADS_CHAT_ID is not set: leads are stored but their cards wait in the outbox');
+	// The environment's sales group; the schedule passes the one in force to each pass (console Settings).
+	const settings = leadsSettingsFrom(settingsFromEnvironment(config));
 	const api = createOutboxApi(config.telegram);
 	// Cards, pings, edits, reminders and the digest wait for their places (the group: one every 3 s).
 	if (pacing) paceThroughBudget(api, pacing);
 	return { db, clock, logger, api, chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
+}
+
+/** The leads tasks' deps with the sales group and its language in force: a changed group gets the next new card. */
+export async function leadsInForce(leads: LeadsTaskDeps, runtime: Pick<RuntimeSettings, 'read'>): Promise<LeadsTaskDeps> {
+	const now = leadsSettingsFrom(await runtime.read());
+	return { ...leads, chatId: now.chatId, locale: now.locale };
 }

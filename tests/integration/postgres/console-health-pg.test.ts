@@ -16,13 +16,14 @@ import { usePgTestDb } from '../../helpers/pg-test-db.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
 import { insertOperator } from '../console-fixtures.ts';
 import { localFileStore } from '../../helpers/file-store.ts';
+import { RuntimeSettings } from '../../../src/lib/server/settings/runtime-settings.ts';
 
 const T0 = '2027-05-10T03:00:00.000Z';
 
 /** The console's router on a PostgreSQL configuration (DATABASE_URL, no DB_PATH), as the Health page calls it. */
 function pgConsoleCaller(db: Db, clock: Clock, url: string, dataDir: string, backupDir: string, operator: OperatorIdentity) {
 	const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir, BACKUP_DIR: backupDir, LOG_LEVEL: 'silent' }, PROJECT_ROOT);
-	const app = { config, db, clock, logger: silentLogger, version: 'test', fileStore: localFileStore(config.dataDir) };
+	const app = { config, db, clock, logger: silentLogger, version: 'test', fileStore: localFileStore(config.dataDir), runtime: new RuntimeSettings({ db, clock, config }) };
 	return createCaller(createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: '10.0.0.7' }));
 }
 

@@ -47,7 +47,11 @@ export const AUDIT_ACTIONS = [
 	'event_kiosks',
 	'catalogue_save',
 	'catalogue_publish',
-	'catalogue_rollback'
+	'catalogue_rollback',
+	'setting_change',
+	'setting_reset',
+	'secret_replace',
+	'secret_clear'
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

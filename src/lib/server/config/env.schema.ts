@@ -62,6 +62,10 @@ export const envSchema = z
 		),
 		LEADS_IP_SALT: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 		LEADS_GROUP_LOCALE: z.enum(['ru', 'uz', 'en'], { message: 'must be ru, uz or en' }).default('ru'),
+		// The bot's language for a guest whose Telegram language is none of ours (console Settings may change it).
+		DEFAULT_LANGUAGE: z.enum(['ru', 'uz', 'en'], { message: 'must be ru, uz or en' }).default('en'),
+		// Packs one guest may make, before extra packs granted on the console (console Settings may change it).
+		PACKS_PER_GUEST: intIn(1, 100, 1),
 		IMAGE_PROVIDER: z.enum(['offline', 'gemini', 'openai'], { message: 'must be offline, gemini or openai' }).default('offline'),
 		IMAGE_PROVIDER_FALLBACK: optionalString.pipe(z.enum(['offline', 'gemini', 'openai'], { message: 'must be offline, gemini or openai' }).optional()),
 		GEMINI_API_KEY: optionalString,
@@ -116,7 +120,10 @@ export const envSchema = z
 		AWS_ACCESS_KEY_ID: optionalString,
 		AWS_SECRET_ACCESS_KEY: optionalString,
 		AWS_SESSION_TOKEN: optionalString,
-		AWS_REGION: optionalString
+		AWS_REGION: optionalString,
+		// Encrypts the secrets set on the console's Settings page (64 hex digits = 32 bytes); unset: a
+		// key generated into DATA_DIR's first-run secrets on first use (docs/configuration.md).
+		SETTINGS_SECRET_KEY: optionalString.pipe(z.string().regex(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hex digits (32 bytes): openssl rand -hex 32' }).optional())
 	})
 	.superRefine((env, ctx) => {
 		const need = (key: keyof typeof env, when: string) =>

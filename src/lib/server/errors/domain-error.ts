@@ -30,6 +30,8 @@ export type Refusal =
 	| { code: 'TestSendRateLimited'; per: 'minute' | 'day'; limit: number; retryAfterSeconds: number }
 	/** An uploaded picture (an outfit's preview, a broadcast's picture): its route's limits, for the sentence. */
 	| { code: 'PictureRejected'; problem: PictureProblem; maxBytes: number; maxPixels: number }
+	/** A runtime setting's value its rule refuses; `problem` is the rule's sentence (runtime-setting-defs.ts). */
+	| { code: 'SettingRefused'; label: string; problem: string }
 	| EventRefusal
 	| KioskRefusal;
 

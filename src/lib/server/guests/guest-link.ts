@@ -2,7 +2,7 @@ import type { Db, Tx } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { saveGuestProfile, type GuestProfile } from './guest-profile.ts';
 import { closedRefusal, refusalFor, type CurrentStep, type StepRefusal } from './guest-outcomes.ts';
-import { checkPackLimit } from './pack-limit.ts';
+import { checkPackLimit, type PackLimitSource } from './pack-limit.ts';
 import { isOverdue, timeoutReasonFor, type SessionTimeouts } from './session-clock.ts';
 import { advanceSession, closeSession, closeWithNotice, findSession, findSessionForUpdate } from './sessions.repository.ts';
 import type { OpenStatus } from '../../schemas/kiosk.ts';
@@ -26,7 +26,8 @@ export type LinkOutcome =
  * the session's row locked (BEGIN IMMEDIATE on SQLite, a row lock on PostgreSQL), so the kiosk's
  * clock or a second guest racing for the same QR cannot both win, and the loser is told "taken".
  */
-export function linkGuest(deps: GuestStepDeps, token: string, profile: GuestProfile): Promise<LinkOutcome> {
+export async function linkGuest(deps: GuestStepDeps & PackLimitSource, token: string, profile: GuestProfile): Promise<LinkOutcome> {
+	const perGuest = await deps.packsPerGuest();
 	return deps.db.$transaction(async (tx) => {
 		const guest = await saveGuestProfile(tx, deps.clock, profile);
 		const session = await findSessionForUpdate(tx, token);
@@ -35,7 +36,7 @@ export function linkGuest(deps: GuestStepDeps, token: string, profile: GuestProf
 		const now = deps.clock.now();
 		if (isOverdue(session, now, deps.timeouts)) return closeForTimeout(tx, token, session.status as OpenStatus, now);
 		if (session.status !== 'idle') return { kind: 'already', step: session.status as CurrentStep };
-		const limit = await checkPackLimit(tx, profile.telegramUserId);
+		const limit = await checkPackLimit(tx, profile.telegramUserId, perGuest);
 		if (!limit.allowed) {
 			await closeWithNotice(tx, token, profile.telegramUserId, limit.notice, now.toISOString());
 			return limit.notice === 'pack_ready' ? { kind: 'pack_ready', packName: limit.packName } : { kind: 'pack_in_progress' };

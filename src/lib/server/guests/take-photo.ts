@@ -8,7 +8,7 @@ import type { SessionStatus } from '../../schemas/kiosk.ts';
 import { closeForTimeout } from './guest-link.ts';
 import { closedRefusal, type StepRefusal } from './guest-outcomes.ts';
 import { isOverdue, stillOpenSince, type SessionTimeouts } from './session-clock.ts';
-import { checkPackLimitLocked } from './pack-limit.ts';
+import { checkPackLimitLocked, type PackLimitSource } from './pack-limit.ts';
 import { advanceSession, closeWithNotice, findSessionForUpdate } from './sessions.repository.ts';
 
 export type TakePhotoOutcome =
@@ -36,7 +36,8 @@ export function photoReadiness(session: { status: string; closedReason: string |
  * photo — at the other kiosk, or at the same moment from another web process — is refused
  * with the same notice a third /start would get.
  */
-export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts }, token: string, photoPath: string): Promise<TakePhotoOutcome> {
+export async function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts } & PackLimitSource, token: string, photoPath: string): Promise<TakePhotoOutcome> {
+	const perGuest = await deps.packsPerGuest();
 	return deps.db.$transaction(async (tx) => {
 		const session = await findSessionForUpdate(tx, token);
 		const refusal = photoReadiness(session);
@@ -45,7 +46,7 @@ export function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: Sess
 		if (isOverdue(session, now, deps.timeouts)) return closeForTimeout(tx, token, 'template_chosen', now);
 		const stamp = now.toISOString();
 		if (session.telegramUserId !== null) {
-			const limit = await checkPackLimitLocked(tx, session.telegramUserId);
+			const limit = await checkPackLimitLocked(tx, session.telegramUserId, perGuest);
 			if (!limit.allowed) {
 				await closeWithNotice(tx, token, session.telegramUserId, limit.notice, stamp, 'template_chosen');
 				return { kind: 'closed', reason: null, notice: limit.notice };

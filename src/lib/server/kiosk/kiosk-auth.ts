@@ -2,6 +2,7 @@ import type { Config } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
 import { sessionTimeoutsFrom } from '../guests/session-clock.ts';
 import type { Clock } from '../time/clock.ts';
+import type { RuntimeSettings } from '../settings/runtime-settings.ts';
 import { findKioskByKey, type Kiosk } from './kiosk-keys.ts';
 import type { KioskDeps } from './kiosk-session.ts';
 
@@ -13,8 +14,9 @@ export function kioskCookieOptions(secure: boolean) {
 	return { path: '/', httpOnly: true, sameSite: 'strict' as const, secure, maxAge: YEAR_SECONDS };
 }
 
-export function kioskDepsFrom(app: { db: Db; clock: Clock; config: Config }): KioskDeps {
-	return { db: app.db, clock: app.clock, timeouts: sessionTimeoutsFrom(app.config), slots: app.config.WORKER_SLOTS };
+export function kioskDepsFrom(app: { db: Db; clock: Clock; config: Config; runtime: RuntimeSettings }): KioskDeps {
+	const packsPerGuest = async () => (await app.runtime.read()).packsPerGuest;
+	return { db: app.db, clock: app.clock, timeouts: sessionTimeoutsFrom(app.config), slots: app.config.WORKER_SLOTS, packsPerGuest };
 }
 
 /** The kiosk behind a request's cookie, or null (the caller answers 401 and the page asks for the key). */

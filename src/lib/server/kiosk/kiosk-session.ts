@@ -17,6 +17,8 @@ export interface KioskDeps {
 	timeouts: SessionTimeouts;
 	/** Worker slots: the queue estimate spreads waiting jobs over them. */
 	slots: number;
+	/** The pack limit in force, checked again when the photo queues the job (guests/take-photo.ts). */
+	packsPerGuest: () => Promise<number>;
 }
 
 export function newSessionToken(): string {

@@ -27,6 +27,8 @@ export function consoleSentence(refusal: Refusal): string {
 			return 'The queue is not paused.';
 		case 'OperatorRefused':
 			return refusal.sentence;
+		case 'SettingRefused':
+			return `${refusal.label}: ${refusal.problem}`;
 		case 'BroadcastNotFound':
 			return `Broadcast #${refusal.broadcastId} does not exist (it may have passed its retention period).`;
 		case 'BroadcastStateRefused':

@@ -16,6 +16,7 @@ import { broadcastsRouter } from './routers/broadcasts.router.ts';
 import { eventsRouter } from './routers/events.router.ts';
 import { kiosksRouter } from './routers/kiosks.router.ts';
 import { profileRouter } from './routers/profile.router.ts';
+import { settingsRouter } from './routers/settings.router.ts';
 
 /** The typed API of the web process: one router per domain. */
 export const appRouter = router({
@@ -36,6 +37,7 @@ export const appRouter = router({
 	events: eventsRouter,
 	kiosks: kiosksRouter,
 	profile: profileRouter,
+	settings: settingsRouter,
 	// Leads (docs/leads.md)
 	leads: leadsRouter
 });

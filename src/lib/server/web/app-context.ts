@@ -14,6 +14,7 @@ import { loadPseudonymKey } from '../lifecycle/pseudonym.ts';
 import { acquireInstanceLock } from '../system/instance-lock.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
 import { registerWebProcess } from './web-registration.ts';
+import { RuntimeSettings } from '../settings/runtime-settings.ts';
 
 /** What every request handler of the web process needs; built once in the `init` hook. */
 export interface AppContext {
@@ -24,6 +25,8 @@ export interface AppContext {
 	version: string;
 	/** Guest files: the process's one store (FILE_STORE), opened at start. */
 	fileStore: FileStore;
+	/** The settings in force (console Settings, else the environment), read through a short cache. */
+	runtime: RuntimeSettings;
 }
 
 let context: AppContext | undefined;
@@ -59,7 +62,7 @@ export async function startAppContext(): Promise<AppContext> {
 			await db.$disconnect();
 		})();
 	});
-	context = { config, db, clock: systemClock, logger, version, fileStore };
+	context = { config, db, clock: systemClock, logger, version, fileStore, runtime: new RuntimeSettings({ db, clock: systemClock, config }) };
 	logger.info({ db: databaseLabel(config.database), version: context.version, files: fileStore.kind }, 'web process ready');
 	return context;
 }

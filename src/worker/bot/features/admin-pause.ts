@@ -5,13 +5,13 @@ import type { BotContext } from '../context.ts';
 import { adminPauseText } from '../../../lib/i18n/admin-pause.ts';
 
 /**
- * /pause [reason] and /resume for the ids in ADMIN_TELEGRAM_IDS (maintenance with source 'admin',
+ * /pause [reason] and /resume for the admin ids in force (console Settings, else ADMIN_TELEGRAM_IDS) (maintenance with source 'admin',
  * the same switch as the console's Pause). Anyone else falls through to the other features and
  * gets nothing privileged. Each change is written to audit_log as `telegram:<id>`.
  */
 export function adminPauseFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
-	const admins = composer.chatType('private').filter((ctx) => ctx.deps.config.ADMIN_TELEGRAM_IDS.includes(BigInt(ctx.from.id)));
+	const admins = composer.chatType('private').filter(async (ctx) => (await ctx.deps.runtime.read()).adminIds.includes(BigInt(ctx.from.id)));
 
 	admins.command('pause', async (ctx) => {
 		const { db, clock } = ctx.deps;

@@ -33,7 +33,9 @@ async function startWithToken(ctx: BotContext & { from: NonNullable<BotContext['
 		firstName: ctx.from.first_name,
 		lastName: ctx.from.last_name ?? null,
 		username: ctx.from.username ?? null,
-		languageCode: ctx.from.language_code ?? null
+		// The language the bot speaks to them: Telegram's when it is ours, else the default language in
+		// force (console Settings) — kept for the worker's notices, so they speak it too.
+		languageCode: ctx.locale
 	};
 	const outcome = await linkGuest(stepDeps(ctx.deps), token.data, profile);
 	ctx.deps.logger.info({ outcome: outcome.kind }, 'guest /start with a kiosk token');

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import { BACKUP_ROTATION_DAYS, eraseLead } from '../../../lib/server/leads/lead-erasure.ts';
-import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
+import { isLeadAdmin, leadsSettingsFrom } from '../../../lib/server/leads/leads-config.ts';
 import { formatTashkent } from '../../../lib/server/leads/tashkent-time.ts';
 import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
 import { refreshLeadCardNow } from '../../../lib/server/leads/lead-card-edit-outbox.ts';
@@ -15,7 +15,7 @@ export function leadsForgetFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
 	const cooldown = new ChatCooldown();
 	composer.command('stickers_forget', async (ctx) => {
-		const settings = readLeadsSettings(ctx.deps.config);
+		const settings = leadsSettingsFrom(await ctx.deps.runtime.read());
 		if (!ctx.from || !isLeadAdmin(settings, ctx.from.id)) return void (await ctx.reply(leadText(ctx.locale, 'forgetNotAllowed')));
 		const id = /^#?(?:stickers_)?(\d{1,12})$/.exec(ctx.match.trim())?.[1];
 		if (!id) return void (await ctx.reply(leadText(ctx.locale, 'forgetUsage')));

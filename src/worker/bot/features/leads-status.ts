@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import { setLeadStatus } from '../../../lib/server/leads/lead-status.ts';
-import { isLeadAdmin, readLeadsSettings } from '../../../lib/server/leads/leads-config.ts';
+import { isLeadAdmin, leadsSettingsFrom } from '../../../lib/server/leads/leads-config.ts';
 import { ChatCooldown } from '../../../lib/server/telegram/flood-control.ts';
 import { LEAD_CALLBACK_PATTERN, leadCallbackSchema } from '../../../lib/server/telegram/lead-card.ts';
 import { refreshLeadCardNow } from '../../../lib/server/leads/lead-card-edit-outbox.ts';
@@ -8,7 +8,7 @@ import type { BotContext } from '../context.ts';
 import { leadText, statusLabel, type LeadTextKey } from '../../../lib/i18n/leads.ts';
 
 /**
- * The status buttons on lead cards. Only ADMIN_TELEGRAM_IDS may press them; anyone else gets an
+ * The status buttons on lead cards. Only the lead admins (console Settings, else ADMIN_TELEGRAM_IDS) may press them; anyone else gets an
  * alert and nothing is written. A change writes the lead, its history and a card edit request in
  * one transaction, then the card is edited at once (or by the card-edit task if that fails).
  */
@@ -17,7 +17,7 @@ export function leadsStatusFeature(): Composer<BotContext> {
 	const cooldown = new ChatCooldown();
 	composer.callbackQuery(LEAD_CALLBACK_PATTERN, async (ctx) => {
 		const t = (key: LeadTextKey) => leadText(ctx.locale, key);
-		const settings = readLeadsSettings(ctx.deps.config);
+		const settings = leadsSettingsFrom(await ctx.deps.runtime.read());
 		if (!isLeadAdmin(settings, ctx.from.id)) return void (await ctx.answerCallbackQuery({ text: t('notAllowed'), show_alert: true }));
 		const parsed = leadCallbackSchema.safeParse(ctx.callbackQuery.data);
 		if (!parsed.success) return void (await ctx.answerCallbackQuery({ text: t('leadGone'), show_alert: true }));

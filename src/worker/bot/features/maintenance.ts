@@ -13,7 +13,7 @@ const CALLBACK_ANSWER_MAX = 200;
 export function maintenanceFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
 	composer.use(async (ctx, next) => {
-		const isAdmin = ctx.from !== undefined && ctx.deps.config.ADMIN_TELEGRAM_IDS.includes(BigInt(ctx.from.id));
+		const isAdmin = ctx.from !== undefined && (await ctx.deps.runtime.read()).adminIds.includes(BigInt(ctx.from.id));
 		if (isAdmin || ctx.chat?.type !== 'private') return next();
 		const maintenance = await readMaintenance(ctx.deps.db);
 		if (!maintenance) return next();
