@@ -48,7 +48,7 @@ export function loadSettingsSecretKey(config: { SETTINGS_SECRET_KEY?: string; da
 		chmodSync(file, 0o600);
 		keepFirstRunSecret(config.dataDir, clock, 'Key for the secrets set on the console (Settings page), made now:', [
 			`kept in ${file}; back it up with the data folder, or set SETTINGS_SECRET_KEY=${made}`,
-			'(several hosts on one PostgreSQL database need the same SETTINGS_SECRET_KEY)'
+			'(every host of a fleet needs the same SETTINGS_SECRET_KEY)'
 		]);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
