@@ -48,6 +48,12 @@ TEST_DB_ENGINE=postgresql npx vitest run "${pg_core[@]}" --reporter=default --re
 	--outputFile.json=.tmp/vitest-postgres-report.json || status=1
 
 step "browser tests (Playwright, Debian Chromium; projects sqlite and postgres-s3)"
+# Free ports for the two products unless the caller chose them: a fixed port another run on the
+# machine holds makes Playwright refuse to start (no browser test runs at all).
+if [ -z "${E2E_PORT:-}" ]; then
+	read -r E2E_PORT E2E_EMULATOR_PORT E2E_PG_PORT E2E_PG_EMULATOR_PORT < <(node scripts/free-ports.mjs 4) || exit 1
+	export E2E_PORT E2E_EMULATOR_PORT E2E_PG_PORT E2E_PG_EMULATOR_PORT
+fi
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright-report.json npx playwright test --reporter=list,json || status=1
 
 step "summary"
