@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Node-side tests only (unit specs beside the code, integration tests, tool tests).
@@ -9,13 +10,22 @@ const PG_GLOBAL_SETUP = 'tests/helpers/pg-global-setup.ts';
 // TEST_DB_ENGINE=postgresql runs the `node` project's tests on PostgreSQL too: useTestDb and
 // createTestDb then hand out copies of the cluster's migrated template instead of SQLite files.
 const nodeOnPostgres = process.env.TEST_DB_ENGINE === 'postgresql';
+// One test file per core, at least two. vitest's own default is cores − 1, which on our 2-core
+// machines ran the 210 files one after another (20 min) while most of them wait on a real process,
+// a socket or a poll. `--maxWorkers=N` on the command line still wins.
+const FILES_AT_ONCE = Math.max(2, availableParallelism());
 
 export default defineConfig({
 	test: {
 		environment: 'node',
-		testTimeout: 30_000,
-		hookTimeout: 60_000,
+		// Limits for a hung test, not a speed target: files run side by side and the machine may be busy
+		// with other work, so a test that takes 20 s alone can take three times that. Waits inside
+		// tests end on the event they wait for; these only stop a test that will never finish.
+		testTimeout: 90_000,
+		hookTimeout: 120_000,
 		pool: 'forks',
+		maxWorkers: FILES_AT_ONCE,
+		minWorkers: 1,
 		projects: [
 			{
 				extends: true,

@@ -17,7 +17,17 @@ fi
 mkdir -p .tmp
 rm -f .tmp/vitest-report.json .tmp/vitest-postgres-report.json .tmp/playwright-report.json
 
-step() { printf '\n\033[1m[test]\033[0m %s\n' "$*"; }
+# How long each step took, listed before the summary line, with the total: the numbers
+# docs/development.md ("Suite time") keeps, from every run, not just from the ones someone timed.
+step_name=''
+step_started=$SECONDS
+timings=()
+step() {
+	[ -n "$step_name" ] && timings+=("$step_name: $((SECONDS - step_started)) s")
+	step_name=$1
+	step_started=$SECONDS
+	printf '\n\033[1m[test]\033[0m %s\n' "$*"
+}
 status=0
 
 step "type check (svelte-check)"
@@ -34,13 +44,19 @@ mapfile -t pg_core < <(grep -v -E '^[[:space:]]*(#|$)' tests/postgres-core.txt)
 for file in "${pg_core[@]}"; do
 	[ -f "$file" ] || { echo "tests/postgres-core.txt names $file, which does not exist"; status=1; }
 done
-pg_started=$SECONDS
 TEST_DB_ENGINE=postgresql npx vitest run "${pg_core[@]}" --reporter=default --reporter=json \
 	--outputFile.json=.tmp/vitest-postgres-report.json || status=1
-echo "the PostgreSQL pass (${#pg_core[@]} files) took $((SECONDS - pg_started)) s"
 
 step "browser tests (Playwright, Debian Chromium; projects sqlite and postgres-s3)"
+# Free ports for the two products unless the caller chose them: a fixed port another run on the
+# machine holds makes Playwright refuse to start (no browser test runs at all).
+if [ -z "${E2E_PORT:-}" ]; then
+	read -r E2E_PORT E2E_EMULATOR_PORT E2E_PG_PORT E2E_PG_EMULATOR_PORT < <(node scripts/free-ports.mjs 4) || exit 1
+	export E2E_PORT E2E_EMULATOR_PORT E2E_PG_PORT E2E_PG_EMULATOR_PORT
+fi
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright-report.json npx playwright test --reporter=list,json || status=1
 
+step "summary"
+printf '  %s\n' "${timings[@]}" "total: $SECONDS s"
 node scripts/test-summary.mjs || status=1
 exit $status

@@ -59,14 +59,51 @@ export async function freePort(): Promise<number> {
 }
 
 function listenOn(port: number): Promise<number> {
+	return holdPort(port).then((held) => held.release());
+}
+
+/** Listens on `port` (0: any) until released; release() resolves with the port once it is free again. */
+function holdPort(port: number): Promise<{ port: number; release: () => Promise<number> }> {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once('error', reject);
 		server.listen(port, '127.0.0.1', () => {
 			const address = server.address();
-			server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+			if (typeof address !== 'object' || !address) return reject(new Error('no port'));
+			resolve({ port: address.port, release: () => new Promise((done) => server.close(() => done(address.port))) });
 		});
 	});
+}
+
+/**
+ * Two different free ports, for a test that starts two servers itself (a web and its emulator, or
+ * one that must stay closed). Never fixed numbers: test files run side by side, and other people's
+ * runs share the machine. Each port is held until both are found, so a TEST_PORT_RANGE cannot give
+ * one twice.
+ */
+export async function freePortPair(): Promise<[number, number]> {
+	const [first, second] = await freePorts(2);
+	return [first!, second!];
+}
+
+async function freePorts(count: number): Promise<number[]> {
+	const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORT_RANGE ?? '');
+	const held: { port: number; release: () => Promise<number> }[] = [];
+	try {
+		if (!range) for (let n = 0; n < count; n++) held.push(await holdPort(0));
+		else
+			for (let port = Number(range[1]); port <= Number(range[2]) && held.length < count; port++) {
+				try {
+					held.push(await holdPort(port));
+				} catch {
+					// taken: try the next one
+				}
+			}
+		if (held.length < count) throw new Error(`fewer than ${count} free ports in TEST_PORT_RANGE=${process.env.TEST_PORT_RANGE}`);
+	} finally {
+		await Promise.all(held.map((port) => port.release()));
+	}
+	return held.map((port) => port.port);
 }
 
 export async function startBuiltWeb(dataDir: string, env: NodeJS.ProcessEnv = {}, options: BuiltWebOptions = {}): Promise<BuiltWeb> {

@@ -34,8 +34,15 @@ export function runTs(entry: string, options: { env?: NodeJS.ProcessEnv; cwd?: s
 	return startTs(entry, options).finished;
 }
 
+/**
+ * How long a wait for something a real process does may take before the test calls it hung. A
+ * limit for a hang, not a speed promise: test files run side by side, often on a busy machine, and
+ * every wait ends as soon as what it waits for happens.
+ */
+export const PROCESS_WAIT_MS = 60_000;
+
 /** Resolves once `predicate` holds for the process's stdout+stderr so far. */
-export async function waitForOutput(child: ReturnType<typeof startTs>, predicate: (text: string) => boolean, timeoutMs = 20_000): Promise<string> {
+export async function waitForOutput(child: ReturnType<typeof startTs>, predicate: (text: string) => boolean, timeoutMs = PROCESS_WAIT_MS): Promise<string> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const { stdout, stderr, code } = child.output();

@@ -5,7 +5,7 @@ import { openFileStore, s3Settings } from '../../src/lib/server/files/open-file-
 import { LocalFileStore } from '../../src/lib/server/files/local-file-store.ts';
 import { FileStoreUnusable } from '../../src/lib/server/files/file-store.ts';
 import { exitOrKill, spawnBuiltWeb } from '../helpers/built-web.ts';
-import { PROJECT_ROOT, runTs } from '../helpers/node-process.ts';
+import { PROCESS_WAIT_MS, PROJECT_ROOT, runTs } from '../helpers/node-process.ts';
 import { useS3Server } from '../helpers/s3-server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
@@ -91,7 +91,7 @@ describe('FILE_STORE settings', () => {
 		const server = await s3Server();
 		const dataDir = tempDir();
 		const env = { ...NO_AWS, ...server.env, NODE_ENV: 'test', FILE_STORE_S3_ACCESS_KEY_ID: 'NOT-A-KEY' };
-		const web = await exitOrKill(spawnBuiltWeb({ port: await closedPort(), dataDir, env }), 20_000);
+		const web = await exitOrKill(spawnBuiltWeb({ port: await closedPort(), dataDir, env }), PROCESS_WAIT_MS);
 		expect(web.code).toBe(1);
 		expect(web.stdout).not.toContain('web process ready');
 		expect(web.stderr).toMatch(/web process refuses to start: FILE_STORE_S3_BUCKET: the bucket "kiosk-files" at http:\/\/127\.0\.0\.1:\d+ refuses these credentials/);

@@ -4,10 +4,10 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { hashKioskKey } from '../../src/lib/server/kiosk/kiosk-keys.ts';
 import { hashSessionToken } from '../../src/lib/server/auth/session-token.ts';
-import { BUILT_WEB_ENTRY, spawnBuiltWeb, waitForHealth } from '../helpers/built-web.ts';
+import { BUILT_WEB_ENTRY, freePort, spawnBuiltWeb, waitForHealth } from '../helpers/built-web.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
-const WEB_PORT = 4265;
+const WEB_PORT = await freePort();
 
 describe('secrets of a first start', () => {
 	const tempDir = useTempDir('kiosk-first-run-');

@@ -113,7 +113,7 @@ export async function newGuest(world: GuestWorld, language = 'en', name = 'Aziza
 		send: async (text) => (await control.sendUserMessage({ user_id: user.id, text })).update_id ?? -1,
 		press: async (messageId, data) => (await control.pressButton({ user_id: user.id, message_id: messageId, callback_data: data })).update_id,
 		messages: () => control.chatMessages(user.id),
-		waitFor: (test, timeoutMs = 5_000) => control.waitForMessage(user.id, (m) => m.from_bot && test(m), { timeoutMs })
+		waitFor: (test, timeoutMs = 20_000) => control.waitForMessage(user.id, (m) => m.from_bot && test(m), { timeoutMs })
 	};
 }
 
@@ -136,8 +136,11 @@ export async function sessionRow(world: GuestWorld, token: string) {
 	return world.db.session.findUniqueOrThrow({ where: { sessionToken: token } });
 }
 
-/** Polls until `check` holds (the bot handles updates asynchronously). */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+/**
+ * Polls until `check` holds (the bot handles updates asynchronously). The limit only catches a hang:
+ * it ends as soon as `check` holds, and files run side by side on a machine that may be busy.
+ */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await read();
@@ -145,6 +148,16 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
 		if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`);
 		await new Promise((resolve) => setTimeout(resolve, 25));
 	}
+}
+
+/**
+ * Resolves once the bot has handled every update the emulator holds for it. The polling loop asks
+ * for the next batch — which confirms the last one — only after handling it, so nothing pending
+ * means nothing left to handle: the event to wait for before asserting that a replay did nothing,
+ * instead of a fixed pause that a busy machine can outlast.
+ */
+export async function updatesHandled(world: GuestWorld): Promise<void> {
+	await eventually(() => world.emulator.control.updates(), (updates) => updates.pending.length === 0);
 }
 
 /** Walks a guest through /start, consent and an outfit; returns when the session is template_chosen. */

@@ -2,15 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BotContext } from '../../src/worker/bot/context.ts';
 import { oncePerUpdate } from '../../src/worker/bot/once-per-update.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { eventually, newGuest, sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
+import { eventually, newGuest, sessionRow, startGuestWorld, startSession, updatesHandled, type GuestWorld } from './guest-harness.ts';
 
 /** The same update delivered twice has one effect; and the bot's answers to /start payloads that lead nowhere. */
 describe('guest updates: duplicates and bad /start payloads', () => {
 	const tempDir = useTempDir('guest-updates-');
 	let world: GuestWorld;
 	afterEach(async () => world?.close());
-
-	const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500));
 
 	it('the same /start and the same button press delivered twice (emulator replay) have one effect each', async () => {
 		world = await startGuestWorld(tempDir());
@@ -22,7 +20,7 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		const pressUpdate = await guest.press(prompt.message_id, `gc:${token}`);
 		await guest.waitFor((m) => m.photo !== undefined);
 		await world.emulator.control.replayUpdate(pressUpdate);
-		await settle();
+		await updatesHandled(world);
 		const botMessages = (await guest.messages()).filter((m) => m.from_bot);
 		expect(botMessages.filter((m) => /privacy/.test(m.text ?? ''))).toHaveLength(1);
 		expect(botMessages.filter((m) => m.photo)).toHaveLength(1);

@@ -80,7 +80,7 @@ describe('warnings and errors in log_entries', () => {
 
 	it('while another process holds the write lock: logging returns at once, the process keeps serving, lines are kept, overflow is dropped with a count', async () => {
 		const { db, dbPath, sink, logger, troubles } = await setUp('worker', { maxPending: 100 });
-		const holder = startTs('tests/helpers/hold-write-lock.ts', { args: [dbPath, '4000'] });
+		const holder = startTs('tests/helpers/hold-write-lock.ts', { args: [dbPath, '120000'] });
 		cleanups.push(() => void holder.kill('SIGKILL'));
 		await waitForOutput(holder, (out) => out.includes('locked'));
 
@@ -96,14 +96,17 @@ describe('warnings and errors in log_entries', () => {
 			if (i % 40 === 0) expect(await (await fetch(url)).text()).toBe('ok');
 		}
 		sink.flush();
-		// busy_timeout 0: every failed flush returned at once instead of waiting for the lock.
-		expect(performance.now() - started).toBeLessThan(2000);
+		// busy_timeout 0: every failed flush returned at once. One flush that waited for the lock would
+		// take the client's busy_timeout (5 s) by itself; the rest of the loop is far below that even
+		// on a busy machine.
+		expect(performance.now() - started).toBeLessThan(4_500);
 		expect(sink.droppedLines).toBe(30);
 		expect(sink.pendingLines).toBe(100);
 		expect(troubles).toHaveLength(1);
 		expect(troubles[0]).toContain('SQLITE_BUSY');
 		expect(await db.logEntry.count()).toBe(0);
 
+		holder.kill('SIGTERM'); // held for as long as the test needed it, not for a guessed time
 		await holder.finished;
 		sink.flush();
 		sink.flush();

@@ -3,11 +3,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_WEB_ENTRY } from '../helpers/built-web.ts';
+import { BUILT_WEB_ENTRY, freePortPair } from '../helpers/built-web.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 
-const WEB_PORT = 4266;
-const EMULATOR_PORT = 4267;
+const [WEB_PORT, EMULATOR_PORT] = await freePortPair();
 
 const errorLines = (text: string) => text.split('\n').filter((line) => /│ \d\d:\d\d:\d\d (ERROR|FATAL) /.test(line));
 

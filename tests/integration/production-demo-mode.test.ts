@@ -1,13 +1,12 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { exitOrKill, spawnBuiltWeb, waitForHealth } from '../helpers/built-web.ts';
-import { startTs, waitForOutput } from '../helpers/node-process.ts';
+import { exitOrKill, freePortPair, spawnBuiltWeb, waitForHealth } from '../helpers/built-web.ts';
+import { PROCESS_WAIT_MS, startTs, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
-const WEB_PORT = 4263;
-/** Nothing listens here: the demo's emulator address, so the worker only keeps retrying getMe. */
-const SILENT_EMULATOR_PORT = 4269;
+/** SILENT_EMULATOR_PORT: nothing listens there (the demo's emulator address), so the worker only keeps retrying getMe. */
+const [WEB_PORT, SILENT_EMULATOR_PORT] = await freePortPair();
 
 /** Production settings without a bot token (the other production requirements met). */
 function productionWithoutToken(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -33,18 +32,18 @@ describe('production without a Telegram bot token', () => {
 	it('finding 4: the worker and the web process refuse to start in production without a token', async () => {
 		const dataDir = tempDir();
 		const env = productionWithoutToken(dataDir);
-		const worker = await exitOrKill(startTs('src/worker/main.ts', { env }), 20_000);
+		const worker = await exitOrKill(startTs('src/worker/main.ts', { env }), PROCESS_WAIT_MS);
 		expect(worker.stdout, worker.stdout).not.toContain('worker started');
 		expect(worker.code).toBe(1);
 		expect(worker.stderr).toContain('worker refuses to start: Invalid configuration');
 		expect(worker.stderr).toMatch(REFUSAL);
 
-		const web = await exitOrKill(spawnBuiltWeb({ port: WEB_PORT, dataDir, env }), 20_000);
+		const web = await exitOrKill(spawnBuiltWeb({ port: WEB_PORT, dataDir, env }), PROCESS_WAIT_MS);
 		expect(web.stdout, web.stdout).not.toContain('web process ready');
 		expect(web.code).toBe(1);
 		expect(web.stderr).toContain('web process refuses to start: Invalid configuration');
 		expect(web.stderr).toMatch(REFUSAL);
-	}, 60_000);
+	}, 3 * PROCESS_WAIT_MS);
 
 	it('finding 4: DEMO_MODE=1 runs the demo on purpose, loudly: a warning and a banner at start, demo: true on /health', async () => {
 		const dataDir = tempDir();
@@ -76,13 +75,13 @@ describe('production without a Telegram bot token', () => {
 			worker.kill('SIGKILL');
 			web.kill('SIGKILL');
 		}
-	}, 60_000);
+	}, 3 * PROCESS_WAIT_MS);
 
 	it('finding 4: DEMO_MODE=1 next to a real token is refused (a demo has no real bot)', async () => {
 		const dataDir = tempDir();
 		const env = productionWithoutToken(dataDir, { DEMO_MODE: '1', TELEGRAM_BOT_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ' });
-		const worker = await exitOrKill(startTs('src/worker/main.ts', { env }), 20_000);
+		const worker = await exitOrKill(startTs('src/worker/main.ts', { env }), PROCESS_WAIT_MS);
 		expect(worker.code).toBe(1);
 		expect(worker.stderr).toContain('DEMO_MODE must not be 1 while TELEGRAM_BOT_TOKEN is set');
-	}, 30_000);
+	}, 2 * PROCESS_WAIT_MS);
 });

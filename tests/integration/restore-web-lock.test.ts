@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILT_WEB_ENTRY, exitOrKill, spawnBuiltWeb, waitForHealth } from '../helpers/built-web.ts';
-import { runTs } from '../helpers/node-process.ts';
+import { BUILT_WEB_ENTRY, exitOrKill, freePort, spawnBuiltWeb, waitForHealth } from '../helpers/built-web.ts';
+import { PROCESS_WAIT_MS, runTs } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
-const WEB_PORT = 4264;
+const WEB_PORT = await freePort();
 
 describe('restore while the web process runs', () => {
 	const tempDir = useTempDir('kiosk-restore-web-');
@@ -30,7 +30,7 @@ describe('restore while the web process runs', () => {
 			expect(readFileSync(path.join(dataDir, 'web.pid'), 'utf8').trim()).toBe(String(web.pid));
 
 			// Same discipline as the worker's lock: a second web process on this DATA_DIR is refused.
-			const second = await exitOrKill(spawnBuiltWeb({ port: WEB_PORT, dataDir }), 20_000);
+			const second = await exitOrKill(spawnBuiltWeb({ port: WEB_PORT, dataDir }), PROCESS_WAIT_MS);
 			expect(second.code).toBe(1);
 			expect(second.stderr).toContain(`web process refuses to start: another web process (pid ${web.pid}) is already running with ${lockPath}`);
 
@@ -43,5 +43,5 @@ describe('restore while the web process runs', () => {
 		} finally {
 			web.kill('SIGKILL');
 		}
-	}, 90_000);
+	}, 3 * PROCESS_WAIT_MS);
 });

@@ -2,13 +2,15 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { startTs, waitForOutput } from '../helpers/node-process.ts';
+import { freePortPair } from '../helpers/built-web.ts';
+import { PROCESS_WAIT_MS, startTs, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
-/** The Telegram stand-in of the first test, then the emulator of the second (never both at once). */
-const STAND_IN_PORT = 4268;
-/** Nothing listens here: an unreachable Telegram. */
-const CLOSED_PORT = 4269;
+/**
+ * STAND_IN_PORT: the Telegram stand-in of the first test, then the emulator of the second (never both
+ * at once). CLOSED_PORT: nothing listens there, an unreachable Telegram.
+ */
+const [STAND_IN_PORT, CLOSED_PORT] = await freePortPair();
 
 const BOT_TOKEN = '7777777777:AAHxSecretPartOfTheBotTokenForTests';
 const SECRET_PART = BOT_TOKEN.split(':')[1]!;
@@ -56,7 +58,7 @@ describe('the worker when Telegram is down', () => {
 		try {
 			await Promise.all(
 				cases.map(async ({ name, worker, dataDir, reason, urlInCause }) => {
-					await waitForOutput(worker, (out) => out.includes('Telegram not reachable yet'), 40_000);
+					await waitForOutput(worker, (out) => out.includes('Telegram not reachable yet'), PROCESS_WAIT_MS);
 					await expect.poll(() => logEntriesOf(dataDir).length, { timeout: 10_000, message: `${name}: no log_entries row` }).toBeGreaterThan(0);
 					const { stdout, stderr } = worker.output();
 					const failure = stdout.split('\n').find((line) => line.includes('Telegram not reachable yet'))!;
@@ -73,7 +75,7 @@ describe('the worker when Telegram is down', () => {
 			for (const { worker } of cases) worker.kill('SIGKILL');
 			await new Promise((resolve) => server.close(resolve));
 		}
-	}, 90_000);
+	}, 180_000);
 
 	it('finding 14: the worker stops within 5 s of SIGTERM, without an error line, when Telegram went away under its long poll', async () => {
 		const dataDir = tempDir();

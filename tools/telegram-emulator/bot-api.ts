@@ -47,7 +47,10 @@ async function applyFault(
 	res: ServerResponse,
 	call: CallRecord
 ): Promise<boolean> {
-	if (plan.delayMs > 0) await sleep(plan.delayMs);
+	if (plan.delayMs > 0) {
+		call.delayed_ms = plan.delayMs;
+		await sleep(plan.delayMs);
+	}
 	const failure = plan.failure;
 	if (!failure) return false;
 	if (failure.kind === 'drop') {

@@ -109,7 +109,8 @@ export class ControlClient {
 		predicate: (message: ChatMessageView) => boolean,
 		options: WaitOptions = {}
 	): Promise<ChatMessageView> => {
-		const timeoutMs = options.timeoutMs ?? 5_000;
+		// A limit for a hang, not a speed promise: it ends at the first matching message.
+		const timeoutMs = options.timeoutMs ?? 20_000;
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const found = (await this.chatMessages(chatId, options.bot)).find(predicate);

@@ -8,6 +8,8 @@ export interface CallRecord {
 	at: number;
 	/** HTTP-level outcome: the status sent, or 'dropped' when a fault cut the connection. */
 	outcome: number | 'dropped' | 'pending';
+	/** How long an injected `delay` fault held the call before it went on (0: none matched). */
+	delayed_ms: number;
 }
 
 export interface CountersSnapshot {
@@ -31,7 +33,7 @@ export class CallCounters {
 			const key = `${method}:${chatId}`;
 			this.byChat[key] = (this.byChat[key] ?? 0) + 1;
 		}
-		const call: CallRecord = { method, chat_id: chatId, at, outcome: 'pending' };
+		const call: CallRecord = { method, chat_id: chatId, at, outcome: 'pending', delayed_ms: 0 };
 		this.calls.push(call);
 		if (this.calls.length > CALL_LOG_LIMIT) this.calls.splice(0, this.calls.length - CALL_LOG_LIMIT);
 		return call;

@@ -68,7 +68,9 @@ describe('grammY long polling', () => {
 		const poll = bot.api.getUpdates({ offset, timeout: 20 });
 		setTimeout(() => void emulator.control.sendUserMessage({ user_id: chatId, text: 'hello' }), 100);
 		const updates = await poll;
-		expect(Date.now() - started).toBeLessThan(3_000);
+		// The poll asked to wait 20 s: ending well before that shows the update woke it. The margin is
+		// wide on purpose, so a busy machine's slowness is never read as a poll that was not woken.
+		expect(Date.now() - started).toBeLessThan(10_000);
 		expect(updates.map((update) => update.message?.text)).toEqual(['hello']);
 	});
 

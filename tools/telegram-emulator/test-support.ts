@@ -50,7 +50,7 @@ export async function startPolling(bot: Bot): Promise<{ stop: () => Promise<void
 type Maybe<T> = T | undefined | null | false;
 
 /** Polls `probe` until it gives a value (not undefined/null/false); no fixed sleeps in tests. */
-export async function waitFor<T>(probe: () => Promise<Maybe<T>> | Maybe<T>, timeoutMs = 5_000): Promise<T> {
+export async function waitFor<T>(probe: () => Promise<Maybe<T>> | Maybe<T>, timeoutMs = 20_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
