@@ -31,7 +31,7 @@ describe('failures that end a job and failures that are retried', () => {
 		expect(failed.error).toMatch(/selfie is no longer on disk/);
 		expect(await world.db.apiUsage.count({ where: { jobId } })).toBe(0);
 		const said = await waitForBotText(world, world.guestId, /sorry|could not/i);
-		expect(said.at(-1)).toMatch(/sorry|could not/i);
+		expect(said.some((text) => /sorry|could not/i.test(text))).toBe(true);
 	}, 60_000);
 
 	it('a photo with no face (a wall): failed on the first attempt, not three; the guest asked for a new photo', async () => {
@@ -47,7 +47,9 @@ describe('failures that end a job and failures that are retried', () => {
 		expect(failed.error).toMatch(/NoFaceFound: no face found/);
 		expect(await world.db.apiUsage.count({ where: { jobId, stage: 'passport' } })).toBe(1);
 		const said = await waitForBotText(world, world.guestId, /could not see a face/);
-		expect(said.at(-1)).toMatch(/could not see a face/);
+		// Told once. Not necessarily last: a "Generating…" notice already on its way when the job failed
+		// may arrive after it on a busy machine.
+		expect(said.filter((text) => /could not see a face/.test(text))).toHaveLength(1);
 	}, 60_000);
 
 	it('any other missing file (ENOENT) is retried with backoff, not failed for good', async () => {

@@ -42,10 +42,14 @@ describe('a worker killed between a guest notice and its record', () => {
 		const said = (await world!.emulator.control.chatMessages(world!.guestId)).filter((m) => m.from_bot);
 		const statusMessages = said.filter((m) => GENERATING.test(m.text ?? '') || m.text === READY);
 		// The one posted before the kill stays as it was; the recorded one is the live status message.
-		expect(statusMessages).toHaveLength(2);
+		// At least once: on a busy machine the restarted worker's own lease may run out mid-send, so a
+		// third copy is allowed — but every copy is an attempt of the one notice and only one is live.
+		expect(statusMessages.length).toBeGreaterThanOrEqual(2);
 		const recorded = await findJobMessage(world!.db, jobId, 'generating');
-		expect(statusMessages.find((m) => BigInt(m.message_id) === recorded?.messageId)?.text).toBe(READY);
-		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({ state: 'sent', attempts: 2 });
+		const live = statusMessages.filter((m) => BigInt(m.message_id) === recorded?.messageId);
+		expect(live.map((m) => m.text)).toEqual([READY]);
+		expect(statusMessages.filter((m) => m.text === READY)).toHaveLength(1);
+		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({ state: 'sent', attempts: statusMessages.length });
 		expect(said.filter((m) => m.text?.includes('https://t.me/addstickers/'))).toHaveLength(1);
 	}, 150_000);
 
