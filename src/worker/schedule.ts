@@ -163,7 +163,8 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	// bot.api's calls wait for a place of their own (send-budget-api.ts) — one edit takes one place.
 	const statuses = { db, clock, logger, api: deps.statusApi, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: queue.crashPoint };
 	const deadlines = { db, clock, logger, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * MINUTE, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * MINUTE };
-	const admins = { db, clock, logger, api, adminIds: config.ADMIN_TELEGRAM_IDS };
+	// Alerts go through the notices' client (no transformer): alertAdmins takes each place itself.
+	const admins = { db, clock, logger, api: deps.statusApi, pacing: deps.sendPacing, adminIds: config.ADMIN_TELEGRAM_IDS };
 	return {
 		'task-runs-prune': async () => void (await pruneTaskRuns(db, clock)),
 		heartbeat: () => recordHeartbeat(db, clock, deps.workerId, deps.jobLoop.busySlots),

@@ -9,6 +9,7 @@ import { UPDATES_LEASE_TTL_MS, UpdatesLeaseKeeper } from '../../src/worker/bot/u
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { localFileStore } from '../helpers/file-store.ts';
+import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 describe('the Telegram updates move between workers with the lease', () => {
 	const testDb = useTestDb('fleet-handover-');
@@ -30,7 +31,7 @@ describe('the Telegram updates move between workers with the lease', () => {
 		const clock = new FakeClock('2027-01-05T09:00:00.000Z');
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dir, TELEGRAM_API_ROOT: emulator.url });
 		const workers = ['worker-a', 'worker-b'].map((holder) => {
-			const deps: BotDeps = { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir) };
+			const deps: BotDeps = { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir), sendPacing: sendPacingFor(db, clock) };
 			const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, { apiRoot: emulator.url });
 			cleanups.push(() => runner.stop());
 			return { runner, keeper: new UpdatesLeaseKeeper({ db, clock, logger: silentLogger, poller: runner, holder, sole: false }) };

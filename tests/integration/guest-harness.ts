@@ -18,6 +18,7 @@ import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
+import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
 
 /**
  * A real guest world for integration tests: a migrated SQLite file, the Telegram emulator as a real
@@ -50,7 +51,7 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ...env }, PROJECT_ROOT);
 	const fileStore = localFileStore(dir);
 	const noticeApi = createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url });
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore }, [noticeApi]);
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore, sendPacing: sendPacingWithoutWaits(db, clock) }, [noticeApi]);
 	await bot.init();
 	const polling = pollUpdates(bot);
 	await rememberBotUsername(db, clock, bot.botInfo.username);

@@ -16,7 +16,7 @@ export interface BotDeps {
 	/** Guest files and catalogue pictures: the process's one store (FILE_STORE). */
 	fileStore: FileStore;
 	/** The bot's one send budget: every reply and every call on bot.api waits for its place (main.ts). */
-	sendPacing?: SendPacing;
+	sendPacing: SendPacing;
 }
 
 export type BotContext = Context & { locale: Locale; deps: BotDeps };

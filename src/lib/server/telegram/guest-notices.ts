@@ -15,6 +15,7 @@ import { computeBackoffMs, type BackoffPolicy } from '../time/backoff.ts';
 import { SECOND, type Clock } from '../time/clock.ts';
 import type { TelegramApi } from './api.ts';
 import type { BotBudget } from './bot-budget.ts';
+import type { SendPacing } from './send-budget-api.ts';
 import { noteFloodControl, type ChatCooldown } from './flood-control.ts';
 import { renderGuestStatus } from './guest-status.ts';
 import { readSendFailure, recordRightAfterSend } from './outbox-send.ts';
@@ -170,16 +171,20 @@ async function endNotice(deps: GuestNoticeDeps, notice: ClaimedNotice, state: 'f
 	return 'ended';
 }
 
-/** What alerting the admins takes (the callers' notice deps, the database among them). */
+/** What alerting the admins takes. */
 export interface NoticeDeps {
 	db: Db;
+	/** A client without the budget's transformer (the notices' own): alertAdmins takes each place itself. */
 	api: Pick<TelegramApi, 'sendMessage'>;
 	logger: Logger;
+	/** The bot's one send budget: an alert is a message like any other (guest lane). */
+	pacing: SendPacing;
 }
 
-/** Messages to every admin id; one failing admin does not stop the others. */
+/** Messages to every admin id, each after its place in the send budget; one failing admin does not stop the others. */
 export async function alertAdmins(deps: NoticeDeps, adminIds: readonly bigint[], text: string): Promise<void> {
 	for (const id of adminIds) {
+		await deps.pacing.budget.waitForPlace(id, 'guest', deps.pacing.sleep);
 		await deps.api.sendMessage(Number(id), text).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not alert an admin'));
 	}
 }
