@@ -114,7 +114,9 @@ function report(runs: Run[]): void {
 	row(`peak in any 1 s (≤ ${TARGETS.perSecond})`, (run) => `${run.figures.peakPerSecond} ${mark(run.figures.peakPerSecond <= TARGETS.perSecond)}`);
 	row(`most to one chat in 1 s (≤ ${TARGETS.perChat})`, (run) => `${run.figures.maxPerChatPerSecond} ${mark(run.figures.maxPerChatPerSecond <= TARGETS.perChat)}`);
 	row('closest two to one chat', (run) => (run.figures.closestChatGapMs === null ? '–' : `${run.figures.closestChatGapMs} ms`));
+	row('  (those two calls)', (run) => run.figures.closestChatPair?.join(' → ') ?? '–');
 	row(`sales group in any minute (≤ ${TARGETS.groupPerMinute})`, (run) => `${run.figures.maxPerGroupPerMinute} ${mark(run.figures.maxPerGroupPerMinute <= TARGETS.groupPerMinute)}`);
+	row('closest two to the sales group', (run) => (run.figures.closestGroupGapMs === null ? '–' : `${(run.figures.closestGroupGapMs / 1000).toFixed(2)} s`));
 	row('copies lost / doubled', (run) => `${run.lost} / ${run.doubled} ${mark(run.lost === 0 && run.doubled === 0)}`);
 	row(`broadcast to ${RECIPIENTS}`, (run) => `${(run.broadcastMs / 1000).toFixed(1)} s, ${(RECIPIENTS / (run.broadcastMs / 1000)).toFixed(1)}/s`);
 	row(`packs done (of ${PACKS}), last at`, (run) => `${run.packsDone}, ${(run.packsMs / 1000).toFixed(1)} s`);

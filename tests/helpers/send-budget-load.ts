@@ -32,10 +32,13 @@ export interface ArrivalFigures {
 	/** The most arrivals to one private chat inside any 1 s window, and the chat. */
 	maxPerChatPerSecond: number;
 	busiestChat: number | null;
-	/** The shortest time between two arrivals to one private chat (null: no chat got two). */
+	/** The shortest time between two arrivals to one private chat (null: no chat got two), and those two calls' methods. */
 	closestChatGapMs: number | null;
+	closestChatPair: [string, string] | null;
 	/** The most arrivals to one group inside any 60 s window. */
 	maxPerGroupPerMinute: number;
+	/** The shortest time between two arrivals to one group (null: no group got two). */
+	closestGroupGapMs: number | null;
 	/** First to last message arrival. */
 	spanMs: number;
 }
@@ -53,27 +56,39 @@ export function peakInWindow(times: readonly number[], windowMs: number): number
 	return peak;
 }
 
+function closestGap(sorted: readonly number[]): number | null {
+	let closest: number | null = null;
+	for (let i = 1; i < sorted.length; i++) closest = Math.min(closest ?? Infinity, sorted[i]! - sorted[i - 1]!);
+	return closest;
+}
+
 /** What the Bot API saw, from the emulator's arrival log (calls at or after `fromMs`). */
 export function arrivalFigures(calls: readonly CallRecord[], fromMs = 0): ArrivalFigures {
 	const messages = calls.filter(isMessage).filter((call) => call.at >= fromMs);
 	const times = messages.map((call) => call.at).sort((a, b) => a - b);
 	const byChat = new Map<number, number[]>();
 	for (const call of messages) byChat.set(call.chat_id, [...(byChat.get(call.chat_id) ?? []), call.at]);
+	let closestChatPair: [string, string] | null = null;
 	let maxPerChatPerSecond = 0;
 	let busiestChat: number | null = null;
 	let closestChatGapMs: number | null = null;
 	let maxPerGroupPerMinute = 0;
+	let closestGroupGapMs: number | null = null;
 	for (const [chat, unsorted] of byChat) {
 		const chatTimes = unsorted.sort((a, b) => a - b);
+		const gap = closestGap(chatTimes);
 		if (chat < 0) {
 			maxPerGroupPerMinute = Math.max(maxPerGroupPerMinute, peakInWindow(chatTimes, 60_000));
+			if (gap !== null && (closestGroupGapMs === null || gap < closestGroupGapMs)) closestGroupGapMs = gap;
 			continue;
 		}
 		const peak = peakInWindow(chatTimes, 1000);
 		if (peak > maxPerChatPerSecond) [maxPerChatPerSecond, busiestChat] = [peak, chat];
-		for (let i = 1; i < chatTimes.length; i++) {
-			const gap = chatTimes[i]! - chatTimes[i - 1]!;
-			if (closestChatGapMs === null || gap < closestChatGapMs) closestChatGapMs = gap;
+		if (gap !== null && (closestChatGapMs === null || gap < closestChatGapMs)) {
+			closestChatGapMs = gap;
+			const pair = messages.filter((call) => call.chat_id === chat).sort((a, b) => a.at - b.at);
+			const at = pair.findIndex((call, i) => i > 0 && call.at - pair[i - 1]!.at === gap);
+			closestChatPair = [pair[at - 1]!.method, pair[at]!.method];
 		}
 	}
 	return {
@@ -82,7 +97,9 @@ export function arrivalFigures(calls: readonly CallRecord[], fromMs = 0): Arriva
 		maxPerChatPerSecond,
 		busiestChat,
 		closestChatGapMs,
+		closestChatPair,
 		maxPerGroupPerMinute,
+		closestGroupGapMs,
 		spanMs: times.length ? times.at(-1)! - times[0]! : 0
 	};
 }
@@ -149,7 +166,7 @@ export async function seedLeads(db: Db, count: number): Promise<void> {
 		const phone = `+99891${String(1_000_000 + n)}`;
 		const result = await receiveLead({ db, clock: systemClock }, {
 			requestId: randomUUID(), name: `Load ${n}`, telegram: `@load_${n}`, phone, eventDate: '15 June', guests: '200', comment: '',
-			locale: 'en', utmSource: null, ipHash: randomUUID().replace(/-/g, '')
+			locale: 'en', utmSource: undefined, ipHash: randomUUID().replace(/-/g, '')
 		});
 		if (result.outcome !== 'lead') throw new Error(`lead ${n} was not taken: ${result.outcome}`);
 	}
