@@ -22,12 +22,14 @@ export function sendPacingFor(db: Db, clock: Clock): SendPacing {
 const NO_WAITS = { perSecond: 1_000_000, bulkPerSecond: 1_000_000, guestReserve: 0, perChatMs: 0, perGroupMs: 0 };
 
 /**
- * The budget's bookkeeping with limits that never make a message wait, for harnesses whose tests
+ * The budget's bookkeeping with limits that never make a message wait of their own, for harnesses whose tests
  * are about something else and drive the bot and other senders at one FakeClock instant (a paced
  * reply would move their clock or hold their notice). The limits themselves are proven by the
  * send-budget tests (telegram-send-budget*.test.ts, leads-send-budget, admin-alerts-send-budget,
  * postgres/pg-fleet-send-budget).
  */
 export function sendPacingWithoutWaits(db: Db, clock: Clock): SendPacing {
-	return { budget: new BotBudget(db, clock, NO_WAITS), sleep: async () => undefined };
+	// A chat row another sender wrote with the real limits (a notice's place) still makes the reply
+	// wait: that wait moves the FakeClock as sendPacingFor's does, never spins.
+	return { ...sendPacingFor(db, clock), budget: new BotBudget(db, clock, NO_WAITS) };
 }
