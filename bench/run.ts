@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
  * next. Each benchmark measures its own baseline in the same run and prints figures and ratios.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+// Names pick benchmarks; `--flags` go to each one (`npm run bench -- telegram-send-budget --quick`).
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
 const files = readdirSync(here)
 	.filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_'))
 	.filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))
@@ -22,7 +24,7 @@ if (files.length === 0) {
 let failed = 0;
 for (const file of files) {
 	console.log(`\n━━ ${file} ${'━'.repeat(Math.max(0, 70 - file.length))}`);
-	const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(here, file)], { stdio: 'inherit', cwd: path.dirname(here) });
+	const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(here, file), ...flags], { stdio: 'inherit', cwd: path.dirname(here) });
 	if (result.status !== 0) {
 		failed++;
 		console.log(`✗ ${file} exited with ${result.status ?? result.signal}`);

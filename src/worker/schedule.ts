@@ -173,9 +173,10 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	const leads = createLeadsTaskDeps(config, db, clock, logger, deps.sendPacing);
 	// The sales group and its language as they are now: a changed group gets the next new card.
 	const liveLeads = () => leadsInForce(leads, deps.runtime);
+	// Alerts go through the notices' client (no transformer): alertAdmins takes each place itself.
 	const liveAdmins = async () => {
 		const values = await deps.runtime.read();
-		return { db, clock, logger, api, adminIds: values.adminIds, threshold: values.quotaWarning };
+		return { db, clock, logger, api: deps.statusApi, pacing: deps.sendPacing, adminIds: values.adminIds, threshold: values.quotaWarning };
 	};
 	const broadcasts = createBroadcastDeliveryDeps(config, { db, clock, logger, budget: deps.budget, fileStore });
 	const notices = queue.notices;

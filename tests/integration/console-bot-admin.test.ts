@@ -12,6 +12,7 @@ import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { localFileStore } from '../helpers/file-store.ts';
+import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 const ADMIN = 9_100_001;
 const STRANGER = 9_100_002;
@@ -31,7 +32,7 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		closers.push(() => emulator.close());
 		const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ADMIN_TELEGRAM_IDS: String(ADMIN) }, PROJECT_ROOT);
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir) });
+		const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir), sendPacing: sendPacingFor(db, clock) });
 		await bot.init();
 		const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
 		closers.push(async () => {

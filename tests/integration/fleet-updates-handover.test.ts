@@ -10,6 +10,7 @@ import { createTelegramEmulator, type TelegramEmulator } from '../../tools/teleg
 import { useTestDb } from '../helpers/test-db.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
+import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 describe('the Telegram updates move between workers with the lease', () => {
 	const testDb = useTestDb('fleet-handover-');
@@ -31,7 +32,7 @@ describe('the Telegram updates move between workers with the lease', () => {
 		const clock = new FakeClock('2027-01-05T09:00:00.000Z');
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dir, TELEGRAM_API_ROOT: emulator.url });
 		const workers = ['worker-a', 'worker-b'].map((holder) => {
-			const deps: BotDeps = { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir), runtime: new RuntimeSettings({ db, clock, config }) };
+			const deps: BotDeps = { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir), runtime: new RuntimeSettings({ db, clock, config }), sendPacing: sendPacingFor(db, clock) };
 			const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, { apiRoot: emulator.url });
 			cleanups.push(() => runner.stop());
 			return { runner, keeper: new UpdatesLeaseKeeper({ db, clock, logger: silentLogger, poller: runner, holder, sole: false }) };

@@ -10,6 +10,7 @@ import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
 import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { abortableSleep, type QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { noticeDepsFor, useGenerationWorld, waitForBotText, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 /**
  * Which failures end a job at once and which are retried. Only a missing selfie is beyond retrying:
@@ -116,6 +117,7 @@ function depsFor(world: GenerationWorld, clock: FakeClock): QueueDeps {
 		botUsername: async () => 'kiosk_bot',
 		crashPoint: () => undefined,
 		notices: noticeDepsFor(world, clock),
+		alerts: { db: world.db, api: world.api, logger: silentLogger, pacing: sendPacingFor(world.db, clock) },
 		sleep: abortableSleep
 	};
 }

@@ -10,6 +10,7 @@ import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, noticeDepsFor } from './generation-harness.ts';
 import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
+import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 async function freshDb(dir: string) {
 	return (await createTestDb(dir)).db;
@@ -203,7 +204,7 @@ describe('deadlines and the daily request warning (fake clock, real emulator)', 
 			await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
 			const clock = new FakeClock('2026-03-01T09:00:00.000Z'); // 01:00 Pacific
 			for (let i = 0; i < 3; i++) await world.db.apiUsage.create({ data: { ts: clock.now().toISOString(), kind: 'image', provider: 'gemini', ok: 1, stage: 'sheet' } });
-			const deps = { db: world.db, clock, logger: silentLogger, api: world.api, threshold: 3, adminIds: [BigInt(admin.id)] };
+			const deps = { db: world.db, clock, logger: silentLogger, api: world.api, pacing: sendPacingFor(world.db, clock), threshold: 3, adminIds: [BigInt(admin.id)] };
 			expect(await warnAdminsAboutDailyRequests(deps)).toBe(true);
 			expect(await warnAdminsAboutDailyRequests(deps)).toBe(false);
 			expect((await world.db.setting.findUnique({ where: { key: 'rpd_warned:2026-03-01' } }))?.value).toBe('3');

@@ -19,6 +19,7 @@ import { createTestDb } from '../helpers/test-db.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
 import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
+import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
 
 /**
  * A real guest world for integration tests: a migrated SQLite file, the Telegram emulator as a real
@@ -54,7 +55,7 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	const noticeApi = createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url });
 	// One reader of the settings in force for the bot and the kiosk, as in the worker and the web.
 	const runtime = new RuntimeSettings({ db, clock, config });
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore, runtime }, [noticeApi]);
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore, runtime, sendPacing: sendPacingWithoutWaits(db, clock) }, [noticeApi]);
 	await bot.init();
 	const polling = pollUpdates(bot);
 	await rememberBotUsername(db, clock, bot.botInfo.username);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BOT_LIMITS } from '../../src/lib/server/telegram/bot-budget.ts';
 import { enqueueJob, failJobPastDeadline } from '../../src/lib/server/jobs/job.repository.ts';
 import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
@@ -70,7 +71,7 @@ describe('the guest notices outbox', () => {
 		const [a, b] = await Promise.all([deliverGuestNotices(noticeDepsFor(world, clock)), deliverGuestNotices(noticeDepsFor(world, clock))]);
 		// A pass that got to both notices first met the chat's pacing (one message a second) at the
 		// second and put it off by a second, not as an attempt: the next pass sends it.
-		clock.advance(SECOND);
+		clock.advance(BOT_LIMITS.perChatMs); // the chat's spacing (1.2 s) has passed
 		const later = await deliverGuestNotices(noticeDepsFor(world, clock));
 		expect(a + b + later).toBe(2);
 		expect((await botTexts(world)).filter((t) => GENERATING.test(t))).toHaveLength(2);

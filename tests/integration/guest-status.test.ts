@@ -3,7 +3,7 @@ import { claimDelayNotice, claimNextJob } from '../../src/lib/server/jobs/job.re
 import { recordStage } from '../../src/lib/server/jobs/job-progress.ts';
 import { DEFAULT_JOB_SECONDS, readActiveQueue, readSessionQueuePosition, readTypicalJobSeconds } from '../../src/lib/server/jobs/queue-position.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { BOT_LIMITS, BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { EditPacer } from '../../src/lib/server/telegram/edit-pacer.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
@@ -96,7 +96,7 @@ describe('a live place in the queue', () => {
 		expect(await refreshGuestStatuses(status)).toBe(1);
 
 		await world.emulator.control.setBlocked(world.guestId, true);
-		clock.advance(SECOND); // the edit and the notice share the bot's budget: one message a second to a chat
+		clock.advance(BOT_LIMITS.perChatMs); // the edit and the notice share the bot's budget: one message every 1.2 s to a chat
 		expect(await claimDelayNotice(world.db, jobId, clock.now().toISOString())).toBe(true);
 		expect(await deliverGuestNotices(notices)).toBe(0); // 403: the guest is marked
 		expect(await world.db.guestBotBlock.count({ where: { telegramUserId: BigInt(world.guestId) } })).toBe(1);

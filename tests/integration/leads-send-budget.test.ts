@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { BOT_LIMITS, BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { createLeadsTaskDeps } from '../../src/worker/tasks/leads-deps.ts';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -37,7 +37,7 @@ describe('sales-group cards in the shared send budget', () => {
 		expect(await groupMessages(world)).toHaveLength(25);
 		const inAnyMinute = Math.max(...postedAt.map((t) => postedAt.filter((u) => u >= t && u < t + 60_000).length));
 		expect(inAnyMinute).toBe(20);
-		expect(postedAt.at(-1)! - start).toBe(24 * 3000);
+		expect(postedAt.at(-1)! - start).toBe(24 * BOT_LIMITS.perGroupMs);
 		// A guest's private chat is another key: it gets its place at once.
 		expect(await budget.tryTake(777n)).toBe(true);
 	});

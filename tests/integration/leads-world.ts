@@ -14,6 +14,7 @@ import { createTelegramEmulator, type TelegramEmulator } from '../../tools/teleg
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { localFileStore } from '../helpers/file-store.ts';
+import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
 
 /**
  * The leads world for integration tests: a migrated database (SQLite, or PostgreSQL under
@@ -108,7 +109,7 @@ export async function sendCount(world: LeadsWorld): Promise<number> {
 
 /** The production bot (every feature) polling the emulator, for button presses and commands. */
 export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext>; stop: () => Promise<void> }> {
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, { db: world.db, clock: world.clock, logger: silentLogger, config: world.config, fileStore: localFileStore(world.dir) });
+	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, { db: world.db, clock: world.clock, logger: silentLogger, config: world.config, fileStore: localFileStore(world.dir), sendPacing: sendPacingWithoutWaits(world.db, world.clock) });
 	await bot.init();
 	const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
 	return { bot, stop: async () => { await bot.stop(); await polling.catch(() => undefined); } };

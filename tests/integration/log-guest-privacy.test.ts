@@ -16,6 +16,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
 import { localFileStore } from '../helpers/file-store.ts';
+import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 /**
  * The Logs page (viewers read it) and log_entries (which backups copy) hold no guest's message
@@ -78,7 +79,7 @@ describe('guests in log_entries', () => {
 		// error boundary logs the failed call (its payload holds the reply's text and the guest's chat).
 		await emulator.control.sendUserMessage({ user_id: user.id, text: '/start' });
 		await emulator.control.setBlocked(user.id, true);
-		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger, config, fileStore: localFileStore(config.dataDir) }), logger, { apiRoot: emulator.url });
+		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger, config, fileStore: localFileStore(config.dataDir), sendPacing: sendPacingFor(db, clock) }), logger, { apiRoot: emulator.url });
 		runner.start();
 		cleanups.push(() => runner.stop());
 		const deadline = Date.now() + 15_000;

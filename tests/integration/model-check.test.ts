@@ -8,6 +8,7 @@ import { createFakeGemini, type FakeGemini } from '../../tools/fake-gemini/serve
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, type GenerationWorld } from './generation-harness.ts';
 import { useGeminiRuns, waitFor } from './generation-gemini-harness.ts';
+import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 /** The worker's model check and a model that disappears mid-event, against tools/fake-gemini. */
 describe('the model check at start and every hour', () => {
@@ -26,7 +27,7 @@ describe('the model check at start and every hour', () => {
 		const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
 		await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
 		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: gemini.url, GEMINI_IMAGE_MODEL: 'gemini-3.1-flash-image', GEMINI_VISION_MODEL: 'gemini-3-flash', ADMIN_TELEGRAM_IDS: String(admin.id) });
-		const deps = { db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, adminIds: [BigInt(admin.id)] };
+		const deps = { db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, pacing: sendPacingFor(world.db, systemClock), adminIds: [BigInt(admin.id)] };
 		const w = world;
 		const adminMessages = async () => (await w.emulator.control.chatMessages(admin.id)).filter((m) => m.from_bot).map((m) => m.text ?? '');
 		return { world: w, gemini: gemini, config, deps, adminMessages };

@@ -20,12 +20,15 @@ export interface CountersSnapshot {
 	calls: CallRecord[];
 }
 
-const CALL_LOG_LIMIT = 5_000;
+/** The newest calls the log keeps by default; a load test that reads every arrival asks for more. */
+export const CALL_LOG_LIMIT = 5_000;
 
 export class CallCounters {
 	private methods: Record<string, number> = {};
 	private byChat: Record<string, number> = {};
 	private calls: CallRecord[] = [];
+
+	constructor(private readonly logLimit = CALL_LOG_LIMIT) {}
 
 	record(method: string, chatId: number | undefined, at: number): CallRecord {
 		this.methods[method] = (this.methods[method] ?? 0) + 1;
@@ -35,7 +38,7 @@ export class CallCounters {
 		}
 		const call: CallRecord = { method, chat_id: chatId, at, outcome: 'pending', delayed_ms: 0 };
 		this.calls.push(call);
-		if (this.calls.length > CALL_LOG_LIMIT) this.calls.splice(0, this.calls.length - CALL_LOG_LIMIT);
+		if (this.calls.length > this.logLimit) this.calls.splice(0, this.calls.length - this.logLimit);
 		return call;
 	}
 

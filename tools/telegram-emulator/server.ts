@@ -40,6 +40,8 @@ export interface TelegramEmulatorOptions {
 	fetchRemoteFiles?: boolean;
 	saveDebounceMs?: number;
 	clock?: () => number;
+	/** How many of the newest Bot API calls `GET counters` keeps (5,000): a load test reads every arrival. */
+	callLogLimit?: number;
 }
 
 export interface TelegramEmulator {
@@ -82,7 +84,7 @@ function createCore(options: TelegramEmulatorOptions, persistence: StatePersiste
 		events: new EventHub(),
 		fileBytes: filesDir ? createDiskFileStore(filesDir) : createMemoryFileStore(),
 		faults: new FaultRegistry(),
-		counters: new CallCounters(),
+		counters: new CallCounters(options.callLogLimit),
 		settings: {
 			groupPrivacy: options.groupPrivacy ?? true,
 			deletedSetNameCooldownMs: options.deletedSetNameCooldownMs ?? DEFAULTS.deletedSetNameCooldownMs,

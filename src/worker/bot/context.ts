@@ -19,7 +19,7 @@ export interface BotDeps {
 	/** The settings in force (console Settings, else the environment), read through a short cache. */
 	runtime: RuntimeSettings;
 	/** The bot's one send budget: every reply and every call on bot.api waits for its place (main.ts). */
-	sendPacing?: SendPacing;
+	sendPacing: SendPacing;
 }
 
 export type BotContext = Context & { locale: Locale; deps: BotDeps };

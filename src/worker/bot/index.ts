@@ -35,7 +35,7 @@ export function createBot(options: CreateBotOptions, input: Omit<BotDeps, 'runti
 	const deps: BotDeps = { ...input, runtime: input.runtime ?? new RuntimeSettings(input) };
 	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
 	// Before auto-retry: each retried call takes its own place. Each update's ctx.api copies these.
-	if (deps.sendPacing) paceThroughBudget(bot.api, deps.sendPacing);
+	paceThroughBudget(bot.api, deps.sendPacing);
 	applyTelegramRetryPolicy(bot.api);
 	tolerateLateCallbackAnswers(bot.api);
 	installMessageHistory(bot, deps, otherSenders); // before every feature: history sees each private update and reply

@@ -29,6 +29,8 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 	const { config } = input;
 	let username: string | undefined;
 	const crashPoint = createCrashPoint();
+	const noticeApi = input.noticeApi ?? createNoticeApi(config);
+	const budget = input.budget ?? new BotBudget(input.db, input.clock);
 	const deps: QueueDeps = {
 		db: input.db,
 		clock: input.clock,
@@ -58,17 +60,20 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 			db: input.db,
 			clock: input.clock,
 			logger: input.logger.child({ component: 'guest-notices' }),
-			api: input.noticeApi ?? createNoticeApi(config),
+			api: noticeApi,
 			cooldown: new ChatCooldown(),
-			budget: input.budget ?? new BotBudget(input.db, input.clock),
+			budget,
 			slots: config.WORKER_SLOTS,
 			leaseMs: config.JOB_LEASE_SECONDS * 1000,
 			crashPoint
 		},
+		alerts: { db: input.db, api: noticeApi, logger: input.logger.child({ component: 'admin-alerts' }), pacing: { budget, sleep: timerSleep } },
 		sleep: abortableSleep
 	};
 	return deps;
 }
+
+const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The guest notices' Telegram client: no auto-retry (the outbox retries on its own schedule) and a

@@ -16,12 +16,12 @@ export interface LeadsTaskDeps extends LeadCardDeps {
 }
 
 /** The leads tasks' deps from the worker's config: the outbox client (no auto-retry), the sales group, one cooldown. */
-export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger: Logger, pacing?: SendPacing): LeadsTaskDeps {
+export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger: Logger, pacing: SendPacing): LeadsTaskDeps {
 	// The environment's sales group; the schedule passes the one in force to each pass (console Settings).
 	const settings = leadsSettingsFrom(settingsFromEnvironment(config));
 	const api = createOutboxApi(config.telegram);
 	// Cards, pings, edits, reminders and the digest wait for their places (the group: one every 3 s).
-	if (pacing) paceThroughBudget(api, pacing);
+	paceThroughBudget(api, pacing);
 	return { db, clock, logger, api, chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
 }
 

@@ -1,11 +1,8 @@
-import type { Db } from '../../lib/server/db/client.ts';
 import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
 import { pacificDayStart, pacificQuotaDay } from '../../lib/server/spend/provider-quota-day.ts';
-import type { Logger } from '../../lib/server/log/logger.ts';
 import { insertSettingOnce, readSetting } from '../../lib/server/settings/settings.repository.ts';
 import { countImageRequestsSince } from '../../lib/server/spend/usage-recorder.ts';
-import type { TelegramApi } from '../../lib/server/telegram/api.ts';
-import { alertAdmins } from '../../lib/server/telegram/admin-alerts.ts';
+import { alertAdmins, type NoticeDeps } from '../../lib/server/telegram/admin-alerts.ts';
 import type { Clock } from '../../lib/server/time/clock.ts';
 
 /**
@@ -13,11 +10,8 @@ import type { Clock } from '../../lib/server/time/clock.ts';
  * Pacific time) pass RPD_WARN_THRESHOLD, admins get one warning. `settings.rpd_warned:<date>` is
  * created first with a unique key, so two passes (or two processes) can never both warn.
  */
-export interface RpdDeps {
-	db: Db;
+export interface RpdDeps extends NoticeDeps {
 	clock: Clock;
-	logger: Logger;
-	api: TelegramApi;
 	threshold: number;
 	adminIds: readonly bigint[];
 }
@@ -30,6 +24,6 @@ export async function warnAdminsAboutDailyRequests(deps: RpdDeps): Promise<boole
 	const count = await countImageRequestsSince(deps.db, pacificDayStart(now).toISOString());
 	if (count < deps.threshold) return false;
 	if (!(await insertSettingOnce(deps.db, deps.clock, key, String(count)))) return false;
-	await alertAdmins({ db: deps.db, api: deps.api, logger: deps.logger }, deps.adminIds, ADMIN_ALERTS.rpd(day, count, deps.threshold));
+	await alertAdmins(deps, deps.adminIds, ADMIN_ALERTS.rpd(day, count, deps.threshold));
 	return true;
 }

@@ -1,10 +1,7 @@
-import type { Db } from '../db/client.ts';
 import { ADMIN_ALERTS } from '../../i18n/admin-alerts.ts';
-import type { Logger } from '../log/logger.ts';
 import { modelMissingSentence, type ConfiguredModel } from '../providers/configured-model.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../settings/maintenance.ts';
-import type { TelegramApi } from '../telegram/api.ts';
-import { alertAdmins } from '../telegram/admin-alerts.ts';
+import { alertAdmins, type NoticeDeps } from '../telegram/admin-alerts.ts';
 import type { Clock } from '../time/clock.ts';
 import { readModelCheck, writeModelCheck } from './model-check-state.ts';
 
@@ -15,11 +12,8 @@ import { readModelCheck, writeModelCheck } from './model-check-state.ts';
  * set of missing models. When the check finds every model again, a `config` pause is lifted by the
  * worker: the fix is a setting and a restart, and the check at start is what sees it.
  */
-export interface ModelPauseDeps {
-	db: Db;
+export interface ModelPauseDeps extends NoticeDeps {
 	clock: Clock;
-	logger: Logger;
-	api: TelegramApi;
 	adminIds: readonly bigint[];
 }
 

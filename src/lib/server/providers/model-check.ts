@@ -4,6 +4,7 @@ import { modelMissingSentence, type ConfiguredModel } from './configured-model.t
 import { ProviderError, type CallUsage, type UsageKind } from './provider.ts';
 import { accessProblem, readGoogleStatus } from './gemini/gemini-status.ts';
 import { errorText } from '../errors/error-text.ts';
+import { openAiAccessProblem } from './openai/openai-access.ts';
 
 /**
  * Whether the models the settings name exist at the provider. A wrong or retired id fails every
@@ -74,9 +75,23 @@ async function askOpenAi(config: Config, model: ConfiguredModel): Promise<ModelV
 	try {
 		const response = await fetch(`${base}/models/${encodeURIComponent(model.model)}`, { headers: { authorization: `Bearer ${config.OPENAI_API_KEY ?? ''}` }, signal: AbortSignal.timeout(30_000) });
 		if (response.ok) return { ...model, answer: 'ok' };
-		const detail = `HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`;
+		const text = await response.text();
+		const error = readOpenAiError(text);
+		const denied = openAiAccessProblem(response.status, error.code, error.message ?? text);
+		if (denied) return { ...model, answer: 'denied', detail: denied };
+		const detail = `HTTP ${response.status}: ${text.slice(0, 300)}`;
 		return { ...model, answer: response.status === 404 ? 'missing' : 'unreachable', detail };
 	} catch (error) {
 		return { ...model, answer: 'unreachable', detail: errorText(error) };
+	}
+}
+
+/** OpenAI's error body `{error: {message, code}}`, or nothing readable. */
+function readOpenAiError(text: string): { message?: string; code?: string } {
+	try {
+		const error = (JSON.parse(text) as { error?: { message?: unknown; code?: unknown } }).error;
+		return { message: typeof error?.message === 'string' ? error.message : undefined, code: typeof error?.code === 'string' ? error.code : undefined };
+	} catch {
+		return {};
 	}
 }

@@ -24,14 +24,14 @@ function busiest(times: number[], windowMs = 1000): number {
 }
 
 describe('the send budget’s rules', () => {
-	it('spaces bulk messages evenly and one chat one second apart', () => {
+	it('spaces bulk messages evenly and one chat 1.2 s apart', () => {
 		const budget = new Rows({ ...BOT_LIMITS, bulkPerSecond: 25 });
 		expect(budget.take(1n, 'bulk', 0)).toBe(true);
 		expect(budget.wait(2n, 'bulk', 0)).toBe(40);
-		expect(budget.wait(1n, 'bulk', 0)).toBe(1000);
+		expect(budget.wait(1n, 'bulk', 0)).toBe(1200);
 		expect(budget.take(2n, 'bulk', 540)).toBe(true);
-		expect(budget.wait(1n, 'bulk', 540)).toBe(460);
-		expect(budget.wait(1n, 'guest', 540)).toBe(460); // the guest lane keeps the chat's second too
+		expect(budget.wait(1n, 'bulk', 540)).toBe(660);
+		expect(budget.wait(1n, 'guest', 540)).toBe(660); // the guest lane keeps the chat's spacing too
 	});
 
 	it('holds the bulk lane through a 429 but lets guests through', () => {

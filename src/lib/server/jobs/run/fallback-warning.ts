@@ -15,6 +15,5 @@ export async function warnAboutFallback(deps: QueueDeps, event: FallbackEvent): 
 	const key = `fallback_warned:${event.from}:${event.failure}:${pacificQuotaDay(now)}`;
 	const { count } = await deps.db.setting.createMany({ data: [{ key, value: event.to, updatedAt: now.toISOString() }] }).catch(() => ({ count: 0 }));
 	if (count === 0) return;
-	const notices = { db: deps.db, api: deps.api, logger: deps.logger };
-	await alertAdmins(notices, deps.settings.adminIds, ADMIN_ALERTS.fallback(event.from, event.to, event.failure, event.message));
+	await alertAdmins(deps.alerts, deps.settings.adminIds, ADMIN_ALERTS.fallback(event.from, event.to, event.failure, event.message));
 }

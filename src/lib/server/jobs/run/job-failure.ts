@@ -43,7 +43,7 @@ export interface FailedAttempt {
 export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt): Promise<void> {
 	const { db, clock, logger } = deps;
 	const message = errorText(attempt.error, 1000, { named: true });
-	const notices = { db, api: deps.api, logger };
+	const notices = deps.alerts;
 	if (attempt.signal.aborted || attempt.error instanceof JobAborted) {
 		const reason: unknown = attempt.signal.aborted ? attempt.signal.reason : attempt.error;
 		if (isShutdown(reason)) {

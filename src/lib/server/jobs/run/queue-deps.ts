@@ -7,6 +7,7 @@ import type { Prices } from '../../spend/usage-recorder.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { TelegramApi } from '../../telegram/api.ts';
 import type { GuestNoticeDeps } from '../guest-notice-outbox.ts';
+import type { NoticeDeps } from '../../telegram/admin-alerts.ts';
 
 /** What the job loop needs; tests build it with a FakeClock, the emulator's Api and any provider. */
 export interface QueueSettings {
@@ -42,6 +43,8 @@ export interface QueueDeps {
 	crashPoint: (step: string, jobId?: number) => void;
 	/** The guest notices outbox, shared with the worker's outbox task (one flood-control view). */
 	notices: GuestNoticeDeps;
+	/** Admin alerts (a pause, billing, the fallback): the notices' client, each alert a place in the send budget. */
+	alerts: NoticeDeps;
 	sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { ProviderError } from '../provider.ts';
 import { errorText } from '../../errors/error-text.ts';
 import { ModelMissing } from '../model-check.ts';
 import { anchorPrompt, figurePrompt, headPrompt, sheetPrompt } from '../gemini/gemini-prompts.ts';
+import { openAiAccessProblem } from './openai-access.ts';
 
 /**
  * OpenAI's images API (POST {base}/images/edits, multipart, b64_json) as the optional second image
@@ -58,6 +59,8 @@ export function createOpenAiProvider(options: OpenAiOptions): ImageProvider {
 }
 
 function classifyOpenAi(status: number, message: string, code: string | undefined, usage: Partial<CallUsage>, model: string): ProviderError {
+	const access = openAiAccessProblem(status, code, message);
+	if (access) return new ProviderError('access', access, usage);
 	if (status === 404 || code === 'model_not_found') return new ModelMissing({ provider: 'openai', setting: 'OPENAI_IMAGE_MODEL', model }, message, usage);
 	if (code === 'insufficient_quota' || code === 'billing_hard_limit_reached' || status === 402) return new ProviderError('billing', message, usage);
 	if (status === 429) return new ProviderError('rate_minute', message, usage);
