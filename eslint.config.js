@@ -28,15 +28,22 @@ export default ts.config(
 	{ languageOptions: { globals: { ...globals.browser, ...globals.node } } },
 	{
 		files: ['**/*.svelte', '**/*.svelte.ts'],
-		languageOptions: { parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: ts.parser, svelteConfig } }
+		languageOptions: {
+			parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: ts.parser, svelteConfig }
+		}
 	},
 	{
 		rules: {
 			// Unused names are errors, except a leading underscore, which says "unused on purpose".
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }
+			],
 			// The product is served at the site root (no `paths.base` in svelte.config.js), so a plain
 			// path is the resolved one; resolve() would add nothing but noise to every link.
-			'svelte/no-navigation-without-resolve': 'off'
+			'svelte/no-navigation-without-resolve': 'off',
+			// Prettier writes {' '} to keep a space that a line break would otherwise lose.
+			'svelte/no-useless-mustaches': 'off'
 		}
 	}
 );

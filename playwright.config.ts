@@ -34,9 +34,24 @@ const productEnv = (port: number, emulatorPort: number, baseUrl: string, dataDir
  * that project runs (the PostgreSQL one takes a few seconds and a cluster to start).
  */
 function selectedProjects(): (name: string) => boolean {
-	const named = process.argv.flatMap((arg, i) => (arg.startsWith('--project=') ? [arg.slice('--project='.length)] : arg === '--project' ? [process.argv[i + 1] ?? ''] : []));
+	const named = process.argv.flatMap((arg, i) =>
+		arg.startsWith('--project=')
+			? [arg.slice('--project='.length)]
+			: arg === '--project'
+				? [process.argv[i + 1] ?? '']
+				: []
+	);
 	// Playwright matches --project case-insensitively, with * as a wildcard.
-	const patterns = named.map((pattern) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i'));
+	const patterns = named.map(
+		(pattern) =>
+			new RegExp(
+				`^${pattern
+					.split('*')
+					.map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+					.join('.*')}$`,
+				'i'
+			)
+	);
 	return (name) => patterns.length === 0 || patterns.some((pattern) => pattern.test(name));
 }
 const runs = selectedProjects();
@@ -93,12 +108,18 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 	projects: [
 		{
 			name: 'sqlite',
-			use: { baseURL: E2E_BASE_URL, productStack: { engine: 'sqlite', emulatorPort: E2E_EMULATOR_PORT, dataDir: E2E_DATA_DIR } }
+			use: {
+				baseURL: E2E_BASE_URL,
+				productStack: { engine: 'sqlite', emulatorPort: E2E_EMULATOR_PORT, dataDir: E2E_DATA_DIR }
+			}
 		},
 		{
 			name: 'postgres-s3',
 			testMatch: 'kiosk.e2e.ts',
-			use: { baseURL: PG_BASE_URL, productStack: { engine: 'postgres-s3', emulatorPort: PG_EMULATOR_PORT, dataDir: PG_DATA_DIR } }
+			use: {
+				baseURL: PG_BASE_URL,
+				productStack: { engine: 'postgres-s3', emulatorPort: PG_EMULATOR_PORT, dataDir: PG_DATA_DIR }
+			}
 		}
 	],
 	webServer: [sqliteProduct, postgresS3Product].filter((product) => runs(product.name))

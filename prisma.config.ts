@@ -10,6 +10,14 @@ const dbPath = process.env.DB_PATH ?? 'data/app.db';
 
 export default defineConfig(
 	postgresUrl
-		? { schema: 'prisma/schema.postgres.prisma', migrations: { path: 'prisma/postgres-migrations' }, datasource: { url: postgresUrl } }
-		: { schema: 'prisma/schema.prisma', migrations: { path: 'prisma/migrations' }, datasource: { url: `file:${path.resolve(import.meta.dirname, dbPath)}` } }
+		? {
+				schema: 'prisma/schema.postgres.prisma',
+				migrations: { path: 'prisma/postgres-migrations' },
+				datasource: { url: postgresUrl }
+			}
+		: {
+				schema: 'prisma/schema.prisma',
+				migrations: { path: 'prisma/migrations' },
+				datasource: { url: `file:${path.resolve(import.meta.dirname, dbPath)}` }
+			}
 );

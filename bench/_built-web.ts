@@ -27,7 +27,20 @@ export function startBuiltWeb(name: string, portFrom: number, extraEnv: Record<s
 	const port = portFrom + Math.floor(Math.random() * 200);
 	const base = `http://127.0.0.1:${port}`;
 	const dbPath = path.join(dir, 'app.db');
-	const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DB_PATH: dbPath, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ORIGIN: base, PUBLIC_BASE_URL: base, TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: '', ...extraEnv };
+	const env = {
+		...process.env,
+		NODE_ENV: 'test',
+		LOG_LEVEL: 'warn',
+		DB_PATH: dbPath,
+		DATA_DIR: dir,
+		PORT: String(port),
+		HOST: '127.0.0.1',
+		ORIGIN: base,
+		PUBLIC_BASE_URL: base,
+		TELEGRAM_BOT_TOKEN: '',
+		TELEGRAM_API_ROOT: '',
+		...extraEnv
+	};
 	const web = spawn(process.execPath, ['build/index.js'], { cwd: root, env, stdio: 'ignore' });
 	return {
 		web,
@@ -35,7 +48,13 @@ export function startBuiltWeb(name: string, portFrom: number, extraEnv: Record<s
 		dbPath,
 		ready: async () => {
 			for (let i = 0; i < 200; i++) {
-				if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
+				if (
+					await fetch(`${base}/health`).then(
+						(r) => r.ok,
+						() => false
+					)
+				)
+					return;
 				await new Promise((resolve) => setTimeout(resolve, 100));
 			}
 			throw new Error('web server did not start');

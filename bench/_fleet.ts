@@ -7,7 +7,13 @@ import type { FileStore } from '../src/lib/server/files/file-store.ts';
 import { enqueueJob } from '../src/lib/server/jobs/job.repository.ts';
 import { createFakeGemini, type FakeGemini } from '../tools/fake-gemini/server.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../tools/telegram-emulator/server.ts';
-import { createDatabase, createMigratedTemplate, dropDatabase, startPgCluster, type PgCluster } from '../tests/helpers/pg-cluster.ts';
+import {
+	createDatabase,
+	createMigratedTemplate,
+	dropDatabase,
+	startPgCluster,
+	type PgCluster
+} from '../tests/helpers/pg-cluster.ts';
 import { bucketStore, startS3Server, type S3TestServer } from '../tests/helpers/start-s3-server.ts';
 import { makeFaceCrop, makeSelfie } from '../tests/integration/generation-selfie.ts';
 
@@ -37,7 +43,11 @@ export async function startFleet(options: { geminiLatencyMs: number; workerSlots
 	const pg = await startPgCluster();
 	await createMigratedTemplate(pg.url);
 	const s3 = await startS3Server('bench-fleet');
-	const gemini = await createFakeGemini({ apiKey: GEMINI_KEY, models: GEMINI_MODELS, latencyMs: options.geminiLatencyMs });
+	const gemini = await createFakeGemini({
+		apiKey: GEMINI_KEY,
+		models: GEMINI_MODELS,
+		latencyMs: options.geminiLatencyMs
+	});
 	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
 	const files = bucketStore(s3);
 	const fixtures = await makeSelfie().then(async (selfie) => ({ selfie, faceCrop: await makeFaceCrop(selfie) }));
@@ -86,7 +96,13 @@ export async function startFleet(options: { geminiLatencyMs: number; workerSlots
 }
 
 /** One guest who started the bot, their selfie in the bucket, and their job queued. */
-async function seedJob(db: Db, emulator: TelegramEmulator, files: FileStore, fixtures: { selfie: Buffer; faceCrop: Buffer }, n: number): Promise<number> {
+async function seedJob(
+	db: Db,
+	emulator: TelegramEmulator,
+	files: FileStore,
+	fixtures: { selfie: Buffer; faceCrop: Buffer },
+	n: number
+): Promise<number> {
 	const guest = await emulator.control.createUser({ first_name: `Guest ${n}`, language_code: 'en' });
 	await emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
 	const now = new Date().toISOString();
@@ -96,8 +112,19 @@ async function seedJob(db: Db, emulator: TelegramEmulator, files: FileStore, fix
 	await files.put(photoPath, fixtures.selfie);
 	await files.put(`sessions/${token}/face_crop.jpg`, fixtures.faceCrop);
 	await db.user.create({ data: { telegramUserId, firstName: `Guest ${n}`, consentedAt: now, createdAt: now } });
-	await db.session.create({ data: { sessionToken: token, telegramUserId, templateId: 'tuxedo', status: 'photo_taken', createdAt: now, updatedAt: now } });
-	return db.$transaction((tx) => enqueueJob(tx, { telegramUserId, sessionToken: token, photoPath, templateId: 'tuxedo', now }));
+	await db.session.create({
+		data: {
+			sessionToken: token,
+			telegramUserId,
+			templateId: 'tuxedo',
+			status: 'photo_taken',
+			createdAt: now,
+			updatedAt: now
+		}
+	});
+	return db.$transaction((tx) =>
+		enqueueJob(tx, { telegramUserId, sessionToken: token, photoPath, templateId: 'tuxedo', now })
+	);
 }
 
 /** A data folder of its own for each worker process (the instance lock, local scratch). */

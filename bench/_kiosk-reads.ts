@@ -15,7 +15,11 @@ export interface KioskStatus {
 export async function openKioskStatus(base: string, db: Db): Promise<KioskStatus> {
 	const { key } = await createKiosk(db, systemClock, 'bench-kiosk');
 	await rememberBotUsername(db, systemClock, 'bench_kiosk_bot');
-	const entered = await fetch(`${base}/api/kiosk/key`, { method: 'POST', headers: { origin: base, 'content-type': 'application/json' }, body: JSON.stringify({ key }) });
+	const entered = await fetch(`${base}/api/kiosk/key`, {
+		method: 'POST',
+		headers: { origin: base, 'content-type': 'application/json' },
+		body: JSON.stringify({ key })
+	});
 	if (!entered.ok) throw new Error(`the kiosk key was refused: ${entered.status} ${await entered.text()}`);
 	const cookie = (entered.headers.get('set-cookie') ?? '').split(';')[0]!;
 	const started = await fetch(`${base}/api/kiosk/sessions`, { method: 'POST', headers: { origin: base, cookie } });

@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 export function rssMb(pid: number | undefined): number {
 	if (pid === undefined) return 0;
 	try {
-		const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+		const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+			.split('\n')
+			.find((l) => l.startsWith('VmRSS:'));
 		return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 	} catch {
 		return 0;

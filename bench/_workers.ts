@@ -29,11 +29,18 @@ export function startWorkers(count: number, env: Record<string, string>): Worker
 	const children = dirs.map(({ dir }) => startTs('src/worker/main.ts', { env: { ...env, DATA_DIR: dir } }));
 	return {
 		async started() {
-			await Promise.all(children.map((child) => waitForOutput(child, (text) => text.includes('"msg":"worker started"'), START_TIMEOUT_MS)));
+			await Promise.all(
+				children.map((child) =>
+					waitForOutput(child, (text) => text.includes('"msg":"worker started"'), START_TIMEOUT_MS)
+				)
+			);
 		},
 		claimTimes: () => {
 			const perWorker = children.map((child) => claimTimesIn(child.output().stdout));
-			return { first: perWorker.flatMap((times) => times.slice(0, 1)), later: perWorker.flatMap((times) => times.slice(1)) };
+			return {
+				first: perWorker.flatMap((times) => times.slice(0, 1)),
+				later: perWorker.flatMap((times) => times.slice(1))
+			};
 		},
 		cpuSeconds: () => children.reduce((sum, child) => sum + processCpuSeconds(child.pid!), 0),
 		async stop() {

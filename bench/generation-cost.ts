@@ -24,14 +24,24 @@ import { createFakeGemini } from '../tools/fake-gemini/server.ts';
  */
 const MODELS = ['gemini-3.1-flash-image', 'gemini-3.8-flash'];
 
-async function runPack(faults: FaultInput[]): Promise<{ cost: PackCost; sheetImageTokens: number; sheets: number; imagePrice: number }> {
+async function runPack(
+	faults: FaultInput[]
+): Promise<{ cost: PackCost; sheetImageTokens: number; sheets: number; imagePrice: number }> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'bench-cost-'));
 	const gemini = await createFakeGemini({ apiKey: 'bench-key', models: MODELS });
 	const world = await createGenerationWorld(dir);
 	try {
 		for (const fault of faults) gemini.control.inject(fault);
 		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'bench-key', GEMINI_BASE_URL: gemini.url });
-		const loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('bench', 'silent'), api: world.api, workerId: 'bench', fileStore: world.fileStore });
+		const loop = await createJobLoop({
+			config,
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('bench', 'silent'),
+			api: world.api,
+			workerId: 'bench',
+			fileStore: world.fileStore
+		});
 		loop.start();
 		const jobId = await world.queueJob();
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 240_000);
@@ -65,9 +75,15 @@ at1K.totalTokens -= saved;
 at1K.usd = Math.round((at1K.usd - (saved * happy.imagePrice) / 1e6) * 1e6) / 1e6;
 const ignored = await runPack([{ kind: 'default_size', match: 'sheet', times: 100 }]);
 
-console.log(`prices: $${happy.imagePrice} per million image tokens (${IMAGE_TOKENS['1K']} per 1K image, ${IMAGE_TOKENS['2K']} per 2K image), input and text at the GEMINI_PRICE_* defaults`);
-console.log(`${'scenario'.padEnd(44)} ${'calls'.padStart(5)} ${'image gens'.padStart(11)}   ${'tokens per pack'.padEnd(52)} $/pack`);
+console.log(
+	`prices: $${happy.imagePrice} per million image tokens (${IMAGE_TOKENS['1K']} per 1K image, ${IMAGE_TOKENS['2K']} per 2K image), input and text at the GEMINI_PRICE_* defaults`
+);
+console.log(
+	`${'scenario'.padEnd(44)} ${'calls'.padStart(5)} ${'image gens'.padStart(11)}   ${'tokens per pack'.padEnd(52)} $/pack`
+);
 console.log(line('gemini, 2K sheets (happy path)', happy.cost));
 console.log(line('same pack, sheets at 1K (stickers upscaled)', at1K));
 console.log(line('model ignores imageConfig (1K sheets)', ignored.cost));
-console.log(`happy path: ${happy.cost.imageGenerations} image generations per pack (target ≤ 3: ${happy.cost.imageGenerations <= 3 ? 'met' : 'MISSED'}); 2K sheets cost $${(happy.cost.usd - at1K.usd).toFixed(4)} more per pack than 1K`);
+console.log(
+	`happy path: ${happy.cost.imageGenerations} image generations per pack (target ≤ 3: ${happy.cost.imageGenerations <= 3 ? 'met' : 'MISSED'}); 2K sheets cost $${(happy.cost.usd - at1K.usd).toFixed(4)} more per pack than 1K`
+);

@@ -24,22 +24,38 @@ else await runParent();
 
 async function runParent(): Promise<void> {
 	report('clean sheets: 4 of 2048×1365 (two packs, cut two at a time)', await prepareSheets());
-	report('realistic corpus: 4 of 2512×1680, 2 PNG + 2 JPEG (two packs, cut two at a time)', await prepareCorpusSheets());
+	report(
+		'realistic corpus: 4 of 2512×1680, 2 PNG + 2 JPEG (two packs, cut two at a time)',
+		await prepareCorpusSheets()
+	);
 }
 
 function report(title: string, sheets: string[]): void {
 	const run = (m: string) => {
-		const out = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), m, ...sheets], { encoding: 'utf8' });
+		const out = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), m, ...sheets], {
+			encoding: 'utf8'
+		});
 		if (out.status !== 0) throw new Error(`${m} failed: ${out.stderr}`);
-		return JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '{}') as { ms: number; cpuMs: number; peakRssMb: number; stickers: number };
+		return JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '{}') as {
+			ms: number;
+			cpuMs: number;
+			peakRssMb: number;
+			stickers: number;
+		};
 	};
 	const floor = run('floor');
 	const cut = run('cut');
 	console.log(title);
 	// CPU time (all threads) is printed too: on a busy machine wall time swings, CPU time much less.
-	console.log(`floor (decode→extract→resize→encode): ${floor.ms} ms (CPU ${floor.cpuMs} ms), peak RSS ${floor.peakRssMb} MB, ${floor.stickers} images`);
-	console.log(`our cutter (find, matte, outline, fit):  ${cut.ms} ms (CPU ${cut.cpuMs} ms), peak RSS ${cut.peakRssMb} MB, ${cut.stickers} stickers`);
-	console.log(`time ratio ${(cut.ms / floor.ms).toFixed(2)}× (target ≤ 2×), peak RSS ratio ${(cut.peakRssMb / floor.peakRssMb).toFixed(2)}×, peak ${cut.peakRssMb} MB (target ≤ 300 MB)`);
+	console.log(
+		`floor (decode→extract→resize→encode): ${floor.ms} ms (CPU ${floor.cpuMs} ms), peak RSS ${floor.peakRssMb} MB, ${floor.stickers} images`
+	);
+	console.log(
+		`our cutter (find, matte, outline, fit):  ${cut.ms} ms (CPU ${cut.cpuMs} ms), peak RSS ${cut.peakRssMb} MB, ${cut.stickers} stickers`
+	);
+	console.log(
+		`time ratio ${(cut.ms / floor.ms).toFixed(2)}× (target ≤ 2×), peak RSS ratio ${(cut.peakRssMb / floor.peakRssMb).toFixed(2)}×, peak ${cut.peakRssMb} MB (target ≤ 300 MB)`
+	);
 }
 
 async function prepareSheets(): Promise<string[]> {
@@ -58,7 +74,19 @@ async function prepareSheets(): Promise<string[]> {
 		const figures = [];
 		for (let i = 0; i < 6; i++) {
 			const index = (sheet % 2) * 6 + i;
-			figures.push(await drawFigure({ selfie, face, variant: STICKER_VARIANTS[index]!, index, style: sheet < 2 ? 'cartoon' : 'pop', palette: paletteForOutfit(`outfit${sheet}`), outfit: defaultOutfitSnapshot(sheet % 2 ? 'wizard' : 'astronaut'), caption: STICKER_VARIANTS[index]!.caption.en, size: 640 }));
+			figures.push(
+				await drawFigure({
+					selfie,
+					face,
+					variant: STICKER_VARIANTS[index]!,
+					index,
+					style: sheet < 2 ? 'cartoon' : 'pop',
+					palette: paletteForOutfit(`outfit${sheet}`),
+					outfit: defaultOutfitSnapshot(sheet % 2 ? 'wizard' : 'astronaut'),
+					caption: STICKER_VARIANTS[index]!.caption.en,
+					size: 640
+				})
+			);
 		}
 		const file = path.join(workDir, `sheet${sheet}.png`);
 		writeFileSync(file, await composeSheet(figures, { cols: 3, rows: 2, width: 2048, height: 1365 }));
@@ -72,7 +100,9 @@ async function prepareCorpusSheets(): Promise<string[]> {
 	const { makeSelfie } = await import('../tests/integration/generation-selfie.ts');
 	const { buildCorpus } = await import('../tools/fake-gemini/corpus.ts');
 	mkdirSync(workDir, { recursive: true });
-	const corpus = (await buildCorpus(await makeSelfie())).filter((s) => s.drawn === s.expected && s.name.includes('green'));
+	const corpus = (await buildCorpus(await makeSelfie())).filter(
+		(s) => s.drawn === s.expected && s.name.includes('green')
+	);
 	const order = ['png-green-1', 'jpeg-green-1', 'png-green-2', 'jpeg-green-2'];
 	return order.map((name) => {
 		const sheet = corpus.find((s) => s.name === name)!;

@@ -29,7 +29,15 @@ try {
 	await getFaceDetector(); // a running worker has its models loaded; do not time the first load
 	const baselineMs = await measureBareWork();
 	const world = await createGenerationWorld(dir);
-	const loop = await createJobLoop({ config: world.config({ JOB_POLL_MS: '300' }), db: world.db, clock: systemClock, logger: createLogger('bench', 'silent'), api: world.api, workerId: 'bench', fileStore: world.fileStore });
+	const loop = await createJobLoop({
+		config: world.config({ JOB_POLL_MS: '300' }),
+		db: world.db,
+		clock: systemClock,
+		logger: createLogger('bench', 'silent'),
+		api: world.api,
+		workerId: 'bench',
+		fileStore: world.fileStore
+	});
 	loop.start();
 	const jobId = await world.queueJob();
 	await waitForJobStatus(world.db, jobId, ['done', 'failed'], 120_000);
@@ -45,20 +53,44 @@ try {
 	console.log(`job ${job.status}; stages: ${log.map((e) => `${e.stage}+${Date.parse(e.at) - created}ms`).join(' ')}`);
 	console.log(`queued → first provider call: ${toFirstCall} ms (target < 1000 ms)`);
 	console.log(`upload → link: ${toLink} ms (target < 10000 ms)`);
-	console.log(`baseline (draw + cut 2 sheets, nothing else): ${baselineMs} ms; upload → link is ${(toLink / baselineMs).toFixed(2)}× the baseline`);
+	console.log(
+		`baseline (draw + cut 2 sheets, nothing else): ${baselineMs} ms; upload → link is ${(toLink / baselineMs).toFixed(2)}× the baseline`
+	);
 } finally {
 	rmSync(dir, { recursive: true, force: true });
 }
 
 async function measureBareWork(): Promise<number> {
 	const selfie = await makeSelfie();
-	const brief = { jobId: 0, selfie, faceCrop: await makeFaceCrop(selfie), outfit: defaultOutfitSnapshot('astronaut'), captions: builtInCaptions('en'), artStyle: 'cartoon' as const, locale: 'en' as const, sheetKey: DEFAULT_SHEET_KEY };
+	const brief = {
+		jobId: 0,
+		selfie,
+		faceCrop: await makeFaceCrop(selfie),
+		outfit: defaultOutfitSnapshot('astronaut'),
+		captions: builtInCaptions('en'),
+		artStyle: 'cartoon' as const,
+		locale: 'en' as const,
+		sheetKey: DEFAULT_SHEET_KEY
+	};
 	const provider = createOfflineProvider();
 	const started = performance.now();
 	const appearance = (await provider.describeAppearance(brief)).value;
 	for (let sheet = 0; sheet < 2; sheet++) {
 		const variants = STICKER_VARIANTS.slice(sheet * 6, sheet * 6 + 6);
-		const image = (await provider.drawSheet({ brief, appearance, anchor: Buffer.alloc(0), layoutGuide: Buffer.alloc(0), variants, firstIndex: sheet * 6, cols: 3, rows: 2, aspectRatio: '3:2', attempt: 1 })).value;
+		const image = (
+			await provider.drawSheet({
+				brief,
+				appearance,
+				anchor: Buffer.alloc(0),
+				layoutGuide: Buffer.alloc(0),
+				variants,
+				firstIndex: sheet * 6,
+				cols: 3,
+				rows: 2,
+				aspectRatio: '3:2',
+				attempt: 1
+			})
+		).value;
 		await cutSheet(image, { expected: 6 });
 	}
 	return Math.round(performance.now() - started);

@@ -27,7 +27,9 @@ const SAMPLE_MS = 50;
 /** The web process's child, if it runs one (only the upload checker). */
 function checkerPid(web: number): number | undefined {
 	try {
-		const children = readdirSync(`/proc/${web}/task`).flatMap((task) => readFileSync(`/proc/${web}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+		const children = readdirSync(`/proc/${web}/task`).flatMap((task) =>
+			readFileSync(`/proc/${web}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
+		);
 		return children.length > 0 ? Number(children[0]) : undefined;
 	} catch {
 		return undefined;
@@ -63,23 +65,40 @@ const settle = (ms = SETTLE_MS) => new Promise((resolve) => setTimeout(resolve, 
 /** Start on the kiosk (POST /api/kiosk/sessions, which warms the checker), then the guest's outfit as the bot leaves it. */
 async function startGuest(server: BuiltWeb, db: Db, key: string, userId: number): Promise<string> {
 	const { base } = server;
-	const response = await fetch(`${base}/api/kiosk/sessions`, { method: 'POST', headers: { cookie: `kiosk_key=${key}`, origin: base, 'content-type': 'application/json' }, body: '{}' });
+	const response = await fetch(`${base}/api/kiosk/sessions`, {
+		method: 'POST',
+		headers: { cookie: `kiosk_key=${key}`, origin: base, 'content-type': 'application/json' },
+		body: '{}'
+	});
 	if (response.status !== 201) throw new Error(`Start answered ${response.status}: ${await response.text()}`);
 	const { token } = (await response.json()) as { token: string };
 	const now = new Date().toISOString();
 	await db.user.create({ data: { telegramUserId: BigInt(userId), createdAt: now } });
-	await db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'knight', telegramUserId: BigInt(userId), updatedAt: now } });
+	await db.session.update({
+		where: { sessionToken: token },
+		data: { status: 'template_chosen', templateId: 'knight', telegramUserId: BigInt(userId), updatedAt: now }
+	});
 	return token;
 }
 
-async function uploadAll(server: BuiltWeb, db: Db, key: string, photo: Buffer, firstUser: number): Promise<{ timings: number[]; peak: ReturnType<ReturnType<typeof samplePeaks>> }> {
+async function uploadAll(
+	server: BuiltWeb,
+	db: Db,
+	key: string,
+	photo: Buffer,
+	firstUser: number
+): Promise<{ timings: number[]; peak: ReturnType<ReturnType<typeof samplePeaks>> }> {
 	const { base, web } = server;
 	const timings: number[] = [];
 	const stop = samplePeaks(web.pid!);
 	for (let i = 0; i < UPLOADS; i++) {
 		const token = await startGuest(server, db, key, firstUser + i);
 		const started = performance.now();
-		const response = await fetch(`${base}/api/kiosk/sessions/${token}/photo`, { method: 'POST', headers: { cookie: `kiosk_key=${key}`, origin: base, 'content-type': 'image/jpeg' }, body: new Uint8Array(photo) });
+		const response = await fetch(`${base}/api/kiosk/sessions/${token}/photo`, {
+			method: 'POST',
+			headers: { cookie: `kiosk_key=${key}`, origin: base, 'content-type': 'image/jpeg' },
+			body: new Uint8Array(photo)
+		});
 		const answer = await response.text();
 		if (response.status !== 201) throw new Error(`upload ${i} answered ${response.status}: ${answer}`);
 		timings.push(performance.now() - started);
@@ -89,8 +108,10 @@ async function uploadAll(server: BuiltWeb, db: Db, key: string, photo: Buffer, f
 
 const mb = (x: number) => (x > 0 ? `${x.toFixed(0)} MB` : '—').padStart(7);
 const mark = (web: number) => (web <= TARGET_MB ? '✓' : '✗ over target');
-const row = (label: string, r: Reading) => `${label.padEnd(38)} web ${mb(r.web)}  checker ${mb(r.checker)}  sum ${mb(sum(r))}  ${mark(r.web)}`;
-const peakRow = (label: string, p: { web: number; checker: number; sum: number }) => `${label.padEnd(38)} web ${mb(p.web)}  checker ${mb(p.checker)}  sum ${mb(p.sum)}  (peaks)`;
+const row = (label: string, r: Reading) =>
+	`${label.padEnd(38)} web ${mb(r.web)}  checker ${mb(r.checker)}  sum ${mb(sum(r))}  ${mark(r.web)}`;
+const peakRow = (label: string, p: { web: number; checker: number; sum: number }) =>
+	`${label.padEnd(38)} web ${mb(p.web)}  checker ${mb(p.checker)}  sum ${mb(p.sum)}  (peaks)`;
 
 /** Returns the web process's highest idle reading. */
 async function measure(label: string, env: Record<string, string>, waitForIdleExit: boolean): Promise<number> {
@@ -120,7 +141,9 @@ async function measure(label: string, env: Record<string, string>, waitForIdleEx
 		idle.push(read(pid));
 		const ms = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(', ');
 		console.log(`— ${label}`);
-		console.log(`${UPLOADS} kiosk frames (1600×1200, ${(frame.length / 1e3).toFixed(0)} KB): ${ms(kioskRun.timings)} ms`);
+		console.log(
+			`${UPLOADS} kiosk frames (1600×1200, ${(frame.length / 1e3).toFixed(0)} KB): ${ms(kioskRun.timings)} ms`
+		);
 		console.log(`${UPLOADS} phone selfies (12 MP, ${(phone.length / 1e6).toFixed(1)} MB): ${ms(phoneRun.timings)} ms`);
 		console.log(row('idle after start', idle[0]!));
 		console.log(row('after Start (checker warmed up)', warm));
@@ -144,4 +167,6 @@ async function measure(label: string, env: Record<string, string>, waitForIdleEx
 delete process.env.MALLOC_ARENA_MAX;
 const baseline = await measure('baseline: the check inside the web process', { UPLOAD_CHECK_IN_PROCESS: '1' }, false);
 const product = await measure('the upload checker process (npm start, systemd units)', {}, true);
-console.log(`web process, highest idle reading: ${product.toFixed(0)} MB with the checker process vs ${baseline.toFixed(0)} MB in-process (target ≤ ${TARGET_MB} MB) ${mark(product)}`);
+console.log(
+	`web process, highest idle reading: ${product.toFixed(0)} MB with the checker process vs ${baseline.toFixed(0)} MB in-process (target ≤ ${TARGET_MB} MB) ${mark(product)}`
+);

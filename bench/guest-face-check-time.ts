@@ -25,8 +25,10 @@ import { phonePhoto } from './_upload-photos.ts';
 const ROUNDS = 30;
 const TARGET_ADDED_P95_MS = 250;
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * p) - 1)]!;
-const describe = (xs: number[]) => `p50 ${percentile(xs, 0.5).toFixed(0)} ms, p95 ${percentile(xs, 0.95).toFixed(0)} ms`;
+const percentile = (xs: number[], p: number) =>
+	[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * p) - 1)]!;
+const describe = (xs: number[]) =>
+	`p50 ${percentile(xs, 0.5).toFixed(0)} ms, p95 ${percentile(xs, 0.95).toFixed(0)} ms`;
 
 async function timed(run: () => Promise<unknown>, cpu?: number[]): Promise<number> {
 	const cpuBefore = process.cpuUsage();
@@ -66,13 +68,29 @@ await child.stop();
 const added = (xs: number[], p: number) => percentile(xs, p) - percentile(alone, p);
 const signed = (ms: number) => `${ms < 0 ? '−' : '+'}${Math.abs(ms).toFixed(0)} ms`;
 const verdict = (ms: number) => `${ms <= TARGET_ADDED_P95_MS ? '✓' : '✗ over target'}`;
-console.log(`input: ${meta.width}×${meta.height} JPEG (orientation ${meta.orientation}), ${(photo.length / 1e6).toFixed(2)} MB; ${ROUNDS} rounds each, interleaved`);
-console.log(`detector load in this process: ${loadMs.toFixed(0)} ms; first check after loading: ${firstCheckMs.toFixed(0)} ms`);
-console.log(`checker process: start + first check ${childStartMs.toFixed(0)} ms (off the upload's path when Start warmed it), second check ${childSecondMs.toFixed(0)} ms`);
+console.log(
+	`input: ${meta.width}×${meta.height} JPEG (orientation ${meta.orientation}), ${(photo.length / 1e6).toFixed(2)} MB; ${ROUNDS} rounds each, interleaved`
+);
+console.log(
+	`detector load in this process: ${loadMs.toFixed(0)} ms; first check after loading: ${firstCheckMs.toFixed(0)} ms`
+);
+console.log(
+	`checker process: start + first check ${childStartMs.toFixed(0)} ms (off the upload's path when Start warmed it), second check ${childSecondMs.toFixed(0)} ms`
+);
 console.log(`normalisation alone:                         ${describe(alone)} (CPU ${describe(cpuAlone)})`);
 console.log(`normalisation + face check + crop, in-process: ${describe(withCheck)} (CPU ${describe(cpuWithCheck)})`);
 console.log(`the same in the warm checker process (IPC):    ${describe(inChild)}`);
-console.log(`added in-process: p50 ${signed(added(withCheck, 0.5))}, p95 ${signed(added(withCheck, 0.95))} (target ≤ ${TARGET_ADDED_P95_MS} ms) ${verdict(added(withCheck, 0.95))}`);
-console.log(`added by the checker process: p50 ${signed(added(inChild, 0.5))}, p95 ${signed(added(inChild, 0.95))} (target ≤ ${TARGET_ADDED_P95_MS} ms) ${verdict(added(inChild, 0.95))}`);
-console.log(`IPC and process hop against in-process: p50 ${signed(percentile(inChild, 0.5) - percentile(withCheck, 0.5))}, p95 ${signed(percentile(inChild, 0.95) - percentile(withCheck, 0.95))}`);
-console.log(`machine load while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+console.log(
+	`added in-process: p50 ${signed(added(withCheck, 0.5))}, p95 ${signed(added(withCheck, 0.95))} (target ≤ ${TARGET_ADDED_P95_MS} ms) ${verdict(added(withCheck, 0.95))}`
+);
+console.log(
+	`added by the checker process: p50 ${signed(added(inChild, 0.5))}, p95 ${signed(added(inChild, 0.95))} (target ≤ ${TARGET_ADDED_P95_MS} ms) ${verdict(added(inChild, 0.95))}`
+);
+console.log(
+	`IPC and process hop against in-process: p50 ${signed(percentile(inChild, 0.5) - percentile(withCheck, 0.5))}, p95 ${signed(percentile(inChild, 0.95) - percentile(withCheck, 0.95))}`
+);
+console.log(
+	`machine load while measuring: ${loadavg()
+		.map((l) => l.toFixed(1))
+		.join(' ')} on ${availableParallelism()} cores`
+);

@@ -19,8 +19,10 @@ const PUSHES = 40;
 const server = startBuiltWeb('guest-live', 4390);
 const { base } = server;
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-const describe = (xs: number[]) => `p50 ${percentile(xs, 0.5).toFixed(1)} ms, p95 ${percentile(xs, 0.95).toFixed(1)} ms, mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)} ms`;
+const percentile = (xs: number[], p: number) =>
+	[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const describe = (xs: number[]) =>
+	`p50 ${percentile(xs, 0.5).toFixed(1)} ms, p95 ${percentile(xs, 0.95).toFixed(1)} ms, mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)} ms`;
 
 async function timeRequests(url: string, cookie: string): Promise<number[]> {
 	const samples: number[] = [];
@@ -39,7 +41,16 @@ try {
 	const db = openDatabase(server.dbPath);
 	const { key, kiosk } = await createKiosk(db, systemClock, 'bench');
 	await rememberBotUsername(db, systemClock, 'bench_kiosk_bot');
-	const started = await startKioskSession({ db, clock: systemClock, timeouts: { qrTimeoutMs: 3_600_000, idleTimeoutMs: 3_600_000 }, slots: 2, packsPerGuest: async () => 1 }, kiosk.id);
+	const started = await startKioskSession(
+		{
+			db,
+			clock: systemClock,
+			timeouts: { qrTimeoutMs: 3_600_000, idleTimeoutMs: 3_600_000 },
+			slots: 2,
+			packsPerGuest: async () => 1
+		},
+		kiosk.id
+	);
 	if (started.kind !== 'started') throw new Error(started.kind);
 	const cookie = `kiosk_key=${key}`;
 	const statusUrl = `${base}/api/kiosk/sessions/${started.token}`;
@@ -50,7 +61,9 @@ try {
 	console.log(`bare endpoint /health (${READS} sequential):   ${describe(bare)}`);
 	console.log(`ratio (p50): ${(percentile(full, 0.5) / percentile(bare, 0.5)).toFixed(2)}× the bare endpoint`);
 
-	const events = new EventSource(`${statusUrl}/events`, { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } }) });
+	const events = new EventSource(`${statusUrl}/events`, {
+		fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie } })
+	});
 	let waiting: { status: string; resolve: (at: number) => void } | null = null;
 	events.addEventListener('session', (event) => {
 		const view = JSON.parse(event.data) as { status: string };
@@ -63,8 +76,11 @@ try {
 		const status = i % 2 === 0 ? 'linked' : 'consented';
 		const seen = new Promise<number>((resolve) => (waiting = { status, resolve }));
 		const start = performance.now();
-		await db.session.update({ where: { sessionToken: started.token }, data: { status, updatedAt: new Date().toISOString() } });
-		const got = await (await fetch(statusUrl, { headers: { cookie } })).json() as { status: string };
+		await db.session.update({
+			where: { sessionToken: started.token },
+			data: { status, updatedAt: new Date().toISOString() }
+		});
+		const got = (await (await fetch(statusUrl, { headers: { cookie } })).json()) as { status: string };
 		if (got.status !== status) throw new Error('fresh read missed the change');
 		fresh.push(performance.now() - start);
 		pushes.push((await seen) - start);
@@ -73,7 +89,9 @@ try {
 	events.close();
 	await db.$disconnect();
 	const p95 = percentile(pushes, 0.95);
-	console.log(`push latency, DB change → EventSource (${PUSHES} changes): ${describe(pushes)} (target p95 ≤ 300 ms) ${p95 <= 300 ? '✓' : '✗ over target'}`);
+	console.log(
+		`push latency, DB change → EventSource (${PUSHES} changes): ${describe(pushes)} (target p95 ≤ 300 ms) ${p95 <= 300 ? '✓' : '✗ over target'}`
+	);
 	console.log(`baseline, DB change → fresh GET answered:          ${describe(fresh)}`);
 	console.log(`ratio (p95): ${(p95 / percentile(fresh, 0.95)).toFixed(2)}× a fresh request`);
 } finally {

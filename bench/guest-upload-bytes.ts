@@ -14,7 +14,14 @@ async function cameraFrame(width: number, height: number): Promise<Buffer> {
 <rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width / 2}" cy="${height * 0.4}" r="${height * 0.22}" fill="#eabf98"/><rect x="${width * 0.3}" y="${height * 0.65}" width="${width * 0.4}" height="${height * 0.35}" rx="40" fill="#2d3e50"/></svg>`;
 	const base = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
 	return sharp(base.data, { raw: base.info })
-		.composite([{ input: { create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 0, sigma: 10 } } }, blend: 'overlay' }])
+		.composite([
+			{
+				input: {
+					create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 0, sigma: 10 } }
+				},
+				blend: 'overlay'
+			}
+		])
 		.jpeg({ quality: 92 })
 		.toBuffer();
 }
@@ -24,7 +31,10 @@ const sizes: [number, number][] = [
 	[1920, 1080],
 	[1280, 960]
 ];
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+	args: ['--no-sandbox', '--disable-gpu']
+});
 try {
 	const page = await browser.newPage();
 	await page.setContent('<!doctype html><title>bench</title>');
@@ -46,7 +56,11 @@ try {
 				const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', quality));
 				return { bytes: blob.size, width: canvas.width, height: canvas.height };
 			},
-			{ dataUrl: `data:image/jpeg;base64,${frame.toString('base64')}`, maxSide: CAPTURE_MAX_SIDE, quality: CAPTURE_QUALITY }
+			{
+				dataUrl: `data:image/jpeg;base64,${frame.toString('base64')}`,
+				maxSide: CAPTURE_MAX_SIDE,
+				quality: CAPTURE_QUALITY
+			}
 		);
 		const kb = uploaded.bytes / 1024;
 		console.log(

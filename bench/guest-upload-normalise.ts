@@ -16,7 +16,20 @@ async function makePhoto(): Promise<Buffer> {
 	const base = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
 	// Sensor-like noise so the JPEG is as heavy as a phone's (~3–5 MB), not a flat drawing.
 	const noisy = await sharp(base.data, { raw: base.info })
-		.composite([{ input: { create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 0, sigma: 12 } } }, blend: 'overlay' }])
+		.composite([
+			{
+				input: {
+					create: {
+						width: 4000,
+						height: 3000,
+						channels: 3,
+						background: '#808080',
+						noise: { type: 'gaussian', mean: 0, sigma: 12 }
+					}
+				},
+				blend: 'overlay'
+			}
+		])
 		.jpeg({ quality: 92 })
 		.withMetadata({ orientation: 6 })
 		.toBuffer();
@@ -38,10 +51,18 @@ const median = (xs: number[]) => xs[Math.floor(xs.length / 2)]!;
 
 const photo = await makePhoto();
 const meta = await sharp(photo).metadata();
-const bare = await time(() => sharp(photo).rotate().resize(2048, 2048, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 88 }).toBuffer());
+const bare = await time(() =>
+	sharp(photo).rotate().resize(2048, 2048, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 88 }).toBuffer()
+);
 const ours = await time(() => normalisePhoto(photo));
 const ratio = median(ours) / median(bare);
-console.log(`input: ${meta.width}×${meta.height} JPEG, ${(photo.length / 1e6).toFixed(2)} MB, orientation ${meta.orientation}`);
-console.log(`bare sharp rotate+resize+encode: median ${median(bare).toFixed(0)} ms (min ${bare[0]!.toFixed(0)}, max ${bare.at(-1)!.toFixed(0)})`);
-console.log(`normalisePhoto (+ checks): median ${median(ours).toFixed(0)} ms (min ${ours[0]!.toFixed(0)}, max ${ours.at(-1)!.toFixed(0)})`);
+console.log(
+	`input: ${meta.width}×${meta.height} JPEG, ${(photo.length / 1e6).toFixed(2)} MB, orientation ${meta.orientation}`
+);
+console.log(
+	`bare sharp rotate+resize+encode: median ${median(bare).toFixed(0)} ms (min ${bare[0]!.toFixed(0)}, max ${bare.at(-1)!.toFixed(0)})`
+);
+console.log(
+	`normalisePhoto (+ checks): median ${median(ours).toFixed(0)} ms (min ${ours[0]!.toFixed(0)}, max ${ours.at(-1)!.toFixed(0)})`
+);
 console.log(`ratio: ${ratio.toFixed(2)}× the bare pipeline (target ≤ 1.30×) ${ratio <= 1.3 ? '✓' : '✗ over target'}`);

@@ -24,7 +24,10 @@ if (files.length === 0) {
 let failed = 0;
 for (const file of files) {
 	console.log(`\n━━ ${file} ${'━'.repeat(Math.max(0, 70 - file.length))}`);
-	const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(here, file), ...flags], { stdio: 'inherit', cwd: path.dirname(here) });
+	const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(here, file), ...flags], {
+		stdio: 'inherit',
+		cwd: path.dirname(here)
+	});
 	if (result.status !== 0) {
 		failed++;
 		console.log(`✗ ${file} exited with ${result.status ?? result.signal}`);

@@ -35,8 +35,12 @@ const TARGET_RATIO = 2.5;
 const TARGET_CLAIM_P95_MS = 50;
 const TARGET_READ_RATIO = 1.5;
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * p) - 1)]!;
-const describe = (xs: number[]) => xs.length === 0 ? 'no samples' : `p50 ${percentile(xs, 0.5).toFixed(1)} ms, p95 ${percentile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length})`;
+const percentile = (xs: number[], p: number) =>
+	[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * p) - 1)]!;
+const describe = (xs: number[]) =>
+	xs.length === 0
+		? 'no samples'
+		: `p50 ${percentile(xs, 0.5).toFixed(1)} ms, p95 ${percentile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length})`;
 const verdict = (ok: boolean) => (ok ? '✓' : '✗ misses the target');
 
 interface FleetRun {
@@ -65,8 +69,18 @@ async function timeFleet(fleet: Fleet, workerCount: number): Promise<FleetRun> {
 		const benchCpu = process.cpuUsage(cpuBefore.bench);
 		const cpu = { workers: workers.cpuSeconds() - cpuBefore.workers, bench: (benchCpu.user + benchCpu.system) / 1e6 };
 		const finishedAt = Math.max(...jobs.map((job) => Date.parse(job.updatedAt)));
-		const failed = jobs.filter((job) => job.status !== 'done').map((job) => `job ${job.jobId} ${job.status}: ${job.error ?? ''}`);
-		return { workers: workerCount, elapsedMs: finishedAt - released, done: jobs.length - failed.length, failed, claims: workers.claimTimes(), geminiCalls: fleet.gemini.calls.length - callsBefore, cpu };
+		const failed = jobs
+			.filter((job) => job.status !== 'done')
+			.map((job) => `job ${job.jobId} ${job.status}: ${job.error ?? ''}`);
+		return {
+			workers: workerCount,
+			elapsedMs: finishedAt - released,
+			done: jobs.length - failed.length,
+			failed,
+			claims: workers.claimTimes(),
+			geminiCalls: fleet.gemini.calls.length - callsBefore,
+			cpu
+		};
 	} finally {
 		await workers.stop();
 	}
@@ -75,9 +89,18 @@ async function timeFleet(fleet: Fleet, workerCount: number): Promise<FleetRun> {
 async function waitForJobs(db: Db, jobIds: number[]) {
 	const deadline = Date.now() + JOBS_TIMEOUT_MS;
 	for (;;) {
-		const jobs = await db.job.findMany({ where: { jobId: { in: jobIds } }, select: { jobId: true, status: true, error: true, updatedAt: true } });
+		const jobs = await db.job.findMany({
+			where: { jobId: { in: jobIds } },
+			select: { jobId: true, status: true, error: true, updatedAt: true }
+		});
 		if (jobs.every((job) => job.status === 'done' || job.status === 'failed')) return jobs;
-		if (Date.now() > deadline) throw new Error(`jobs still open after ${JOBS_TIMEOUT_MS} ms: ${jobs.filter((j) => j.status !== 'done').map((j) => `${j.jobId} ${j.status}`).join(', ')}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`jobs still open after ${JOBS_TIMEOUT_MS} ms: ${jobs
+					.filter((j) => j.status !== 'done')
+					.map((j) => `${j.jobId} ${j.status}`)
+					.join(', ')}`
+			);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 }
@@ -91,7 +114,10 @@ async function compareStatusReads(fleet: Fleet): Promise<[number[], number[]]> {
 	try {
 		await Promise.all([sqliteWeb.ready(), pgWeb.ready()]);
 		const sqliteDb = openDatabase(sqliteWeb.dbPath);
-		const statuses = [await openKioskStatus(sqliteWeb.base, sqliteDb), await openKioskStatus(pgWeb.base, pgDb)] as const;
+		const statuses = [
+			await openKioskStatus(sqliteWeb.base, sqliteDb),
+			await openKioskStatus(pgWeb.base, pgDb)
+		] as const;
 		for (const status of statuses) await timeStatusReads(status, 100, READ_CONCURRENCY); // warm-up
 		const samples: [number[], number[]] = [[], []];
 		for (let round = 0; round < READ_ROUNDS; round++) {
@@ -108,33 +134,57 @@ async function compareStatusReads(fleet: Fleet): Promise<[number[], number[]]> {
 
 function printFleetRun(run: FleetRun): number {
 	const perMinute = run.done / (run.elapsedMs / 60_000);
-	console.log(`${run.workers} worker${run.workers > 1 ? 's' : ' '} × ${WORKER_SLOTS} slot: ${run.done}/${JOBS} packs done in ${(run.elapsedMs / 1000).toFixed(1)} s → ${perMinute.toFixed(2)} packs/min (${(run.geminiCalls / JOBS).toFixed(1)} Gemini calls per pack; CPU per pack: workers ${(run.cpu.workers / JOBS).toFixed(1)} s, fake Gemini + emulator ${(run.cpu.bench / JOBS).toFixed(1)} s)`);
+	console.log(
+		`${run.workers} worker${run.workers > 1 ? 's' : ' '} × ${WORKER_SLOTS} slot: ${run.done}/${JOBS} packs done in ${(run.elapsedMs / 1000).toFixed(1)} s → ${perMinute.toFixed(2)} packs/min (${(run.geminiCalls / JOBS).toFixed(1)} Gemini calls per pack; CPU per pack: workers ${(run.cpu.workers / JOBS).toFixed(1)} s, fake Gemini + emulator ${(run.cpu.bench / JOBS).toFixed(1)} s)`
+	);
 	for (const failure of run.failed) console.log(`  ✗ ${failure}`);
 	return perMinute;
 }
 
 const fleet = await startFleet({ geminiLatencyMs: GEMINI_LATENCY_MS, workerSlots: WORKER_SLOTS });
 try {
-	console.log(`${JOBS} queued jobs per run; fake Gemini ${GEMINI_LATENCY_MS} ms per generate call; WORKER_SLOTS=${WORKER_SLOTS}; PostgreSQL + S3 bucket (s3rver)`);
+	console.log(
+		`${JOBS} queued jobs per run; fake Gemini ${GEMINI_LATENCY_MS} ms per generate call; WORKER_SLOTS=${WORKER_SLOTS}; PostgreSQL + S3 bucket (s3rver)`
+	);
 	const one = await timeFleet(fleet, 1);
 	const oneRate = printFleetRun(one);
 	const three = await timeFleet(fleet, 3);
 	const threeRate = printFleetRun(three);
 	const ratio = threeRate / oneRate;
-	console.log(`3 workers / 1 worker: ${ratio.toFixed(2)}× the packs per minute (target ≥ ${TARGET_RATIO}×) ${verdict(ratio >= TARGET_RATIO && one.failed.length + three.failed.length === 0)}`);
+	console.log(
+		`3 workers / 1 worker: ${ratio.toFixed(2)}× the packs per minute (target ≥ ${TARGET_RATIO}×) ${verdict(ratio >= TARGET_RATIO && one.failed.length + three.failed.length === 0)}`
+	);
 	const all = (run: FleetRun) => [...run.claims.first, ...run.claims.later];
 	console.log(`claim (claimNextJob) under 1 worker, all:     ${describe(all(one))}`);
 	console.log(`claim (claimNextJob) under 3 workers, all:    ${describe(all(three))}`);
-	console.log(`  each worker's first claim (the process's first run of the claim's queries, beside its start-up tasks): ${three.claims.first.map((ms) => `${ms.toFixed(1)} ms`).join(', ')}`);
-	console.log(`  later claims, 3 workers: ${describe(three.claims.later)} (target p95 < ${TARGET_CLAIM_P95_MS} ms) ${verdict(three.claims.later.length > 0 && percentile(three.claims.later, 0.95) < TARGET_CLAIM_P95_MS)}`);
-	console.log(`machine load after the fleet runs: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+	console.log(
+		`  each worker's first claim (the process's first run of the claim's queries, beside its start-up tasks): ${three.claims.first.map((ms) => `${ms.toFixed(1)} ms`).join(', ')}`
+	);
+	console.log(
+		`  later claims, 3 workers: ${describe(three.claims.later)} (target p95 < ${TARGET_CLAIM_P95_MS} ms) ${verdict(three.claims.later.length > 0 && percentile(three.claims.later, 0.95) < TARGET_CLAIM_P95_MS)}`
+	);
+	console.log(
+		`machine load after the fleet runs: ${loadavg()
+			.map((l) => l.toFixed(1))
+			.join(' ')} on ${availableParallelism()} cores`
+	);
 
 	const [sqlite, postgres] = await compareStatusReads(fleet);
 	const readRatio = percentile(postgres, 0.95) / percentile(sqlite, 0.95);
-	console.log(`kiosk status read on SQLite (${READ_ROUNDS} rounds × ${READS_PER_ROUND}, ${READ_CONCURRENCY} at a time):     ${describe(sqlite)}`);
-	console.log(`kiosk status read on PostgreSQL (${READ_ROUNDS} rounds × ${READS_PER_ROUND}, ${READ_CONCURRENCY} at a time): ${describe(postgres)}`);
-	console.log(`PostgreSQL / SQLite (p95): ${readRatio.toFixed(2)}× (target ≤ ${TARGET_READ_RATIO}×) ${verdict(readRatio <= TARGET_READ_RATIO)}`);
-	console.log(`machine load while measuring: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+	console.log(
+		`kiosk status read on SQLite (${READ_ROUNDS} rounds × ${READS_PER_ROUND}, ${READ_CONCURRENCY} at a time):     ${describe(sqlite)}`
+	);
+	console.log(
+		`kiosk status read on PostgreSQL (${READ_ROUNDS} rounds × ${READS_PER_ROUND}, ${READ_CONCURRENCY} at a time): ${describe(postgres)}`
+	);
+	console.log(
+		`PostgreSQL / SQLite (p95): ${readRatio.toFixed(2)}× (target ≤ ${TARGET_READ_RATIO}×) ${verdict(readRatio <= TARGET_READ_RATIO)}`
+	);
+	console.log(
+		`machine load while measuring: ${loadavg()
+			.map((l) => l.toFixed(1))
+			.join(' ')} on ${availableParallelism()} cores`
+	);
 } finally {
 	await fleet.close();
 }

@@ -8,7 +8,14 @@ import { createDatabase, createMigratedTemplate, dropDatabase, startPgCluster } 
 import { bucketStore, startS3Server, type S3TestServer } from '../tests/helpers/start-s3-server.ts';
 import { makeFaceCrop, makeSelfie } from '../tests/integration/generation-selfie.ts';
 import {
-	arrivalFigures, broadcastCopies, queueNewsBroadcast, seedLeads, seedNewsRecipients, seedPackGuest, type ArrivalFigures, type PackFixtures
+	arrivalFigures,
+	broadcastCopies,
+	queueNewsBroadcast,
+	seedLeads,
+	seedNewsRecipients,
+	seedPackGuest,
+	type ArrivalFigures,
+	type PackFixtures
 } from '../tests/helpers/send-budget-load.ts';
 import { startWorkers } from './_workers.ts';
 
@@ -55,7 +62,17 @@ async function runLoad(pgUrl: string, s3: S3TestServer, fixtures: PackFixtures, 
 		const files = bucketStore(s3);
 		const jobIds: number[] = [];
 		for (let n = 1; n <= PACKS; n++) jobIds.push((await seedPackGuest(db, emulator, files, fixtures, n)).jobId);
-		const workers = startWorkers(workerCount, { NODE_ENV: 'test', LOG_LEVEL: 'info', TELEGRAM_API_ROOT: emulator.url, IMAGE_PROVIDER: 'offline', WORKER_SLOTS: '2', DATABASE_URL: url, ...s3.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' });
+		const workers = startWorkers(workerCount, {
+			NODE_ENV: 'test',
+			LOG_LEVEL: 'info',
+			TELEGRAM_API_ROOT: emulator.url,
+			IMAGE_PROVIDER: 'offline',
+			WORKER_SLOTS: '2',
+			DATABASE_URL: url,
+			...s3.env,
+			AWS_ACCESS_KEY_ID: '',
+			AWS_SECRET_ACCESS_KEY: ''
+		});
 		try {
 			await workers.started();
 			const marker = `News ${Date.now().toString(36)}`;
@@ -88,7 +105,8 @@ async function waitForLoad(db: Db, broadcastId: number, jobIds: number[], releas
 	let broadcastMs = 0;
 	for (;;) {
 		// The recipients' rows are made when a worker starts the broadcast: until then none is queued.
-		const started = (await db.broadcast.findUnique({ where: { id: broadcastId }, select: { state: true } }))?.state !== 'scheduled';
+		const started =
+			(await db.broadcast.findUnique({ where: { id: broadcastId }, select: { state: true } }))?.state !== 'scheduled';
 		const open = started ? await db.broadcastRecipient.count({ where: { broadcastId, state: 'queued' } }) : RECIPIENTS;
 		if (open === 0 && broadcastMs === 0) {
 			const last = await db.broadcastRecipient.aggregate({ where: { broadcastId }, _max: { sentAt: true } });
@@ -100,8 +118,17 @@ async function waitForLoad(db: Db, broadcastId: number, jobIds: number[], releas
 		const finished = open === 0 && ended.length === jobIds.length && cardsPosted === LEADS;
 		if (finished || Date.now() > deadline) {
 			const packsMs = ended.length ? Math.max(...ended.map((job) => Date.parse(job.updatedAt))) - released : 0;
-			if (!finished) console.log(`  ⚠ not finished after ${RUN_TIMEOUT_MS / 1000} s: ${open} copies queued, ${ended.length}/${jobIds.length} packs, ${cardsPosted}/${LEADS} cards`);
-			return { broadcastMs, packsDone: jobs.filter((job) => job.status === 'done').length, packsMs, cardsPosted, unsent: open };
+			if (!finished)
+				console.log(
+					`  ⚠ not finished after ${RUN_TIMEOUT_MS / 1000} s: ${open} copies queued, ${ended.length}/${jobIds.length} packs, ${cardsPosted}/${LEADS} cards`
+				);
+			return {
+				broadcastMs,
+				packsDone: jobs.filter((job) => job.status === 'done').length,
+				packsMs,
+				cardsPosted,
+				unsent: open
+			};
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
@@ -110,27 +137,52 @@ async function waitForLoad(db: Db, broadcastId: number, jobIds: number[], releas
 const mark = (ok: boolean) => (ok ? '✓' : '✗');
 
 function report(runs: Run[]): void {
-	const row = (label: string, cell: (run: Run) => string) => console.log(`  ${label.padEnd(34)}${runs.map((run) => cell(run).padEnd(22)).join('')}`);
+	const row = (label: string, cell: (run: Run) => string) =>
+		console.log(`  ${label.padEnd(34)}${runs.map((run) => cell(run).padEnd(22)).join('')}`);
 	row('', (run) => `${run.workers} worker${run.workers > 1 ? 's' : ''}`);
 	row('message calls the Bot API got', (run) => String(run.figures.messages));
-	row(`peak in any 1 s (≤ ${TARGETS.perSecond})`, (run) => `${run.figures.peakPerSecond} ${mark(run.figures.peakPerSecond <= TARGETS.perSecond)}`);
-	row(`most to one chat in 1 s (≤ ${TARGETS.perChat})`, (run) => `${run.figures.maxPerChatPerSecond} ${mark(run.figures.maxPerChatPerSecond <= TARGETS.perChat)}`);
-	row('closest two to one chat', (run) => (run.figures.closestChatGapMs === null ? '–' : `${run.figures.closestChatGapMs} ms`));
+	row(
+		`peak in any 1 s (≤ ${TARGETS.perSecond})`,
+		(run) => `${run.figures.peakPerSecond} ${mark(run.figures.peakPerSecond <= TARGETS.perSecond)}`
+	);
+	row(
+		`most to one chat in 1 s (≤ ${TARGETS.perChat})`,
+		(run) => `${run.figures.maxPerChatPerSecond} ${mark(run.figures.maxPerChatPerSecond <= TARGETS.perChat)}`
+	);
+	row('closest two to one chat', (run) =>
+		run.figures.closestChatGapMs === null ? '–' : `${run.figures.closestChatGapMs} ms`
+	);
 	row('  (those two calls)', (run) => run.figures.closestChatPair?.join(' → ') ?? '–');
-	row(`sales group in any minute (≤ ${TARGETS.groupPerMinute})`, (run) => `${run.figures.maxPerGroupPerMinute} ${mark(run.figures.maxPerGroupPerMinute <= TARGETS.groupPerMinute)}`);
-	row('closest two to the sales group', (run) => (run.figures.closestGroupGapMs === null ? '–' : `${(run.figures.closestGroupGapMs / 1000).toFixed(2)} s`));
-	row('copies lost / doubled', (run) => `${run.lost - run.unsent} / ${run.doubled} ${mark(run.lost === run.unsent && run.doubled === 0)}`);
-	row(`broadcast to ${RECIPIENTS}`, (run) => (run.unsent > 0 ? `${run.unsent} still queued at the end` : `${(run.broadcastMs / 1000).toFixed(1)} s, ${(RECIPIENTS / (run.broadcastMs / 1000)).toFixed(1)}/s`));
+	row(
+		`sales group in any minute (≤ ${TARGETS.groupPerMinute})`,
+		(run) => `${run.figures.maxPerGroupPerMinute} ${mark(run.figures.maxPerGroupPerMinute <= TARGETS.groupPerMinute)}`
+	);
+	row('closest two to the sales group', (run) =>
+		run.figures.closestGroupGapMs === null ? '–' : `${(run.figures.closestGroupGapMs / 1000).toFixed(2)} s`
+	);
+	row(
+		'copies lost / doubled',
+		(run) => `${run.lost - run.unsent} / ${run.doubled} ${mark(run.lost === run.unsent && run.doubled === 0)}`
+	);
+	row(`broadcast to ${RECIPIENTS}`, (run) =>
+		run.unsent > 0
+			? `${run.unsent} still queued at the end`
+			: `${(run.broadcastMs / 1000).toFixed(1)} s, ${(RECIPIENTS / (run.broadcastMs / 1000)).toFixed(1)}/s`
+	);
 	row(`packs done (of ${PACKS}), last at`, (run) => `${run.packsDone}, ${(run.packsMs / 1000).toFixed(1)} s`);
 	row(`cards posted (of ${LEADS})`, (run) => String(run.cardsPosted));
 	const [one, three] = runs;
 	if (one && three && one.unsent === 0 && three.unsent === 0) {
-		console.log(`  3 workers / 1 worker: peak ${(three.figures.peakPerSecond / one.figures.peakPerSecond).toFixed(2)}×, broadcast time ${(three.broadcastMs / one.broadcastMs).toFixed(2)}× (one budget: the fleet sends no faster than one worker)`);
+		console.log(
+			`  3 workers / 1 worker: peak ${(three.figures.peakPerSecond / one.figures.peakPerSecond).toFixed(2)}×, broadcast time ${(three.broadcastMs / one.broadcastMs).toFixed(2)}× (one budget: the fleet sends no faster than one worker)`
+		);
 	}
 }
 
 async function main(): Promise<void> {
-	console.log(`send budget: ${RECIPIENTS} broadcast recipients, ${PACKS} packs (offline), ${LEADS} sales-group cards; PostgreSQL, S3, Telegram emulator${QUICK ? ' (quick)' : ''}`);
+	console.log(
+		`send budget: ${RECIPIENTS} broadcast recipients, ${PACKS} packs (offline), ${LEADS} sales-group cards; PostgreSQL, S3, Telegram emulator${QUICK ? ' (quick)' : ''}`
+	);
 	const pg = await startPgCluster();
 	const s3 = await startS3Server('bench-send-budget');
 	try {
@@ -141,7 +193,9 @@ async function main(): Promise<void> {
 		for (const workers of [1, 3]) {
 			const began = Date.now();
 			runs.push(await runLoad(pg.url, s3, fixtures, workers));
-			console.log(`  (${workers} worker${workers > 1 ? 's' : ''}: ${((Date.now() - began) / 1000).toFixed(0)} s with set-up, load average ${loadavg()[0]!.toFixed(1)})`);
+			console.log(
+				`  (${workers} worker${workers > 1 ? 's' : ''}: ${((Date.now() - began) / 1000).toFixed(0)} s with set-up, load average ${loadavg()[0]!.toFixed(1)})`
+			);
 		}
 		report(runs);
 	} finally {

@@ -53,8 +53,13 @@ async function measure(name: string, port: number, env: Record<string, string>):
 
 const now = await measure('web-idle', 4810, {});
 const before = await measure('web-idle-baseline', 5110, { NODE_OPTIONS: `--import=${PRELOAD}` });
-const row = (label: string, r: Reading) => console.log(`${label.padEnd(44)} ${r.started.toFixed(0).padStart(6)} MB ${r.afterConsole.toFixed(0).padStart(10)} MB`);
+const row = (label: string, r: Reading) =>
+	console.log(
+		`${label.padEnd(44)} ${r.started.toFixed(0).padStart(6)} MB ${r.afterConsole.toFixed(0).padStart(10)} MB`
+	);
 console.log(`web process idle RSS (median of ${ROUNDS} starts)      at start   after console`);
 row('baseline: grammY + @google/genai loaded', before);
 row('now: the web imports neither', now);
-console.log(`ratio now / baseline: at start ${(now.started / before.started).toFixed(2)}x, after console ${(now.afterConsole / before.afterConsole).toFixed(2)}x; saved ${(before.afterConsole - now.afterConsole).toFixed(0)} MB`);
+console.log(
+	`ratio now / baseline: at start ${(now.started / before.started).toFixed(2)}x, after console ${(now.afterConsole / before.afterConsole).toFixed(2)}x; saved ${(before.afterConsole - now.afterConsole).toFixed(0)} MB`
+);

@@ -33,7 +33,12 @@ function inputFiles(root: string): string[] {
 
 export function sourceFingerprint(root: string = projectRoot): string {
 	const hash = createHash('sha256');
-	for (const file of inputFiles(root)) hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
+	for (const file of inputFiles(root))
+		hash
+			.update(file)
+			.update('\0')
+			.update(readFileSync(path.join(root, file)))
+			.update('\0');
 	return hash.digest('hex');
 }
 
@@ -46,7 +51,11 @@ function main(): void {
 	}
 	say('building the web app (about a minute)');
 	const started = Date.now();
-	const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], {
+		cwd: projectRoot,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
 	if (build.status !== 0) {
 		process.stdout.write(build.stdout ?? '');
 		process.stderr.write(build.stderr ?? '');

@@ -27,7 +27,10 @@ try {
 		const { kiosk, key } = await addKiosk(db, systemClock, { name: 'cli:kiosk-add', ip: null }, name);
 		const link = pairingLink(config.publicBaseUrl, key);
 		if (json) console.log(JSON.stringify({ name: kiosk.name, key, pairingLink: link }));
-		else console.log(`Kiosk "${kiosk.name}" registered.\nKey (shown only now — enter it once on the kiosk page): ${key}\nOr open this pairing link on the kiosk: ${link}`);
+		else
+			console.log(
+				`Kiosk "${kiosk.name}" registered.\nKey (shown only now — enter it once on the kiosk page): ${key}\nOr open this pairing link on the kiosk: ${link}`
+			);
 	} finally {
 		await db.$disconnect();
 	}

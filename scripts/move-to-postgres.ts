@@ -17,9 +17,16 @@ async function main(argv: string[]): Promise<number> {
 		replace: argv.includes('--replace')
 	});
 	console.log(`${'table'.padEnd(28)} ${'sqlite'.padStart(8)} ${'postgres'.padStart(8)}`);
-	for (const c of counts) console.log(`${c.table.padEnd(28)} ${String(c.source).padStart(8)} ${String(c.target).padStart(8)}`);
+	for (const c of counts)
+		console.log(`${c.table.padEnd(28)} ${String(c.source).padStart(8)} ${String(c.target).padStart(8)}`);
 	const wrong = counts.filter((c) => c.source !== c.target);
-	if (wrong.length > 0) return console.error(`move failed: counts differ in ${wrong.map((c) => c.table).join(', ')}; nothing was written (rolled back)`), 1;
+	if (wrong.length > 0)
+		return (
+			console.error(
+				`move failed: counts differ in ${wrong.map((c) => c.table).join(', ')}; nothing was written (rolled back)`
+			),
+			1
+		);
 	console.log('move ok: every count matches; start the services with DATABASE_URL set');
 	return 0;
 }

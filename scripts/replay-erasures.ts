@@ -16,11 +16,21 @@ const argsSchema = z.object({ since: z.iso.datetime({ offset: true }), fromUrl: 
 
 async function main(argv: string[]): Promise<number> {
 	const config = getConfig();
-	if (config.database.engine !== 'postgresql') return console.error('replay-erasures is for PostgreSQL (DATABASE_URL); on SQLite npm run restore replays the erasures itself'), 2;
+	if (config.database.engine !== 'postgresql')
+		return (
+			console.error(
+				'replay-erasures is for PostgreSQL (DATABASE_URL); on SQLite npm run restore replays the erasures itself'
+			),
+			2
+		);
 	const sinceAt = argv.indexOf('--since');
-	const parsed = argsSchema.safeParse({ since: sinceAt >= 0 ? argv[sinceAt + 1] : undefined, fromUrl: process.env.REPLAY_FROM_URL });
-	if (!parsed.success) return console.error(USAGE), 2;
-	if (parsed.data.fromUrl === config.database.url) return console.error('REPLAY_FROM_URL must be the old database, not DATABASE_URL (the recovered one)'), 2;
+	const parsed = argsSchema.safeParse({
+		since: sinceAt >= 0 ? argv[sinceAt + 1] : undefined,
+		fromUrl: process.env.REPLAY_FROM_URL
+	});
+	if (!parsed.success) return (console.error(USAGE), 2);
+	if (parsed.data.fromUrl === config.database.url)
+		return (console.error('REPLAY_FROM_URL must be the old database, not DATABASE_URL (the recovered one)'), 2);
 	const { reapplied } = await replayAfterPointInTimeRecovery({
 		fromUrl: parsed.data.fromUrl,
 		intoUrl: config.database.url,
@@ -36,7 +46,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2))
 	.then((code) => process.exit(code))
 	.catch((error: unknown) => {
-		if (error instanceof RestoreError || error instanceof ConfigError) console.error(`replay refused: ${error.message}`);
+		if (error instanceof RestoreError || error instanceof ConfigError)
+			console.error(`replay refused: ${error.message}`);
 		else console.error(`replay failed: ${String((error as Error)?.message ?? error)}`);
 		process.exit(1);
 	});

@@ -28,7 +28,8 @@ function findBackup(choice: string, backupDir: string): string | null {
 function printResult(file: string, result: RestoreResult): void {
 	console.log(`restored ${file} (taken ${result.backupTakenAt})`);
 	console.log(result.keptAside ? `previous database kept as ${result.keptAside}` : 'there was no previous database');
-	if (result.reapplied) console.log(`erasures re-applied: ${result.reapplied.guests} guest(s), ${result.reapplied.leads} lead(s)`);
+	if (result.reapplied)
+		console.log(`erasures re-applied: ${result.reapplied.guests} guest(s), ${result.reapplied.leads} lead(s)`);
 	else console.log('erasures were NOT re-applied (--without-replay): erase again anything erased after the backup');
 	for (const [table, count] of Object.entries(result.counts)) console.log(`  ${table.padEnd(24)} ${count}`);
 	console.log('start the services again: systemctl start sticker-api sticker-bot');
@@ -42,9 +43,9 @@ async function main(argv: string[]): Promise<number> {
 		return 0;
 	}
 	const choice = argv.find((a) => !a.startsWith('--'));
-	if (!choice) return console.error(USAGE), 2;
+	if (!choice) return (console.error(USAGE), 2);
 	const file = findBackup(choice, backupDir);
-	if (!file) return console.error(`restore refused: no backup "${choice}" (see npm run restore -- --list)`), 1;
+	if (!file) return (console.error(`restore refused: no backup "${choice}" (see npm run restore -- --list)`), 1);
 	const common = {
 		backupFile: file,
 		clock: systemClock,
@@ -64,7 +65,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2))
 	.then((code) => process.exit(code))
 	.catch((error: unknown) => {
-		if (error instanceof RestoreError || error instanceof ConfigError) console.error(`restore refused: ${error.message}`);
+		if (error instanceof RestoreError || error instanceof ConfigError)
+			console.error(`restore refused: ${error.message}`);
 		else if (error instanceof PgToolError) console.error(`restore failed: ${error.message}`);
 		else console.error(`restore failed: ${String((error as Error)?.stack ?? error)}`);
 		process.exit(1);

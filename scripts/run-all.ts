@@ -30,14 +30,24 @@ interface Service {
 function plan(config: Config): Service[] {
 	// DB_PATH only on SQLite: next to DATABASE_URL the processes would refuse to start.
 	const database = config.database.engine === 'sqlite' ? { DB_PATH: config.dbPath } : {};
-	const base = { ...process.env, ...database, DATA_DIR: config.dataDir, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? IMAGE_PROCESS_MALLOC_ARENAS };
+	const base = {
+		...process.env,
+		...database,
+		DATA_DIR: config.dataDir,
+		MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? IMAGE_PROCESS_MALLOC_ARENAS
+	};
 	const services: Service[] = [];
 	if (config.telegram.mode === 'emulator') {
 		services.push({
 			name: 'telegram',
 			args: ['--import', 'tsx', 'tools/telegram-emulator/main.ts'],
 			// EMULATOR_SUPERVISED: it ignores the terminal's Ctrl-C and waits for our SIGTERM.
-			env: { ...base, EMULATOR_PORT: String(config.EMULATOR_PORT), EMULATOR_STATE: path.join(config.dataDir, 'telegram-emulator', 'state.json'), EMULATOR_SUPERVISED: '1' }
+			env: {
+				...base,
+				EMULATOR_PORT: String(config.EMULATOR_PORT),
+				EMULATOR_STATE: path.join(config.dataDir, 'telegram-emulator', 'state.json'),
+				EMULATOR_SUPERVISED: '1'
+			}
 		});
 	}
 	services.push({ name: 'worker', args: ['--import', 'tsx', 'src/worker/main.ts'], env: base });
@@ -46,7 +56,13 @@ function plan(config: Config): Service[] {
 		args: ['build/index.js'],
 		// adapter-node reads these: our public origin (for CSRF checks and links), the bind address
 		// and the body limit (web/body-limit.ts).
-		env: { ...base, PORT: String(config.PORT), HOST: config.HOST, ORIGIN: config.publicBaseUrl, BODY_SIZE_LIMIT: ADAPTER_BODY_SIZE_LIMIT }
+		env: {
+			...base,
+			PORT: String(config.PORT),
+			HOST: config.HOST,
+			ORIGIN: config.publicBaseUrl,
+			BODY_SIZE_LIMIT: ADAPTER_BODY_SIZE_LIMIT
+		}
 	});
 	return services;
 }
@@ -56,7 +72,8 @@ function start(service: Service, onExit: (code: number | null) => void): ChildPr
 	const prefix = `${service.name.padEnd(8)}│ `;
 	for (const stream of [child.stdout, child.stderr]) {
 		stream?.on('data', (chunk: Buffer) => {
-			for (const line of chunk.toString().split('\n')) if (line.trim()) process.stdout.write(`${prefix}${humanLogLine(line)}\n`);
+			for (const line of chunk.toString().split('\n'))
+				if (line.trim()) process.stdout.write(`${prefix}${humanLogLine(line)}\n`);
 		});
 	}
 	child.on('exit', onExit);
@@ -90,10 +107,13 @@ function main(): void {
 		process.exit(code);
 	};
 	for (const service of plan(config)) {
-		children.set(service.name, start(service, (code) => {
-			if (!stopping) console.error(`${service.name} exited (code ${code}); stopping everything`);
-			void stopAll(code === 0 ? 0 : 1);
-		}));
+		children.set(
+			service.name,
+			start(service, (code) => {
+				if (!stopping) console.error(`${service.name} exited (code ${code}); stopping everything`);
+				void stopAll(code === 0 ? 0 : 1);
+			})
+		);
 	}
 	printWelcome(config);
 	showFirstRunSecrets(firstRunSecretsPath(config.dataDir));
@@ -126,9 +146,14 @@ function showFirstRunSecrets(file: string): void {
 	setInterval(() => {
 		const text = read();
 		if (text.length <= shown) return void (shown = text.length);
-		const notes = text.subarray(shown).toString('utf8').split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+		const notes = text
+			.subarray(shown)
+			.toString('utf8')
+			.split('\n')
+			.filter((line) => line.trim() !== '' && !line.startsWith('#'));
 		shown = text.length;
-		if (notes.length > 0) console.log(`\n${notes.join('\n')}\n(kept in ${file}, mode 600: delete it once you have these)\n`);
+		if (notes.length > 0)
+			console.log(`\n${notes.join('\n')}\n(kept in ${file}, mode 600: delete it once you have these)\n`);
 	}, 250).unref();
 }
 

@@ -19,7 +19,13 @@ function read(path) {
 }
 
 function firstLine(text) {
-	return String(text ?? '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 200) ?? '';
+	return (
+		String(text ?? '')
+			.split('\n')
+			.find((line) => line.trim() !== '')
+			?.trim()
+			.slice(0, 200) ?? ''
+	);
 }
 
 function vitestFailures(report, run) {
@@ -30,7 +36,8 @@ function vitestFailures(report, run) {
 			failures.push(`${run} ${name} > ${test.fullName}\n    ${firstLine(test.failureMessages?.[0])}`);
 		}
 		// A file that failed before any test ran (an import error, a hook) has no failed test of its own.
-		if (file.status === 'failed' && failed.length === 0) failures.push(`${run} ${name}\n    ${firstLine(file.message)}`);
+		if (file.status === 'failed' && failed.length === 0)
+			failures.push(`${run} ${name}\n    ${firstLine(file.message)}`);
 	}
 }
 
@@ -56,7 +63,9 @@ for (const [path, run] of [
 	const vitest = read(path);
 	if (!vitest) continue;
 	totals.passed += vitest.numPassedTests;
-	totals.failed += vitest.numFailedTests + (vitest.numFailedTestSuites > 0 && vitest.numFailedTests === 0 ? vitest.numFailedTestSuites : 0);
+	totals.failed +=
+		vitest.numFailedTests +
+		(vitest.numFailedTestSuites > 0 && vitest.numFailedTests === 0 ? vitest.numFailedTestSuites : 0);
 	totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
 	vitestFailures(vitest, run);
 }

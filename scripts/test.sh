@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # README command 2: every test. Installs what it needs (npm packages, Prisma clients, Chromium, PostgreSQL),
-# type-checks, builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
+# type-checks, lints (Prettier + ESLint), builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
 # tests/postgres-core.txt again on PostgreSQL, the browser tests (Playwright: every spec on SQLite, the
 # guest flow again on PostgreSQL + S3), and ends with one summary line over all runs:
 # "tests: N passed, N failed, N skipped".
@@ -32,6 +32,9 @@ status=0
 
 step "type check (svelte-check)"
 npx svelte-check --tsconfig ./tsconfig.json --threshold error --output human || { echo "type check failed"; status=1; }
+
+step "lint (Prettier's check, ESLint)"
+npm run --silent lint || { echo "lint failed: npm run format fixes the style; ESLint names the rest"; status=1; }
 
 step "build"
 npx vite build --logLevel error || exit 1

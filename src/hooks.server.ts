@@ -22,7 +22,13 @@ export const init: ServerInit = async () => {
 		await announceConsoleSetup(appContext());
 		sharedUploadChecker(appContext().logger);
 	} catch (error) {
-		if (error instanceof ConfigError || error instanceof MigrationError || error instanceof InstanceLockError || error instanceof UploadCheckerMissing || error instanceof FileStoreUnusable) {
+		if (
+			error instanceof ConfigError ||
+			error instanceof MigrationError ||
+			error instanceof InstanceLockError ||
+			error instanceof UploadCheckerMissing ||
+			error instanceof FileStoreUnusable
+		) {
 			console.error(`web process refuses to start: ${error.message}`);
 			process.exit(1);
 		}
@@ -55,7 +61,8 @@ export const handle: Handle = async ({ event, resolve }) => {
  * route matched reaches no handler at all.
  */
 function refuseForeignApiMutation(event: RequestEvent): Response | null {
-	if (!event.route.id?.startsWith('/api/') || isBearerApi(event) || !isForeignMutation(event.request, event.url)) return null;
+	if (!event.route.id?.startsWith('/api/') || isBearerApi(event) || !isForeignMutation(event.request, event.url))
+		return null;
 	return new Response(JSON.stringify({ error: 'Cross-site request refused.' }), {
 		status: 403,
 		headers: { 'content-type': 'application/json' }
@@ -84,5 +91,7 @@ export const handleError: HandleServerError = ({ error, event, status }) => {
 	}
 	if (status >= 500) appContext().logger.error({ err: error, path: event.url.pathname }, 'request failed');
 	if (status === 404) return { message: 'Page not found.' };
-	return { message: status < 500 ? 'The request was not understood.' : 'Something went wrong on our side. Please try again.' };
+	return {
+		message: status < 500 ? 'The request was not understood.' : 'Something went wrong on our side. Please try again.'
+	};
 };

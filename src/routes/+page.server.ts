@@ -4,8 +4,10 @@ import { loadLandingPage, runLandingAction } from '$lib/server/leads/landing-rou
 import { appContext } from '$lib/server/web/app-context';
 
 /** The landing page at "/", in the browser's language (Accept-Language). /start is the developer page. */
-export const load: PageServerLoad = ({ request, url }) => loadLandingPage(localeFromAcceptLanguage(request.headers.get('accept-language')), url);
+export const load: PageServerLoad = ({ request, url }) =>
+	loadLandingPage(localeFromAcceptLanguage(request.headers.get('accept-language')), url);
 
 export const actions: Actions = {
-	default: (event) => runLandingAction(appContext(), event, localeFromAcceptLanguage(event.request.headers.get('accept-language')))
+	default: (event) =>
+		runLandingAction(appContext(), event, localeFromAcceptLanguage(event.request.headers.get('accept-language')))
 };

@@ -53,7 +53,13 @@ async function main(): Promise<void> {
 	await seedCatalogueAtStart(db, clock, logger);
 	const version = readVersion(envConfig.projectRoot);
 	const workerId = `${hostname()}:${process.pid}:${Date.now()}`;
-	await registerWorker(db, clock, { id: workerId, pid: process.pid, hostname: hostname(), version, slots: envConfig.WORKER_SLOTS });
+	await registerWorker(db, clock, {
+		id: workerId,
+		pid: process.pid,
+		hostname: hostname(),
+		version,
+		slots: envConfig.WORKER_SLOTS
+	});
 	logSink.attach(logEntryWriterFor(envConfig.database, db), { workerId });
 
 	// Secrets replaced on the console (Settings), sealed with the settings key: the API keys are
@@ -75,17 +81,56 @@ async function main(): Promise<void> {
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	// One getUpdates consumer per bot: only the holder of the updates lease polls. On a database no
 	// fleet shares this is the only worker (the data folder's instance lock), so it takes the lease at once.
-	const updatesLease = new UpdatesLeaseKeeper({ db, clock, logger, poller: botRunner, holder: workerId, sole: !dialectOf(db).sharedServer });
-	const queueDeps = await createQueueDeps({ config, db, clock, logger, api: bot.api, workerId, noticeApi, budget, fileStore });
+	const updatesLease = new UpdatesLeaseKeeper({
+		db,
+		clock,
+		logger,
+		poller: botRunner,
+		holder: workerId,
+		sole: !dialectOf(db).sharedServer
+	});
+	const queueDeps = await createQueueDeps({
+		config,
+		db,
+		clock,
+		logger,
+		api: bot.api,
+		workerId,
+		noticeApi,
+		budget,
+		fileStore
+	});
 	const jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
 	// Aborted first thing on stop: outboxes and redraws end their pass, in-flight draws are abandoned.
 	const stopping = new AbortController();
 	// Sweeps, retention, digests and backups run once per period across all workers (the claims).
 	const scheduler = new Scheduler(logger, taskPeriodClaims(db, clock, workerId), () => clock.now().getTime());
-	const schedule = workerSchedule({ config, db, clock, logger, fileStore, workerId, pseudonymKey, budget, sendPacing, statusApi: noticeApi, bot, updatesLease, queue: queueDeps, jobLoop, runtime, secrets, providers: new ProviderSettingsInUse(config), stopping: stopping.signal });
+	const schedule = workerSchedule({
+		config,
+		db,
+		clock,
+		logger,
+		fileStore,
+		workerId,
+		pseudonymKey,
+		budget,
+		sendPacing,
+		statusApi: noticeApi,
+		bot,
+		updatesLease,
+		queue: queueDeps,
+		jobLoop,
+		runtime,
+		secrets,
+		providers: new ProviderSettingsInUse(config),
+		stopping: stopping.signal
+	});
 	for (const task of schedule) scheduler.add(task);
-	logger.info({ workerId, pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot }, 'worker started');
+	logger.info(
+		{ workerId, pid: process.pid, version, telegram: config.telegram.mode, apiRoot: config.telegram.apiRoot },
+		'worker started'
+	);
 
 	// ─── Stop: one path for SIGINT and SIGTERM, in reverse order of start ──────────────────────
 	const stop = async (signal: string) => {
@@ -100,7 +145,9 @@ async function main(): Promise<void> {
 		await jobLoop.stop(JOB_STOP_GRACE_MS);
 		await updatesLease.stop();
 		await scheduler.stop();
-		await markWorkerStopped(db, clock, workerId).catch((error: unknown) => logger.error({ err: error }, 'could not mark the worker stopped'));
+		await markWorkerStopped(db, clock, workerId).catch((error: unknown) =>
+			logger.error({ err: error }, 'could not mark the worker stopped')
+		);
 		await db.$disconnect();
 		lock.release();
 		clearTimeout(force);
@@ -124,7 +171,12 @@ function withBotTokenInForce(config: Config, consoleToken: string | undefined): 
 }
 
 main().catch((error: unknown) => {
-	if (error instanceof ConfigError || error instanceof MigrationError || error instanceof InstanceLockError || error instanceof FileStoreUnusable) {
+	if (
+		error instanceof ConfigError ||
+		error instanceof MigrationError ||
+		error instanceof InstanceLockError ||
+		error instanceof FileStoreUnusable
+	) {
 		console.error(`worker refuses to start: ${error.message}`);
 	} else {
 		console.error('worker failed to start:', error);

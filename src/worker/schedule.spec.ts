@@ -15,7 +15,9 @@ import { scheduledTask, workerSchedule, type WorkerScheduleDeps } from './schedu
 /** The deps main.ts passes, as fakes: building the schedule must neither call nor send anything. */
 function fakeDeps(calls: string[]) {
 	const clock = new FakeClock('2027-03-01T10:00:00.000Z');
-	const db = { workerProcess: { update: async (args: unknown) => void calls.push(`heartbeat ${JSON.stringify(args)}`) } } as unknown as Db;
+	const db = {
+		workerProcess: { update: async (args: unknown) => void calls.push(`heartbeat ${JSON.stringify(args)}`) }
+	} as unknown as Db;
 	const budget = new BotBudget(db, clock);
 	const deps: WorkerScheduleDeps = {
 		config: parseConfig({ LEADS_CHAT_ID: '-100123' }, '/srv/kiosk'),
@@ -40,7 +42,13 @@ function fakeDeps(calls: string[]) {
 	return deps;
 }
 
-const rowOf = (task: ReturnType<typeof workerSchedule>[number]) => [task.name, task.everyMs, task.runAtStart ?? false, task.oncePerPeriod ?? false, task.startNeedsClaim ?? false];
+const rowOf = (task: ReturnType<typeof workerSchedule>[number]) => [
+	task.name,
+	task.everyMs,
+	task.runAtStart ?? false,
+	task.oncePerPeriod ?? false,
+	task.startNeedsClaim ?? false
+];
 
 describe('the worker schedule', () => {
 	it('lists every task once, in registration order, with its period and fleet rules', () => {
@@ -97,11 +105,21 @@ describe('the worker schedule', () => {
 		const byName = new Map(schedule.map((task) => [task.name, task]));
 		await byName.get('telegram-updates-lease')!.run();
 		await byName.get('heartbeat')!.run();
-		expect(calls).toEqual(['lease tick', `heartbeat ${JSON.stringify({ where: { id: 'host:1:1' }, data: { heartbeatAt: '2027-03-01T10:00:00.000Z', busySlots: 2 } })}`]);
+		expect(calls).toEqual([
+			'lease tick',
+			`heartbeat ${JSON.stringify({ where: { id: 'host:1:1' }, data: { heartbeatAt: '2027-03-01T10:00:00.000Z', busySlots: 2 } })}`
+		]);
 	});
 
 	it('gives a task built on its own (tests) the same period and rules as the schedule', () => {
 		const run = async () => {};
-		expect(scheduledTask('backup', run)).toEqual({ name: 'backup', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, startNeedsClaim: true, run });
+		expect(scheduledTask('backup', run)).toEqual({
+			name: 'backup',
+			everyMs: HOUR,
+			runAtStart: true,
+			oncePerPeriod: true,
+			startNeedsClaim: true,
+			run
+		});
 	});
 });

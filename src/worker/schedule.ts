@@ -176,19 +176,48 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	// Alerts go through the notices' client (no transformer): alertAdmins takes each place itself.
 	const liveAdmins = async () => {
 		const values = await deps.runtime.read();
-		return { db, clock, logger, api: deps.statusApi, pacing: deps.sendPacing, adminIds: values.adminIds, threshold: values.quotaWarning };
+		return {
+			db,
+			clock,
+			logger,
+			api: deps.statusApi,
+			pacing: deps.sendPacing,
+			adminIds: values.adminIds,
+			threshold: values.quotaWarning
+		};
 	};
 	const broadcasts = createBroadcastDeliveryDeps(config, { db, clock, logger, budget: deps.budget, fileStore });
 	const notices = queue.notices;
 	// statusApi is the notices' client, not bot.api: the pacer takes each edit's place itself, and
 	// bot.api's calls wait for a place of their own (send-budget-api.ts) — one edit takes one place.
-	const statuses = { db, clock, logger, api: deps.statusApi, slots: config.WORKER_SLOTS, pacer: new EditPacer(notices.budget), cooldown: notices.cooldown, crashPoint: queue.crashPoint };
-	const deadlines = { db, clock, logger, delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * MINUTE, hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * MINUTE };
+	const statuses = {
+		db,
+		clock,
+		logger,
+		api: deps.statusApi,
+		slots: config.WORKER_SLOTS,
+		pacer: new EditPacer(notices.budget),
+		cooldown: notices.cooldown,
+		crashPoint: queue.crashPoint
+	};
+	const deadlines = {
+		db,
+		clock,
+		logger,
+		delayNoticeMs: config.JOB_DELAY_NOTICE_MINUTES * MINUTE,
+		hardDeadlineMs: config.JOB_HARD_DEADLINE_MINUTES * MINUTE
+	};
 	return {
 		'task-runs-prune': async () => void (await pruneTaskRuns(db, clock)),
 		heartbeat: () => recordHeartbeat(db, clock, deps.workerId, deps.jobLoop.busySlots),
 		'ttl-sweep': () => runTtlSweep({ ...lifecycle, ttlHours: config.PHOTO_TTL_HOURS }),
-		retention: () => runRetention({ ...lifecycle, dbPath: config.dbPath, pseudonymKey: deps.pseudonymKey, retentionDays: config.GUEST_RETENTION_DAYS }),
+		retention: () =>
+			runRetention({
+				...lifecycle,
+				dbPath: config.dbPath,
+				pseudonymKey: deps.pseudonymKey,
+				retentionDays: config.GUEST_RETENTION_DAYS
+			}),
 		backup: async () => void (await runBackupIfDue(backup)),
 		'log-prune': () => pruneLogs({ db, clock, logger }),
 		'leads-publish': async () => void (await publishPendingLeads(await liveLeads(), isStopping)),
@@ -211,6 +240,15 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 		},
 		'model-check': async () => void (await runModelCheck(deps.providers.config, await liveAdmins())),
 		'rpd-warning': async () => void (await warnAdminsAboutDailyRequests(await liveAdmins())),
-		'runtime-settings': () => applyRuntimeSettings({ db, clock, logger, runtime: deps.runtime, secrets: deps.secrets, providers: deps.providers, parts: { queue, statuses } })
+		'runtime-settings': () =>
+			applyRuntimeSettings({
+				db,
+				clock,
+				logger,
+				runtime: deps.runtime,
+				secrets: deps.secrets,
+				providers: deps.providers,
+				parts: { queue, statuses }
+			})
 	};
 }

@@ -35,7 +35,14 @@ describe('Scheduler', () => {
 	it('stop() waits for a running task to finish', async () => {
 		const scheduler = new Scheduler(silentLogger);
 		let finished = false;
-		const task = { name: 'slow', everyMs: 1000, run: async () => { await new Promise((r) => setTimeout(r, 30)); finished = true; } };
+		const task = {
+			name: 'slow',
+			everyMs: 1000,
+			run: async () => {
+				await new Promise((r) => setTimeout(r, 30));
+				finished = true;
+			}
+		};
 		void scheduler.runNow(task);
 		await scheduler.stop();
 		expect(finished).toBe(true);

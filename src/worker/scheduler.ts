@@ -39,7 +39,11 @@ export interface ScheduledTask {
 export const PERIOD_TICK_OFFSET_MS = 100;
 
 /** Milliseconds until a task's next tick: the next period's start for a fleet-wide task, else its interval. */
-export function nextTickDelay(task: Pick<ScheduledTask, 'everyMs' | 'oncePerPeriod'>, nowMs: number, fleetWide: boolean): number {
+export function nextTickDelay(
+	task: Pick<ScheduledTask, 'everyMs' | 'oncePerPeriod'>,
+	nowMs: number,
+	fleetWide: boolean
+): number {
 	if (!task.oncePerPeriod || !fleetWide) return task.everyMs;
 	const offset = Math.min(PERIOD_TICK_OFFSET_MS, task.everyMs / 10);
 	const nextPeriod = (Math.floor((nowMs - offset) / task.everyMs) + 1) * task.everyMs;
@@ -76,7 +80,9 @@ export class Scheduler {
 		const current = this.#running.get(task.name);
 		if (current) return current;
 		const run = this.#runClaimed(task, atStart)
-			.catch((error: unknown) => this.#logger.error({ err: error, task: task.name }, 'scheduled task failed; will retry next time'))
+			.catch((error: unknown) =>
+				this.#logger.error({ err: error, task: task.name }, 'scheduled task failed; will retry next time')
+			)
 			.finally(() => this.#running.delete(task.name));
 		this.#running.set(task.name, run);
 		return run;

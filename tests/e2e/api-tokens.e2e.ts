@@ -6,12 +6,18 @@ import { signInOwnOperator, withE2eDb } from './console-operator.ts';
  * the secret once, the token works on /api/v1, it is gone from the page afterwards, and revoking
  * it makes the API answer 401.
  */
-const ME = { username: 'tanya_tokens', password: 'operator password 456', setupToken: 'e2etokenssetuptokenabcdefghijklm4' };
+const ME = {
+	username: 'tanya_tokens',
+	password: 'operator password 456',
+	setupToken: 'e2etokenssetuptokenabcdefghijklm4'
+};
 
 test('API tokens: create, see the secret once, use it, revoke it', async ({ page }) => {
 	await signInOwnOperator(page, ME);
 	// A second spec's operator joins as a viewer; this one needs to act.
-	withE2eDb((db) => db.prepare("UPDATE operators SET role = 'operator' WHERE username = ? AND role = 'viewer'").run(ME.username));
+	withE2eDb((db) =>
+		db.prepare("UPDATE operators SET role = 'operator' WHERE username = ? AND role = 'viewer'").run(ME.username)
+	);
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'API tokens' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'API tokens' })).toBeVisible();
 

@@ -18,21 +18,43 @@ const control = createControlClient(`http://127.0.0.1:${E2E_EMULATOR_PORT}`);
 const RUN = Date.now().toString(36);
 
 /** Guests as the guest flow leaves them: users row (consent or not), a session at the event's kiosk, their answer to the news question. */
-function plantGuests(eventName: string, guests: { id: number; consented: boolean; inEvent: boolean; news: 'in' | 'asked' | null }[]): number {
+function plantGuests(
+	eventName: string,
+	guests: { id: number; consented: boolean; inEvent: boolean; news: 'in' | 'asked' | null }[]
+): number {
 	return withE2eDb((db) => {
 		const now = new Date().toISOString();
-		const event = db.prepare("INSERT INTO events (name, state, title_template, created_at, updated_at) VALUES (?, 'live', '{pack_title}', ?, ?)").run(eventName, now, now);
+		const event = db
+			.prepare(
+				"INSERT INTO events (name, state, title_template, created_at, updated_at) VALUES (?, 'live', '{pack_title}', ?, ?)"
+			)
+			.run(eventName, now, now);
 		const eventId = Number(event.lastInsertRowid);
-		const kiosk = db.prepare('INSERT INTO kiosks (name, key_hash, created_at) VALUES (?, ?, ?)').run(`bcast-kiosk-${RUN}`, `bcast-key-${RUN}`, now);
+		const kiosk = db
+			.prepare('INSERT INTO kiosks (name, key_hash, created_at) VALUES (?, ?, ?)')
+			.run(`bcast-kiosk-${RUN}`, `bcast-key-${RUN}`, now);
 		for (const guest of guests) {
-			db.prepare('INSERT INTO users (telegram_user_id, first_name, consented_at, created_at) VALUES (?, ?, ?, ?)').run(guest.id, `Guest ${guest.id}`, guest.consented ? now : null, now);
+			db.prepare('INSERT INTO users (telegram_user_id, first_name, consented_at, created_at) VALUES (?, ?, ?, ?)').run(
+				guest.id,
+				`Guest ${guest.id}`,
+				guest.consented ? now : null,
+				now
+			);
 			const token = `bcaste2e${guest.id}`;
-			db.prepare("INSERT INTO sessions (session_token, telegram_user_id, status, created_at, updated_at) VALUES (?, ?, 'consented', ?, ?)").run(token, guest.id, now, now);
-			db.prepare('INSERT INTO kiosk_sessions (session_token, kiosk_id, created_at, event_id) VALUES (?, ?, ?, ?)').run(token, Number(kiosk.lastInsertRowid), now, guest.inEvent ? eventId : 1);
+			db.prepare(
+				"INSERT INTO sessions (session_token, telegram_user_id, status, created_at, updated_at) VALUES (?, ?, 'consented', ?, ?)"
+			).run(token, guest.id, now, now);
+			db.prepare('INSERT INTO kiosk_sessions (session_token, kiosk_id, created_at, event_id) VALUES (?, ?, ?, ?)').run(
+				token,
+				Number(kiosk.lastInsertRowid),
+				now,
+				guest.inEvent ? eventId : 1
+			);
 			if (guest.news) {
 				const answer = guest.news === 'in' ? ["'button'", '?'] : ['NULL', 'NULL'];
-				db.prepare(`INSERT INTO news_opt_ins (telegram_user_id, state, wording_version, locale, via, asked_at, answered_at, updated_at) VALUES (?, ?, 'news-question-1', 'en', ${answer[0]}, ?, ${answer[1]}, ?)`)
-					.run(...[guest.id, guest.news, now, ...(guest.news === 'in' ? [now] : []), now]);
+				db.prepare(
+					`INSERT INTO news_opt_ins (telegram_user_id, state, wording_version, locale, via, asked_at, answered_at, updated_at) VALUES (?, ?, 'news-question-1', 'en', ${answer[0]}, ?, ${answer[1]}, ?)`
+				).run(...[guest.id, guest.news, now, ...(guest.news === 'in' ? [now] : []), now]);
 			}
 		}
 		return eventId;
@@ -43,17 +65,35 @@ async function signInOperator(page: Parameters<typeof signInOwnOperator>[0]): Pr
 	const operators = withE2eDb((db) => (db.prepare('SELECT count(*) AS n FROM operators').get() as { n: number }).n);
 	if (operators > 0) {
 		// Broadcasting is an operator's action: this spec's account is an operator, not the default viewer.
-		const passwordHash = await hash(OPERATOR.password, { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-		withE2eDb((db) => db.prepare("INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'operator', ?)").run(OPERATOR.username, passwordHash, new Date().toISOString()));
+		const passwordHash = await hash(OPERATOR.password, {
+			algorithm: 2 as Options['algorithm'],
+			memoryCost: 19_456,
+			timeCost: 2,
+			parallelism: 1
+		});
+		withE2eDb((db) =>
+			db
+				.prepare(
+					"INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'operator', ?)"
+				)
+				.run(OPERATOR.username, passwordHash, new Date().toISOString())
+		);
 	}
 	await signInOwnOperator(page, { ...OPERATOR, setupToken: SETUP_TOKEN });
 }
 
-const hasText = (marker: string) => (m: { text?: string; caption?: string }) => (m.text ?? m.caption ?? '').includes(marker);
+const hasText = (marker: string) => (m: { text?: string; caption?: string }) =>
+	(m.text ?? m.caption ?? '').includes(marker);
 
-test('an operator broadcasts to one event’s guests who said yes to news; an opt-out is left out of the next one', async ({ page }) => {
+test('an operator broadcasts to one event’s guests who said yes to news; an opt-out is left out of the next one', async ({
+	page
+}) => {
 	test.setTimeout(120_000);
-	const [ann, ben, cho, dan, eve, fay, me] = await Promise.all(['Ann', 'Ben', 'Cho', 'Dan', 'Eve', 'Fay', 'Operator'].map((first_name) => control.createUser({ first_name, language_code: 'en' })));
+	const [ann, ben, cho, dan, eve, fay, me] = await Promise.all(
+		['Ann', 'Ben', 'Cho', 'Dan', 'Eve', 'Fay', 'Operator'].map((first_name) =>
+			control.createUser({ first_name, language_code: 'en' })
+		)
+	);
 	const eventName = `Gala ${RUN}`;
 	plantGuests(eventName, [
 		{ id: ann!.id, consented: true, inEvent: true, news: 'in' },
@@ -64,7 +104,8 @@ test('an operator broadcasts to one event’s guests who said yes to news; an op
 		// Consented to the selfie, was asked about news and never answered: no broadcast.
 		{ id: fay!.id, consented: true, inEvent: true, news: 'asked' }
 	]);
-	for (const user of [ann, ben, cho, dan, eve, fay, me]) await control.sendUserMessage({ user_id: user!.id, text: '/start' });
+	for (const user of [ann, ben, cho, dan, eve, fay, me])
+		await control.sendUserMessage({ user_id: user!.id, text: '/start' });
 	await signInOperator(page);
 
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Broadcasts' }).click();
@@ -90,7 +131,9 @@ test('an operator broadcasts to one event’s guests who said yes to news; an op
 	await expect(page.getByTestId('broadcast-state')).toHaveText('draft');
 	// No proven chat yet: the test is refused, with the way to prove one.
 	await page.getByRole('button', { name: 'Send a test to me' }).click();
-	await expect(page.getByRole('alert').filter({ hasText: 'Link your own Telegram chat on your profile page' })).toBeVisible();
+	await expect(
+		page.getByRole('alert').filter({ hasText: 'Link your own Telegram chat on your profile page' })
+	).toBeVisible();
 	const broadcastPage = page.url();
 	await page.getByRole('link', { name: 'profile page' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
@@ -100,13 +143,17 @@ test('an operator broadcasts to one event’s guests who said yes to news; an op
 	expect(command).toMatch(/^\/link [0-9A-Z]{4}-[0-9A-Z]{4}$/);
 	// The operator's own chat sends the code to the bot (the worker's bot answers); the page notices.
 	await control.sendUserMessage({ user_id: me!.id, text: command });
-	await control.waitForMessage(me!.id, (m) => m.from_bot && !!m.text?.includes('linked to the console account'), { timeoutMs: 15_000 });
+	await control.waitForMessage(me!.id, (m) => m.from_bot && !!m.text?.includes('linked to the console account'), {
+		timeoutMs: 15_000
+	});
 	await expect(page.getByTestId('telegram-link-state')).toContainText(`Linked: chat ${me!.id}`, { timeout: 10_000 });
 
 	await page.goto(broadcastPage);
 	await expect(page.getByTestId('test-send-target')).toContainText(`Tests go to your Telegram chat ${me!.id}`);
 	await page.getByRole('button', { name: 'Send a test to me' }).click();
-	await expect(page.getByRole('status').filter({ hasText: `Test queued: it arrives in your Telegram chat ${me!.id}.` })).toBeVisible();
+	await expect(
+		page.getByRole('status').filter({ hasText: `Test queued: it arrives in your Telegram chat ${me!.id}.` })
+	).toBeVisible();
 	await control.waitForMessage(me!.id, hasText(marker), { timeoutMs: 15_000 });
 	await expect(page.getByTestId('test-send-state')).toContainText('Test send: sent');
 
@@ -118,7 +165,8 @@ test('an operator broadcasts to one event’s guests who said yes to news; an op
 		const message = await control.waitForMessage(guest!.id, hasText(marker), { timeoutMs: 15_000 });
 		expect(message.buttons.flat().map((b) => b.text)).toEqual(['Photos', '🔕 No more messages']);
 	}
-	for (const guest of [dan, eve, fay]) expect((await control.chatMessages(guest!.id)).filter(hasText(marker))).toHaveLength(0);
+	for (const guest of [dan, eve, fay])
+		expect((await control.chatMessages(guest!.id)).filter(hasText(marker))).toHaveLength(0);
 
 	const received = (await control.chatMessages(ben!.id)).find(hasText(marker))!;
 	const stop = received.buttons.flat().find((b) => b.text === '🔕 No more messages')!;

@@ -7,11 +7,17 @@ import { signInOwnOperator, withE2eDb } from './console-operator.ts';
  * online; the PIN set in the console is what the tablet's Staff reset takes; a rename by keyboard;
  * revoking the kiosk sends the tablet back to the pairing screen by itself.
  */
-const ME = { username: 'kira_kiosks', password: 'operator password 789', setupToken: 'e2ekioskssetuptokenabcdefghijklm7' };
+const ME = {
+	username: 'kira_kiosks',
+	password: 'operator password 789',
+	setupToken: 'e2ekioskssetuptokenabcdefghijklm7'
+};
 
 test('Kiosks: add, pair by link, set the staff PIN, rename, revoke', async ({ page, browser, baseURL }, testInfo) => {
 	await signInOwnOperator(page, ME);
-	withE2eDb((db) => db.prepare("UPDATE operators SET role = 'operator' WHERE username = ? AND role = 'viewer'").run(ME.username));
+	withE2eDb((db) =>
+		db.prepare("UPDATE operators SET role = 'operator' WHERE username = ? AND role = 'viewer'").run(ME.username)
+	);
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Kiosks' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Kiosks' })).toBeVisible();
 

@@ -22,7 +22,10 @@ export function withE2eDb<T>(run: (db: Database.Database) => T): T {
 	}
 }
 
-export async function signInOwnOperator(page: Page, who: { username: string; password: string; setupToken: string; role?: 'viewer' | 'operator' }): Promise<void> {
+export async function signInOwnOperator(
+	page: Page,
+	who: { username: string; password: string; setupToken: string; role?: 'viewer' | 'operator' }
+): Promise<void> {
 	const operators = withE2eDb((db) => (db.prepare('SELECT count(*) AS n FROM operators').get() as { n: number }).n);
 	if (operators === 0) {
 		plantSetupToken(who.setupToken);
@@ -32,8 +35,17 @@ export async function signInOwnOperator(page: Page, who: { username: string; pas
 		await page.getByLabel('Repeat password').fill(who.password);
 		await page.getByRole('button', { name: 'Create owner and sign in' }).click();
 	} else {
-		const passwordHash = await hash(who.password, { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-		withE2eDb((db) => db.prepare('INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)').run(who.username, passwordHash, who.role ?? 'viewer', new Date().toISOString()));
+		const passwordHash = await hash(who.password, {
+			algorithm: 2 as Options['algorithm'],
+			memoryCost: 19_456,
+			timeCost: 2,
+			parallelism: 1
+		});
+		withE2eDb((db) =>
+			db
+				.prepare('INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)')
+				.run(who.username, passwordHash, who.role ?? 'viewer', new Date().toISOString())
+		);
 		await page.goto('/console/login');
 		await page.getByLabel('Username').fill(who.username);
 		await page.getByLabel('Password').fill(who.password);
@@ -44,7 +56,12 @@ export async function signInOwnOperator(page: Page, who: { username: string; pas
 
 function plantSetupToken(token: string): void {
 	withE2eDb((db) => {
-		const value = JSON.stringify({ hash: createHash('sha256').update(token).digest('hex'), created_at: new Date().toISOString() });
-		db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('console_setup_token', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(value, new Date().toISOString());
+		const value = JSON.stringify({
+			hash: createHash('sha256').update(token).digest('hex'),
+			created_at: new Date().toISOString()
+		});
+		db.prepare(
+			"INSERT INTO settings (key, value, updated_at) VALUES ('console_setup_token', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+		).run(value, new Date().toISOString());
 	});
 }

@@ -17,8 +17,17 @@ const SALES_GROUP = -1001000000001;
 const GUEST = { id: 780_000_000 + seed, first_name: 'Dilnoza', language_code: 'en' };
 
 async function signInOwner(page: Page): Promise<void> {
-	const passwordHash = await hash(OWNER.password, { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-	withE2eDb((db) => db.prepare("INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'owner', ?)").run(OWNER.username, passwordHash, new Date().toISOString()));
+	const passwordHash = await hash(OWNER.password, {
+		algorithm: 2 as Options['algorithm'],
+		memoryCost: 19_456,
+		timeCost: 2,
+		parallelism: 1
+	});
+	withE2eDb((db) =>
+		db
+			.prepare("INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'owner', ?)")
+			.run(OWNER.username, passwordHash, new Date().toISOString())
+	);
 	await page.goto('/console/login');
 	await page.getByLabel('Username').fill(OWNER.username);
 	await page.getByLabel('Password').fill(OWNER.password);
@@ -40,9 +49,15 @@ function guestWithOnePack(): string {
 	const now = new Date().toISOString();
 	const token = sessionToken('done');
 	withE2eDb((db) => {
-		db.prepare('INSERT INTO users (telegram_user_id, first_name, consented_at, pack_name, created_at) VALUES (?, ?, ?, ?, ?)').run(GUEST.id, GUEST.first_name, now, `e2e_pack_${seed}_by_bot`, now);
-		db.prepare("INSERT INTO sessions (session_token, telegram_user_id, template_id, status, created_at, updated_at) VALUES (?, ?, 'wizard', 'photo_taken', ?, ?)").run(token, GUEST.id, now, now);
-		db.prepare("INSERT INTO jobs (telegram_user_id, session_token, photo_path, template_id, status, created_at, updated_at) VALUES (?, ?, 'x.jpg', 'wizard', 'done', ?, ?)").run(GUEST.id, token, now, now);
+		db.prepare(
+			'INSERT INTO users (telegram_user_id, first_name, consented_at, pack_name, created_at) VALUES (?, ?, ?, ?, ?)'
+		).run(GUEST.id, GUEST.first_name, now, `e2e_pack_${seed}_by_bot`, now);
+		db.prepare(
+			"INSERT INTO sessions (session_token, telegram_user_id, template_id, status, created_at, updated_at) VALUES (?, ?, 'wizard', 'photo_taken', ?, ?)"
+		).run(token, GUEST.id, now, now);
+		db.prepare(
+			"INSERT INTO jobs (telegram_user_id, session_token, photo_path, template_id, status, created_at, updated_at) VALUES (?, ?, 'x.jpg', 'wizard', 'done', ?, ?)"
+		).run(GUEST.id, token, now, now);
 	});
 	return token;
 }
@@ -53,9 +68,16 @@ type SessionState = { status: string; notice: string | null };
 async function startAgain(label: string): Promise<SessionState> {
 	const token = sessionToken(label);
 	const now = new Date().toISOString();
-	withE2eDb((db) => db.prepare("INSERT INTO sessions (session_token, status, created_at, updated_at) VALUES (?, 'idle', ?, ?)").run(token, now, now));
+	withE2eDb((db) =>
+		db
+			.prepare("INSERT INTO sessions (session_token, status, created_at, updated_at) VALUES (?, 'idle', ?, ?)")
+			.run(token, now, now)
+	);
 	await control.sendUserMessage({ user_id: GUEST.id, text: `/start ${token}` });
-	const state = () => withE2eDb((db) => db.prepare('SELECT status, notice FROM sessions WHERE session_token = ?').get(token) as SessionState);
+	const state = () =>
+		withE2eDb(
+			(db) => db.prepare('SELECT status, notice FROM sessions WHERE session_token = ?').get(token) as SessionState
+		);
 	await expect.poll(async () => state().status, { timeout: 10_000 }).not.toBe('idle');
 	return state();
 }
@@ -70,10 +92,14 @@ async function setField(page: Page, label: string, value: string): Promise<void>
 
 test.afterAll(() => {
 	// A safety net when the test failed half-way (the test itself resets through the page).
-	withE2eDb((db) => db.prepare("DELETE FROM settings WHERE key IN ('runtime.salesGroupChatId', 'runtime.packsPerGuest')").run());
+	withE2eDb((db) =>
+		db.prepare("DELETE FROM settings WHERE key IN ('runtime.salesGroupChatId', 'runtime.packsPerGuest')").run()
+	);
 });
 
-test('the owner changes the sales group and the pack limit, and the worker uses them without a restart', async ({ page }) => {
+test('the owner changes the sales group and the pack limit, and the worker uses them without a restart', async ({
+	page
+}) => {
 	await control.createUser(NEW_GROUP);
 	await control.sendUserMessage({ user_id: NEW_GROUP.id, text: '/start' }); // the chat exists for the bot
 	await control.createUser(GUEST);
@@ -82,7 +108,9 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 	await signInOwner(page);
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'Settings' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-	await expect(page.getByRole('region', { name: 'Sales group' }).getByText('From the environment (LEADS_CHAT_ID)')).toBeVisible();
+	await expect(
+		page.getByRole('region', { name: 'Sales group' }).getByText('From the environment (LEADS_CHAT_ID)')
+	).toBeVisible();
 
 	// A wrong value is refused in a sentence under its field, and nothing is saved.
 	const packs = page.locator('.field').filter({ has: page.getByLabel('Packs per guest', { exact: true }) });
@@ -92,7 +120,9 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 
 	// With the limit still 1, the guest's next /start gets their existing pack.
 	expect(await startAgain('a')).toEqual({ status: 'expired', notice: 'pack_ready' });
-	await expect.poll(async () => (await botTextsIn(GUEST.id)).join('\n'), { timeout: 15_000 }).toContain('You already have your sticker pack');
+	await expect
+		.poll(async () => (await botTextsIn(GUEST.id)).join('\n'), { timeout: 15_000 })
+		.toContain('You already have your sticker pack');
 
 	await setField(page, 'Sales group chat id', String(NEW_GROUP.id));
 	await setField(page, 'Packs per guest', '2');
@@ -100,8 +130,13 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 	// The worker reads both within its cache period: the guest's next /start is linked (straight on to
 	// the outfits, they consented before) instead of being handed the old pack. Each try is a new session.
 	let tries = 0;
-	await expect.poll(async () => (await startAgain(`b${tries++}`)).status, { timeout: 20_000, intervals: [500] }).toBe('consented');
-	const outfits = async () => (await control.chatMessages(GUEST.id)).filter((m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data?.startsWith('go:')));
+	await expect
+		.poll(async () => (await startAgain(`b${tries++}`)).status, { timeout: 20_000, intervals: [500] })
+		.toBe('consented');
+	const outfits = async () =>
+		(await control.chatMessages(GUEST.id)).filter(
+			(m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data?.startsWith('go:'))
+		);
 	await expect.poll(async () => (await outfits()).length, { timeout: 15_000 }).toBeGreaterThan(0);
 
 	// The worker has read the settings after both saves (one read gives it every setting), so the
@@ -112,7 +147,9 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 	await page.getByRole('textbox', { name: 'Telegram', exact: true }).fill('@settings_e2e');
 	await page.getByRole('button', { name: 'Send request' }).click();
 	await expect(page.getByRole('status')).toContainText('Request received');
-	await expect.poll(async () => (await botTextsIn(NEW_GROUP.id)).some((t) => t.includes(name)), { timeout: 20_000 }).toBe(true);
+	await expect
+		.poll(async () => (await botTextsIn(NEW_GROUP.id)).some((t) => t.includes(name)), { timeout: 20_000 })
+		.toBe(true);
 	expect((await botTextsIn(SALES_GROUP)).some((t) => t.includes(name))).toBe(false);
 
 	// Back to the environment's values through the page, and wait until the worker has read them (the
@@ -124,5 +161,7 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 		await expect(page.getByRole('status')).toContainText(`${label} is back to the environment’s value`);
 		await expect(field.getByText(/^From the environment/)).toBeVisible();
 	}
-	await expect.poll(async () => (await startAgain(`c${tries++}`)).notice, { timeout: 20_000, intervals: [500] }).toBe('pack_ready');
+	await expect
+		.poll(async () => (await startAgain(`c${tries++}`)).notice, { timeout: 20_000, intervals: [500] })
+		.toBe('pack_ready');
 });

@@ -28,9 +28,18 @@ function withDb<T>(run: (db: Database.Database) => T): T {
 	}
 }
 const lastAudit = (action: string) =>
-	withDb((db) => db.prepare('SELECT * FROM audit_log WHERE action = ? ORDER BY id DESC LIMIT 1').get(action) as
-		| { actor: string; ip: string | null; details: string | null; job_id: number | null; telegram_user_id: number | null }
-		| undefined);
+	withDb(
+		(db) =>
+			db.prepare('SELECT * FROM audit_log WHERE action = ? ORDER BY id DESC LIMIT 1').get(action) as
+				| {
+						actor: string;
+						ip: string | null;
+						details: string | null;
+						job_id: number | null;
+						telegram_user_id: number | null;
+				  }
+				| undefined
+	);
 
 let failedJob = 0;
 let doneJob = 0;
@@ -38,16 +47,37 @@ let doneJob = 0;
 function seedGuests(): void {
 	withDb((db) => {
 		const now = new Date().toISOString();
-		const user = db.prepare('INSERT INTO users (telegram_user_id, first_name, username, consented_at, pack_name, pack_link, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+		const user = db.prepare(
+			'INSERT INTO users (telegram_user_id, first_name, username, consented_at, pack_name, pack_link, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'
+		);
 		user.run(ANNA, 'Anna', 'anna_e2e', now, null, null, now);
-		user.run(BORIS, 'Boris', 'boris_e2e', now, 'boris_7001002_1_by_sticker_kiosk_bot', 'https://t.me/addstickers/boris_7001002_1_by_sticker_kiosk_bot', now);
-		const session = db.prepare("INSERT INTO sessions (session_token, telegram_user_id, template_id, status, created_at, updated_at) VALUES (?, ?, 'suit', 'photo_taken', ?, ?)");
-		const job = db.prepare("INSERT INTO jobs (telegram_user_id, session_token, photo_path, template_id, status, attempts, error, pack_name, link_sent_at, created_at, updated_at) VALUES (?, ?, 'gone.jpg', 'suit', ?, ?, ?, ?, ?, ?, ?)");
+		user.run(
+			BORIS,
+			'Boris',
+			'boris_e2e',
+			now,
+			'boris_7001002_1_by_sticker_kiosk_bot',
+			'https://t.me/addstickers/boris_7001002_1_by_sticker_kiosk_bot',
+			now
+		);
+		const session = db.prepare(
+			"INSERT INTO sessions (session_token, telegram_user_id, template_id, status, created_at, updated_at) VALUES (?, ?, 'suit', 'photo_taken', ?, ?)"
+		);
+		const job = db.prepare(
+			"INSERT INTO jobs (telegram_user_id, session_token, photo_path, template_id, status, attempts, error, pack_name, link_sent_at, created_at, updated_at) VALUES (?, ?, 'gone.jpg', 'suit', ?, ?, ?, ?, ?, ?, ?)"
+		);
 		session.run('e2eTokAnna1', ANNA, now, now);
-		failedJob = Number(job.run(ANNA, 'e2eTokAnna1', 'failed', 3, 'deadline passed', null, null, now, now).lastInsertRowid);
+		failedJob = Number(
+			job.run(ANNA, 'e2eTokAnna1', 'failed', 3, 'deadline passed', null, null, now, now).lastInsertRowid
+		);
 		session.run('e2eTokBoris1', BORIS, now, now);
-		doneJob = Number(job.run(BORIS, 'e2eTokBoris1', 'done', 1, null, 'boris_7001002_1_by_sticker_kiosk_bot', now, now, now).lastInsertRowid);
-		db.prepare("INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, stage, images) VALUES (?, ?, 'image', 'gemini', 'm', 0.5, 1, 'sheet', 1)").run(doneJob, now);
+		doneJob = Number(
+			job.run(BORIS, 'e2eTokBoris1', 'done', 1, null, 'boris_7001002_1_by_sticker_kiosk_bot', now, now, now)
+				.lastInsertRowid
+		);
+		db.prepare(
+			"INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, stage, images) VALUES (?, ?, 'image', 'gemini', 'm', 0.5, 1, 'sheet', 1)"
+		).run(doneJob, now);
 	});
 }
 
@@ -56,7 +86,11 @@ async function plantStickers(sessionToken: string): Promise<void> {
 	const dir = path.join(DATA_DIR, 'sessions', sessionToken, 'stickers');
 	mkdirSync(dir, { recursive: true });
 	for (let n = 1; n <= 12; n++) {
-		const png = await sharp({ create: { width: 512, height: 512, channels: 4, background: { r: 20 * n, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
+		const png = await sharp({
+			create: { width: 512, height: 512, channels: 4, background: { r: 20 * n, g: 120, b: 200, alpha: 1 } }
+		})
+			.png()
+			.toBuffer();
 		writeFileSync(path.join(dir, `sticker_${n}.png`), png);
 	}
 }
@@ -88,8 +122,13 @@ test.describe.serial('operator console', () => {
 		});
 		// The web process printed its own one-time link; this run plants a known token's hash instead.
 		withDb((db) => {
-			const value = JSON.stringify({ hash: createHash('sha256').update(SETUP_TOKEN).digest('hex'), created_at: new Date().toISOString() });
-			db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('console_setup_token', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(value, new Date().toISOString());
+			const value = JSON.stringify({
+				hash: createHash('sha256').update(SETUP_TOKEN).digest('hex'),
+				created_at: new Date().toISOString()
+			});
+			db.prepare(
+				"INSERT INTO settings (key, value, updated_at) VALUES ('console_setup_token', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+			).run(value, new Date().toISOString());
 		});
 		seedGuests();
 		page = await (await browser.newContext()).newPage();
@@ -121,7 +160,9 @@ test.describe.serial('operator console', () => {
 		await page.getByRole('button', { name: 'Sign out' }).click();
 		await expect(page).toHaveURL(/\/console\/login/);
 		// The old cookie is dead on the server too.
-		const replay = await page.request.get('/api/trpc/auth.me', { headers: { cookie: `console_session=${cookie!.value}` } });
+		const replay = await page.request.get('/api/trpc/auth.me', {
+			headers: { cookie: `console_session=${cookie!.value}` }
+		});
 		expect(replay.status()).toBe(401);
 
 		await page.getByLabel('Username').fill(OWNER.username);
@@ -148,11 +189,19 @@ test.describe.serial('operator console', () => {
 		await page.evaluate(() => ((window as unknown as { stayedHere: boolean }).stayedHere = true));
 		const row = page.locator(`tr[data-job="${doneJob}"]`);
 		await expect(row).toContainText('done');
-		withDb((db) => db.prepare("UPDATE jobs SET status = 'failed', error = 'changed by hand', updated_at = ? WHERE job_id = ?").run(new Date().toISOString(), doneJob));
+		withDb((db) =>
+			db
+				.prepare("UPDATE jobs SET status = 'failed', error = 'changed by hand', updated_at = ? WHERE job_id = ?")
+				.run(new Date().toISOString(), doneJob)
+		);
 		await expect(row).toContainText('failed', { timeout: 10_000 });
 		await expect(row).toContainText('changed by hand');
 		expect(await page.evaluate(() => (window as unknown as { stayedHere?: boolean }).stayedHere)).toBe(true);
-		withDb((db) => db.prepare("UPDATE jobs SET status = 'done', error = NULL, updated_at = ? WHERE job_id = ?").run(new Date().toISOString(), doneJob));
+		withDb((db) =>
+			db
+				.prepare("UPDATE jobs SET status = 'done', error = NULL, updated_at = ? WHERE job_id = ?")
+				.run(new Date().toISOString(), doneJob)
+		);
 		await expect(row).toContainText('done', { timeout: 10_000 });
 	});
 
@@ -161,7 +210,10 @@ test.describe.serial('operator console', () => {
 		await page.getByRole('button', { name: 'Pause', exact: true }).click();
 		await page.getByRole('button', { name: 'Yes, pause everything' }).click();
 		await expect(page.getByRole('status', { name: 'Maintenance' })).toContainText('Paused');
-		expect(lastAudit('pause')).toMatchObject({ actor: 'olga', ip: expect.stringMatching(/127\.0\.0\.1|::1|::ffff:127\.0\.0\.1/) });
+		expect(lastAudit('pause')).toMatchObject({
+			actor: 'olga',
+			ip: expect.stringMatching(/127\.0\.0\.1|::1|::ffff:127\.0\.0\.1/)
+		});
 		// Public /health says "paused" and nothing more; the reason is for operators only.
 		const health = await page.request.get('/health');
 		expect(await health.json()).toEqual({ status: 'paused', worker: { alive: expect.any(Boolean) }, demo: true });
@@ -186,7 +238,9 @@ test.describe.serial('operator console', () => {
 		await anna.getByRole('button', { name: 'Grant extra pack' }).click();
 		await expect(anna).toContainText('Now 1 extra.');
 		expect(lastAudit('grant_extra_pack')).toMatchObject({ actor: 'olga', telegram_user_id: ANNA });
-		expect(withDb((db) => db.prepare('SELECT extra_packs_allowed AS n FROM users WHERE telegram_user_id = ?').get(ANNA))).toEqual({ n: 1 });
+		expect(
+			withDb((db) => db.prepare('SELECT extra_packs_allowed AS n FROM users WHERE telegram_user_id = ?').get(ANNA))
+		).toEqual({ n: 1 });
 	});
 
 	test('Job page: retry a failed job', async () => {
@@ -196,7 +250,10 @@ test.describe.serial('operator console', () => {
 		await page.getByRole('button', { name: 'Yes, queue it again' }).click();
 		await expect.poll(() => lastAudit('retry_job')?.job_id).toBe(failedJob);
 		expect(lastAudit('retry_job')?.actor).toBe('olga');
-		const job = withDb((db) => db.prepare('SELECT error, created_at FROM jobs WHERE job_id = ?').get(failedJob)) as { error: string | null; created_at: string };
+		const job = withDb((db) => db.prepare('SELECT error, created_at FROM jobs WHERE job_id = ?').get(failedJob)) as {
+			error: string | null;
+			created_at: string;
+		};
 		expect(job.error === null || !job.error.includes('deadline passed')).toBe(true);
 	});
 
@@ -204,16 +261,43 @@ test.describe.serial('operator console', () => {
 		// A failed call of no job (as a model check or a redraw leaves), so the job's own spend stays as seeded.
 		withDb((db) => {
 			const now = new Date().toISOString();
-			db.prepare("INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, http_status, error, stage, images) VALUES (NULL, ?, 'image', 'gemini', 'm', 0, 0, 503, 'HTTP 503 e2e', 'sheet', 0)").run(now);
-			db.prepare("INSERT INTO bot_messages (telegram_user_id, direction, kind, text, at) VALUES (?, 'out', 'text', 'Your stickers are ready (e2e)', ?)").run(BORIS, now);
-			db.prepare("INSERT INTO guest_notices (job_id, telegram_user_id, kind, text_key, state, attempts, next_attempt_at, created_at, sent_at, message_id, error) VALUES (?, ?, 'generating', 'generating', 'sent', 2, ?, ?, ?, 5, NULL)").run(doneJob, BORIS, now, now, now);
+			db.prepare(
+				"INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, http_status, error, stage, images) VALUES (NULL, ?, 'image', 'gemini', 'm', 0, 0, 503, 'HTTP 503 e2e', 'sheet', 0)"
+			).run(now);
+			db.prepare(
+				"INSERT INTO bot_messages (telegram_user_id, direction, kind, text, at) VALUES (?, 'out', 'text', 'Your stickers are ready (e2e)', ?)"
+			).run(BORIS, now);
+			db.prepare(
+				"INSERT INTO guest_notices (job_id, telegram_user_id, kind, text_key, state, attempts, next_attempt_at, created_at, sent_at, message_id, error) VALUES (?, ?, 'generating', 'generating', 'sent', 2, ?, ?, ?, 5, NULL)"
+			).run(doneJob, BORIS, now, now, now);
 		});
 		const debug = path.join(DATA_DIR, 'debug_sheets');
 		mkdirSync(debug, { recursive: true });
-		const local = (n: number, ok: boolean) => ({ n, ok, faces: ok ? 1 : 0, coverage: 0.4, reasons: ok ? [] : ['no face'], regenerated: !ok });
-		const review = (n: number, ok: boolean) => ({ n, ok, likeness: ok ? 0.8 : 0.2, onePerson: true, cropped: false, notes: ok ? [] : ['does not look like the anchor'], regenerated: !ok });
-		writeFileSync(path.join(debug, `job${doneJob}_consistency.json`), JSON.stringify({ jobId: doneJob, stickers: [local(1, true), local(2, false)] }));
-		writeFileSync(path.join(debug, `job${doneJob}_likeness.json`), JSON.stringify({ jobId: doneJob, pack: { stickers: [review(1, true), review(2, false)] } }));
+		const local = (n: number, ok: boolean) => ({
+			n,
+			ok,
+			faces: ok ? 1 : 0,
+			coverage: 0.4,
+			reasons: ok ? [] : ['no face'],
+			regenerated: !ok
+		});
+		const review = (n: number, ok: boolean) => ({
+			n,
+			ok,
+			likeness: ok ? 0.8 : 0.2,
+			onePerson: true,
+			cropped: false,
+			notes: ok ? [] : ['does not look like the anchor'],
+			regenerated: !ok
+		});
+		writeFileSync(
+			path.join(debug, `job${doneJob}_consistency.json`),
+			JSON.stringify({ jobId: doneJob, stickers: [local(1, true), local(2, false)] })
+		);
+		writeFileSync(
+			path.join(debug, `job${doneJob}_likeness.json`),
+			JSON.stringify({ jobId: doneJob, pack: { stickers: [review(1, true), review(2, false)] } })
+		);
 
 		await page.goto('/console');
 		const providers = page.getByRole('region', { name: 'Image providers' });
@@ -241,12 +325,19 @@ test.describe.serial('operator console', () => {
 		await second.getByRole('button', { name: 'Redraw #2' }).click();
 		await expect(second.getByText('Sticker 2 is queued for a redraw.')).toBeVisible();
 		expect(lastAudit('sticker_redraw')).toMatchObject({ actor: 'olga', job_id: doneJob, telegram_user_id: BORIS });
-		expect(JSON.parse(lastAudit('sticker_redraw')!.details!)).toMatchObject({ sticker: 2, packName: 'boris_7001002_1_by_sticker_kiosk_bot' });
+		expect(JSON.parse(lastAudit('sticker_redraw')!.details!)).toMatchObject({
+			sticker: 2,
+			packName: 'boris_7001002_1_by_sticker_kiosk_bot'
+		});
 		// The fixture has stickers but no face crop or anchor (as after PHOTO_TTL): the worker refuses with a sentence.
 		const row = page.locator('tr', { hasText: '#2' }).filter({ hasText: 'olga' });
 		await expect(row).toContainText('failed', { timeout: 15_000 });
 		await expect(row).toContainText('photo and drawings are gone');
-		await expect(page.locator('figure', { has: page.getByRole('img', { name: 'Sticker 5', exact: true }) }).getByRole('button', { name: 'Redraw' })).toBeEnabled();
+		await expect(
+			page
+				.locator('figure', { has: page.getByRole('img', { name: 'Sticker 5', exact: true }) })
+				.getByRole('button', { name: 'Redraw' })
+		).toBeEnabled();
 	});
 
 	test('Spend: set the balance; the estimate follows', async () => {
@@ -270,7 +361,9 @@ test.describe.serial('operator console', () => {
 		expect(details.deleted).toEqual({ users: 1, sessions: 1, jobs: 1 });
 		expect(existsSync(path.join(DATA_DIR, details.backup))).toBe(true);
 		expect(readdirSync(DATA_DIR).some((f) => /^app\.db\.bak-\d{8}-\d{6}-reset/.test(f))).toBe(true);
-		expect(withDb((db) => db.prepare('SELECT count(*) AS n FROM api_usage WHERE job_id = ?').get(doneJob))).toEqual({ n: 1 });
+		expect(withDb((db) => db.prepare('SELECT count(*) AS n FROM api_usage WHERE job_id = ?').get(doneJob))).toEqual({
+			n: 1
+		});
 		await page.goto('/console/audit');
 		await page.getByLabel('Action').selectOption('reset_user');
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
@@ -281,12 +374,17 @@ test.describe.serial('operator console', () => {
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
 	});
 
-	test('a viewer sees everything but every action is off, in the UI and on the server', async ({ browser, baseURL }) => {
+	test('a viewer sees everything but every action is off, in the UI and on the server', async ({
+		browser,
+		baseURL
+	}) => {
 		const viewer = await newSignedInPage(browser, VIEWER);
 		await expect(viewer.getByText('You are signed in as a viewer')).toBeVisible();
 		await expect(viewer.getByRole('button', { name: 'Pause', exact: true })).toBeDisabled();
 		await viewer.goto('/console/guests');
-		await expect(viewer.locator(`tr[data-guest="${ANNA}"]`).getByRole('button', { name: 'Grant extra pack' })).toBeDisabled();
+		await expect(
+			viewer.locator(`tr[data-guest="${ANNA}"]`).getByRole('button', { name: 'Grant extra pack' })
+		).toBeDisabled();
 		await viewer.goto('/console/operators');
 		await expect(viewer.getByText('Only the owner can add or remove operators.')).toBeVisible();
 
@@ -304,7 +402,10 @@ test.describe.serial('operator console', () => {
 		];
 		const auditBefore = withDb((db) => db.prepare('SELECT count(*) AS n FROM audit_log').get());
 		for (const [procedure, input] of calls) {
-			const response = await viewer.request.post(`/api/trpc/${procedure}`, { headers: { origin: baseURL!, 'content-type': 'application/json' }, data: input ?? {} });
+			const response = await viewer.request.post(`/api/trpc/${procedure}`, {
+				headers: { origin: baseURL!, 'content-type': 'application/json' },
+				data: input ?? {}
+			});
 			expect(response.status(), procedure).toBe(403);
 		}
 		expect(withDb((db) => db.prepare('SELECT count(*) AS n FROM audit_log').get())).toEqual(auditBefore);
@@ -312,14 +413,22 @@ test.describe.serial('operator console', () => {
 	});
 
 	test('a cross-origin or Origin-less JSON mutation is refused with 403 even with a valid cookie', async () => {
-		const foreign = await page.request.post('/api/trpc/console.pause', { headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, data: { reason: 'csrf' } });
+		const foreign = await page.request.post('/api/trpc/console.pause', {
+			headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+			data: { reason: 'csrf' }
+		});
 		expect(foreign.status()).toBe(403);
-		const missing = await page.request.post('/api/trpc/console.pause', { headers: { 'content-type': 'text/plain' }, data: '{"reason":"csrf"}' });
+		const missing = await page.request.post('/api/trpc/console.pause', {
+			headers: { 'content-type': 'text/plain' },
+			data: '{"reason":"csrf"}'
+		});
 		expect(missing.status()).toBe(403);
-		expect(withDb((db) => db.prepare("SELECT count(*) AS n FROM settings WHERE key = 'maintenance'").get())).toEqual({ n: 0 });
+		expect(withDb((db) => db.prepare("SELECT count(*) AS n FROM settings WHERE key = 'maintenance'").get())).toEqual({
+			n: 0
+		});
 	});
 
-	test('changing an operator\'s role signs them out; they sign in again with the new role', async ({ browser }) => {
+	test("changing an operator's role signs them out; they sign in again with the new role", async ({ browser }) => {
 		const before = await newSignedInPage(browser, VIEWER);
 		await page.goto('/console/operators');
 		await page.getByLabel('New role for vera').selectOption('operator');
@@ -327,11 +436,17 @@ test.describe.serial('operator console', () => {
 		await page.getByRole('button', { name: 'Yes, change and sign vera out' }).click();
 		await expect(page.locator('tr[data-operator="vera"] td.role')).toHaveText('operator');
 		expect(lastAudit('change_operator_role')?.actor).toBe('olga');
-		expect(JSON.parse(lastAudit('change_operator_role')!.details!)).toMatchObject({ username: 'vera', from: 'viewer', to: 'operator' });
+		expect(JSON.parse(lastAudit('change_operator_role')!.details!)).toMatchObject({
+			username: 'vera',
+			from: 'viewer',
+			to: 'operator'
+		});
 		expect((await before.request.get('/api/trpc/auth.me')).status()).toBe(401);
 		await before.context().close();
 		const after = await newSignedInPage(browser, VIEWER);
-		expect(await (await after.request.get('/api/trpc/auth.me')).json()).toMatchObject({ result: { data: { username: 'vera', role: 'operator' } } });
+		expect(await (await after.request.get('/api/trpc/auth.me')).json()).toMatchObject({
+			result: { data: { username: 'vera', role: 'operator' } }
+		});
 		await after.context().close();
 	});
 

@@ -20,7 +20,9 @@ function sessionCount(): number {
 
 /** Resolves once the other process holds the lock; `released` settles when it lets go. */
 async function holdWriteLock(ms: number): Promise<{ released: Promise<void> }> {
-	const holder = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/hold-write-lock.ts', DB_PATH, String(ms)], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const holder = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/hold-write-lock.ts', DB_PATH, String(ms)], {
+		stdio: ['ignore', 'pipe', 'inherit']
+	});
 	await new Promise<void>((resolve, reject) => {
 		holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
 		holder.on('exit', (code) => reject(new Error(`lock holder exited early (${code})`)));
@@ -28,7 +30,10 @@ async function holdWriteLock(ms: number): Promise<{ released: Promise<void> }> {
 	return { released: new Promise((resolve) => holder.on('exit', () => resolve())) };
 }
 
-test('a write lock held past busy_timeout gives 503 + Retry-After and no partial write; the next request works', async ({ request, baseURL }) => {
+test('a write lock held past busy_timeout gives 503 + Retry-After and no partial write; the next request works', async ({
+	request,
+	baseURL
+}) => {
 	test.setTimeout(60_000);
 	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', 'busy-test', '--json'], {
 		env: { ...process.env, DB_PATH, DATA_DIR: path.dirname(DB_PATH), LOG_LEVEL: 'warn' }

@@ -20,7 +20,12 @@ const DATA_DIR = path.dirname(E2E_DB_PATH);
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const eventName = `Acme gala ${run}`;
 const kioskName = `e2e-events-${run}`;
-const operator = { username: `events-${run}`, password: 'events-e2e-password-1', setupToken: `events-setup-${run}`, role: 'operator' as const };
+const operator = {
+	username: `events-${run}`,
+	password: 'events-e2e-password-1',
+	setupToken: `events-setup-${run}`,
+	role: 'operator' as const
+};
 /** Sticker 1's built-in caption is "Hi!"; the event's is long, so it shows as a wide white line. */
 const captions = ['ACME FOREVER', ...Array.from({ length: 11 }, (_, i) => `Acme ${i + 2}`)];
 const DEFAULT_IDS = ['astronaut', 'superhero', 'chef', 'pirate', 'wizard', 'knight', 'rockstar', 'chapan'];
@@ -29,7 +34,14 @@ let nextUser = 7_300_001 + Math.floor(Math.random() * 1000) * 10;
 
 function registerKiosk(): string {
 	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', kioskName, '--json'], {
-		env: { ...process.env, DB_PATH: E2E_DB_PATH, DATA_DIR, LOG_LEVEL: 'warn', TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: '' }
+		env: {
+			...process.env,
+			DB_PATH: E2E_DB_PATH,
+			DATA_DIR,
+			LOG_LEVEL: 'warn',
+			TELEGRAM_BOT_TOKEN: '',
+			TELEGRAM_API_ROOT: ''
+		}
 	});
 	return (JSON.parse(out.toString()) as { key: string }).key;
 }
@@ -48,12 +60,25 @@ async function startSession(kiosk: Page): Promise<string> {
 
 /** The guest scans, consents and is shown the catalogue: the outfit ids and titles of its buttons. */
 async function guestSeesCatalogue(userId: number, token: string) {
-	await control.sendUserMessage({ user: { id: userId, first_name: 'Kamola', language_code: 'en' }, text: `/start ${token}` });
-	const prompt = await control.waitForMessage(userId, (m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`), { timeoutMs: 15_000 });
+	await control.sendUserMessage({
+		user: { id: userId, first_name: 'Kamola', language_code: 'en' },
+		text: `/start ${token}`
+	});
+	const prompt = await control.waitForMessage(
+		userId,
+		(m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`),
+		{ timeoutMs: 15_000 }
+	);
 	await control.pressButton({ user_id: userId, message_id: prompt.message_id, callback_data: `gc:${token}` });
-	const catalogue = await control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, { timeoutMs: 15_000 });
+	const catalogue = await control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, {
+		timeoutMs: 15_000
+	});
 	const buttons = catalogue.buttons.flat().filter((b) => b.callback_data?.startsWith('go:'));
-	return { messageId: catalogue.message_id, ids: buttons.map((b) => b.callback_data!.split(':')[1]), texts: buttons.map((b) => b.text) };
+	return {
+		messageId: catalogue.message_id,
+		ids: buttons.map((b) => b.callback_data!.split(':')[1]),
+		texts: buttons.map((b) => b.text)
+	};
 }
 
 /**
@@ -61,7 +86,11 @@ async function guestSeesCatalogue(userId: number, token: string) {
  * the width: the built-in "Hi!" (with a white costume's hem) measures about 0.4, "ACME FOREVER" 1.
  */
 async function captionWidth(sticker: Buffer): Promise<number> {
-	const { data, info } = await sharp(sticker).resize(256, 256).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+	const { data, info } = await sharp(sticker)
+		.resize(256, 256)
+		.ensureAlpha()
+		.raw()
+		.toBuffer({ resolveWithObject: true });
 	const columns = new Set<number>();
 	for (let y = Math.round(info.height * 0.9); y < info.height; y++) {
 		for (let x = 0; x < info.width; x++) {
@@ -72,7 +101,10 @@ async function captionWidth(sticker: Buffer): Promise<number> {
 	return columns.size / info.width;
 }
 
-test('an event set up in the console reaches its guests; a rollback changes the next guest, not a pack being made', async ({ page: console, browser }) => {
+test('an event set up in the console reaches its guests; a rollback changes the next guest, not a pack being made', async ({
+	page: console,
+	browser
+}) => {
 	test.setTimeout(300_000);
 	const kioskKey = registerKiosk();
 	await signInOwnOperator(console, operator);
@@ -85,9 +117,13 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	await console.getByLabel('Sticker-set title').fill('{event} · {first_name}');
 	await console.getByRole('button', { name: 'Create event' }).click();
 	await expect(console.getByRole('heading', { level: 1, name: new RegExp(eventName) })).toBeVisible();
-	await console.getByLabel('Captions (en), 12 lines — empty for the built-in ones').fill(captions.slice(0, 11).join('\n'));
+	await console
+		.getByLabel('Captions (en), 12 lines — empty for the built-in ones')
+		.fill(captions.slice(0, 11).join('\n'));
 	await console.getByRole('button', { name: 'Save event' }).click();
-	await expect(console.getByRole('alert')).toHaveText('Give exactly 12 captions for a language (one per line), or leave it empty for the built-in ones.');
+	await expect(console.getByRole('alert')).toHaveText(
+		'Give exactly 12 captions for a language (one per line), or leave it empty for the built-in ones.'
+	);
 	await console.getByLabel('Captions (en), 12 lines — empty for the built-in ones').fill(captions.join('\n'));
 	await console.getByRole('button', { name: 'Save event' }).click();
 	await expectDone(console, 'Event saved.');
@@ -106,13 +142,21 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	await first.getByLabel('Title (ru)').fill('Худи Acme');
 	await first.getByLabel('Title (uz)').fill('Acme xudi');
 	await first.getByLabel('Title (en)').fill('Acme hoodie');
-	await first.getByLabel('Prompt for the image model').fill('a bright orange company hoodie with the Acme logo on the chest');
+	await first
+		.getByLabel('Prompt for the image model')
+		.fill('a bright orange company hoodie with the Acme logo on the chest');
 	await first.getByRole('combobox').selectOption('rockstar');
 	await first.getByLabel('Costume colour').fill('#ff6d00');
 	const picture = first.getByLabel(/Preview picture/);
-	await picture.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+	await picture.setInputFiles({
+		name: 'notes.png',
+		mimeType: 'image/png',
+		buffer: Buffer.from('not a picture at all')
+	});
 	await expect(first.getByRole('alert')).toHaveText('This file is not a picture: upload a JPEG, PNG or WebP image.');
-	const preview = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#ff6d00' } }).png().toBuffer();
+	const preview = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#ff6d00' } })
+		.png()
+		.toBuffer();
 	await picture.setInputFiles({ name: 'hoodie.png', mimeType: 'image/png', buffer: preview });
 	await expect(first.getByRole('img', { name: 'Preview of outfit 1' })).toBeVisible();
 	await expect(first.getByRole('alert')).toHaveCount(0);
@@ -124,7 +168,9 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	await expectDone(console, 'Draft saved.');
 	await console.getByRole('button', { name: 'Publish saved draft' }).click();
 	await expectDone(console, 'Published: guests of this event see the new catalogue now.');
-	await expect(console.locator('tr[data-version="2"]')).toContainText('Added acme-hoodie; removed astronaut, superhero.');
+	await expect(console.locator('tr[data-version="2"]')).toContainText(
+		'Added acme-hoodie; removed astronaut, superhero.'
+	);
 	await console.getByRole('button', { name: 'Start event' }).click();
 	await expectDone(console, 'The event is live.');
 
@@ -138,9 +184,21 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	const offered = await guestSeesCatalogue(guest, token);
 	expect(offered.ids).toEqual(['acme-hoodie', ...DEFAULT_IDS.slice(2)]);
 	expect(offered.texts[0]).toContain('Acme hoodie');
-	const hold = () => withE2eDb((db) => db.prepare(`INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?)`).run(JSON.stringify({ source: 'admin', reason: 'e2e events hold', at: new Date().toISOString() }), new Date().toISOString()));
+	const hold = () =>
+		withE2eDb((db) =>
+			db
+				.prepare(`INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?)`)
+				.run(
+					JSON.stringify({ source: 'admin', reason: 'e2e events hold', at: new Date().toISOString() }),
+					new Date().toISOString()
+				)
+		);
 	const release = () => withE2eDb((db) => db.prepare(`DELETE FROM settings WHERE key = 'maintenance'`).run());
-	await control.pressButton({ user_id: guest, message_id: offered.messageId, callback_data: `go:acme-hoodie:${token}` });
+	await control.pressButton({
+		user_id: guest,
+		message_id: offered.messageId,
+		callback_data: `go:acme-hoodie:${token}`
+	});
 	await expect(kiosk.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 	await expect(kiosk.getByText('Your outfit: 🧥 Acme hoodie')).toBeVisible();
 	// The camera screen shows the preview uploaded in the console (one catalogue): an orange square,
@@ -153,17 +211,30 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	expect([red! > 240, green! > 90 && green! < 130, blue! < 20]).toEqual([true, true, true]);
 	hold();
 	try {
-		const photo = await kiosk.request.post(`/api/kiosk/sessions/${token}/photo`, { headers: { origin: new URL(kiosk.url()).origin, 'content-type': 'image/jpeg' }, data: await selfieJpeg(800, 600) });
+		const photo = await kiosk.request.post(`/api/kiosk/sessions/${token}/photo`, {
+			headers: { origin: new URL(kiosk.url()).origin, 'content-type': 'image/jpeg' },
+			data: await selfieJpeg(800, 600)
+		});
 		expect(photo.status()).toBe(201);
-		await expect(kiosk.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({ timeout: 10_000 });
-		const job = withE2eDb((db) => db.prepare(`SELECT j.job_id AS jobId, s.catalogue_version AS version, s.outfit_json AS outfit FROM jobs j JOIN job_snapshots s ON s.job_id = j.job_id WHERE j.session_token = ?`).get(token)) as { jobId: number; version: number; outfit: string };
+		await expect(kiosk.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({
+			timeout: 10_000
+		});
+		const job = withE2eDb((db) =>
+			db
+				.prepare(
+					`SELECT j.job_id AS jobId, s.catalogue_version AS version, s.outfit_json AS outfit FROM jobs j JOIN job_snapshots s ON s.job_id = j.job_id WHERE j.session_token = ?`
+				)
+				.get(token)
+		) as { jobId: number; version: number; outfit: string };
 		expect([job.version, JSON.parse(job.outfit).id]).toEqual([2, 'acme-hoodie']);
 
 		// Roll back to v1 while that job waits (the queue held, so it is not drawn yet); the next guest is offered v1.
 		await console.getByRole('button', { name: 'Roll back to version 1' }).click();
 		await expectDone(console, "Version 1's outfits are live again.");
 		await expect(console.locator('tr[data-version="3"]')).toContainText('(live)');
-		expect(withE2eDb((db) => db.prepare(`SELECT status FROM jobs WHERE job_id = ?`).get(job.jobId))).toEqual({ status: 'queued' });
+		expect(withE2eDb((db) => db.prepare(`SELECT status FROM jobs WHERE job_id = ?`).get(job.jobId))).toEqual({
+			status: 'queued'
+		});
 	} finally {
 		// The kiosk takes no new guest while the queue is held: released once the roll back is done.
 		release();
@@ -173,14 +244,30 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 
 	// The job made from v2 finishes in the hoodie, named and captioned by the event.
 	await expect
-		.poll(() => (withE2eDb((db) => db.prepare(`SELECT status FROM jobs WHERE session_token = ?`).get(token)) as { status: string }).status, { timeout: 180_000, intervals: [1000] })
+		.poll(
+			() =>
+				(
+					withE2eDb((db) => db.prepare(`SELECT status FROM jobs WHERE session_token = ?`).get(token)) as {
+						status: string;
+					}
+				).status,
+			{ timeout: 180_000, intervals: [1000] }
+		)
 		.toBe('done');
-	const { packName } = withE2eDb((db) => db.prepare(`SELECT pack_name AS packName FROM jobs WHERE session_token = ?`).get(token)) as { packName: string };
+	const { packName } = withE2eDb((db) =>
+		db.prepare(`SELECT pack_name AS packName FROM jobs WHERE session_token = ?`).get(token)
+	) as { packName: string };
 	const set = await control.getStickerSet(packName);
 	expect(set?.title).toBe(`${eventName} · Kamola`);
 	expect(set?.stickers).toHaveLength(12);
 	expect(await captionWidth(await control.fileBytes(set!.stickers[0]!.url))).toBeGreaterThan(0.8);
-	const snapshot = withE2eDb((db) => db.prepare(`SELECT s.catalogue_version AS version, s.outfit_json AS outfit FROM job_snapshots s JOIN jobs j ON j.job_id = s.job_id WHERE j.session_token = ?`).get(token)) as { version: number; outfit: string };
+	const snapshot = withE2eDb((db) =>
+		db
+			.prepare(
+				`SELECT s.catalogue_version AS version, s.outfit_json AS outfit FROM job_snapshots s JOIN jobs j ON j.job_id = s.job_id WHERE j.session_token = ?`
+			)
+			.get(token)
+	) as { version: number; outfit: string };
 	expect([snapshot.version, JSON.parse(snapshot.outfit).title.en]).toEqual([2, 'Acme hoodie']);
 	await kiosk.close();
 });

@@ -16,7 +16,10 @@ export const test = base.extend<{ guestPage: Page; control: ReturnType<typeof cr
 	control: async ({ product }, use) => use(createControlClient(product.emulatorUrl)),
 	guestPage: async ({ playwright, launchOptions, baseURL }, use) => {
 		const feed = await writeGuestCameraFeed(path.resolve('.tmp/fake-camera'));
-		const browser = await playwright.chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), `--use-file-for-fake-video-capture=${feed}`] });
+		const browser = await playwright.chromium.launch({
+			...launchOptions,
+			args: [...(launchOptions.args ?? []), `--use-file-for-fake-video-capture=${feed}`]
+		});
 		const context = await browser.newContext({ baseURL });
 		await use(await context.newPage());
 		await browser.close();
@@ -26,7 +29,11 @@ export const test = base.extend<{ guestPage: Page; control: ReturnType<typeof cr
 /** The generation worker does not claim during a pause: the job waits while the test looks at it. */
 export async function holdQueue(product: ProductStack): Promise<void> {
 	const value = JSON.stringify({ source: 'admin', reason: 'e2e hold', at: new Date().toISOString() });
-	await product.db.run(`INSERT INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, value, new Date().toISOString());
+	await product.db.run(
+		`INSERT INTO settings (key, value, updated_at) VALUES ('maintenance', ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		value,
+		new Date().toISOString()
+	);
 }
 
 export async function releaseQueue(product: ProductStack): Promise<void> {
@@ -51,14 +58,34 @@ export async function startAndReadToken(page: Page, product: ProductStack): Prom
 	const token = /\?start=([A-Za-z0-9_-]+)$/.exec(link ?? '')?.[1];
 	expect(link).toMatch(/^https:\/\/t\.me\/\w+\?start=/);
 	expect(token).toBeTruthy();
-	await expect(page.getByRole('link', { name: /emulator/ })).toHaveAttribute('href', `http://localhost:${product.emulatorPort}/?start=${token}`);
+	await expect(page.getByRole('link', { name: /emulator/ })).toHaveAttribute(
+		'href',
+		`http://localhost:${product.emulatorPort}/?start=${token}`
+	);
 	return token!;
 }
 
-export async function guestChoosesOutfit(control: ReturnType<typeof createControlClient>, userId: number, token: string): Promise<void> {
-	await control.sendUserMessage({ user: { id: userId, first_name: 'Kamola', language_code: 'en' }, text: `/start ${token}` });
-	const prompt = await control.waitForMessage(userId, (m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`), { timeoutMs: 15_000 });
+export async function guestChoosesOutfit(
+	control: ReturnType<typeof createControlClient>,
+	userId: number,
+	token: string
+): Promise<void> {
+	await control.sendUserMessage({
+		user: { id: userId, first_name: 'Kamola', language_code: 'en' },
+		text: `/start ${token}`
+	});
+	const prompt = await control.waitForMessage(
+		userId,
+		(m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`),
+		{ timeoutMs: 15_000 }
+	);
 	await control.pressButton({ user_id: userId, message_id: prompt.message_id, callback_data: `gc:${token}` });
-	const catalogue = await control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, { timeoutMs: 15_000 });
-	await control.pressButton({ user_id: userId, message_id: catalogue.message_id, callback_data: `go:astronaut:${token}` });
+	const catalogue = await control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, {
+		timeoutMs: 15_000
+	});
+	await control.pressButton({
+		user_id: userId,
+		message_id: catalogue.message_id,
+		callback_data: `go:astronaut:${token}`
+	});
 }

@@ -8,10 +8,15 @@ import { guestChoosesOutfit, openKiosk, startAndReadToken, test } from './kiosk-
  */
 let nextUser = 7_300_001 + Math.floor(Math.random() * 1000) * 10;
 
-test('Cancel on the QR, Telegram and camera screens closes the session and shows Start at once', async ({ page, product, control }) => {
+test('Cancel on the QR, Telegram and camera screens closes the session and shows Start at once', async ({
+	page,
+	product,
+	control
+}) => {
 	test.setTimeout(90_000);
 	await openKiosk(page, product);
-	const session = (token: string) => product.db.get(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`, token);
+	const session = (token: string) =>
+		product.db.get(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`, token);
 
 	const onQr = await startAndReadToken(page, product);
 	await page.getByRole('button', { name: 'Cancel' }).click();
@@ -19,12 +24,20 @@ test('Cancel on the QR, Telegram and camera screens closes the session and shows
 	await expect.poll(() => session(onQr)).toEqual({ status: 'expired', closed_reason: 'kiosk_cancel' });
 	// The guest who scans the cancelled code late hears why in the bot.
 	const late = nextUser++;
-	await control.sendUserMessage({ user: { id: late, first_name: 'Late', language_code: 'en' }, text: `/start ${onQr}` });
-	await control.waitForMessage(late, (m) => m.from_bot && /cancelled at the kiosk/.test(m.text ?? ''), { timeoutMs: 10_000 });
+	await control.sendUserMessage({
+		user: { id: late, first_name: 'Late', language_code: 'en' },
+		text: `/start ${onQr}`
+	});
+	await control.waitForMessage(late, (m) => m.from_bot && /cancelled at the kiosk/.test(m.text ?? ''), {
+		timeoutMs: 10_000
+	});
 
 	const inTelegram = await startAndReadToken(page, product);
 	const guest = nextUser++;
-	await control.sendUserMessage({ user: { id: guest, first_name: 'Aziz', language_code: 'en' }, text: `/start ${inTelegram}` });
+	await control.sendUserMessage({
+		user: { id: guest, first_name: 'Aziz', language_code: 'en' },
+		text: `/start ${inTelegram}`
+	});
 	await expect(page.getByRole('heading', { name: 'Continue in Telegram' })).toBeVisible({ timeout: 10_000 });
 	await page.getByRole('button', { name: 'Cancel' }).click();
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
@@ -36,7 +49,12 @@ test('Cancel on the QR, Telegram and camera screens closes the session and shows
 	await page.getByRole('button', { name: 'Cancel' }).click();
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
 	await expect.poll(() => session(atCamera)).toEqual({ status: 'expired', closed_reason: 'kiosk_cancel' });
-	const jobs = await product.db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM jobs WHERE session_token IN (?, ?, ?)`, onQr, inTelegram, atCamera);
+	const jobs = await product.db.get<{ n: number | string }>(
+		`SELECT COUNT(*) AS n FROM jobs WHERE session_token IN (?, ?, ?)`,
+		onQr,
+		inTelegram,
+		atCamera
+	);
 	expect(Number(jobs?.n)).toBe(0);
 });
 
@@ -48,7 +66,11 @@ test('the QR screen offers no link to tap: the code is the only way to Telegram'
 	expect(hrefs.filter((href) => href.includes('t.me'))).toEqual([]);
 });
 
-test('a selfie without a face: the sentence and a picture of a good selfie stand above the buttons', async ({ page, product, control }) => {
+test('a selfie without a face: the sentence and a picture of a good selfie stand above the buttons', async ({
+	page,
+	product,
+	control
+}) => {
 	test.setTimeout(90_000);
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
@@ -64,7 +86,11 @@ test('a selfie without a face: the sentence and a picture of a good selfie stand
 	expect(alertBox!.y + alertBox!.height).toBeLessThanOrEqual(retakeBox!.y);
 });
 
-test('a dropped upload is retried with a visible state; a photo whose answer was lost makes one job', async ({ guestPage: page, product, control }) => {
+test('a dropped upload is retried with a visible state; a photo whose answer was lost makes one job', async ({
+	guestPage: page,
+	product,
+	control
+}) => {
 	test.setTimeout(120_000);
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
@@ -90,11 +116,18 @@ test('a dropped upload is retried with a visible state; a photo whose answer was
 	await expect(page.getByTestId('upload-retry')).toContainText(/No connection — trying again in \d+ s \(try [23]\)/);
 	await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({ timeout: 30_000 });
 	expect(tries).toBeGreaterThanOrEqual(2);
-	const jobs = await product.db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`, token);
+	const jobs = await product.db.get<{ n: number | string }>(
+		`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`,
+		token
+	);
 	expect(Number(jobs?.n)).toBe(1);
 });
 
-test('offline at the moment of the photo: the kiosk waits, and sends it by itself once the network is back', async ({ guestPage: page, product, control }) => {
+test('offline at the moment of the photo: the kiosk waits, and sends it by itself once the network is back', async ({
+	guestPage: page,
+	product,
+	control
+}) => {
 	test.setTimeout(120_000);
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
@@ -107,7 +140,10 @@ test('offline at the moment of the photo: the kiosk waits, and sends it by itsel
 	await page.getByRole('button', { name: 'Use this photo' }).click();
 	await expect(page.getByTestId('upload-retry')).toContainText(/\(try 3\)/, { timeout: 20_000 });
 	await expect(page.getByRole('button', { name: 'Try now' })).toBeVisible();
-	const jobsOf = async () => Number((await product.db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`, token))?.n);
+	const jobsOf = async () =>
+		Number(
+			(await product.db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`, token))?.n
+		);
 	expect(await jobsOf()).toBe(0);
 
 	await page.context().setOffline(false); // no staff action: the browser's online event sends it

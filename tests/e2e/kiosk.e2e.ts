@@ -3,11 +3,23 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { selfieJpeg } from '../integration/guest-photos.ts';
 import { expect } from './product-stack.ts';
-import { guestChoosesOutfit, holdQueue, openKiosk, releaseQueue, sessionFiles, startAndReadToken, test } from './kiosk-steps.ts';
+import {
+	guestChoosesOutfit,
+	holdQueue,
+	openKiosk,
+	releaseQueue,
+	sessionFiles,
+	startAndReadToken,
+	test
+} from './kiosk-steps.ts';
 
 let nextUser = 7_100_001 + Math.floor(Math.random() * 1000) * 10;
 
-test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Generating…", back to Start', async ({ guestPage: page, product, control }) => {
+test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Generating…", back to Start', async ({
+	guestPage: page,
+	product,
+	control
+}) => {
 	test.setTimeout(120_000);
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
@@ -18,7 +30,9 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 	await expect(page.getByText('Your outfit: 🚀 Astronaut')).toBeVisible();
 	// Its picture as the catalogue publishes it (drawn in its colours: no preview uploaded), from the product's file store.
-	await expect.poll(() => page.locator('p.outfit img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(512);
+	await expect
+		.poll(() => page.locator('p.outfit img').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+		.toBe(512);
 
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	await page.getByRole('button', { name: 'Retake' }).click();
@@ -31,7 +45,10 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	try {
 		expect(response.status()).toBe(201);
 		await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible();
-		const job = await product.db.get(`SELECT status, attempts, photo_path, template_id, telegram_user_id FROM jobs WHERE session_token = ?`, token);
+		const job = await product.db.get(
+			`SELECT status, attempts, photo_path, template_id, telegram_user_id FROM jobs WHERE session_token = ?`,
+			token
+		);
 		expect(job).toMatchObject({ status: 'queued', attempts: 0, template_id: 'astronaut' });
 		expect(Number(job?.telegram_user_id)).toBe(userId);
 		const photoPath = String(job?.photo_path);
@@ -42,18 +59,25 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 		expect([meta.format, meta.exif, meta.icc, meta.xmp]).toEqual(['jpeg', undefined, undefined, undefined]);
 		expect(await sessionFiles(product, token)).toContain(`sessions/${token}/face_crop.jpg`);
 		// On PostgreSQL + S3 the guest's files are in the bucket only: the job names a key, DATA_DIR holds none of them.
-		if (product.engine === 'postgres-s3') expect([path.isAbsolute(photoPath), existsSync(path.join(product.dataDir, 'sessions'))]).toEqual([false, false]);
+		if (product.engine === 'postgres-s3')
+			expect([path.isAbsolute(photoPath), existsSync(path.join(product.dataDir, 'sessions'))]).toEqual([false, false]);
 	} finally {
 		await releaseQueue(product);
 	}
 
 	await expect(page.getByTestId('queue-position')).toContainText(/#\d+ in the queue|Drawing now/);
 
-	await control.waitForMessage(userId, (m) => m.from_bot && /Generating your stickers/.test(m.text ?? ''), { timeoutMs: 10_000 });
+	await control.waitForMessage(userId, (m) => m.from_bot && /Generating your stickers/.test(m.text ?? ''), {
+		timeoutMs: 10_000
+	});
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 25_000 });
 });
 
-test('the "being drawn" screen shows the place and estimate of the guest\'s status message; the message is edited, never sent again', async ({ guestPage: page, product, control }) => {
+test('the "being drawn" screen shows the place and estimate of the guest\'s status message; the message is edited, never sent again', async ({
+	guestPage: page,
+	product,
+	control
+}) => {
 	test.setTimeout(120_000);
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
@@ -68,20 +92,34 @@ test('the "being drawn" screen shows the place and estimate of the guest\'s stat
 	try {
 		await page.getByRole('button', { name: 'Use this photo' }).click();
 		await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible();
-		const status = await control.waitForMessage(userId, (m) => m.from_bot && PLACE.test(m.text ?? ''), { timeoutMs: 10_000 });
+		const status = await control.waitForMessage(userId, (m) => m.from_bot && PLACE.test(m.text ?? ''), {
+			timeoutMs: 10_000
+		});
 		statusId = status.message_id;
 		const [, place, eta] = PLACE.exec(status.text ?? '')!;
-		await expect(page.getByTestId('queue-position')).toHaveText(`You are #${place} in the queue — about ${eta}.`, { timeout: 10_000 });
+		await expect(page.getByTestId('queue-position')).toHaveText(`You are #${place} in the queue — about ${eta}.`, {
+			timeout: 10_000
+		});
 	} finally {
 		await releaseQueue(product);
 	}
 	// Drawing starts: the same message is edited (the place, then the stages); no second status message appears.
-	await expect.poll(async () => (await control.chatMessages(userId)).find((m) => m.message_id === statusId)?.edited, { timeout: 30_000 }).toBe(true);
-	const others = (await control.chatMessages(userId)).filter((m) => m.from_bot && m.message_id !== statusId && /Generating your stickers|in the queue/.test(m.text ?? ''));
+	await expect
+		.poll(async () => (await control.chatMessages(userId)).find((m) => m.message_id === statusId)?.edited, {
+			timeout: 30_000
+		})
+		.toBe(true);
+	const others = (await control.chatMessages(userId)).filter(
+		(m) => m.from_bot && m.message_id !== statusId && /Generating your stickers|in the queue/.test(m.text ?? '')
+	);
 	expect(others).toEqual([]);
 });
 
-test('a reload with a session open closes it as kiosk_reset; a camera failure closes it as camera_error', async ({ page, product, control }) => {
+test('a reload with a session open closes it as kiosk_reset; a camera failure closes it as camera_error', async ({
+	page,
+	product,
+	control
+}) => {
 	await openKiosk(page, product);
 	const first = await startAndReadToken(page, product);
 	await page.reload();
@@ -89,32 +127,69 @@ test('a reload with a session open closes it as kiosk_reset; a camera failure cl
 	const closed = await product.db.get(`SELECT status, closed_reason FROM sessions WHERE session_token = ?`, first);
 	expect(closed).toEqual({ status: 'expired', closed_reason: 'kiosk_reset' });
 	const userId = nextUser++;
-	await control.sendUserMessage({ user: { id: userId, first_name: 'Late', language_code: 'en' }, text: `/start ${first}` });
-	await control.waitForMessage(userId, (m) => m.from_bot && /kiosk was restarted/.test(m.text ?? ''), { timeoutMs: 10_000 });
+	await control.sendUserMessage({
+		user: { id: userId, first_name: 'Late', language_code: 'en' },
+		text: `/start ${first}`
+	});
+	await control.waitForMessage(userId, (m) => m.from_bot && /kiosk was restarted/.test(m.text ?? ''), {
+		timeoutMs: 10_000
+	});
 
 	const second = await startAndReadToken(page, product);
-	const answer = await page.evaluate(async (t) => (await fetch(`/api/kiosk/sessions/${t}/close`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'camera_error' }) })).status, second);
+	const answer = await page.evaluate(
+		async (t) =>
+			(
+				await fetch(`/api/kiosk/sessions/${t}/close`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ reason: 'camera_error' })
+				})
+			).status,
+		second
+	);
 	expect(answer).toBe(200);
 	await expect(page.getByTestId('closed-reason')).toHaveText('The camera is not working. Please call the staff.');
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 15_000 });
 });
 
-test('the upload endpoint refuses what is not a usable photo with the right status, and keeps nothing', async ({ page, baseURL, product, control }) => {
+test('the upload endpoint refuses what is not a usable photo with the right status, and keeps nothing', async ({
+	page,
+	baseURL,
+	product,
+	control
+}) => {
 	test.setTimeout(90_000);
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
-	const post = (body: Buffer) => page.request.post(`/api/kiosk/sessions/${token}/photo`, { headers: { origin: baseURL!, 'content-type': 'image/jpeg' }, data: body });
-	const early = await post(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).jpeg().toBuffer());
+	const post = (body: Buffer) =>
+		page.request.post(`/api/kiosk/sessions/${token}/photo`, {
+			headers: { origin: baseURL!, 'content-type': 'image/jpeg' },
+			data: body
+		});
+	const early = await post(
+		await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } })
+			.jpeg()
+			.toBuffer()
+	);
 	expect([early.status(), (await early.json()).error]).toEqual([409, 'not_ready']);
 
 	await guestChoosesOutfit(control, nextUser++, token);
 	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
 	const jpeg = await selfieJpeg(800, 600);
-	const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: "#000" } }).png({ compressionLevel: 9 }).toBuffer();
+	const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: '#000' } })
+		.png({ compressionLevel: 9 })
+		.toBuffer();
 	const cases: [string, Buffer, number, string][] = [
 		['16 MB', Buffer.concat([jpeg, Buffer.alloc(16 * 1024 * 1024)]), 413, 'too_large'],
 		['text named .jpg', Buffer.from('hello, I am not a photo\n'.repeat(50)), 415, 'not_an_image'],
-		['SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'), 415, 'not_an_image'],
+		[
+			'SVG',
+			Buffer.from(
+				'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
+			),
+			415,
+			'not_an_image'
+		],
 		['truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 422, 'damaged_image'],
 		['14000×14000 PNG', bomb, 422, 'too_many_pixels']
 	];
@@ -127,11 +202,19 @@ test('the upload endpoint refuses what is not a usable photo with the right stat
 	expect(good.status()).toBe(201);
 	const again = await post(jpeg);
 	expect([again.status(), (await again.json()).error]).toEqual([409, 'already_taken']);
-	const jobs = await product.db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`, token);
+	const jobs = await product.db.get<{ n: number | string }>(
+		`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`,
+		token
+	);
 	expect(Number(jobs?.n)).toBe(1);
 });
 
-test('a photo without a face is refused on the kiosk with the retake sentence; the session stays open for the next photo', async ({ page, baseURL, product, control }) => {
+test('a photo without a face is refused on the kiosk with the retake sentence; the session stays open for the next photo', async ({
+	page,
+	baseURL,
+	product,
+	control
+}) => {
 	test.setTimeout(90_000);
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
@@ -155,7 +238,10 @@ test('a photo without a face is refused on the kiosk with the retake sentence; t
 	await expect(page.getByRole('alert')).toHaveCount(0);
 	await expect(page.getByRole('button', { name: 'Use this photo' })).toBeVisible({ timeout: 10_000 });
 	// A photo with a face is still taken for this session, and the kiosk moves on by itself.
-	const good = await page.request.post(`/api/kiosk/sessions/${token}/photo`, { headers: { origin: baseURL!, 'content-type': 'image/jpeg' }, data: await selfieJpeg(800, 600) });
+	const good = await page.request.post(`/api/kiosk/sessions/${token}/photo`, {
+		headers: { origin: baseURL!, 'content-type': 'image/jpeg' },
+		data: await selfieJpeg(800, 600)
+	});
 	expect(good.status()).toBe(201);
 	await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({ timeout: 10_000 });
 	expect(await session()).toEqual({ status: 'photo_taken', closed_reason: null });

@@ -17,10 +17,14 @@ async function groupTexts(): Promise<string[]> {
 	return ((await response.json()) as { text?: string }[]).map((m) => m.text ?? '');
 }
 
-test('a landing request reaches the sales group and the console, and a console status change edits the card', async ({ page }) => {
+test('a landing request reaches the sales group and the console, and a console status change edits the card', async ({
+	page
+}) => {
 	const hash = await hashPassword(OPERATOR.password);
 	const db = new Database(DB_PATH);
-	db.prepare("INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'operator', ?)").run(OPERATOR.username, hash, new Date().toISOString());
+	db.prepare(
+		"INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, 'operator', ?)"
+	).run(OPERATOR.username, hash, new Date().toISOString());
 	db.close();
 
 	const name = `E2E Console ${Math.random().toString(36).slice(2, 8)}`;
@@ -33,7 +37,9 @@ test('a landing request reaches the sales group and the console, and a console s
 	const id = (reader.prepare('SELECT id FROM leads WHERE name = ?').get(name) as { id: number }).id;
 	reader.close();
 
-	await expect.poll(async () => (await groupTexts()).find((t) => t.includes(`#stickers_${id} `)) ?? '', { timeout: 15_000 }).toContain(name);
+	await expect
+		.poll(async () => (await groupTexts()).find((t) => t.includes(`#stickers_${id} `)) ?? '', { timeout: 15_000 })
+		.toContain(name);
 
 	await page.goto('/console/login');
 	await page.getByLabel('Username').fill(OPERATOR.username);
@@ -48,5 +54,7 @@ test('a landing request reaches the sales group and the console, and a console s
 	await card.getByRole('group', { name: 'Set the status' }).getByRole('button', { name: 'in work' }).click();
 	await expect(card.getByRole('listitem').filter({ hasText: 'by console: lena_leads' })).toHaveCount(1);
 
-	await expect.poll(async () => (await groupTexts()).find((t) => t.includes(`#stickers_${id} `)) ?? '', { timeout: 15_000 }).toContain('console: lena_leads');
+	await expect
+		.poll(async () => (await groupTexts()).find((t) => t.includes(`#stickers_${id} `)) ?? '', { timeout: 15_000 })
+		.toContain('console: lena_leads');
 });

@@ -59,7 +59,14 @@ test('with JavaScript (English): inline errors, then the request is sent without
 	expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
 
 	const [lead] = leadsNamed(name);
-	expect(lead).toMatchObject({ locale: 'en', phone: '+998901112233', utm_source: 'instagram', utm_medium: 'stories', utm_campaign: 'spring', status: 'new' });
+	expect(lead).toMatchObject({
+		locale: 'en',
+		phone: '+998901112233',
+		utm_source: 'instagram',
+		utm_medium: 'stories',
+		utm_campaign: 'spring',
+		status: 'new'
+	});
 	expect(String(lead?.utm)).toContain('utm_source=instagram');
 	expect(String(lead?.ip_hash)).toMatch(/^[0-9a-f]{32}$/);
 	expect(lead?.submitted_at).toBeTruthy();
@@ -87,7 +94,11 @@ test('without JavaScript (Russian): a plain form post with server-side errors, t
 	await context.close();
 });
 
-test('a double submit makes one lead — a double click with JavaScript and a re-posted form without it', async ({ page, request, baseURL }) => {
+test('a double submit makes one lead — a double click with JavaScript and a re-posted form without it', async ({
+	page,
+	request,
+	baseURL
+}) => {
 	await page.goto('/en');
 	const name = `E2E Double ${unique()}`;
 	await fillValidForm(page, { name, phone: `+99891${String(Math.floor(1e6 + Math.random() * 8e6))}` });
@@ -99,7 +110,12 @@ test('a double submit makes one lead — a double click with JavaScript and a re
 	await page.goto('/en');
 	const requestId = await page.locator('input[name="request_id"]').inputValue();
 	const plainName = `E2E Plain ${unique()}`;
-	const form = { request_id: requestId, name: plainName, phone: `+99893${String(Math.floor(1e6 + Math.random() * 8e6))}`, website: '' };
+	const form = {
+		request_id: requestId,
+		name: plainName,
+		phone: `+99893${String(Math.floor(1e6 + Math.random() * 8e6))}`,
+		website: ''
+	};
 	for (let i = 0; i < 2; i++) {
 		const response = await request.post('/en', { form, headers: { origin: baseURL!, accept: 'text/html' } });
 		expect(response.status()).toBe(200);
@@ -108,11 +124,12 @@ test('a double submit makes one lead — a double click with JavaScript and a re
 	expect(leadsNamed(plainName)).toHaveLength(1);
 });
 
-test('the page\'s own JS and CSS stay within 50 KB gzipped', async ({ page }) => {
+test("the page's own JS and CSS stay within 50 KB gzipped", async ({ page }) => {
 	const bodies: { url: string; bytes: number }[] = [];
 	page.on('response', async (response) => {
 		const type = response.request().resourceType();
-		if (type === 'script' || type === 'stylesheet') bodies.push({ url: response.url(), bytes: gzipSync(await response.body()).length });
+		if (type === 'script' || type === 'stylesheet')
+			bodies.push({ url: response.url(), bytes: gzipSync(await response.body()).length });
 	});
 	await page.goto('/en', { waitUntil: 'networkidle' });
 	const total = bodies.reduce((sum, b) => sum + b.bytes, 0);

@@ -20,13 +20,38 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).
 /** Two earlier launches (one stopped by SIGTERM, one killed) and what they and the web logged. */
 function plantLaunchesAndLogs(): void {
 	withDb((db) => {
-		const launch = db.prepare("INSERT INTO worker_processes (id, pid, hostname, version, slots, busy_slots, started_at, heartbeat_at, stopped_at) VALUES (?, ?, 'kiosk-box', 'v-e2e', 3, 0, ?, ?, ?)");
+		const launch = db.prepare(
+			"INSERT INTO worker_processes (id, pid, hostname, version, slots, busy_slots, started_at, heartbeat_at, stopped_at) VALUES (?, ?, 'kiosk-box', 'v-e2e', 3, 0, ?, ?, ?)"
+		);
 		launch.run(CLEAN.id, CLEAN.pid, minutesAgo(300), minutesAgo(240), minutesAgo(240));
 		launch.run(CRASHED.id, CRASHED.pid, minutesAgo(200), minutesAgo(120), null);
-		const entry = db.prepare('INSERT INTO log_entries (at, process, level, message, context, worker_id) VALUES (?, ?, ?, ?, ?, ?)');
-		entry.run(minutesAgo(250), 'worker', 'warn', 'provider slow; retrying', JSON.stringify({ job: 7, retryInMs: 4000 }), CLEAN.id);
-		entry.run(minutesAgo(125), 'worker', 'error', 'sticker upload failed', JSON.stringify({ job: 42, err: { type: 'GrammyError', message: 'Bad Request: STICKERSET_INVALID' } }), CRASHED.id);
-		entry.run(minutesAgo(60), 'web', 'warn', 'database busy past busy_timeout; answered 503', JSON.stringify({ path: '/api/kiosk/upload' }), null);
+		const entry = db.prepare(
+			'INSERT INTO log_entries (at, process, level, message, context, worker_id) VALUES (?, ?, ?, ?, ?, ?)'
+		);
+		entry.run(
+			minutesAgo(250),
+			'worker',
+			'warn',
+			'provider slow; retrying',
+			JSON.stringify({ job: 7, retryInMs: 4000 }),
+			CLEAN.id
+		);
+		entry.run(
+			minutesAgo(125),
+			'worker',
+			'error',
+			'sticker upload failed',
+			JSON.stringify({ job: 42, err: { type: 'GrammyError', message: 'Bad Request: STICKERSET_INVALID' } }),
+			CRASHED.id
+		);
+		entry.run(
+			minutesAgo(60),
+			'web',
+			'warn',
+			'database busy past busy_timeout; answered 503',
+			JSON.stringify({ path: '/api/kiosk/upload' }),
+			null
+		);
 	});
 }
 

@@ -16,12 +16,21 @@ function plantMessages(): void {
 		const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
 		const today = now.toISOString().slice(0, 10);
 		const yesterday = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
-		db.prepare('INSERT INTO users (telegram_user_id, first_name, username, created_at) VALUES (?, ?, ?, ?)').run(DILNOZA, 'Dilnoza', 'dilnoza_e2e', now.toISOString());
-		const message = db.prepare('INSERT INTO bot_messages (telegram_user_id, direction, kind, text, message_id, at) VALUES (?, ?, ?, ?, ?, ?)');
+		db.prepare('INSERT INTO users (telegram_user_id, first_name, username, created_at) VALUES (?, ?, ?, ?)').run(
+			DILNOZA,
+			'Dilnoza',
+			'dilnoza_e2e',
+			now.toISOString()
+		);
+		const message = db.prepare(
+			'INSERT INTO bot_messages (telegram_user_id, direction, kind, text, message_id, at) VALUES (?, ?, ?, ?, ?, ?)'
+		);
 		message.run(DILNOZA, 'in', 'command', '/start', 1, at(-3));
 		message.run(DILNOZA, 'out', 'text', 'Hello Dilnoza! May we use your photo?', 2, at(-2));
 		message.run(DILNOZA, 'in', 'callback', 'Yes, I agree', 2, at(-1));
-		const day = db.prepare('INSERT INTO message_activity (day, incoming, outgoing, guests) VALUES (?, ?, ?, ?) ON CONFLICT(day) DO UPDATE SET incoming = excluded.incoming, outgoing = excluded.outgoing, guests = excluded.guests');
+		const day = db.prepare(
+			'INSERT INTO message_activity (day, incoming, outgoing, guests) VALUES (?, ?, ?, ?) ON CONFLICT(day) DO UPDATE SET incoming = excluded.incoming, outgoing = excluded.outgoing, guests = excluded.guests'
+		);
 		day.run(today, 2, 1, 1);
 		day.run(yesterday, 40, 55, 9);
 	});

@@ -30,7 +30,10 @@ function stop(code: number): Promise<never> {
 }
 
 function startProduct(env: NodeJS.ProcessEnv): ChildProcess {
-	const product = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-all.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+	const product = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-all.ts'], {
+		env,
+		stdio: ['ignore', 'inherit', 'inherit']
+	});
 	const exited = new Promise<void>((resolve) => product.once('exit', () => resolve()));
 	product.once('exit', (code) => {
 		if (!stopping) console.error(`pg-s3 stack: the product exited (code ${code}); stopping the stack`);
@@ -46,7 +49,10 @@ function startProduct(env: NodeJS.ProcessEnv): ChildProcess {
 async function waitUntilServing(healthUrl: string): Promise<void> {
 	const deadline = Date.now() + READY_WITHIN_MS;
 	while (Date.now() < deadline) {
-		const status = await fetch(healthUrl).then((r) => r.status, () => 0);
+		const status = await fetch(healthUrl).then(
+			(r) => r.status,
+			() => 0
+		);
 		if (status === 200) return;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
@@ -56,7 +62,8 @@ async function waitUntilServing(healthUrl: string): Promise<void> {
 async function main(): Promise<void> {
 	const dataDir = process.env.DATA_DIR;
 	const baseUrl = process.env.PUBLIC_BASE_URL;
-	if (!dataDir || !baseUrl) throw new Error('DATA_DIR and PUBLIC_BASE_URL must be set (playwright.config.ts sets them)');
+	if (!dataDir || !baseUrl)
+		throw new Error('DATA_DIR and PUBLIC_BASE_URL must be set (playwright.config.ts sets them)');
 	rmSync(dataDir, { recursive: true, force: true });
 
 	const cluster = await startPgCluster();

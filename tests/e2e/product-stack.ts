@@ -65,14 +65,23 @@ async function postgresDb(url: string): Promise<StackDb> {
 
 function required(name: string): string {
 	const value = process.env[name];
-	if (!value) throw new Error(`${name} is not set: the postgres-s3 project needs the stack of tests/e2e/pg-s3-stack.ts (playwright.config.ts)`);
+	if (!value)
+		throw new Error(
+			`${name} is not set: the postgres-s3 project needs the stack of tests/e2e/pg-s3-stack.ts (playwright.config.ts)`
+		);
 	return value;
 }
 
 async function openStack(option: ProductStackOption): Promise<ProductStack> {
 	const dataDir = path.resolve(option.dataDir);
 	const emulatorUrl = `http://127.0.0.1:${option.emulatorPort}`;
-	const scriptEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: '' };
+	const scriptEnv: NodeJS.ProcessEnv = {
+		...process.env,
+		DATA_DIR: dataDir,
+		LOG_LEVEL: 'warn',
+		TELEGRAM_BOT_TOKEN: '',
+		TELEGRAM_API_ROOT: ''
+	};
 	let db: StackDb;
 	let files: FileStore;
 	if (option.engine === 'sqlite') {
@@ -86,11 +95,19 @@ async function openStack(option: ProductStackOption): Promise<ProductStack> {
 		delete scriptEnv.DB_PATH;
 		scriptEnv.DATABASE_URL = databaseUrl;
 		db = await postgresDb(databaseUrl);
-		files = new S3FileStore({ bucket: bucket.pathname.slice(1), region: 'us-east-1', endpoint: bucket.origin, forcePathStyle: true, credentials: S3RVER_KEY });
+		files = new S3FileStore({
+			bucket: bucket.pathname.slice(1),
+			region: 'us-east-1',
+			endpoint: bucket.origin,
+			forcePathStyle: true,
+			credentials: S3RVER_KEY
+		});
 	}
 	const registerKiosk = () => {
 		const name = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-		const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', name, '--json'], { env: scriptEnv });
+		const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', name, '--json'], {
+			env: scriptEnv
+		});
 		return (JSON.parse(out.toString()) as { key: string }).key;
 	};
 	return { ...option, dataDir, emulatorUrl, db, files, registerKiosk };
@@ -98,7 +115,10 @@ async function openStack(option: ProductStackOption): Promise<ProductStack> {
 
 /** `productStack` is set per project; `product` is opened once per worker on it. */
 export const test = base.extend<object, ProductStackWorkerOptions & { product: ProductStack }>({
-	productStack: [{ engine: 'sqlite', emulatorPort: 18081, dataDir: '.tmp/e2e-data' }, { option: true, scope: 'worker' }],
+	productStack: [
+		{ engine: 'sqlite', emulatorPort: 18081, dataDir: '.tmp/e2e-data' },
+		{ option: true, scope: 'worker' }
+	],
 	product: [
 		async ({ productStack }, use) => {
 			const stack = await openStack(productStack);

@@ -16,7 +16,11 @@ test('finding 3: a console page goes to sign-in within seconds when its session 
 	await expect(page.getByRole('heading', { level: 1, name: 'Spend' })).toBeVisible();
 
 	// Signed out on another device: the server deletes every session of this operator.
-	withE2eDb((db) => db.prepare('DELETE FROM operator_sessions WHERE operator_id = (SELECT id FROM operators WHERE username = ?)').run(OPERATOR.username));
+	withE2eDb((db) =>
+		db
+			.prepare('DELETE FROM operator_sessions WHERE operator_id = (SELECT id FROM operators WHERE username = ?)')
+			.run(OPERATOR.username)
+	);
 	await expect(page).toHaveURL(/\/console\/login\?next=%2Fconsole%2Fspend/, { timeout: 10_000 });
 
 	await page.getByLabel('Username').fill(OPERATOR.username);

@@ -13,10 +13,13 @@ test('the start page links to every part of the product and shows live status', 
 
 test('the worker reports its heartbeat to /health, which Chromium loads as JSON', async ({ page }) => {
 	await expect
-		.poll(async () => {
-			const response = await page.goto('/health');
-			return (await response?.json())?.worker?.alive;
-		}, { timeout: 30_000 })
+		.poll(
+			async () => {
+				const response = await page.goto('/health');
+				return (await response?.json())?.worker?.alive;
+			},
+			{ timeout: 30_000 }
+		)
 		.toBe(true);
 	const response = await page.goto('/health');
 	expect(response?.status()).toBe(200);
@@ -27,9 +30,15 @@ test('the worker reports its heartbeat to /health, which Chromium loads as JSON'
 });
 
 test('a cross-site JSON call to the API is refused, a same-origin one answers', async ({ request, baseURL }) => {
-	const foreign = await request.post('/api/trpc/system.health', { headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, data: {} });
+	const foreign = await request.post('/api/trpc/system.health', {
+		headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+		data: {}
+	});
 	expect(foreign.status()).toBe(403);
-	const missing = await request.post('/api/trpc/system.health', { headers: { 'content-type': 'text/plain' }, data: '{}' });
+	const missing = await request.post('/api/trpc/system.health', {
+		headers: { 'content-type': 'text/plain' },
+		data: '{}'
+	});
 	expect(missing.status()).toBe(403);
 	const same = await request.get('/api/trpc/system.health', { headers: { origin: baseURL! } });
 	expect(same.status()).toBe(200);

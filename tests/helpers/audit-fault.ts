@@ -8,8 +8,12 @@ import { dialectOf } from '../../src/lib/server/db/dialect/dialect.ts';
 export async function failAuditOf(db: Db, actions: string[]): Promise<() => Promise<void>> {
 	const list = actions.map((action) => `'${action.replace(/'/g, "''")}'`).join(', ');
 	if (dialectOf(db).name === 'postgresql') {
-		await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION test_fail_audit() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'audit insert failed (injected)'; END $$ LANGUAGE plpgsql`);
-		await db.$executeRawUnsafe(`CREATE TRIGGER test_fail_audit BEFORE INSERT ON audit_log FOR EACH ROW WHEN (NEW.action IN (${list})) EXECUTE FUNCTION test_fail_audit()`);
+		await db.$executeRawUnsafe(
+			`CREATE OR REPLACE FUNCTION test_fail_audit() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'audit insert failed (injected)'; END $$ LANGUAGE plpgsql`
+		);
+		await db.$executeRawUnsafe(
+			`CREATE TRIGGER test_fail_audit BEFORE INSERT ON audit_log FOR EACH ROW WHEN (NEW.action IN (${list})) EXECUTE FUNCTION test_fail_audit()`
+		);
 		return async () => void (await db.$executeRawUnsafe('DROP TRIGGER test_fail_audit ON audit_log'));
 	}
 	await db.$executeRawUnsafe(

@@ -99,14 +99,19 @@ async function freePorts(count: number): Promise<number[]> {
 					// taken: try the next one
 				}
 			}
-		if (held.length < count) throw new Error(`fewer than ${count} free ports in TEST_PORT_RANGE=${process.env.TEST_PORT_RANGE}`);
+		if (held.length < count)
+			throw new Error(`fewer than ${count} free ports in TEST_PORT_RANGE=${process.env.TEST_PORT_RANGE}`);
 	} finally {
 		await Promise.all(held.map((port) => port.release()));
 	}
 	return held.map((port) => port.port);
 }
 
-export async function startBuiltWeb(dataDir: string, env: NodeJS.ProcessEnv = {}, options: BuiltWebOptions = {}): Promise<BuiltWeb> {
+export async function startBuiltWeb(
+	dataDir: string,
+	env: NodeJS.ProcessEnv = {},
+	options: BuiltWebOptions = {}
+): Promise<BuiltWeb> {
 	if (!existsSync(BUILT_WEB_ENTRY)) throw new Error('build/ is missing: run `npx vite build` first');
 	const port = await freePort();
 	const base = `http://127.0.0.1:${port}`;
@@ -134,7 +139,9 @@ export async function startBuiltWeb(dataDir: string, env: NodeJS.ProcessEnv = {}
 	let output = '';
 	child.stdout.on('data', (chunk) => (output += chunk));
 	child.stderr.on('data', (chunk) => (output += chunk));
-	const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+	const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+		child.once('exit', (code, signal) => resolve({ code, signal }))
+	);
 	const stop = async () => {
 		if (child.exitCode !== null || child.signalCode !== null) return;
 		child.kill('SIGTERM');
@@ -144,7 +151,13 @@ export async function startBuiltWeb(dataDir: string, env: NodeJS.ProcessEnv = {}
 	};
 	for (let i = 0; i < 300; i++) {
 		if (child.exitCode !== null) throw new Error(`the web server exited (${child.exitCode}):\n${output}`);
-		if (await fetch(`${base}/health`).then(() => true, () => false)) return { base, origin, pid: child.pid!, dataDir, dbPath, output: () => output, stop, exit };
+		if (
+			await fetch(`${base}/health`).then(
+				() => true,
+				() => false
+			)
+		)
+			return { base, origin, pid: child.pid!, dataDir, dbPath, output: () => output, stop, exit };
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	await stop();
@@ -155,7 +168,10 @@ export async function startBuiltWeb(dataDir: string, env: NodeJS.ProcessEnv = {}
  * For a test file: `start()` gives a built web server on a fresh data dir and a Prisma client on
  * its database; `later()` adds a clean-up step. After each test everything stops, newest first.
  */
-export function useBuiltWeb(prefix: string): { start: (env?: NodeJS.ProcessEnv, options?: BuiltWebOptions) => Promise<{ web: BuiltWeb; db: Db }>; later: (step: () => Promise<void> | void) => void } {
+export function useBuiltWeb(prefix: string): {
+	start: (env?: NodeJS.ProcessEnv, options?: BuiltWebOptions) => Promise<{ web: BuiltWeb; db: Db }>;
+	later: (step: () => Promise<void> | void) => void;
+} {
 	const tempDir = useTempDir(prefix);
 	const steps: (() => Promise<void> | void)[] = [];
 	afterEach(async () => {
@@ -189,13 +205,23 @@ export function requestWeb(web: BuiltWeb, pathname: string, init: WebRequestInit
 }
 
 /** As a browser without JavaScript posts a form: the answer is the page, with the action's status. */
-export function postForm(web: BuiltWeb, pathname: string, fields: Record<string, string>, init: WebRequestInit = {}): Promise<Response> {
+export function postForm(
+	web: BuiltWeb,
+	pathname: string,
+	fields: Record<string, string>,
+	init: WebRequestInit = {}
+): Promise<Response> {
 	const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', ...init.headers };
 	return requestWeb(web, pathname, { ...init, method: 'POST', headers, body: new URLSearchParams(fields).toString() });
 }
 
 export function postJson(web: BuiltWeb, pathname: string, body: unknown, init: WebRequestInit = {}): Promise<Response> {
-	return requestWeb(web, pathname, { ...init, method: 'POST', headers: { 'content-type': 'application/json', ...init.headers }, body: JSON.stringify(body) });
+	return requestWeb(web, pathname, {
+		...init,
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...init.headers },
+		body: JSON.stringify(body)
+	});
 }
 
 /** The `name=value` pairs of a response's Set-Cookie headers, ready for a Cookie header. */
@@ -217,22 +243,40 @@ export function readRssBytes(pid: number): number {
 export async function signIn(web: BuiltWeb, username: string, password: string): Promise<string> {
 	const response = await postForm(web, '/console/login', { username, password });
 	const cookie = response.headers.getSetCookie().find((line) => !/max-age=0/i.test(line));
-	if (response.status !== 303 || !cookie) throw new Error(`sign-in as ${username} failed: ${response.status} ${await response.text()}`);
+	if (response.status !== 303 || !cookie)
+		throw new Error(`sign-in as ${username} failed: ${response.status} ${await response.text()}`);
 	return cookie.split(';')[0]!;
 }
 
 /** A tRPC call over plain HTTP, as the console's httpLink sends it (no batching). */
-export async function callTrpc(web: BuiltWeb, cookie: string, kind: 'query' | 'mutation', procedure: string, input?: unknown): Promise<{ status: number; body: TrpcBody }> {
+export async function callTrpc(
+	web: BuiltWeb,
+	cookie: string,
+	kind: 'query' | 'mutation',
+	procedure: string,
+	input?: unknown
+): Promise<{ status: number; body: TrpcBody }> {
 	const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-	const response = kind === 'query' ? await requestWeb(web, `/api/trpc/${procedure}${query}`, { cookie }) : await postJson(web, `/api/trpc/${procedure}`, input ?? null, { cookie });
+	const response =
+		kind === 'query'
+			? await requestWeb(web, `/api/trpc/${procedure}${query}`, { cookie })
+			: await postJson(web, `/api/trpc/${procedure}`, input ?? null, { cookie });
 	return { status: response.status, body: (await response.json()) as TrpcBody };
 }
 
 export interface TrpcBody {
 	result?: { data: unknown };
-	error?: { message: string; code: number; data: { code: string; httpStatus: number; requestId?: string; zodError?: { fieldErrors: Record<string, string[]> } | null } };
+	error?: {
+		message: string;
+		code: number;
+		data: {
+			code: string;
+			httpStatus: number;
+			requestId?: string;
+			zodError?: { fieldErrors: Record<string, string[]> } | null;
+		};
+	};
 }
-
 
 export type SpawnedWeb = ReturnType<typeof spawnBuiltWeb>;
 
@@ -271,7 +315,8 @@ export function spawnBuiltWeb(options: { port: number; dataDir: string; env?: No
 export async function waitForHealth(web: SpawnedWeb, timeoutMs = 30_000): Promise<Response> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (web.exitCode !== null) throw new Error(`web process exited (${web.exitCode}):\n${web.output().stdout}${web.output().stderr}`);
+		if (web.exitCode !== null)
+			throw new Error(`web process exited (${web.exitCode}):\n${web.output().stdout}${web.output().stderr}`);
 		const answer = await fetch(`${web.base}/health`).catch(() => null);
 		if (answer) return answer;
 		await new Promise((resolve) => setTimeout(resolve, 100));
@@ -280,7 +325,10 @@ export async function waitForHealth(web: SpawnedWeb, timeoutMs = 30_000): Promis
 }
 
 /** The process's result once it exits, or — killed after `timeoutMs` — what it printed until then. */
-export async function exitOrKill(child: { finished: Promise<Finished>; kill(signal?: NodeJS.Signals): boolean }, timeoutMs: number): Promise<Finished> {
+export async function exitOrKill(
+	child: { finished: Promise<Finished>; kill(signal?: NodeJS.Signals): boolean },
+	timeoutMs: number
+): Promise<Finished> {
 	let timer: NodeJS.Timeout | undefined;
 	const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
 	const result = await Promise.race([child.finished, late.then(() => null)]);

@@ -1,6 +1,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { openDatabase } from '../../src/lib/server/db/client.ts';
-import { claimNextJob, renewLease, requeueAbandonedJobs, type ClaimedJob } from '../../src/lib/server/jobs/job.repository.ts';
+import {
+	claimNextJob,
+	renewLease,
+	requeueAbandonedJobs,
+	type ClaimedJob
+} from '../../src/lib/server/jobs/job.repository.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 
 /**
@@ -68,7 +73,8 @@ async function claimUntilEmpty(clock: FakeClock): Promise<ClaimedJob[]> {
 async function renewAll(claims: ClaimedJob[], at: string): Promise<number> {
 	const clock = new FakeClock(at);
 	let renewed = 0;
-	for (const claim of claims) if (await renewLease(db, clock, { ...claim, workerId: options.workerId }, options.leaseMs)) renewed++;
+	for (const claim of claims)
+		if (await renewLease(db, clock, { ...claim, workerId: options.workerId }, options.leaseMs)) renewed++;
 	return renewed;
 }
 

@@ -13,13 +13,20 @@ export interface Finished {
 }
 
 /** Starts a TypeScript entry point of ours in a real Node process (as npm scripts do). */
-export function startTs(entry: string, options: { env?: NodeJS.ProcessEnv; cwd?: string; args?: string[] } = {}): ChildProcess & { output: () => Finished; finished: Promise<Finished> } {
+export function startTs(
+	entry: string,
+	options: { env?: NodeJS.ProcessEnv; cwd?: string; args?: string[] } = {}
+): ChildProcess & { output: () => Finished; finished: Promise<Finished> } {
 	// tsx by absolute URL, so the child finds it whatever its working directory is.
-	const child = spawn(process.execPath, ['--import', TSX_LOADER, path.resolve(PROJECT_ROOT, entry), ...(options.args ?? [])], {
-		cwd: options.cwd ?? PROJECT_ROOT,
-		env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
+	const child = spawn(
+		process.execPath,
+		['--import', TSX_LOADER, path.resolve(PROJECT_ROOT, entry), ...(options.args ?? [])],
+		{
+			cwd: options.cwd ?? PROJECT_ROOT,
+			env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
+			stdio: ['ignore', 'pipe', 'pipe']
+		}
+	);
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -30,7 +37,10 @@ export function startTs(entry: string, options: { env?: NodeJS.ProcessEnv; cwd?:
 }
 
 /** Runs an entry point to completion. */
-export function runTs(entry: string, options: { env?: NodeJS.ProcessEnv; cwd?: string; args?: string[] } = {}): Promise<Finished> {
+export function runTs(
+	entry: string,
+	options: { env?: NodeJS.ProcessEnv; cwd?: string; args?: string[] } = {}
+): Promise<Finished> {
 	return startTs(entry, options).finished;
 }
 
@@ -42,7 +52,11 @@ export function runTs(entry: string, options: { env?: NodeJS.ProcessEnv; cwd?: s
 export const PROCESS_WAIT_MS = 60_000;
 
 /** Resolves once `predicate` holds for the process's stdout+stderr so far. */
-export async function waitForOutput(child: ReturnType<typeof startTs>, predicate: (text: string) => boolean, timeoutMs = PROCESS_WAIT_MS): Promise<string> {
+export async function waitForOutput(
+	child: ReturnType<typeof startTs>,
+	predicate: (text: string) => boolean,
+	timeoutMs = PROCESS_WAIT_MS
+): Promise<string> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const { stdout, stderr, code } = child.output();

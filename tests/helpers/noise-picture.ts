@@ -11,7 +11,9 @@ export async function noisePicture(format: 'jpeg' | 'png', minBytes: number): Pr
 	let side = Math.ceil(Math.sqrt(minBytes / bytesPerPixel));
 	for (;;) {
 		const pixels = sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } });
-		const picture = await (format === 'jpeg' ? pixels.jpeg({ quality: 90 }) : pixels.png({ compressionLevel: 0 })).toBuffer();
+		const picture = await (
+			format === 'jpeg' ? pixels.jpeg({ quality: 90 }) : pixels.png({ compressionLevel: 0 })
+		).toBuffer();
 		if (picture.length >= minBytes) return picture;
 		side = Math.ceil(side * 1.05);
 	}

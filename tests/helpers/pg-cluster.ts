@@ -36,7 +36,11 @@ export async function onServer(serverUrl: string, sql: string): Promise<void> {
  */
 export async function createMigratedTemplate(serverUrl: string): Promise<void> {
 	await onServer(serverUrl, `CREATE DATABASE ${TEMPLATE_DATABASE}`);
-	await migratePostgres({ url: databaseUrl(serverUrl, TEMPLATE_DATABASE), migrationsDir: path.join(PROJECT_ROOT, POSTGRES_MIGRATIONS_DIR), clock: systemClock });
+	await migratePostgres({
+		url: databaseUrl(serverUrl, TEMPLATE_DATABASE),
+		migrationsDir: path.join(PROJECT_ROOT, POSTGRES_MIGRATIONS_DIR),
+		clock: systemClock
+	});
 }
 
 let created = 0;
@@ -44,7 +48,10 @@ let created = 0;
 /** A new database on the server: a copy of the migrated template, or empty. Returns its URL. */
 export async function createDatabase(serverUrl: string, from: 'template' | 'empty'): Promise<string> {
 	const name = `kiosk_test_${process.pid}_${++created}_${Date.now().toString(36)}`;
-	await onServer(serverUrl, `CREATE DATABASE ${name}${from === 'template' ? ` TEMPLATE ${TEMPLATE_DATABASE} STRATEGY FILE_COPY` : ''}`);
+	await onServer(
+		serverUrl,
+		`CREATE DATABASE ${name}${from === 'template' ? ` TEMPLATE ${TEMPLATE_DATABASE} STRATEGY FILE_COPY` : ''}`
+	);
 	return databaseUrl(serverUrl, name);
 }
 

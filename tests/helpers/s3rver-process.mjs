@@ -8,7 +8,14 @@ const [directory, bucket] = process.argv.slice(2);
 // s3rver 4 computes a bucket-level request's signature over `/<bucket>` where the AWS SDK signs
 // `/<bucket>/` (real S3 takes both), so mismatched signatures are let through; an unknown access
 // key id is still refused.
-const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, allowMismatchedSignatures: true, configureBuckets: [{ name: bucket }] });
+const server = new S3rver({
+	address: '127.0.0.1',
+	port: 0,
+	directory,
+	silent: true,
+	allowMismatchedSignatures: true,
+	configureBuckets: [{ name: bucket }]
+});
 const { port } = await server.run();
 process.stdout.write(`${JSON.stringify({ port })}\n`);
 process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));

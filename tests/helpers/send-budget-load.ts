@@ -22,7 +22,18 @@ import type { TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
  * bot's limits. Written here, not taken from the product's list, so a method the product forgot to
  * pace would still be counted.
  */
-const MESSAGE_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendMediaGroup', 'sendSticker', 'sendDocument', 'editMessageText', 'editMessageCaption', 'editMessageReplyMarkup', 'copyMessage', 'forwardMessage']);
+const MESSAGE_METHODS = new Set([
+	'sendMessage',
+	'sendPhoto',
+	'sendMediaGroup',
+	'sendSticker',
+	'sendDocument',
+	'editMessageText',
+	'editMessageCaption',
+	'editMessageReplyMarkup',
+	'copyMessage',
+	'forwardMessage'
+]);
 
 export interface ArrivalFigures {
 	/** Message calls the emulator received (faulted ones included: Telegram counts them too). */
@@ -43,7 +54,8 @@ export interface ArrivalFigures {
 	spanMs: number;
 }
 
-const isMessage = (call: CallRecord): call is CallRecord & { chat_id: number } => MESSAGE_METHODS.has(call.method) && typeof call.chat_id === 'number' && call.outcome !== 'dropped';
+const isMessage = (call: CallRecord): call is CallRecord & { chat_id: number } =>
+	MESSAGE_METHODS.has(call.method) && typeof call.chat_id === 'number' && call.outcome !== 'dropped';
 
 /** The most of `times` (sorted) inside any window of `windowMs` that starts at one of them: [t, t + windowMs). */
 export function peakInWindow(times: readonly number[], windowMs: number): number {
@@ -125,10 +137,28 @@ export async function seedNewsRecipients(db: Db, emulator: TelegramEmulator, cou
 	await confirmPendingUpdates(emulator);
 	const now = new Date().toISOString();
 	const telegramUserIds = ids.map(BigInt);
-	await db.user.createMany({ data: telegramUserIds.map((telegramUserId, n) => ({ telegramUserId, firstName: `Reader${n}`, consentedAt: now, createdAt: now })) });
-	await db.guestLanguage.createMany({ data: telegramUserIds.map((telegramUserId) => ({ telegramUserId, locale: 'en', updatedAt: now })) });
+	await db.user.createMany({
+		data: telegramUserIds.map((telegramUserId, n) => ({
+			telegramUserId,
+			firstName: `Reader${n}`,
+			consentedAt: now,
+			createdAt: now
+		}))
+	});
+	await db.guestLanguage.createMany({
+		data: telegramUserIds.map((telegramUserId) => ({ telegramUserId, locale: 'en', updatedAt: now }))
+	});
 	await db.newsOptIn.createMany({
-		data: telegramUserIds.map((telegramUserId) => ({ telegramUserId, state: 'in', wordingVersion: 'news-question-1', locale: 'en', askedAt: now, answeredAt: now, via: 'button', updatedAt: now }))
+		data: telegramUserIds.map((telegramUserId) => ({
+			telegramUserId,
+			state: 'in',
+			wordingVersion: 'news-question-1',
+			locale: 'en',
+			askedAt: now,
+			answeredAt: now,
+			via: 'button',
+			updatedAt: now
+		}))
 	});
 	return ids;
 }
@@ -143,17 +173,30 @@ async function confirmPendingUpdates(emulator: TelegramEmulator): Promise<void> 
 /** A broadcast to every opted-in guest, due now, as the console's "Send" makes it. */
 export async function queueNewsBroadcast(db: Db, text: string): Promise<number> {
 	const now = new Date().toISOString();
-	const broadcast = await createBroadcast(db, now, { eventId: null, text, imagePath: null, buttonText: null, buttonUrl: null, createdBy: 'send-budget load' });
+	const broadcast = await createBroadcast(db, now, {
+		eventId: null,
+		text,
+		imagePath: null,
+		buttonText: null,
+		buttonUrl: null,
+		createdBy: 'send-budget load'
+	});
 	await scheduleBroadcast(db, now, broadcast.id, now);
 	return broadcast.id;
 }
 
 /** How many copies with `marker` each recipient's chat holds: lost (0) and doubled (> 1) recipients. */
-export async function broadcastCopies(emulator: TelegramEmulator, chatIds: readonly number[], marker: string): Promise<{ lost: number[]; doubled: number[] }> {
+export async function broadcastCopies(
+	emulator: TelegramEmulator,
+	chatIds: readonly number[],
+	marker: string
+): Promise<{ lost: number[]; doubled: number[] }> {
 	const lost: number[] = [];
 	const doubled: number[] = [];
 	for (const id of chatIds) {
-		const copies = (await emulator.control.chatMessages(id)).filter((m) => m.from_bot && (m.text ?? '').includes(marker)).length;
+		const copies = (await emulator.control.chatMessages(id)).filter(
+			(m) => m.from_bot && (m.text ?? '').includes(marker)
+		).length;
 		if (copies === 0) lost.push(id);
 		if (copies > 1) doubled.push(id);
 	}
@@ -164,10 +207,21 @@ export async function broadcastCopies(emulator: TelegramEmulator, chatIds: reado
 export async function seedLeads(db: Db, count: number): Promise<void> {
 	for (let n = 0; n < count; n++) {
 		const phone = `+99891${String(1_000_000 + n)}`;
-		const result = await receiveLead({ db, clock: systemClock }, {
-			requestId: randomUUID(), name: `Load ${n}`, telegram: `@load_${n}`, phone, eventDate: '15 June', guests: '200', comment: '',
-			locale: 'en', utmSource: undefined, ipHash: randomUUID().replace(/-/g, '')
-		});
+		const result = await receiveLead(
+			{ db, clock: systemClock },
+			{
+				requestId: randomUUID(),
+				name: `Load ${n}`,
+				telegram: `@load_${n}`,
+				phone,
+				eventDate: '15 June',
+				guests: '200',
+				comment: '',
+				locale: 'en',
+				utmSource: undefined,
+				ipHash: randomUUID().replace(/-/g, '')
+			}
+		);
 		if (result.outcome !== 'lead') throw new Error(`lead ${n} was not taken: ${result.outcome}`);
 	}
 }
@@ -178,7 +232,13 @@ export interface PackFixtures {
 }
 
 /** A guest who started the bot, their selfie in the store, and their pack's job queued (as a kiosk upload does). */
-export async function seedPackGuest(db: Db, emulator: TelegramEmulator, files: FileStore, fixtures: PackFixtures, n: number): Promise<{ guestId: number; jobId: number }> {
+export async function seedPackGuest(
+	db: Db,
+	emulator: TelegramEmulator,
+	files: FileStore,
+	fixtures: PackFixtures,
+	n: number
+): Promise<{ guestId: number; jobId: number }> {
 	const guest = await emulator.control.createUser({ first_name: `Guest ${n}`, language_code: 'en' });
 	await emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
 	const now = new Date().toISOString();
@@ -188,7 +248,18 @@ export async function seedPackGuest(db: Db, emulator: TelegramEmulator, files: F
 	await files.put(photoPath, fixtures.selfie);
 	await files.put(`sessions/${token}/face_crop.jpg`, fixtures.faceCrop);
 	await db.user.create({ data: { telegramUserId, firstName: `Guest ${n}`, consentedAt: now, createdAt: now } });
-	await db.session.create({ data: { sessionToken: token, telegramUserId, templateId: 'tuxedo', status: 'photo_taken', createdAt: now, updatedAt: now } });
-	const jobId = await db.$transaction((tx) => enqueueJob(tx, { telegramUserId, sessionToken: token, photoPath, templateId: 'tuxedo', now }));
+	await db.session.create({
+		data: {
+			sessionToken: token,
+			telegramUserId,
+			templateId: 'tuxedo',
+			status: 'photo_taken',
+			createdAt: now,
+			updatedAt: now
+		}
+	});
+	const jobId = await db.$transaction((tx) =>
+		enqueueJob(tx, { telegramUserId, sessionToken: token, photoPath, templateId: 'tuxedo', now })
+	);
 	return { guestId: guest.id, jobId };
 }

@@ -37,7 +37,10 @@ export async function openSse(url: string, headers: Record<string, string> = {})
 				if (found) finish(() => resolve(found));
 				else if (done) finish(() => reject(new Error(`stream ended without the event; got ${JSON.stringify(events)}`)));
 			};
-			const timer = setTimeout(() => finish(() => reject(new Error(`timed out; got ${JSON.stringify(events)}`))), timeoutMs);
+			const timer = setTimeout(
+				() => finish(() => reject(new Error(`timed out; got ${JSON.stringify(events)}`))),
+				timeoutMs
+			);
 			const finish = (then: () => void) => {
 				clearTimeout(timer);
 				waiters.delete(check);

@@ -27,10 +27,14 @@ export interface S3TestServer {
 /** A real S3-compatible server (s3rver, its own process) on a random port with its data in a temporary folder. */
 export async function startS3Server(bucket = 'kiosk-files'): Promise<S3TestServer> {
 	const directory = mkdtempSync(path.join(tmpdir(), 's3rver-'));
-	const child = spawn(process.execPath, ['--openssl-legacy-provider', path.join(PROJECT_ROOT, 'tests/helpers/s3rver-process.mjs'), directory, bucket], {
-		cwd: PROJECT_ROOT,
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
+	const child = spawn(
+		process.execPath,
+		['--openssl-legacy-provider', path.join(PROJECT_ROOT, 'tests/helpers/s3rver-process.mjs'), directory, bucket],
+		{
+			cwd: PROJECT_ROOT,
+			stdio: ['ignore', 'pipe', 'pipe']
+		}
+	);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	const port = await new Promise<number>((resolve, reject) => {
 		let output = '';
@@ -69,5 +73,11 @@ export async function startS3Server(bucket = 'kiosk-files'): Promise<S3TestServe
 
 /** The product's store on a test server's bucket. */
 export function bucketStore(server: S3TestServer): S3FileStore {
-	return new S3FileStore({ bucket: server.bucket, region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3RVER_KEY });
+	return new S3FileStore({
+		bucket: server.bucket,
+		region: 'us-east-1',
+		endpoint: server.endpoint,
+		forcePathStyle: true,
+		credentials: S3RVER_KEY
+	});
 }

@@ -11,7 +11,10 @@ import { PROJECT_ROOT } from './node-process.ts';
  * `check-and-stop`: checks one photo, stops the checker and prints its verdict, then has nothing
  * left to do — the process must end by itself.
  */
-const checker = new ChildUploadChecker({ entry: resolveCheckerEntry(PROJECT_ROOT), logger: createLogger('web', 'info') });
+const checker = new ChildUploadChecker({
+	entry: resolveCheckerEntry(PROJECT_ROOT),
+	logger: createLogger('web', 'info')
+});
 if (process.argv[2] === 'check-and-stop') {
 	const check = await checker.check(await readFile(SAMPLE_FACE_PATH));
 	await checker.stop();

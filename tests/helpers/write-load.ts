@@ -18,7 +18,10 @@ for (let i = 0; i < total; i++) {
 		await db.$transaction(async (tx) => {
 			const row = await tx.setting.findUniqueOrThrow({ where: { key: 'counter' } });
 			const at = new Date().toISOString();
-			await tx.setting.update({ where: { key: 'counter' }, data: { value: String(Number(row.value) + 1), updatedAt: at } });
+			await tx.setting.update({
+				where: { key: 'counter' },
+				data: { value: String(Number(row.value) + 1), updatedAt: at }
+			});
 			await tx.auditLog.create({ data: { ts: at, actor: label!, action: 'load_test' } });
 		});
 	} catch (error) {

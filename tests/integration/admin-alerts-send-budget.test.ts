@@ -50,12 +50,19 @@ describe('admin alerts go through the send budget', () => {
 		// Another worker just wrote to admin A (a guest notice to the same person, say).
 		expect(await otherWorker.tryTake(BigInt(admins[0]!))).toBe(true);
 
-		await alertAdmins({ db, api, logger: silentLogger, pacing: sendPacingFor(db, clock) }, admins.map(BigInt), 'The queue is paused: the image provider refuses our access.');
+		await alertAdmins(
+			{ db, api, logger: silentLogger, pacing: sendPacingFor(db, clock) },
+			admins.map(BigInt),
+			'The queue is paused: the image provider refuses our access.'
+		);
 
 		// Admin A's alert waited out the chat's spacing; without the budget it would go at `start`.
 		expect(sentAt.get(admins[0]!)).toEqual([start + BOT_LIMITS.perChatMs]);
 		expect(sentAt.get(admins[1]!)).toHaveLength(1);
-		for (const admin of admins) expect((await emulator.control.chatMessages(admin)).filter((m) => m.from_bot && /paused/.test(m.text ?? ''))).toHaveLength(1);
+		for (const admin of admins)
+			expect(
+				(await emulator.control.chatMessages(admin)).filter((m) => m.from_bot && /paused/.test(m.text ?? ''))
+			).toHaveLength(1);
 		// Each alert left its place in the shared rows: the other worker must now wait for both chats.
 		for (const admin of admins) expect(await otherWorker.take(BigInt(admin), 'guest')).toBeGreaterThan(0);
 		// And both count in the bot's second (the other worker's message of 1.2 s before has left it).

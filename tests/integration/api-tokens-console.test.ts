@@ -25,16 +25,27 @@ describe('API tokens in the console', () => {
 		const made = await as(ivan).create({ name: 'crm', scopes: ['leads:read', 'leads:read'], expiresInDays: 30 });
 		expect(made.secret).toMatch(/^skt_[a-z2-7]{52}$/);
 		const row = await db.apiToken.findUniqueOrThrow({ where: { id: made.id } });
-		expect({ hash: row.secretHash, scopes: row.scopes, rate: row.ratePerMinute, expiresAt: row.expiresAt }).toEqual({ hash: hashTokenSecret(made.secret), scopes: 'leads:read', rate: 60, expiresAt: '2026-07-01T10:00:00.000Z' });
+		expect({ hash: row.secretHash, scopes: row.scopes, rate: row.ratePerMinute, expiresAt: row.expiresAt }).toEqual({
+			hash: hashTokenSecret(made.secret),
+			scopes: 'leads:read',
+			rate: 60,
+			expiresAt: '2026-07-01T10:00:00.000Z'
+		});
 		expect(JSON.stringify(await db.apiToken.findMany())).not.toContain(made.secret.slice(10));
 		await as(owner).create({ name: 'dashboard', scopes: ['stats:read'], expiresInDays: 7 });
 
 		expect((await as(ivan).list()).map((t) => t.name)).toEqual(['crm']);
 		expect((await as(owner).list()).map((t) => `${t.name}:${t.owner}`)).toEqual(['dashboard:olga', 'crm:ivan']);
 		expect(JSON.stringify(await as(owner).list())).not.toContain(made.secret);
-		await expect(as(vera).create({ name: 'x', scopes: ['stats:read'], expiresInDays: 7 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-		await expect(as(ivan).create({ name: 'x', scopes: [], expiresInDays: 7 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-		await expect(as(ivan).create({ name: 'x', scopes: ['stats:read'], expiresInDays: 400 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+		await expect(as(vera).create({ name: 'x', scopes: ['stats:read'], expiresInDays: 7 })).rejects.toMatchObject({
+			code: 'FORBIDDEN'
+		});
+		await expect(as(ivan).create({ name: 'x', scopes: [], expiresInDays: 7 })).rejects.toMatchObject({
+			code: 'BAD_REQUEST'
+		});
+		await expect(as(ivan).create({ name: 'x', scopes: ['stats:read'], expiresInDays: 400 })).rejects.toMatchObject({
+			code: 'BAD_REQUEST'
+		});
 
 		const dashboard = (await as(owner).list())[0]!;
 		await expect(as(ivan).revoke({ id: dashboard.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -42,7 +53,11 @@ describe('API tokens in the console', () => {
 		await expect(as(owner).revoke({ id: made.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 		expect((await as(ivan).list())[0]!.state).toBe('revoked');
 		const audit = await db.auditLog.findMany({ orderBy: { id: 'asc' } });
-		expect(audit.map((a) => `${a.action}:${a.actor}`)).toEqual(['api_token_create:ivan', 'api_token_create:olga', 'api_token_revoke:olga']);
+		expect(audit.map((a) => `${a.action}:${a.actor}`)).toEqual([
+			'api_token_create:ivan',
+			'api_token_create:olga',
+			'api_token_revoke:olga'
+		]);
 	});
 
 	it('a token expires on its clock; last use is written at most once a minute', async () => {

@@ -12,11 +12,22 @@ import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
  */
 describe('/api/v1 authentication', () => {
 	const { start } = useBuiltWeb('api-v1-auth-');
-	const get = (web: BuiltWeb, path: string, headers: Record<string, string> = {}) => fetch(`${web.base}/api/v1${path}`, { headers });
+	const get = (web: BuiltWeb, path: string, headers: Record<string, string> = {}) =>
+		fetch(`${web.base}/api/v1${path}`, { headers });
 	const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
-	async function tokenFor(db: Db, operatorId: number, scopes: ('stats:read' | 'leads:read' | 'leads:write')[], options: { days?: number; rate?: number } = {}) {
-		return createApiToken(db, systemClock, operatorId, { name: 'crm', scopes, expiresInDays: options.days ?? 30, ratePerMinute: options.rate ?? 60 });
+	async function tokenFor(
+		db: Db,
+		operatorId: number,
+		scopes: ('stats:read' | 'leads:read' | 'leads:write')[],
+		options: { days?: number; rate?: number } = {}
+	) {
+		return createApiToken(db, systemClock, operatorId, {
+			name: 'crm',
+			scopes,
+			expiresInDays: options.days ?? 30,
+			ratePerMinute: options.rate ?? 60
+		});
 	}
 
 	it('401 for a missing, malformed, unknown, revoked or expired token; 403 for a missing scope; 200 otherwise', async () => {
@@ -26,7 +37,10 @@ describe('/api/v1 authentication', () => {
 		const revoked = await tokenFor(db, owner.id, ['stats:read']);
 		await db.apiToken.update({ where: { id: revoked.id }, data: { revokedAt: new Date().toISOString() } });
 		const expired = await tokenFor(db, owner.id, ['stats:read']);
-		await db.apiToken.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - DAY).toISOString() } });
+		await db.apiToken.update({
+			where: { id: expired.id },
+			data: { expiresAt: new Date(Date.now() - DAY).toISOString() }
+		});
 
 		const refusals = {
 			missing: {},
@@ -38,14 +52,24 @@ describe('/api/v1 authentication', () => {
 		};
 		for (const [kind, headers] of Object.entries(refusals)) {
 			const response = await get(web, '/jobs/summary', headers);
-			expect({ kind, status: response.status, challenge: response.headers.get('www-authenticate')?.startsWith('Bearer realm="api"') }).toEqual({ kind, status: 401, challenge: true });
+			expect({
+				kind,
+				status: response.status,
+				challenge: response.headers.get('www-authenticate')?.startsWith('Bearer realm="api"')
+			}).toEqual({ kind, status: 401, challenge: true });
 			expect((await response.json()).error.code).toBe('unauthorized');
 		}
-		expect((await get(web, '/jobs/summary', refusals.expired)).headers.get('www-authenticate')).toContain('error="invalid_token"');
+		expect((await get(web, '/jobs/summary', refusals.expired)).headers.get('www-authenticate')).toContain(
+			'error="invalid_token"'
+		);
 
 		const ok = await get(web, '/jobs/summary', bearer(good.secret));
 		expect(ok.status).toBe(200);
-		expect(await ok.json()).toEqual({ byStatus: { queued: 0, processing: 0, delivering: 0, done: 0, failed: 0 }, total: 0, packsDelivered: 0 });
+		expect(await ok.json()).toEqual({
+			byStatus: { queued: 0, processing: 0, delivering: 0, done: 0, failed: 0 },
+			total: 0,
+			packsDelivered: 0
+		});
 		expect((await db.apiToken.findUniqueOrThrow({ where: { id: good.id } })).lastUsedAt).not.toBeNull();
 
 		const wrongScope = await get(web, '/leads', bearer(good.secret));
@@ -60,7 +84,12 @@ describe('/api/v1 authentication', () => {
 		const token = await tokenFor(db, ivan.id, ['leads:read', 'leads:write']);
 		await db.lead.create({ data: { requestId: 'r1', createdAt: new Date().toISOString(), name: 'Aziz' } });
 		const lead = await db.lead.findFirstOrThrow();
-		const setStatus = () => fetch(`${web.base}/api/v1/leads/${lead.id}/status`, { method: 'POST', headers: { ...bearer(token.secret), 'content-type': 'application/json' }, body: JSON.stringify({ status: 'deal' }) });
+		const setStatus = () =>
+			fetch(`${web.base}/api/v1/leads/${lead.id}/status`, {
+				method: 'POST',
+				headers: { ...bearer(token.secret), 'content-type': 'application/json' },
+				body: JSON.stringify({ status: 'deal' })
+			});
 
 		await db.operator.update({ where: { id: ivan.id }, data: { role: 'viewer' } });
 		expect((await setStatus()).status).toBe(403);
@@ -93,7 +122,15 @@ describe('/api/v1 authentication', () => {
 		const cookie = await signIn(web, 'olga', TEST_PASSWORD);
 
 		expect((await get(web, '/events', { cookie })).status).toBe(401);
-		expect((await fetch(`${web.base}/api/v1/leads/1/status`, { method: 'POST', headers: { cookie, origin: web.base, 'content-type': 'application/json' }, body: '{"status":"deal"}' })).status).toBe(401);
+		expect(
+			(
+				await fetch(`${web.base}/api/v1/leads/1/status`, {
+					method: 'POST',
+					headers: { cookie, origin: web.base, 'content-type': 'application/json' },
+					body: '{"status":"deal"}'
+				})
+			).status
+		).toBe(401);
 
 		expect((await fetch(`${web.base}/api/trpc/apiTokens.list`, { headers: bearer(token.secret) })).status).toBe(401);
 		const page = await fetch(`${web.base}/console/leads`, { headers: bearer(token.secret), redirect: 'manual' });
@@ -109,10 +146,18 @@ describe('/api/v1 authentication', () => {
 		const token = await tokenFor(db, owner.id, ['leads:write']);
 		await db.lead.create({ data: { requestId: 'r1', createdAt: new Date().toISOString(), name: 'Aziz' } });
 		const lead = await db.lead.findFirstOrThrow();
-		const write = await fetch(`${web.base}/api/v1/leads/${lead.id}/status`, { method: 'POST', headers: { ...bearer(token.secret), 'content-type': 'application/json' }, body: '{"status":"in_work"}' });
+		const write = await fetch(`${web.base}/api/v1/leads/${lead.id}/status`, {
+			method: 'POST',
+			headers: { ...bearer(token.secret), 'content-type': 'application/json' },
+			body: '{"status":"in_work"}'
+		});
 		expect(write.status).toBe(200);
 		const cookie = await signIn(web, 'olga', TEST_PASSWORD);
-		const trpc = await fetch(`${web.base}/api/trpc/console.pause`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"reason":"x"}' });
+		const trpc = await fetch(`${web.base}/api/trpc/console.pause`, {
+			method: 'POST',
+			headers: { cookie, 'content-type': 'application/json' },
+			body: '{"reason":"x"}'
+		});
 		expect(trpc.status).toBe(403);
 	}, 60_000);
 });

@@ -1,7 +1,11 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createOperatorSession, invalidateOperatorSession, validateOperatorSession } from '../../src/lib/server/auth/operator-session.ts';
+import {
+	createOperatorSession,
+	invalidateOperatorSession,
+	validateOperatorSession
+} from '../../src/lib/server/auth/operator-session.ts';
 import { changeOperatorRole, removeOperator } from '../../src/lib/server/auth/operators.ts';
 import { loadPseudonymKey } from '../../src/lib/server/lifecycle/pseudonym.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -111,11 +115,13 @@ describe('console sessions', () => {
 		expect(await validateOperatorSession(db, clock, again.token)).not.toBeNull();
 
 		await expect(changeOperatorRole(db, clock, actor, owner.id, 'viewer')).rejects.toThrow(/your own role/);
-		await expect(changeOperatorRole(db, clock, { ...actor, operatorId: vera.id }, owner.id, 'operator')).rejects.toThrow(/last owner/);
+		await expect(
+			changeOperatorRole(db, clock, { ...actor, operatorId: vera.id }, owner.id, 'operator')
+		).rejects.toThrow(/last owner/);
 		expect(await validateOperatorSession(db, clock, ownerSession.token)).not.toBeNull();
-		expect((await db.auditLog.findMany({ where: { action: 'change_operator_role' } })).map((row) => JSON.parse(row.details!))).toEqual([
-			{ username: 'vera', from: 'operator', to: 'viewer', sessionsEnded: 2, tokensTrimmed: 0 }
-		]);
+		expect(
+			(await db.auditLog.findMany({ where: { action: 'change_operator_role' } })).map((row) => JSON.parse(row.details!))
+		).toEqual([{ username: 'vera', from: 'operator', to: 'viewer', sessionsEnded: 2, tokensTrimmed: 0 }]);
 	});
 
 	it('keeps passwords as argon2id with at least 19 MiB and 2 passes', async () => {
@@ -143,7 +149,15 @@ describe('console sessions', () => {
 		const fresh = await createOperatorSession(db, clock, owner.id);
 		clock.advance(6 * DAY);
 		const dataDir = path.dirname(dbPath);
-		await runRetention({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), dbPath, pseudonymKey: loadPseudonymKey(dataDir), retentionDays: 90 });
+		await runRetention({
+			db,
+			clock,
+			logger: silentLogger,
+			fileStore: localFileStore(dataDir),
+			dbPath,
+			pseudonymKey: loadPseudonymKey(dataDir),
+			retentionDays: 90
+		});
 		expect((await db.operatorSession.findMany()).map((s) => s.id)).toEqual([hashSessionToken(fresh.token)]);
 		expect(await validateOperatorSession(db, clock, old.token)).toBeNull();
 		expect(await db.loginThrottle.count()).toBe(0);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_CLIENT_POLICY, CLIENT_POLICY, refundAttempt, reserveAttempt, throttleDelayMs } from '../../src/lib/server/auth/login-throttle.ts';
+import {
+	ACCOUNT_CLIENT_POLICY,
+	CLIENT_POLICY,
+	refundAttempt,
+	reserveAttempt,
+	throttleDelayMs
+} from '../../src/lib/server/auth/login-throttle.ts';
 import { signIn, type SignInDeps } from '../../src/lib/server/auth/sign-in.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { FakeClock, MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
@@ -23,7 +29,10 @@ describe('sign-in throttling', () => {
 	it('throttles a client after repeated failures, while the right password from another address still works', async () => {
 		const { deps } = await setUp();
 		for (let i = 0; i < ACCOUNT_CLIENT_POLICY.freeFailures + 1; i++) {
-			expect(await signIn(deps, { username: 'olga', password: `guess-${i}`, ip: attacker })).toEqual({ ok: false, reason: 'invalid' });
+			expect(await signIn(deps, { username: 'olga', password: `guess-${i}`, ip: attacker })).toEqual({
+				ok: false,
+				reason: 'invalid'
+			});
 		}
 		// Now blocked: even the right password from the attacker's address is not checked.
 		const blocked = await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: attacker });
@@ -38,12 +47,20 @@ describe('sign-in throttling', () => {
 		const fail = () => signIn(deps, { username: 'olga', password: 'wrong-password', ip: attacker });
 		for (let i = 0; i < ACCOUNT_CLIENT_POLICY.freeFailures + 1; i++) await fail();
 		const first = await fail();
-		expect(first).toMatchObject({ reason: 'throttled', retryAfterSeconds: throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY) / SECOND });
+		expect(first).toMatchObject({
+			reason: 'throttled',
+			retryAfterSeconds: throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY) / SECOND
+		});
 		clock.advance(first.ok ? 0 : (first as { retryAfterSeconds: number }).retryAfterSeconds * SECOND);
 		expect(await fail()).toEqual({ ok: false, reason: 'invalid' }); // checked again, wrong again
 		const second = await fail();
-		expect(second).toMatchObject({ reason: 'throttled', retryAfterSeconds: throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 2, ACCOUNT_CLIENT_POLICY) / SECOND });
-		expect(throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 2, ACCOUNT_CLIENT_POLICY)).toBe(2 * throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY));
+		expect(second).toMatchObject({
+			reason: 'throttled',
+			retryAfterSeconds: throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 2, ACCOUNT_CLIENT_POLICY) / SECOND
+		});
+		expect(throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 2, ACCOUNT_CLIENT_POLICY)).toBe(
+			2 * throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY)
+		);
 		clock.advance(60 * SECOND);
 		expect((await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: attacker })).ok).toBe(true);
 	});
@@ -53,7 +70,9 @@ describe('sign-in throttling', () => {
 		for (let i = 0; i < CLIENT_POLICY.freeFailures + 1; i++) {
 			await signIn(deps, { username: `user${i}`, password: 'password123', ip: attacker });
 		}
-		expect(await signIn(deps, { username: 'someone-new', password: 'password123', ip: attacker })).toMatchObject({ reason: 'throttled' });
+		expect(await signIn(deps, { username: 'someone-new', password: 'password123', ip: attacker })).toMatchObject({
+			reason: 'throttled'
+		});
 		expect((await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: office })).ok).toBe(true);
 	});
 
@@ -94,8 +113,16 @@ describe('sign-in throttling', () => {
 		const rule = { key: 'ip:parallel', policy: ACCOUNT_CLIENT_POLICY };
 		const waits = await Promise.all(Array.from({ length: 30 }, () => reserveAttempt(db, clock, [rule])));
 		expect(waits.filter((wait) => wait === 0)).toHaveLength(ACCOUNT_CLIENT_POLICY.freeFailures + 1);
-		expect(waits.filter((wait) => wait > 0).every((wait) => wait === throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY) / SECOND)).toBe(true);
-		expect(await db.loginThrottle.findUnique({ where: { key: 'ip:parallel' } })).toMatchObject({ failures: ACCOUNT_CLIENT_POLICY.freeFailures + 1 });
+		expect(
+			waits
+				.filter((wait) => wait > 0)
+				.every(
+					(wait) => wait === throttleDelayMs(ACCOUNT_CLIENT_POLICY.freeFailures + 1, ACCOUNT_CLIENT_POLICY) / SECOND
+				)
+		).toBe(true);
+		expect(await db.loginThrottle.findUnique({ where: { key: 'ip:parallel' } })).toMatchObject({
+			failures: ACCOUNT_CLIENT_POLICY.freeFailures + 1
+		});
 	});
 
 	// The first attempts of a new address have no row to lock yet: on PostgreSQL two at once both read
@@ -105,8 +132,13 @@ describe('sign-in throttling', () => {
 		const { db, deps } = await setUp();
 		for (let round = 0; round < 10; round++) {
 			const ip = `198.51.100.${100 + round}`;
-			const results = await Promise.all([0, 1].map((i) => signIn(deps, { username: 'olga', password: `guess-${round}-${i}`, ip })));
-			expect(results).toEqual([{ ok: false, reason: 'invalid' }, { ok: false, reason: 'invalid' }]);
+			const results = await Promise.all(
+				[0, 1].map((i) => signIn(deps, { username: 'olga', password: `guess-${round}-${i}`, ip }))
+			);
+			expect(results).toEqual([
+				{ ok: false, reason: 'invalid' },
+				{ ok: false, reason: 'invalid' }
+			]);
 			const clientKey = `ip:${hashClientIp(ip, deps.ipSalt)}`;
 			expect(await db.loginThrottle.findUnique({ where: { key: clientKey } })).toMatchObject({ failures: 2 });
 		}
@@ -119,19 +151,33 @@ describe('sign-in throttling', () => {
 			expect(await Promise.all(Array.from({ length: 3 }, () => reserveAttempt(db, clock, [rule])))).toEqual([0, 0, 0]);
 			expect(await db.loginThrottle.findUnique({ where: { key: rule.key } })).toMatchObject({ failures: 3 });
 			const { kiosk } = await createKiosk(db, clock, `kiosk-race-${round}`);
-			const pins = await Promise.all([0, 1].map(() => tryStaffPin(db, clock, kiosk.id, { kind: 'plain', pin: '4321' }, '0000')));
-			expect(pins).toEqual([{ ok: false, reason: 'wrong' }, { ok: false, reason: 'wrong' }]);
-			expect(await db.loginThrottle.findUnique({ where: { key: staffPinRule(kiosk.id).key } })).toMatchObject({ failures: 2 });
+			const pins = await Promise.all(
+				[0, 1].map(() => tryStaffPin(db, clock, kiosk.id, { kind: 'plain', pin: '4321' }, '0000'))
+			);
+			expect(pins).toEqual([
+				{ ok: false, reason: 'wrong' },
+				{ ok: false, reason: 'wrong' }
+			]);
+			expect(await db.loginThrottle.findUnique({ where: { key: staffPinRule(kiosk.id).key } })).toMatchObject({
+				failures: 2
+			});
 		}
 	});
 
 	it('parallel sign-ins from one address reach the password check only for the reserved attempts', async () => {
 		const { deps } = await setUp();
-		const results = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(deps, { username: 'olga', password: `guess-${i}`, ip: attacker })));
+		const results = await Promise.all(
+			Array.from({ length: 40 }, (_, i) => signIn(deps, { username: 'olga', password: `guess-${i}`, ip: attacker }))
+		);
 		const checked = results.filter((result) => !result.ok && result.reason === 'invalid');
 		expect(checked.length).toBeGreaterThanOrEqual(1);
 		expect(checked.length).toBeLessThanOrEqual(ACCOUNT_CLIENT_POLICY.freeFailures + 1);
-		expect(results.every((result) => !result.ok && (result.reason === 'invalid' || result.reason === 'throttled' || result.reason === 'busy'))).toBe(true);
+		expect(
+			results.every(
+				(result) =>
+					!result.ok && (result.reason === 'invalid' || result.reason === 'throttled' || result.reason === 'busy')
+			)
+		).toBe(true);
 	});
 
 	it('a successful sign-in does not count against its address: a whole office behind one address signs in', async () => {
@@ -140,12 +186,17 @@ describe('sign-in throttling', () => {
 			expect((await signIn(deps, { username: 'olga', password: TEST_PASSWORD, ip: office })).ok).toBe(true);
 			clock.advance(MINUTE);
 		}
-		expect(await db.loginThrottle.findMany()).toEqual([expect.objectContaining({ key: expect.stringMatching(/^ip:/), failures: 0, blockedUntil: null })]);
+		expect(await db.loginThrottle.findMany()).toEqual([
+			expect.objectContaining({ key: expect.stringMatching(/^ip:/), failures: 0, blockedUntil: null })
+		]);
 		// A refund also shrinks a wait the reservation had started.
 		const rule = { key: 'ip:refund', policy: ACCOUNT_CLIENT_POLICY };
 		for (let i = 0; i <= ACCOUNT_CLIENT_POLICY.freeFailures; i++) await reserveAttempt(db, clock, [rule]);
 		expect((await db.loginThrottle.findUnique({ where: { key: 'ip:refund' } }))?.blockedUntil).not.toBeNull();
 		await refundAttempt(db, rule);
-		expect(await db.loginThrottle.findUnique({ where: { key: 'ip:refund' } })).toMatchObject({ failures: ACCOUNT_CLIENT_POLICY.freeFailures, blockedUntil: null });
+		expect(await db.loginThrottle.findUnique({ where: { key: 'ip:refund' } })).toMatchObject({
+			failures: ACCOUNT_CLIENT_POLICY.freeFailures,
+			blockedUntil: null
+		});
 	});
 });

@@ -27,11 +27,15 @@ describe('npm run backup / npm run restore (scripts/backup.ts, scripts/restore.t
 		const backup = await runTs('scripts/backup.ts', { env });
 		expect(backup.stderr).toBe('');
 		expect(backup.code).toBe(0);
-		expect(backup.stdout).toMatch(/backup ok: .*my-backups\/app-\d{8}-\d{6}\.db\.gz \(\d+ bytes, integrity ok, mode 600\)/);
+		expect(backup.stdout).toMatch(
+			/backup ok: .*my-backups\/app-\d{8}-\d{6}\.db\.gz \(\d+ bytes, integrity ok, mode 600\)/
+		);
 		const [file] = readdirSync(backupDir);
 		expect(statSync(path.join(backupDir, file!)).mode & 0o777).toBe(0o600);
 		const conn = new Database(dbPath);
-		expect(JSON.parse(conn.prepare(`SELECT value FROM settings WHERE key = 'last_backup'`).pluck().get() as string)).toMatchObject({ integrity: 'ok', file: path.join(backupDir, file!) });
+		expect(
+			JSON.parse(conn.prepare(`SELECT value FROM settings WHERE key = 'last_backup'`).pluck().get() as string)
+		).toMatchObject({ integrity: 'ok', file: path.join(backupDir, file!) });
 		conn.prepare(`DELETE FROM users`).run();
 		conn.close();
 
@@ -64,7 +68,13 @@ describe('the worker’s daily backup task', () => {
 		const dataDir = tempDir();
 		const { db, dbPath } = await createTestDb(dataDir);
 		const clock = new FakeClock('2027-02-01T10:00:00.000Z');
-		const deps = { db, clock, logger: silentLogger, database: { engine: 'sqlite' as const, path: dbPath }, backupDir: path.join(dataDir, 'backups') };
+		const deps = {
+			db,
+			clock,
+			logger: silentLogger,
+			database: { engine: 'sqlite' as const, path: dbPath },
+			backupDir: path.join(dataDir, 'backups')
+		};
 		expect(await runBackupIfDue(deps)).toBe('taken');
 		expect(await readLastBackup(db)).toMatchObject({ at: '2027-02-01T10:00:00.000Z', integrity: 'ok' });
 		clock.advance(HOUR);
@@ -81,7 +91,13 @@ describe('the worker’s daily backup task', () => {
 		const dataDir = tempDir();
 		const { db, dbPath } = await createTestDb(dataDir);
 		const clock = new FakeClock('2027-02-01T10:00:00.000Z');
-		const deps = { db, clock, logger: silentLogger, database: { engine: 'sqlite' as const, path: dbPath }, backupDir: path.join(dataDir, 'backups') };
+		const deps = {
+			db,
+			clock,
+			logger: silentLogger,
+			database: { engine: 'sqlite' as const, path: dbPath },
+			backupDir: path.join(dataDir, 'backups')
+		};
 		expect(await runBackupIfDue(deps)).toBe('taken');
 		const before = readdirSync(deps.backupDir);
 		clock.advance(24 * HOUR);
@@ -93,7 +109,9 @@ describe('the worker’s daily backup task', () => {
 			execFileSync('chattr', ['-i', deps.backupDir]);
 		}
 		expect(readdirSync(deps.backupDir)).toEqual(before);
-		expect(JSON.parse((await readSetting(db, 'last_backup_failure'))!)).toMatchObject({ at: '2027-02-02T10:00:00.000Z' });
+		expect(JSON.parse((await readSetting(db, 'last_backup_failure'))!)).toMatchObject({
+			at: '2027-02-02T10:00:00.000Z'
+		});
 		expect((await readLastBackup(db))?.at).toBe('2027-02-01T10:00:00.000Z');
 		await db.$disconnect();
 	});

@@ -30,8 +30,21 @@ function openBackup(file: string): Database.Database {
 }
 
 async function insertLead(db: Db, id: number, at: string): Promise<void> {
-	await db.lead.create({ data: { id, requestId: `req-${id}`, createdAt: at, name: `Organiser ${id}`, telegram: `@org${id}`, phone: '+998901234567', comment: 'call me', ipHash: 'ab'.repeat(16) } });
-	await db.leadRepeat.create({ data: { leadId: id, requestId: `rep-${id}`, at, phone: '+998900000000', comment: 'again' } });
+	await db.lead.create({
+		data: {
+			id,
+			requestId: `req-${id}`,
+			createdAt: at,
+			name: `Organiser ${id}`,
+			telegram: `@org${id}`,
+			phone: '+998901234567',
+			comment: 'call me',
+			ipHash: 'ab'.repeat(16)
+		}
+	});
+	await db.leadRepeat.create({
+		data: { leadId: id, requestId: `rep-${id}`, at, phone: '+998900000000', comment: 'again' }
+	});
 }
 
 describe('backups', () => {
@@ -45,7 +58,8 @@ describe('backups', () => {
 		const writer = startTs('tests/helpers/write-load.ts', { args: [dbPath, '800', 'writer'] });
 		// Start the backup only once the writer is really writing.
 		const probe = new Database(dbPath, { readonly: true });
-		while (Number(probe.prepare(`SELECT count(*) FROM audit_log`).pluck().get()) < 50) await new Promise((r) => setTimeout(r, 20));
+		while (Number(probe.prepare(`SELECT count(*) FROM audit_log`).pluck().get()) < 50)
+			await new Promise((r) => setTimeout(r, 20));
 		const backupDir = path.join(dir, 'backups');
 		const result = await createBackup({ dbPath, backupDir, clock: new FakeClock(T0), logger: silentLogger });
 		const duringBackup = Number(probe.prepare(`SELECT count(*) FROM audit_log`).pluck().get());
@@ -96,10 +110,24 @@ describe('restore', () => {
 		const { db, dbPath } = await createTestDb(dataDir);
 		const clock = new FakeClock(T0);
 		const key = loadPseudonymKey(dataDir);
-		await db.auditLog.create({ data: { ts: T0, actor: 'ops', action: 'reset_user', telegramUserId: 6001n, details: '{"packNames":["p6001_1_by_sticker_kiosk_bot"]}' } });
-		for (let i = 1; i <= 5; i++) await insertGuest(db, { id: BigInt(7000 + i), at: T0, packName: `u${7000 + i}_1_by_sticker_kiosk_bot` });
+		await db.auditLog.create({
+			data: {
+				ts: T0,
+				actor: 'ops',
+				action: 'reset_user',
+				telegramUserId: 6001n,
+				details: '{"packNames":["p6001_1_by_sticker_kiosk_bot"]}'
+			}
+		});
+		for (let i = 1; i <= 5; i++)
+			await insertGuest(db, { id: BigInt(7000 + i), at: T0, packName: `u${7000 + i}_1_by_sticker_kiosk_bot` });
 		for (let i = 1; i <= 3; i++) await insertLead(db, i, T0);
-		const backup = await createBackup({ dbPath, backupDir: path.join(dataDir, 'backups'), clock, logger: silentLogger });
+		const backup = await createBackup({
+			dbPath,
+			backupDir: path.join(dataDir, 'backups'),
+			clock,
+			logger: silentLogger
+		});
 		const snapshot = openBackup(backup.file);
 		const counts = Object.fromEntries(countRows(snapshot));
 		snapshot.close();
@@ -113,14 +141,17 @@ describe('restore', () => {
 		clock.advance(HOUR);
 		const result = await restoreBackup({ backupFile: backup.file, dbPath, dataDir, clock, pseudonymKey: key });
 		expect(result.backupTakenAt).toBe(T0);
-		for (const table of ['users', 'sessions', 'jobs', 'api_usage', 'leads', 'lead_repeats', 'audit_log']) expect(result.counts[table]).toBe(counts[table]);
+		for (const table of ['users', 'sessions', 'jobs', 'api_usage', 'leads', 'lead_repeats', 'audit_log'])
+			expect(result.counts[table]).toBe(counts[table]);
 		expect(path.basename(result.keptAside!)).toBe('app.db.bak-20270110-043000-before-restore');
 		const aside = new Database(result.keptAside!, { readonly: true });
 		expect(aside.prepare(`SELECT count(*) FROM users WHERE telegram_user_id = 9999`).pluck().get()).toBe(1);
 		aside.close();
 		const live = new Database(dbPath, { readonly: true });
 		expect(live.prepare('PRAGMA integrity_check').pluck().get()).toBe('ok');
-		expect(JSON.parse(live.prepare(`SELECT value FROM settings WHERE key = 'last_restore'`).pluck().get() as string)).toMatchObject({ from: path.basename(backup.file), backupTakenAt: T0 });
+		expect(
+			JSON.parse(live.prepare(`SELECT value FROM settings WHERE key = 'last_restore'`).pluck().get() as string)
+		).toMatchObject({ from: path.basename(backup.file), backupTakenAt: T0 });
 		live.close();
 	});
 
@@ -132,12 +163,39 @@ describe('restore', () => {
 		await db.job.deleteMany({ where: { telegramUserId: 7002n } });
 		await db.session.deleteMany({ where: { telegramUserId: 7002n } });
 		await db.user.delete({ where: { telegramUserId: 7002n } });
-		await db.auditLog.create({ data: { ts: clock.now().toISOString(), actor: 'ops', action: 'reset_user', telegramUserId: 7002n, details: '{"packLinks":["u7002_1_by_sticker_kiosk_bot"]}' } });
+		await db.auditLog.create({
+			data: {
+				ts: clock.now().toISOString(),
+				actor: 'ops',
+				action: 'reset_user',
+				telegramUserId: 7002n,
+				details: '{"packLinks":["u7002_1_by_sticker_kiosk_bot"]}'
+			}
+		});
 		// The retention pass, after the backup, pseudonymises the audit entries of a guest reset long ago.
-		await db.$executeRawUnsafe(`UPDATE audit_log SET telegram_user_id = NULL, details = '{}' WHERE telegram_user_id = 6001`);
-		await db.erasure.create({ data: { kind: 'guest', subject: pseudonymForGuest(key, 6001n), reason: 'retention', erasedAt: clock.now().toISOString() } });
+		await db.$executeRawUnsafe(
+			`UPDATE audit_log SET telegram_user_id = NULL, details = '{}' WHERE telegram_user_id = 6001`
+		);
+		await db.erasure.create({
+			data: {
+				kind: 'guest',
+				subject: pseudonymForGuest(key, 6001n),
+				reason: 'retention',
+				erasedAt: clock.now().toISOString()
+			}
+		});
 		// The leads feature's erasure: contacts NULL, erased_at set.
-		await db.lead.update({ where: { id: 2 }, data: { name: null, telegram: null, phone: null, comment: null, ipHash: null, erasedAt: clock.now().toISOString() } });
+		await db.lead.update({
+			where: { id: 2 },
+			data: {
+				name: null,
+				telegram: null,
+				phone: null,
+				comment: null,
+				ipHash: null,
+				erasedAt: clock.now().toISOString()
+			}
+		});
 		await db.leadRepeat.updateMany({ where: { leadId: 2 }, data: { phone: null, comment: null } });
 		await db.$disconnect();
 
@@ -155,11 +213,29 @@ describe('restore', () => {
 			{ subject: pseudonymForGuest(key, 6001n), reason: 'retention' },
 			{ subject: pseudonymForGuest(key, 7002n), reason: 'reset_user' }
 		]);
-		expect(one(`SELECT count(*) FROM audit_log WHERE telegram_user_id IS NOT NULL OR details LIKE '%6001%' OR details LIKE '%7002%'`)).toBe(0);
-		expect(live.prepare(`SELECT name, telegram, phone, comment, ip_hash, erased_at IS NOT NULL AS erased FROM leads WHERE id = 2`).get()).toEqual({
-			name: null, telegram: null, phone: null, comment: null, ip_hash: null, erased: 1
+		expect(
+			one(
+				`SELECT count(*) FROM audit_log WHERE telegram_user_id IS NOT NULL OR details LIKE '%6001%' OR details LIKE '%7002%'`
+			)
+		).toBe(0);
+		expect(
+			live
+				.prepare(
+					`SELECT name, telegram, phone, comment, ip_hash, erased_at IS NOT NULL AS erased FROM leads WHERE id = 2`
+				)
+				.get()
+		).toEqual({
+			name: null,
+			telegram: null,
+			phone: null,
+			comment: null,
+			ip_hash: null,
+			erased: 1
 		});
-		expect(live.prepare(`SELECT phone, comment FROM lead_repeats WHERE lead_id = 2`).get()).toEqual({ phone: null, comment: null });
+		expect(live.prepare(`SELECT phone, comment FROM lead_repeats WHERE lead_id = 2`).get()).toEqual({
+			phone: null,
+			comment: null
+		});
 		expect(one(`SELECT name FROM leads WHERE id = 1`)).toBe('Organiser 1');
 		live.close();
 	});
@@ -170,17 +246,23 @@ describe('restore', () => {
 		const before = sha(dbPath);
 		const garbage = path.join(dataDir, 'backups', 'app-20270101-000000.db.gz');
 		writeFileSync(garbage, 'definitely not gzip');
-		await expect(restoreBackup({ backupFile: garbage, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toThrow(/cannot be unpacked.*nothing was changed/);
+		await expect(restoreBackup({ backupFile: garbage, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toThrow(
+			/cannot be unpacked.*nothing was changed/
+		);
 		const notOurs = path.join(dataDir, 'other.db');
 		const other = new Database(notOurs);
 		other.exec('CREATE TABLE t (x)');
 		other.close();
-		await expect(restoreBackup({ backupFile: notOurs, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toThrow(/not a database of this product/);
+		await expect(restoreBackup({ backupFile: notOurs, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toThrow(
+			/not a database of this product/
+		);
 		const damaged = path.join(dataDir, 'damaged.db');
 		const bytes = readFileSync(dbPath);
 		bytes.fill(0x41, 4096, 12288);
 		writeFileSync(damaged, bytes);
-		await expect(restoreBackup({ backupFile: damaged, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toBeInstanceOf(RestoreError);
+		await expect(
+			restoreBackup({ backupFile: damaged, dbPath, dataDir, clock, pseudonymKey: key })
+		).rejects.toBeInstanceOf(RestoreError);
 		expect(sha(dbPath)).toBe(before);
 		expect(readdirSync(dataDir).filter((n) => n.includes('.restore-'))).toEqual([]); // no staged copy left behind
 		expect(existsSync(`${dbPath}.bak-20270110-033000-before-restore`)).toBe(false);
@@ -190,8 +272,17 @@ describe('restore', () => {
 		const { dataDir, db, dbPath, clock, key, backup } = await drillSetup();
 		await db.$disconnect();
 		writeFileSync(path.join(dataDir, 'main.lock'), `${process.pid}\n`); // a live process: this test
-		await expect(restoreBackup({ backupFile: backup.file, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toThrow(/holds .*main\.lock: stop the web and worker services first/);
-		const forced = await restoreBackup({ backupFile: backup.file, dbPath, dataDir, clock, pseudonymKey: key, force: true });
+		await expect(restoreBackup({ backupFile: backup.file, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toThrow(
+			/holds .*main\.lock: stop the web and worker services first/
+		);
+		const forced = await restoreBackup({
+			backupFile: backup.file,
+			dbPath,
+			dataDir,
+			clock,
+			pseudonymKey: key,
+			force: true
+		});
 		expect(forced.counts.users).toBe(5);
 	});
 
@@ -199,8 +290,17 @@ describe('restore', () => {
 		const { dataDir, db, dbPath, clock, key, backup } = await drillSetup();
 		await db.$disconnect();
 		writeFileSync(dbPath, 'this file was damaged by a disk failure, long enough to not be a header');
-		await expect(restoreBackup({ backupFile: backup.file, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toThrow(/--without-replay/);
-		const result = await restoreBackup({ backupFile: backup.file, dbPath, dataDir, clock, pseudonymKey: key, withoutReplay: true });
+		await expect(restoreBackup({ backupFile: backup.file, dbPath, dataDir, clock, pseudonymKey: key })).rejects.toThrow(
+			/--without-replay/
+		);
+		const result = await restoreBackup({
+			backupFile: backup.file,
+			dbPath,
+			dataDir,
+			clock,
+			pseudonymKey: key,
+			withoutReplay: true
+		});
 		expect(result.reapplied).toBeNull();
 		expect(readFileSync(result.keptAside!, 'utf8')).toContain('damaged by a disk failure');
 	});

@@ -20,7 +20,13 @@ describe('broadcast picture size', () => {
 		const { web, db } = await start();
 		const { id } = await insertOperator(db, systemClock, 'bahrom', 'operator');
 		const cookie = `console_session=${(await createOperatorSession(db, systemClock, id)).token}`;
-		const upload = (body: Buffer) => requestWeb(web, '/api/console/broadcasts/image', { method: 'POST', cookie, headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+		const upload = (body: Buffer) =>
+			requestWeb(web, '/api/console/broadcasts/image', {
+				method: 'POST',
+				cookie,
+				headers: { 'content-type': 'application/octet-stream' },
+				body: new Uint8Array(body)
+			});
 
 		const picture = await noisePicture('jpeg', MB);
 		expect(picture.length).toBeLessThan(1.3 * MB);
@@ -34,6 +40,8 @@ describe('broadcast picture size', () => {
 		expect(MAX_BROADCAST_IMAGE_BYTES).toBe(10 * MB);
 		const tooBig = await upload(await noisePicture('png', MAX_BROADCAST_IMAGE_BYTES + 1));
 		expect(tooBig.status).toBe(413);
-		expect(await tooBig.json()).toEqual({ error: 'This picture is larger than 10 MB: make it smaller and upload it again.' });
+		expect(await tooBig.json()).toEqual({
+			error: 'This picture is larger than 10 MB: make it smaller and upload it again.'
+		});
 	}, 120_000);
 });

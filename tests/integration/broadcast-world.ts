@@ -26,7 +26,13 @@ export interface GuestSpec {
 
 let kioskCount = 0;
 
-export async function seedGuests(db: Db, emulator: TelegramEmulator, specs: GuestSpec[], nowIso = new Date().toISOString(), botRunning = true): Promise<number[]> {
+export async function seedGuests(
+	db: Db,
+	emulator: TelegramEmulator,
+	specs: GuestSpec[],
+	nowIso = new Date().toISOString(),
+	botRunning = true
+): Promise<number[]> {
 	const ids: number[] = [];
 	const toBlock: number[] = [];
 	const kiosks = new Map<number, number>();
@@ -35,18 +41,37 @@ export async function seedGuests(db: Db, emulator: TelegramEmulator, specs: Gues
 		await emulator.control.sendUserMessage({ user_id: user.id, text: '/start' });
 		if (spec.blockedInTelegram) toBlock.push(user.id);
 		const id = BigInt(user.id);
-		await db.user.create({ data: { telegramUserId: id, firstName: `Guest${i}`, consentedAt: spec.consented === false ? null : nowIso, createdAt: nowIso } });
+		await db.user.create({
+			data: {
+				telegramUserId: id,
+				firstName: `Guest${i}`,
+				consentedAt: spec.consented === false ? null : nowIso,
+				createdAt: nowIso
+			}
+		});
 		await db.guestLanguage.create({ data: { telegramUserId: id, locale: spec.language ?? 'en', updatedAt: nowIso } });
 		const news = spec.news ?? (spec.optedOut ? 'out' : spec.consented === false ? 'none' : 'in');
 		if (news !== 'none') {
 			const answered = news === 'asked' ? {} : { via: news === 'out' ? 'stop' : 'button', answeredAt: nowIso };
-			await db.newsOptIn.create({ data: { telegramUserId: id, state: news, wordingVersion: 'news-question-1', locale: spec.language ?? 'en', askedAt: nowIso, updatedAt: nowIso, ...answered } });
+			await db.newsOptIn.create({
+				data: {
+					telegramUserId: id,
+					state: news,
+					wordingVersion: 'news-question-1',
+					locale: spec.language ?? 'en',
+					askedAt: nowIso,
+					updatedAt: nowIso,
+					...answered
+				}
+			});
 		}
 		const eventId = spec.eventId ?? 1;
 		const kioskId = kiosks.get(eventId) ?? (await makeKiosk(db, nowIso));
 		kiosks.set(eventId, kioskId);
 		const token = `bcast${user.id}`;
-		await db.session.create({ data: { sessionToken: token, telegramUserId: id, status: 'consented', createdAt: nowIso, updatedAt: nowIso } });
+		await db.session.create({
+			data: { sessionToken: token, telegramUserId: id, status: 'consented', createdAt: nowIso, updatedAt: nowIso }
+		});
 		await db.kioskSession.create({ data: { sessionToken: token, kioskId, createdAt: nowIso, eventId } });
 		ids.push(user.id);
 	}
@@ -59,7 +84,9 @@ export async function seedGuests(db: Db, emulator: TelegramEmulator, specs: Gues
 
 async function makeKiosk(db: Db, nowIso: string): Promise<number> {
 	const n = ++kioskCount;
-	const kiosk = await db.kiosk.create({ data: { name: `broadcast-kiosk-${n}-${Date.now()}`, keyHash: `hash-${n}-${Date.now()}`, createdAt: nowIso } });
+	const kiosk = await db.kiosk.create({
+		data: { name: `broadcast-kiosk-${n}-${Date.now()}`, keyHash: `hash-${n}-${Date.now()}`, createdAt: nowIso }
+	});
 	return kiosk.id;
 }
 
@@ -71,19 +98,38 @@ export async function confirmPendingUpdates(emulator: TelegramEmulator): Promise
 }
 
 export async function createEvent(db: Db, name: string, nowIso = new Date().toISOString()): Promise<number> {
-	const event = await db.event.create({ data: { name, state: 'live', titleTemplate: '{pack_title}', createdAt: nowIso, updatedAt: nowIso } });
+	const event = await db.event.create({
+		data: { name, state: 'live', titleTemplate: '{pack_title}', createdAt: nowIso, updatedAt: nowIso }
+	});
 	return event.id;
 }
 
 /** A broadcast scheduled to start at `sendAtIso` (now by default), as the console's "Send" makes it. */
-export async function queueBroadcast(db: Db, text: string, eventId: number | null, nowIso = new Date().toISOString(), sendAtIso = nowIso): Promise<number> {
-	const broadcast = await createBroadcast(db, nowIso, { eventId, text, imagePath: null, buttonText: null, buttonUrl: null, createdBy: 'test' });
+export async function queueBroadcast(
+	db: Db,
+	text: string,
+	eventId: number | null,
+	nowIso = new Date().toISOString(),
+	sendAtIso = nowIso
+): Promise<number> {
+	const broadcast = await createBroadcast(db, nowIso, {
+		eventId,
+		text,
+		imagePath: null,
+		buttonText: null,
+		buttonUrl: null,
+		createdBy: 'test'
+	});
 	await scheduleBroadcast(db, nowIso, broadcast.id, sendAtIso);
 	return broadcast.id;
 }
 
 /** How many messages containing `marker` each chat holds. */
-export async function countDeliveries(emulator: TelegramEmulator, chatIds: number[], marker: string): Promise<Map<number, number>> {
+export async function countDeliveries(
+	emulator: TelegramEmulator,
+	chatIds: number[],
+	marker: string
+): Promise<Map<number, number>> {
 	const counts = new Map<number, number>();
 	for (const id of chatIds) {
 		const messages = await emulator.control.chatMessages(id);

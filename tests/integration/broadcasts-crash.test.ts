@@ -21,7 +21,11 @@ const children: ReturnType<typeof startTs>[] = [];
 let world: { db: Db; emulator: TelegramEmulator; env: Record<string, string>; dir: string } | undefined;
 
 afterEach(async () => {
-	for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
+	for (const child of children.splice(0))
+		if (child.exitCode === null && child.signalCode === null) {
+			child.kill('SIGTERM');
+			await child.finished;
+		}
 	await world?.db.$disconnect();
 	await world?.emulator.close();
 	world = undefined;
@@ -31,7 +35,14 @@ async function setUp(): Promise<NonNullable<typeof world>> {
 	const dir = tempDir();
 	const { db, dbPath } = await createTestDb(dir);
 	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
-	const env = { NODE_ENV: 'test', DB_PATH: dbPath, DATA_DIR: path.join(dir, 'data'), TELEGRAM_API_ROOT: emulator.url, LOG_LEVEL: 'warn', BROADCAST_LEASE_SECONDS: '3' };
+	const env = {
+		NODE_ENV: 'test',
+		DB_PATH: dbPath,
+		DATA_DIR: path.join(dir, 'data'),
+		TELEGRAM_API_ROOT: emulator.url,
+		LOG_LEVEL: 'warn',
+		BROADCAST_LEASE_SECONDS: '3'
+	};
 	world = { db, emulator, env, dir };
 	return world;
 }
@@ -50,8 +61,10 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 	}
 }
 
-const sentCount = (db: Db, broadcastId: number) => db.broadcastRecipient.count({ where: { broadcastId, state: 'sent' } });
-const isDone = async (db: Db, broadcastId: number) => (await db.broadcast.findUnique({ where: { id: broadcastId } }))?.state === 'done';
+const sentCount = (db: Db, broadcastId: number) =>
+	db.broadcastRecipient.count({ where: { broadcastId, state: 'sent' } });
+const isDone = async (db: Db, broadcastId: number) =>
+	(await db.broadcast.findUnique({ where: { id: broadcastId } }))?.state === 'done';
 
 function duplicatesOf(counts: Map<number, number>): number {
 	return [...counts.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
@@ -60,9 +73,27 @@ function duplicatesOf(counts: Map<number, number>): number {
 describe('a broadcast to 200 guests through 429 storms and a worker SIGKILL', () => {
 	it('reaches every consenting guest once (duplicates only inside the measured window) and marks blocked guests', async () => {
 		const { db, emulator, env } = await setUp();
-		const guests = await seedGuests(db, emulator, Array.from({ length: 200 }, () => ({})), undefined, false);
-		const blocked = await seedGuests(db, emulator, Array.from({ length: 5 }, () => ({ blockedInTelegram: true })), undefined, false);
-		const notConsented = await seedGuests(db, emulator, Array.from({ length: 5 }, () => ({ consented: false })), undefined, false);
+		const guests = await seedGuests(
+			db,
+			emulator,
+			Array.from({ length: 200 }, () => ({})),
+			undefined,
+			false
+		);
+		const blocked = await seedGuests(
+			db,
+			emulator,
+			Array.from({ length: 5 }, () => ({ blockedInTelegram: true })),
+			undefined,
+			false
+		);
+		const notConsented = await seedGuests(
+			db,
+			emulator,
+			Array.from({ length: 5 }, () => ({ consented: false })),
+			undefined,
+			false
+		);
 		const id = await queueBroadcast(db, 'Thank you for coming — crash-200', 1);
 		await emulator.control.injectFault({ method: 'sendMessage', kind: '429', retry_after: 1, times: 3 });
 
@@ -74,21 +105,32 @@ describe('a broadcast to 200 guests through 429 storms and a worker SIGKILL', ()
 		expect((await first.finished).signal).toBe('SIGKILL');
 
 		// The window, measured: rows still queued (claimed) whose guest already has the message.
-		const queued = await db.broadcastRecipient.findMany({ where: { broadcastId: id, state: 'queued' }, select: { telegramUserId: true } });
-		const alreadyThere = await countDeliveries(emulator, queued.map((r) => Number(r.telegramUserId)), 'crash-200');
+		const queued = await db.broadcastRecipient.findMany({
+			where: { broadcastId: id, state: 'queued' },
+			select: { telegramUserId: true }
+		});
+		const alreadyThere = await countDeliveries(
+			emulator,
+			queued.map((r) => Number(r.telegramUserId)),
+			'crash-200'
+		);
 		const inWindow = [...alreadyThere.values()].filter((n) => n > 0).length;
 
 		startWorker(env);
 		await waitFor('the broadcast to finish', () => isDone(db, id));
 		const counts = await countDeliveries(emulator, guests, 'crash-200');
 		const duplicates = duplicatesOf(counts);
-		console.info(`broadcast to 200 guests, SIGKILL mid-send: ${duplicates} duplicate(s), ${inWindow} row(s) inside the send-then-record window`);
+		console.info(
+			`broadcast to 200 guests, SIGKILL mid-send: ${duplicates} duplicate(s), ${inWindow} row(s) inside the send-then-record window`
+		);
 		expect(guests.filter((g) => (counts.get(g) ?? 0) === 0)).toEqual([]);
 		expect(duplicates).toBe(inWindow);
 		expect(inWindow).toBeLessThanOrEqual(1);
 		expect(await db.broadcastRecipient.count({ where: { broadcastId: id, state: 'sent' } })).toBe(200);
 
-		expect([...(await countDeliveries(emulator, [...blocked, ...notConsented], 'crash-200')).values()].every((n) => n === 0)).toBe(true);
+		expect(
+			[...(await countDeliveries(emulator, [...blocked, ...notConsented], 'crash-200')).values()].every((n) => n === 0)
+		).toBe(true);
 		expect(await db.broadcastRecipient.count({ where: { broadcastId: id, state: 'blocked' } })).toBe(5);
 		expect(await db.guestBotBlock.count({ where: { telegramUserId: { in: blocked.map(BigInt) } } })).toBe(5);
 		const calls = (await emulator.control.callCounts()).calls.filter((c) => c.method === 'sendMessage');
@@ -101,7 +143,13 @@ describe('a broadcast to 200 guests through 429 storms and a worker SIGKILL', ()
 	] as const) {
 		it(`killed at ${step}: restarts after the lease, ${expected} duplicate(s)`, async () => {
 			const { db, emulator, env, dir } = await setUp();
-			const guests = await seedGuests(db, emulator, Array.from({ length: 20 }, () => ({})), undefined, false);
+			const guests = await seedGuests(
+				db,
+				emulator,
+				Array.from({ length: 20 }, () => ({})),
+				undefined,
+				false
+			);
 			const id = await queueBroadcast(db, `Crash step ${step}`, null);
 			const marker = path.join(dir, 'crashed');
 			const crashEnv = { ...env, CRASH_AT: step, CRASH_MARKER: marker };

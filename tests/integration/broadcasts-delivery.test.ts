@@ -5,7 +5,14 @@ import sharp from 'sharp';
 import { storeBroadcastImage } from '../../src/lib/server/broadcasts/broadcast-image.ts';
 import { countAudience } from '../../src/lib/server/broadcasts/audience.ts';
 import { queueTestSend } from '../../src/lib/server/broadcasts/broadcast-recipients.repository.ts';
-import { cancelBroadcast, createBroadcast, pauseBroadcast, resumeBroadcast, scheduleBroadcast, startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
+import {
+	cancelBroadcast,
+	createBroadcast,
+	pauseBroadcast,
+	resumeBroadcast,
+	scheduleBroadcast,
+	startDueBroadcasts
+} from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import { isBotBlocked, markBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { eraseGuest } from '../../src/lib/server/lifecycle/guest-erasure.ts';
@@ -44,7 +51,12 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 	const sends: Sent[] = [];
 	api.config.use((prev, method, payload, signal) => {
 		const { chat_id, photo } = payload as { chat_id: number; photo?: unknown };
-		if (method === 'sendMessage' || method === 'sendPhoto') sends.push({ chatId: Number(chat_id), at: clock.now().getTime(), ...(method === 'sendPhoto' ? { photo: typeof photo === 'string' ? photo : 'upload' } : {}) });
+		if (method === 'sendMessage' || method === 'sendPhoto')
+			sends.push({
+				chatId: Number(chat_id),
+				at: clock.now().getTime(),
+				...(method === 'sendPhoto' ? { photo: typeof photo === 'string' ? photo : 'upload' } : {})
+			});
 		return prev(method, payload, signal);
 	});
 	const deps: BroadcastDeliveryDeps = {
@@ -75,15 +87,29 @@ describe('broadcast audience and delivery', () => {
 		const { world, deps, sends } = await setUp();
 		const now = world.clock.now().toISOString();
 		const other = await createEvent(world.db, 'Other event', now);
-		const ours = await seedGuests(world.db, world.emulator, Array.from({ length: 40 }, () => ({ eventId: 1 })), now);
-		const [notConsented, optedOut, otherGuest] = await seedGuests(world.db, world.emulator, [{ eventId: 1, consented: false }, { eventId: 1, optedOut: true }, { eventId: other }], now);
+		const ours = await seedGuests(
+			world.db,
+			world.emulator,
+			Array.from({ length: 40 }, () => ({ eventId: 1 })),
+			now
+		);
+		const [notConsented, optedOut, otherGuest] = await seedGuests(
+			world.db,
+			world.emulator,
+			[{ eventId: 1, consented: false }, { eventId: 1, optedOut: true }, { eventId: other }],
+			now
+		);
 		expect(await countAudience(world.db, 1)).toBe(40);
 		expect(await countAudience(world.db, null)).toBe(41);
 
 		const id = await queueBroadcast(world.db, '<b>Thank you</b> for coming! m1', 1, now);
 		await deliverAll(deps);
 
-		const counts = await countDeliveries(world.emulator, [...ours, notConsented!, optedOut!, otherGuest!], 'for coming! m1');
+		const counts = await countDeliveries(
+			world.emulator,
+			[...ours, notConsented!, optedOut!, otherGuest!],
+			'for coming! m1'
+		);
 		expect(ours.map((g) => counts.get(g))).toEqual(ours.map(() => 1));
 		expect([notConsented, optedOut, otherGuest].map((g) => counts.get(g!))).toEqual([0, 0, 0]);
 		const broadcast = await world.db.broadcast.findUniqueOrThrow({ where: { id } });
@@ -98,7 +124,12 @@ describe('broadcast audience and delivery', () => {
 	it('honours retry_after on 429: nothing is sent before the wait, nothing is lost or doubled', async () => {
 		const { world, deps, sends } = await setUp();
 		const now = world.clock.now().toISOString();
-		const guests = await seedGuests(world.db, world.emulator, Array.from({ length: 12 }, () => ({})), now);
+		const guests = await seedGuests(
+			world.db,
+			world.emulator,
+			Array.from({ length: 12 }, () => ({})),
+			now
+		);
 		await world.emulator.control.injectFault({ method: 'sendMessage', kind: '429', retry_after: 3, times: 4 });
 		await world.emulator.control.injectFault({ method: 'sendMessage', kind: '5xx', status: 502, times: 2 });
 		await queueBroadcast(world.db, 'Storm m2', null, now);
@@ -115,9 +146,18 @@ describe('broadcast audience and delivery', () => {
 		const { world, deps, sends } = await setUp();
 		const now = world.clock.now().toISOString();
 		const guests = await seedGuests(world.db, world.emulator, [{}, {}, {}], now);
-		const png = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#3a6' } }).png().toBuffer();
+		const png = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#3a6' } })
+			.png()
+			.toBuffer();
 		const imagePath = path.join(world.dir, 'broadcasts', await storeBroadcastImage(localFileStore(world.dir), png));
-		const broadcast = await createBroadcast(world.db, now, { eventId: null, text: '<i>Photo</i> m7', imagePath, buttonText: 'Gallery', buttonUrl: 'https://example.com/g', createdBy: 'test' });
+		const broadcast = await createBroadcast(world.db, now, {
+			eventId: null,
+			text: '<i>Photo</i> m7',
+			imagePath,
+			buttonText: 'Gallery',
+			buttonUrl: 'https://example.com/g',
+			createdBy: 'test'
+		});
 		await scheduleBroadcast(world.db, now, broadcast.id, now);
 		await deliverAll(deps);
 		for (const guest of guests) {
@@ -136,7 +176,9 @@ describe('broadcast audience and delivery', () => {
 		const [blocked, fine] = await seedGuests(world.db, world.emulator, [{ blockedInTelegram: true }, {}], now);
 		const first = await queueBroadcast(world.db, 'First m3', null, now);
 		await deliverAll(deps);
-		const row = await world.db.broadcastRecipient.findFirstOrThrow({ where: { broadcastId: first, telegramUserId: BigInt(blocked!) } });
+		const row = await world.db.broadcastRecipient.findFirstOrThrow({
+			where: { broadcastId: first, telegramUserId: BigInt(blocked!) }
+		});
 		expect(row).toMatchObject({ state: 'blocked', error: 'blocked the bot (403)' });
 		expect(await isBotBlocked(world.db, BigInt(blocked!))).toBe(true);
 		const second = await queueBroadcast(world.db, 'Second m3', null, world.clock.now().toISOString());
@@ -150,7 +192,10 @@ describe('broadcast audience and delivery', () => {
 		await markBotBlocked(world.db, world.clock, BigInt(fine!));
 		const callsBefore = (await world.emulator.control.callCounts()).byChat[`sendMessage:${fine}`];
 		await deliverAll(deps);
-		expect(await world.db.broadcastRecipient.findFirst({ where: { broadcastId: third } })).toMatchObject({ state: 'blocked', error: 'blocked the bot' });
+		expect(await world.db.broadcastRecipient.findFirst({ where: { broadcastId: third } })).toMatchObject({
+			state: 'blocked',
+			error: 'blocked the bot'
+		});
 		expect((await world.emulator.control.callCounts()).byChat[`sendMessage:${fine}`]).toBe(callsBefore);
 	});
 
@@ -162,12 +207,28 @@ describe('broadcast audience and delivery', () => {
 		await deliverAll(deps);
 		const message = (await world.emulator.control.chatMessages(presser!)).find((m) => m.text?.includes('Hello m4'))!;
 		expect(message.buttons.flat()[0]?.text).toBe('🔕 Больше не присылать');
-		await world.emulator.control.pressButton({ user_id: presser!, message_id: message.message_id, callback_data: message.buttons.flat()[0]!.callback_data! });
+		await world.emulator.control.pressButton({
+			user_id: presser!,
+			message_id: message.message_id,
+			callback_data: message.buttons.flat()[0]!.callback_data!
+		});
 		await world.emulator.control.sendUserMessage({ user_id: stopper!, text: '/stop' });
 		await world.emulator.control.waitForMessage(presser!, (m) => m.from_bot && !!m.text?.startsWith('Готово'));
-		await world.emulator.control.waitForMessage(stopper!, (m) => m.from_bot && !!m.text?.startsWith('Done: we will not send'));
-		expect(await world.db.newsOptIn.findUnique({ where: { telegramUserId: BigInt(presser!) } })).toMatchObject({ state: 'out', via: 'broadcast_button', broadcastId: first, locale: 'ru' });
-		expect(await world.db.newsOptIn.findUnique({ where: { telegramUserId: BigInt(stopper!) } })).toMatchObject({ state: 'out', via: 'stop', broadcastId: null });
+		await world.emulator.control.waitForMessage(
+			stopper!,
+			(m) => m.from_bot && !!m.text?.startsWith('Done: we will not send')
+		);
+		expect(await world.db.newsOptIn.findUnique({ where: { telegramUserId: BigInt(presser!) } })).toMatchObject({
+			state: 'out',
+			via: 'broadcast_button',
+			broadcastId: first,
+			locale: 'ru'
+		});
+		expect(await world.db.newsOptIn.findUnique({ where: { telegramUserId: BigInt(stopper!) } })).toMatchObject({
+			state: 'out',
+			via: 'stop',
+			broadcastId: null
+		});
 
 		const second = await queueBroadcast(world.db, 'Again m4', null, world.clock.now().toISOString());
 		await deliverAll(deps);
@@ -175,7 +236,11 @@ describe('broadcast audience and delivery', () => {
 		expect([...counts.values()]).toEqual([0, 0, 1]);
 		expect(await world.db.broadcastRecipient.count({ where: { broadcastId: second } })).toBe(1);
 
-		await eraseGuest({ db: world.db, clock: world.clock, fileStore: world.fileStore, pseudonymKey: Buffer.alloc(32, 1) }, BigInt(presser!), 'forget');
+		await eraseGuest(
+			{ db: world.db, clock: world.clock, fileStore: world.fileStore, pseudonymKey: Buffer.alloc(32, 1) },
+			BigInt(presser!),
+			'forget'
+		);
 		expect(await world.db.broadcastRecipient.count({ where: { telegramUserId: BigInt(presser!) } })).toBe(0);
 		expect(await world.db.newsOptIn.count({ where: { telegramUserId: BigInt(presser!) } })).toBe(0);
 	});
@@ -183,7 +248,12 @@ describe('broadcast audience and delivery', () => {
 	it('pauses and resumes; an opt-out during a send skips the guest; a test send goes to the operator only', async () => {
 		const { world, deps } = await setUp();
 		const now = () => world.clock.now().toISOString();
-		const guests = await seedGuests(world.db, world.emulator, Array.from({ length: 6 }, () => ({})), now());
+		const guests = await seedGuests(
+			world.db,
+			world.emulator,
+			Array.from({ length: 6 }, () => ({})),
+			now()
+		);
 		const [operatorChat] = await seedGuests(world.db, world.emulator, [{ consented: false }], now());
 		const id = await queueBroadcast(world.db, 'Paced m5', null, now());
 		await queueTestSend(world.db, now(), id, BigInt(operatorChat!));
@@ -204,21 +274,30 @@ describe('broadcast audience and delivery', () => {
 		expect((await resumeBroadcast(world.db, now(), id)).won).toBe(true);
 		await deliverAll(deps);
 		expect([...(await countDeliveries(world.emulator, guests, 'Paced m5')).values()]).toEqual([1, 1, 1, 1, 1, 0]);
-		expect(await world.db.broadcastRecipient.findFirst({ where: { broadcastId: id, telegramUserId: BigInt(guests[5]!) } })).toMatchObject({ state: 'skipped', error: 'opted out' });
+		expect(
+			await world.db.broadcastRecipient.findFirst({ where: { broadcastId: id, telegramUserId: BigInt(guests[5]!) } })
+		).toMatchObject({ state: 'skipped', error: 'opted out' });
 		expect(await world.db.broadcast.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: 'done' });
 	});
 
 	it('cancels: nothing more is sent and the rows left are recorded as skipped', async () => {
 		const { world, deps } = await setUp();
 		const now = () => world.clock.now().toISOString();
-		const guests = await seedGuests(world.db, world.emulator, Array.from({ length: 4 }, () => ({})), now());
+		const guests = await seedGuests(
+			world.db,
+			world.emulator,
+			Array.from({ length: 4 }, () => ({})),
+			now()
+		);
 		const id = await queueBroadcast(world.db, 'Cancelled m6', null, now());
 		await deliverBroadcasts({ ...deps, api: failingAfter(world.emulator.url, 1) });
 		expect((await cancelBroadcast(world.db, now(), id)).won).toBe(true);
 		world.clock.advance(60_000);
 		await deliverAll(deps, 3);
 		expect([...(await countDeliveries(world.emulator, guests, 'Cancelled m6')).values()]).toEqual([1, 0, 0, 0]);
-		expect(await world.db.broadcastRecipient.count({ where: { broadcastId: id, state: 'skipped', error: 'cancelled' } })).toBe(3);
+		expect(
+			await world.db.broadcastRecipient.count({ where: { broadcastId: id, state: 'skipped', error: 'cancelled' } })
+		).toBe(3);
 		expect((await cancelBroadcast(world.db, now(), id)).won).toBe(false);
 	});
 });
@@ -253,10 +332,14 @@ describe('a 429 hold another worker writes during a pass', () => {
 			}
 		}
 		const racing = new HoldAfterTheLook(world.db, world.clock);
-		await deliverBroadcasts({ ...deps, budget: racing, sleep: async (ms) => {
+		await deliverBroadcasts({
+			...deps,
+			budget: racing,
+			sleep: async (ms) => {
 				sleeps.push(ms);
 				world.clock.advance(ms);
-			} });
+			}
+		});
 		expect(sends).toHaveLength(0);
 		expect(sleeps.filter((ms) => ms > 1000)).toEqual([]);
 		const row = await world.db.broadcastRecipient.findFirstOrThrow({ where: { telegramUserId: BigInt(guests[0]!) } });

@@ -3,7 +3,13 @@ import { DELIVERED_CRASH_STEP } from '../../src/lib/server/jobs/run/crash-points
 import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { queueBroadcast } from './broadcast-world.ts';
-import { crashAndRestartWorker, createGenerationWorld, waitForJobStatus, type GenerationWorld, type WorkerProcess } from './generation-harness.ts';
+import {
+	crashAndRestartWorker,
+	createGenerationWorld,
+	waitForJobStatus,
+	type GenerationWorld,
+	type WorkerProcess
+} from './generation-harness.ts';
 
 /**
  * The real worker process SIGKILLed around the moment the pack is recorded delivered — right
@@ -17,12 +23,17 @@ describe('a worker killed between the pack and the news question', () => {
 	let world: GenerationWorld | undefined;
 	const children: WorkerProcess[] = [];
 	afterEach(async () => {
-		for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
+		for (const child of children.splice(0))
+			if (child.exitCode === null && child.signalCode === null) {
+				child.kill('SIGTERM');
+				await child.finished;
+			}
 		await world?.close();
 		world = undefined;
 	});
 
-	const isQuestion = (m: ChatMessageView) => m.from_bot && m.buttons.flat().some((b) => b.callback_data?.startsWith('news:'));
+	const isQuestion = (m: ChatMessageView) =>
+		m.from_bot && m.buttons.flat().some((b) => b.callback_data?.startsWith('news:'));
 
 	for (const step of ['before_link_commit', DELIVERED_CRASH_STEP]) {
 		it(`${step}: the restarted worker asks once, after the one link, and a Yes brings the next broadcast`, async () => {
@@ -33,20 +44,42 @@ describe('a worker killed between the pack and the news question', () => {
 			expect(await waitForJobStatus(w.db, jobId, ['done', 'failed'], 120_000)).toBe('done');
 			const question = await w.emulator.control.waitForMessage(w.guestId, isQuestion, { timeoutMs: 30_000 });
 			expect(question.text).toContain('would you like news from us');
-			await waitUntil(async () => (await w.db.guestNotice.findFirst({ where: { jobId, kind: 'news_question' } }))?.state === 'sent');
+			await waitUntil(
+				async () => (await w.db.guestNotice.findFirst({ where: { jobId, kind: 'news_question' } }))?.state === 'sent'
+			);
 			const said = (await w.emulator.control.chatMessages(w.guestId)).filter((m) => m.from_bot);
 			expect(said.filter(isQuestion)).toHaveLength(1);
 			expect(said.filter((m) => m.text?.includes('https://t.me/addstickers/'))).toHaveLength(1);
-			expect(await w.db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: BigInt(w.guestId) } })).toMatchObject({ state: 'asked', wordingVersion: 'news-question-1', locale: 'en' });
+			expect(await w.db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: BigInt(w.guestId) } })).toMatchObject({
+				state: 'asked',
+				wordingVersion: 'news-question-1',
+				locale: 'en'
+			});
 
-			await w.emulator.control.pressButton({ user_id: w.guestId, message_id: question.message_id, callback_data: 'news:yes:news-question-1' });
-			await w.emulator.control.waitForMessage(w.guestId, (m) => m.from_bot && !!m.text?.startsWith('Done: we will send you news'), { timeoutMs: 30_000 });
+			await w.emulator.control.pressButton({
+				user_id: w.guestId,
+				message_id: question.message_id,
+				callback_data: 'news:yes:news-question-1'
+			});
+			await w.emulator.control.waitForMessage(
+				w.guestId,
+				(m) => m.from_bot && !!m.text?.startsWith('Done: we will send you news'),
+				{ timeoutMs: 30_000 }
+			);
 			await queueBroadcast(w.db, 'Fresh news after the crash', null);
-			await w.emulator.control.waitForMessage(w.guestId, (m) => m.from_bot && !!m.text?.includes('Fresh news after the crash'), { timeoutMs: 30_000 });
+			await w.emulator.control.waitForMessage(
+				w.guestId,
+				(m) => m.from_bot && !!m.text?.includes('Fresh news after the crash'),
+				{ timeoutMs: 30_000 }
+			);
 			second.kill('SIGTERM');
 			await second.finished;
 			// Answered, the question has lost its buttons: counted by its words, it is still there once.
-			expect((await w.emulator.control.chatMessages(w.guestId)).filter((m) => m.from_bot && m.text?.includes('would you like news'))).toHaveLength(1);
+			expect(
+				(await w.emulator.control.chatMessages(w.guestId)).filter(
+					(m) => m.from_bot && m.text?.includes('would you like news')
+				)
+			).toHaveLength(1);
 		}, 200_000);
 	}
 });

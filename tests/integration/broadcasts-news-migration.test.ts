@@ -34,7 +34,8 @@ const BEFORE_CHANGE = [
 
 /** A copy of a migrations folder without this change and what came after it. */
 function migrationsBefore(dir: string, target: string): string {
-	for (const name of readdirSync(dir)) if (name < MIGRATION) cpSync(path.join(dir, name), path.join(target, name), { recursive: true });
+	for (const name of readdirSync(dir))
+		if (name < MIGRATION) cpSync(path.join(dir, name), path.join(target, name), { recursive: true });
 	return target;
 }
 
@@ -78,9 +79,22 @@ describe('the news opt-in migration', () => {
 
 		expect(await countAudience(db, null)).toBe(0);
 		// The consenter never said yes (left out, but no opt-out of theirs); the two who said no stay out.
-		expect([await readStanding(db, 9001n), await readStanding(db, 9002n), await readStanding(db, 9003n)]).toEqual(['not_opted_in', 'opted_out', 'opted_out']);
+		expect([await readStanding(db, 9001n), await readStanding(db, 9002n), await readStanding(db, 9003n)]).toEqual([
+			'not_opted_in',
+			'opted_out',
+			'opted_out'
+		]);
 		const rows = await db.newsOptIn.findMany({ orderBy: { telegramUserId: 'asc' } });
-		expect(rows.map((r) => ({ id: r.telegramUserId, state: r.state, via: r.via, broadcastId: r.broadcastId, answeredAt: r.answeredAt, wording: r.wordingVersion }))).toEqual([
+		expect(
+			rows.map((r) => ({
+				id: r.telegramUserId,
+				state: r.state,
+				via: r.via,
+				broadcastId: r.broadcastId,
+				answeredAt: r.answeredAt,
+				wording: r.wordingVersion
+			}))
+		).toEqual([
 			{ id: 9002n, state: 'out', via: 'stop', broadcastId: null, answeredAt: AT, wording: null },
 			{ id: 9003n, state: 'out', via: 'broadcast_button', broadcastId: 4, answeredAt: AT, wording: null }
 		]);

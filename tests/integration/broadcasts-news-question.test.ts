@@ -24,11 +24,16 @@ describe('the news question in the notices outbox', () => {
 		const jobId = await w.queueJob({ viaOutbox: true });
 		await w.db.guestNotice.updateMany({ where: { jobId, kind: 'generating' }, data: { state: 'sent' } });
 		const now = new Date().toISOString();
-		const asked = await w.db.$transaction((tx) => queueNewsQuestionOnce(tx, { jobId, telegramUserId: BigInt(w.guestId) }, now));
+		const asked = await w.db.$transaction((tx) =>
+			queueNewsQuestionOnce(tx, { jobId, telegramUserId: BigInt(w.guestId) }, now)
+		);
 		return { jobId, asked };
 	}
 
-	const questionsIn = async (w: GenerationWorld) => (await w.emulator.control.chatMessages(w.guestId)).filter((m) => m.from_bot && m.text?.includes('would you like news'));
+	const questionsIn = async (w: GenerationWorld) =>
+		(await w.emulator.control.chatMessages(w.guestId)).filter(
+			(m) => m.from_bot && m.text?.includes('would you like news')
+		);
 
 	it('is dropped unsent when the guest used /stop first, and they are not asked after a later pack', async () => {
 		const w = (world = await createGenerationWorld(tempDir()));
@@ -36,9 +41,15 @@ describe('the news question in the notices outbox', () => {
 		expect(asked).toBe(true);
 		await optOutOfBroadcasts(w.db, systemClock, BigInt(w.guestId), 'stop', 'en');
 		await deliverGuestNotices(noticeDepsFor(w, systemClock));
-		expect(await w.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'news_question' } })).toMatchObject({ state: 'failed', error: expect.stringContaining('chose about news') });
+		expect(await w.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'news_question' } })).toMatchObject({
+			state: 'failed',
+			error: expect.stringContaining('chose about news')
+		});
 		expect(await questionsIn(w)).toHaveLength(0);
-		expect(await w.db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: BigInt(w.guestId) } })).toMatchObject({ state: 'out', via: 'stop' });
+		expect(await w.db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: BigInt(w.guestId) } })).toMatchObject({
+			state: 'out',
+			via: 'stop'
+		});
 		expect((await deliverPack(w)).asked).toBe(false);
 	});
 
@@ -51,7 +62,9 @@ describe('the news question in the notices outbox', () => {
 		await w.emulator.control.setBlocked(w.guestId, true);
 		const first = await deliverPack(w);
 		await deliverGuestNotices(noticeDepsFor(w, clock));
-		expect(await w.db.guestNotice.findFirstOrThrow({ where: { jobId: first.jobId, kind: 'news_question' } })).toMatchObject({ state: 'blocked' });
+		expect(
+			await w.db.guestNotice.findFirstOrThrow({ where: { jobId: first.jobId, kind: 'news_question' } })
+		).toMatchObject({ state: 'blocked' });
 		expect(await w.db.newsOptIn.count()).toBe(0);
 
 		await w.emulator.control.setBlocked(w.guestId, false);
@@ -61,7 +74,10 @@ describe('the news question in the notices outbox', () => {
 		clock.advance(2 * SECOND);
 		await deliverGuestNotices(noticeDepsFor(w, clock));
 		expect(await questionsIn(w)).toHaveLength(1);
-		expect(await w.db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: BigInt(w.guestId) } })).toMatchObject({ state: 'asked', wordingVersion: 'news-question-1' });
+		expect(await w.db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: BigInt(w.guestId) } })).toMatchObject({
+			state: 'asked',
+			wordingVersion: 'news-question-1'
+		});
 		expect((await deliverPack(w)).asked).toBe(false);
 	});
 });

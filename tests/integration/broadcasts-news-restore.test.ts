@@ -26,14 +26,31 @@ describe('erasures replayed on a restored database and the news choice', () => {
 		await markBotBlocked(db, clock, 801n);
 		await turnNewsOn(db, clock, 802n, 'uz');
 		await db.user.deleteMany({ where: { telegramUserId: 802n } }); // reset before the backup: only the kept choice names them
-		const erasure = (id: bigint, reason: string) => ({ subject: pseudonymForGuest(key, id), reason, erasedAt: clock.now().toISOString(), packNameHashes: [], fromLedger: true });
+		const erasure = (id: bigint, reason: string) => ({
+			subject: pseudonymForGuest(key, id),
+			reason,
+			erasedAt: clock.now().toISOString(),
+			packNameHashes: [],
+			fromLedger: true
+		});
 
-		await db.$transaction((tx) => applyErasuresWith(prismaRunner(tx), { guests: [erasure(801n, 'reset_user')], leads: [] }, key));
+		await db.$transaction((tx) =>
+			applyErasuresWith(prismaRunner(tx), { guests: [erasure(801n, 'reset_user')], leads: [] }, key)
+		);
 		expect(await db.user.count({ where: { telegramUserId: 801n } })).toBe(0);
-		expect(await db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: 801n } })).toMatchObject({ state: 'out', via: 'stop' });
+		expect(await db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: 801n } })).toMatchObject({
+			state: 'out',
+			via: 'stop'
+		});
 		expect(await db.guestBotBlock.count({ where: { telegramUserId: 801n } })).toBe(1);
 
-		const replayed = await db.$transaction((tx) => applyErasuresWith(prismaRunner(tx), { guests: [erasure(801n, 'forget'), erasure(802n, 'forget')], leads: [] }, key));
+		const replayed = await db.$transaction((tx) =>
+			applyErasuresWith(
+				prismaRunner(tx),
+				{ guests: [erasure(801n, 'forget'), erasure(802n, 'forget')], leads: [] },
+				key
+			)
+		);
 		expect(replayed.guests).toBe(2);
 		expect(await db.newsOptIn.count()).toBe(0);
 		expect(await db.guestBotBlock.count()).toBe(0);

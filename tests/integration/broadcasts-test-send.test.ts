@@ -28,7 +28,14 @@ async function setUp() {
 	const w = world;
 	const ivan = await insertOperator(w.db, w.clock, 'ivan', 'operator');
 	const as = (who: OperatorIdentity) => consoleCaller(w.db, w.clock, w.dir, who);
-	const broadcast = await createBroadcast(w.db, w.clock.now().toISOString(), { eventId: null, text: 'Test me m1', imagePath: null, buttonText: null, buttonUrl: null, createdBy: 'ivan' });
+	const broadcast = await createBroadcast(w.db, w.clock.now().toISOString(), {
+		eventId: null,
+		text: 'Test me m1',
+		imagePath: null,
+		buttonText: null,
+		buttonUrl: null,
+		createdBy: 'ivan'
+	});
 	const deps: BroadcastDeliveryDeps = {
 		db: w.db,
 		clock: w.clock,
@@ -53,22 +60,35 @@ async function sendLink(chat: Guest, argument: string): Promise<string> {
 	return answers.at(-1)!.text ?? '';
 }
 
-async function linkChat(w: GuestWorld, as: (who: OperatorIdentity) => ReturnType<typeof consoleCaller>, who: OperatorIdentity, name: string): Promise<Guest> {
+async function linkChat(
+	w: GuestWorld,
+	as: (who: OperatorIdentity) => ReturnType<typeof consoleCaller>,
+	who: OperatorIdentity,
+	name: string
+): Promise<Guest> {
 	const chat = await newGuest(w, 'en', name);
 	const { code } = await as(who).profile.requestTelegramCode();
 	expect(await sendLink(chat, code)).toContain(`linked to the console account “${who.username}”`);
 	return chat;
 }
 
-const testSends = (w: GuestWorld, chat: Guest) => w.emulator.control.chatMessages(chat.id).then((list) => list.filter((m) => m.from_bot && m.text?.includes('Test me m1')).length);
+const testSends = (w: GuestWorld, chat: Guest) =>
+	w.emulator.control
+		.chatMessages(chat.id)
+		.then((list) => list.filter((m) => m.from_bot && m.text?.includes('Test me m1')).length);
 
 describe('test sends of a broadcast', () => {
 	it('refuses an operator without a proven chat, including an id typed in before proof was required', async () => {
 		const { w, ivan, as, id } = await setUp();
-		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('Link your own Telegram chat on your profile page') });
+		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({
+			code: 'BAD_REQUEST',
+			message: expect.stringContaining('Link your own Telegram chat on your profile page')
+		});
 		const stranger = await newGuest(w, 'en', 'Stranger');
 		await w.db.operator.update({ where: { id: ivan.id }, data: { telegramId: BigInt(stranger.id) } });
-		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({ message: expect.stringContaining('was typed in, not proven') });
+		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({
+			message: expect.stringContaining('was typed in, not proven')
+		});
 		expect(await as(ivan).profile.telegram()).toMatchObject({ telegramId: String(stranger.id), verifiedAt: null });
 		expect(await w.db.broadcastRecipient.count()).toBe(0);
 	});
@@ -78,16 +98,28 @@ describe('test sends of a broadcast', () => {
 		const chat = await newGuest(w, 'ru', 'Ivan');
 		const issued = await as(ivan).profile.requestTelegramCode();
 		expect(issued.command).toMatch(/^\/link [0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
-		expect(await as(ivan).profile.telegram()).toMatchObject({ telegramId: null, codeExpiresAt: '2026-03-01T10:10:00.000Z' });
-		expect(await sendLink(chat, issued.code.toLowerCase())).toBe('Готово: этот чат привязан к учётной записи консоли «ivan». Пробные рассылки будут приходить сюда.');
-		expect(await as(ivan).profile.telegram()).toMatchObject({ telegramId: String(chat.id), verifiedAt: '2026-03-01T10:00:00.000Z', codeExpiresAt: null });
+		expect(await as(ivan).profile.telegram()).toMatchObject({
+			telegramId: null,
+			codeExpiresAt: '2026-03-01T10:10:00.000Z'
+		});
+		expect(await sendLink(chat, issued.code.toLowerCase())).toBe(
+			'Готово: этот чат привязан к учётной записи консоли «ivan». Пробные рассылки будут приходить сюда.'
+		);
+		expect(await as(ivan).profile.telegram()).toMatchObject({
+			telegramId: String(chat.id),
+			verifiedAt: '2026-03-01T10:00:00.000Z',
+			codeExpiresAt: null
+		});
 		// One use only: the same code again is a wrong one.
 		expect(await sendLink(chat, issued.code)).toContain('Код неверный');
 
 		expect(await as(ivan).broadcasts.testSend({ id })).toEqual({ telegramId: String(chat.id) });
 		await deliverBroadcasts(deps);
 		expect(await testSends(w, chat)).toBe(1);
-		expect(await w.db.broadcastRecipient.findFirst({ where: { test: true } })).toMatchObject({ telegramUserId: BigInt(chat.id), state: 'sent' });
+		expect(await w.db.broadcastRecipient.findFirst({ where: { test: true } })).toMatchObject({
+			telegramUserId: BigInt(chat.id),
+			state: 'sent'
+		});
 
 		const audit = await w.db.auditLog.findMany({ orderBy: { id: 'asc' } });
 		expect(audit.map((a) => [a.action, a.actor, a.telegramUserId])).toEqual([
@@ -96,7 +128,14 @@ describe('test sends of a broadcast', () => {
 			['broadcast_test_send', 'ivan', BigInt(chat.id)]
 		]);
 		// The code is kept nowhere in clear: not in the audit, not in the message history.
-		const history = await eventually(() => w.db.botMessage.findMany({ where: { telegramUserId: BigInt(chat.id), direction: 'in' }, orderBy: { id: 'asc' } }), (rows) => rows.length >= 2);
+		const history = await eventually(
+			() =>
+				w.db.botMessage.findMany({
+					where: { telegramUserId: BigInt(chat.id), direction: 'in' },
+					orderBy: { id: 'asc' }
+				}),
+			(rows) => rows.length >= 2
+		);
 		expect(history.map((m) => m.text)).toEqual(['/link', '/link']);
 		const code = issued.code.replace('-', '');
 		expect(JSON.stringify(audit, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(code);
@@ -108,7 +147,8 @@ describe('test sends of a broadcast', () => {
 		const chat = await newGuest(w, 'en', 'Guesser');
 		const { code } = await as(ivan).profile.requestTelegramCode();
 		expect(await sendLink(chat, '')).toContain('send /link followed by the code');
-		for (const wrong of ['AAAA-AAAA', 'AAAA-AAAB', 'not a code', 'AAAA-AAAC', 'AAAA-AAAD']) expect(await sendLink(chat, wrong)).toContain('This code is not right');
+		for (const wrong of ['AAAA-AAAA', 'AAAA-AAAB', 'not a code', 'AAAA-AAAC', 'AAAA-AAAD'])
+			expect(await sendLink(chat, wrong)).toContain('This code is not right');
 		expect(await sendLink(chat, code)).toBe('Too many wrong codes from this chat. Try again in 15 min.');
 		expect(await as(ivan).profile.telegram()).toMatchObject({ telegramId: null, verifiedAt: null });
 
@@ -124,9 +164,13 @@ describe('test sends of a broadcast', () => {
 		const chat = await newGuest(w, 'uz', 'Late');
 		const { code } = await as(ivan).profile.requestTelegramCode();
 		w.clock.advance(10 * 60_000);
-		expect(await sendLink(chat, code)).toBe('Bu kodning muddati tugagan (kod 10 daqiqa amal qiladi). Konsoldagi profil sahifangizda yangisini yarating.');
+		expect(await sendLink(chat, code)).toBe(
+			'Bu kodning muddati tugagan (kod 10 daqiqa amal qiladi). Konsoldagi profil sahifangizda yangisini yarating.'
+		);
 		expect(await as(ivan).profile.telegram()).toMatchObject({ telegramId: null, codeExpiresAt: null });
-		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({ message: expect.stringContaining('profile page') });
+		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({
+			message: expect.stringContaining('profile page')
+		});
 	});
 
 	it('sends nothing to a proven chat that used /stop or blocked the bot, and says why; the worker checks again', async () => {
@@ -141,9 +185,14 @@ describe('test sends of a broadcast', () => {
 			message: `Your Telegram chat ${ivansChat.id} has asked for no more messages (/stop or the “No more messages” button), so the bot sends it nothing, tests included.`
 		});
 		await markBotBlocked(w.db, w.clock, BigInt(olgasChat.id));
-		await expect(as(olga).broadcasts.testSend({ id })).rejects.toMatchObject({ message: expect.stringContaining(`chat ${olgasChat.id} has blocked the bot`) });
+		await expect(as(olga).broadcasts.testSend({ id })).rejects.toMatchObject({
+			message: expect.stringContaining(`chat ${olgasChat.id} has blocked the bot`)
+		});
 		expect(await w.db.broadcastRecipient.count()).toBe(0);
-		const refused = await w.db.auditLog.findMany({ where: { action: 'broadcast_test_refused' }, orderBy: { id: 'asc' } });
+		const refused = await w.db.auditLog.findMany({
+			where: { action: 'broadcast_test_refused' },
+			orderBy: { id: 'asc' }
+		});
 		expect(refused.map((a) => [a.actor, a.telegramUserId, JSON.parse(a.details!).reason])).toEqual([
 			['ivan', BigInt(ivansChat.id), 'opted_out'],
 			['olga', BigInt(olgasChat.id), 'blocked']
@@ -156,15 +205,22 @@ describe('test sends of a broadcast', () => {
 		await olgasChat.waitFor((m) => !!m.text?.startsWith('Done: we will not send'));
 		await deliverBroadcasts(deps);
 		expect(await testSends(w, olgasChat)).toBe(0);
-		expect(await w.db.broadcastRecipient.findFirst({ where: { test: true } })).toMatchObject({ state: 'skipped', error: 'opted out' });
+		expect(await w.db.broadcastRecipient.findFirst({ where: { test: true } })).toMatchObject({
+			state: 'skipped',
+			error: 'opted out'
+		});
 	});
 
 	it('allows 5 tests a minute and 30 a day per operator, and says when to try again', async () => {
 		const { w, ivan, as, id } = await setUp();
 		await linkChat(w, as, ivan, 'Ivan');
 		for (let i = 0; i < 5; i++) await as(ivan).broadcasts.testSend({ id });
-		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({ message: 'You have sent 5 tests in the last minute: try again in 12 seconds.' });
-		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({ message: expect.stringContaining('You have sent 5 tests in the last minute') });
+		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({
+			message: 'You have sent 5 tests in the last minute: try again in 12 seconds.'
+		});
+		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({
+			message: expect.stringContaining('You have sent 5 tests in the last minute')
+		});
 		w.clock.advance(12_000);
 		await as(ivan).broadcasts.testSend({ id });
 
@@ -174,10 +230,22 @@ describe('test sends of a broadcast', () => {
 			await as(ivan).broadcasts.testSend({ id });
 		}
 		w.clock.advance(60_000);
-		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({ message: expect.stringMatching(/^You have sent 30 tests in the last day: try again in \d+ minutes\.$/) });
-		const audit = await w.db.auditLog.groupBy({ by: ['action'], where: { action: { startsWith: 'broadcast_test' } }, _count: { _all: true } });
-		expect(Object.fromEntries(audit.map((a) => [a.action, a._count._all]))).toEqual({ broadcast_test_send: 30, broadcast_test_refused: 3 });
-		const limited = await w.db.auditLog.findFirst({ where: { action: 'broadcast_test_refused' }, orderBy: { id: 'desc' } });
+		await expect(as(ivan).broadcasts.testSend({ id })).rejects.toMatchObject({
+			message: expect.stringMatching(/^You have sent 30 tests in the last day: try again in \d+ minutes\.$/)
+		});
+		const audit = await w.db.auditLog.groupBy({
+			by: ['action'],
+			where: { action: { startsWith: 'broadcast_test' } },
+			_count: { _all: true }
+		});
+		expect(Object.fromEntries(audit.map((a) => [a.action, a._count._all]))).toEqual({
+			broadcast_test_send: 30,
+			broadcast_test_refused: 3
+		});
+		const limited = await w.db.auditLog.findFirst({
+			where: { action: 'broadcast_test_refused' },
+			orderBy: { id: 'desc' }
+		});
 		expect(JSON.parse(limited!.details!)).toMatchObject({ reason: 'rate_limited', per: 'day' });
 	});
 });

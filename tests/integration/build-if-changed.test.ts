@@ -35,7 +35,12 @@ describe('the web build fingerprint', () => {
 	});
 
 	it('moves with a page, a server module, a static file or the lock file', () => {
-		for (const file of ['src/routes/+page.svelte', 'src/lib/server/rule.ts', 'static/favicon.svg', 'package-lock.json']) {
+		for (const file of [
+			'src/routes/+page.svelte',
+			'src/lib/server/rule.ts',
+			'static/favicon.svg',
+			'package-lock.json'
+		]) {
 			const { root, write } = project();
 			const before = sourceFingerprint(root);
 			write(file, 'changed');

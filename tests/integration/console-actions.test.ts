@@ -69,7 +69,9 @@ describe('console actions through the tRPC router', () => {
 
 		await as(operator).spend.setBalance({ valueUsd: 100 });
 		clock.advance(MINUTE);
-		await db.apiUsage.create({ data: { ts: clock.now().toISOString(), kind: 'image', provider: 'gemini', estCostUsd: 2.5, ok: 1, stage: 'sheet' } });
+		await db.apiUsage.create({
+			data: { ts: clock.now().toISOString(), kind: 'image', provider: 'gemini', estCostUsd: 2.5, ok: 1, stage: 'sheet' }
+		});
 		const summary = await as(operator).spend.summary({ days: 7 });
 		expect(summary.balance).toMatchObject({ override: { value: 100 }, spentSinceUsd: 2.5, estimateUsd: 97.5 });
 		expect(summary.perStage[0]).toMatchObject({ key: 'sheet', costUsd: 2.5 });
@@ -88,15 +90,26 @@ describe('console actions through the tRPC router', () => {
 		expect(audit.map((a) => a.action)).toEqual(['pause', 'resume']);
 		// The same audit shape as the bot's /pause and /resume (settings/operator-pause.ts), naming the door.
 		expect(JSON.parse(audit[0]!.details!)).toEqual({ reason: 'venue Wi-Fi down', via: 'console' });
-		expect(JSON.parse(audit[1]!.details!)).toMatchObject({ was: { source: 'admin', reason: 'venue Wi-Fi down' }, via: 'console' });
+		expect(JSON.parse(audit[1]!.details!)).toMatchObject({
+			was: { source: 'admin', reason: 'venue Wi-Fi down' },
+			via: 'console'
+		});
 	});
 
 	it('lets only the owner manage operators; removal ends the removed operator’s sessions', async () => {
 		const { db, clock, owner, operator, viewer, as } = await setUp();
-		expect(await codeOf(as(operator).operators.add({ username: 'newbie', role: 'viewer', password: 'long enough password' }))).toBe('FORBIDDEN');
-		const added = await as(owner).operators.add({ username: 'Newbie', role: 'viewer', password: 'long enough password' });
+		expect(
+			await codeOf(as(operator).operators.add({ username: 'newbie', role: 'viewer', password: 'long enough password' }))
+		).toBe('FORBIDDEN');
+		const added = await as(owner).operators.add({
+			username: 'Newbie',
+			role: 'viewer',
+			password: 'long enough password'
+		});
 		expect(added).toMatchObject({ username: 'newbie', role: 'viewer' });
-		await expect(as(owner).operators.add({ username: 'x', role: 'viewer', password: 'long enough password' })).rejects.toThrow(/username needs/);
+		await expect(
+			as(owner).operators.add({ username: 'x', role: 'viewer', password: 'long enough password' })
+		).rejects.toThrow(/username needs/);
 
 		const session = await createOperatorSession(db, clock, viewer.id);
 		await as(owner).operators.remove({ operatorId: viewer.id });

@@ -30,9 +30,28 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		closers.push(() => db.$disconnect());
 		const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
 		closers.push(() => emulator.close());
-		const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ADMIN_TELEGRAM_IDS: String(ADMIN) }, PROJECT_ROOT);
+		const config = parseConfig(
+			{
+				NODE_ENV: 'test',
+				DATA_DIR: dir,
+				DB_PATH: dbPath,
+				TELEGRAM_API_ROOT: emulator.url,
+				ADMIN_TELEGRAM_IDS: String(ADMIN)
+			},
+			PROJECT_ROOT
+		);
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir), sendPacing: sendPacingFor(db, clock) });
+		const bot = createBot(
+			{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
+			{
+				db,
+				clock,
+				logger: silentLogger,
+				config,
+				fileStore: localFileStore(config.dataDir),
+				sendPacing: sendPacingFor(db, clock)
+			}
+		);
 		await bot.init();
 		const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
 		closers.push(async () => {
@@ -43,8 +62,10 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		await control.createUser({ id: ADMIN, first_name: 'Admin', language_code: 'ru' });
 		await control.createUser({ id: STRANGER, first_name: 'Stranger', language_code: 'en' });
 		const say = (user: number, text: string) => control.sendUserMessage({ user_id: user, text });
-		const botReplies = async (user: number) => (await control.chatMessages(user)).filter((m) => m.from_bot).map((m) => m.text ?? '');
-		const waitForReply = (user: number, text: string) => control.waitForMessage(user, (m) => m.from_bot && m.text === text, { timeoutMs: 8_000 });
+		const botReplies = async (user: number) =>
+			(await control.chatMessages(user)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		const waitForReply = (user: number, text: string) =>
+			control.waitForMessage(user, (m) => m.from_bot && m.text === text, { timeoutMs: 8_000 });
 		return { db, say, botReplies, waitForReply };
 	}
 
@@ -63,7 +84,10 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		const audit = await db.auditLog.findMany({ orderBy: { id: 'asc' } });
 		expect(audit.map((a) => `${a.action}:${a.actor}`)).toEqual([`pause:telegram:${ADMIN}`, `resume:telegram:${ADMIN}`]);
 		expect(JSON.parse(audit[0]!.details!)).toEqual({ reason: 'venue network down', via: 'bot' });
-		expect(JSON.parse(audit[1]!.details!)).toMatchObject({ was: { source: 'admin', reason: 'venue network down' }, via: 'bot' });
+		expect(JSON.parse(audit[1]!.details!)).toMatchObject({
+			was: { source: 'admin', reason: 'venue network down' },
+			via: 'bot'
+		});
 	});
 
 	it('a stranger’s /pause and /resume change nothing and get no admin answer', async () => {
@@ -76,8 +100,11 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		expect(welcome).toBeTruthy();
 		expect(await readMaintenance(db)).toBeNull();
 		expect(await db.auditLog.count()).toBe(0);
-		const adminTexts = (['paused', 'resumed', 'notPaused', 'alreadyPaused'] as const).flatMap((key) => (['en', 'ru', 'uz'] as const).map((l) => adminPauseText(l, key).slice(0, 20)));
-		for (const reply of await botReplies(STRANGER)) for (const text of adminTexts) expect(reply.startsWith(text)).toBe(false);
+		const adminTexts = (['paused', 'resumed', 'notPaused', 'alreadyPaused'] as const).flatMap((key) =>
+			(['en', 'ru', 'uz'] as const).map((l) => adminPauseText(l, key).slice(0, 20))
+		);
+		for (const reply of await botReplies(STRANGER))
+			for (const text of adminTexts) expect(reply.startsWith(text)).toBe(false);
 
 		// And a pause set by an admin is not lifted by a stranger's /resume.
 		await say(ADMIN, '/pause');
@@ -85,7 +112,13 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		await say(STRANGER, '/resume');
 		// Answered "already paused" only after the stranger's /resume was handled before it.
 		await say(ADMIN, '/pause');
-		await waitForReply(ADMIN, adminPauseText('ru', 'alreadyPaused', { at: '2026-03-01T10:00:00.000Z', reason: adminPauseText('ru', 'defaultReason') }));
+		await waitForReply(
+			ADMIN,
+			adminPauseText('ru', 'alreadyPaused', {
+				at: '2026-03-01T10:00:00.000Z',
+				reason: adminPauseText('ru', 'defaultReason')
+			})
+		);
 		expect(await readMaintenance(db)).not.toBeNull();
 	});
 
@@ -97,7 +130,11 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 		await waitForReply(STRANGER, botText('en', 'pausedWithNote', { note: 'Back at 14:00' }));
 		expect((await botReplies(STRANGER)).join('\n')).not.toContain('Anvar');
 		const audit = await db.auditLog.findFirstOrThrow({ where: { action: 'pause' } });
-		expect(JSON.parse(audit.details!)).toEqual({ reason: 'gemini quota, call Anvar', via: 'console', guestNote: 'Back at 14:00' });
+		expect(JSON.parse(audit.details!)).toEqual({
+			reason: 'gemini quota, call Anvar',
+			via: 'console',
+			guestNote: 'Back at 14:00'
+		});
 	});
 });
 

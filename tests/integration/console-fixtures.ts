@@ -22,7 +22,9 @@ export function testPasswordHash(): Promise<string> {
 export const TEST_PASSWORD = 'correct horse battery';
 
 export async function insertOperator(db: Db, clock: Clock, username: string, role: Role): Promise<OperatorIdentity> {
-	const row = await db.operator.create({ data: { username, role, passwordHash: await testPasswordHash(), createdAt: clock.now().toISOString() } });
+	const row = await db.operator.create({
+		data: { username, role, passwordHash: await testPasswordHash(), createdAt: clock.now().toISOString() }
+	});
 	return { id: row.id, username, displayName: null, role };
 }
 
@@ -51,13 +53,43 @@ export async function insertGuest(db: Db, clock: Clock, seed: GuestSeed): Promis
 	const jobIds: number[] = [];
 	for (const [index, job] of (seed.jobs ?? []).entries()) {
 		const sessionToken = `tok${seed.id}x${index}`;
-		await db.session.create({ data: { sessionToken, telegramUserId: seed.id, status: 'photo_taken', templateId: 'suit', createdAt: now, updatedAt: now } });
+		await db.session.create({
+			data: {
+				sessionToken,
+				telegramUserId: seed.id,
+				status: 'photo_taken',
+				templateId: 'suit',
+				createdAt: now,
+				updatedAt: now
+			}
+		});
 		const created = await db.job.create({
-			data: { telegramUserId: seed.id, sessionToken, photoPath: `sessions/${sessionToken}/selfie.jpg`, templateId: 'suit', status: job.status, packName: job.packName ?? null, createdAt: now, updatedAt: now }
+			data: {
+				telegramUserId: seed.id,
+				sessionToken,
+				photoPath: `sessions/${sessionToken}/selfie.jpg`,
+				templateId: 'suit',
+				status: job.status,
+				packName: job.packName ?? null,
+				createdAt: now,
+				updatedAt: now
+			}
 		});
 		jobIds.push(created.jobId);
 		for (const cost of job.costs ?? []) {
-			await db.apiUsage.create({ data: { jobId: created.jobId, ts: now, kind: 'image', provider: 'gemini', model: 'm', estCostUsd: cost, ok: 1, stage: 'sheet', images: 1 } });
+			await db.apiUsage.create({
+				data: {
+					jobId: created.jobId,
+					ts: now,
+					kind: 'image',
+					provider: 'gemini',
+					model: 'm',
+					estCostUsd: cost,
+					ok: 1,
+					stage: 'sheet',
+					images: 1
+				}
+			});
 		}
 	}
 	return jobIds;
@@ -70,7 +102,15 @@ export function testConfig(dir: string) {
 /** The real router, called as the browser would, with `operator` signed in (or nobody). */
 export function consoleCaller(db: Db, clock: Clock, dir: string, operator: OperatorIdentity | null, ip = '10.0.0.7') {
 	const config = testConfig(dir);
-	const app = { config, db, clock, logger: silentLogger, version: 'test', fileStore: localFileStore(config.dataDir), runtime: new RuntimeSettings({ db, clock, config }) };
+	const app = {
+		config,
+		db,
+		clock,
+		logger: silentLogger,
+		version: 'test',
+		fileStore: localFileStore(config.dataDir),
+		runtime: new RuntimeSettings({ db, clock, config })
+	};
 	return createCaller(createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: ip }));
 }
 

@@ -14,14 +14,18 @@ describe('live console data', () => {
 		const [jobId] = await insertGuest(db, systemClock, { id: 3330001n, jobs: [{ status: 'failed' }] });
 		const settings = { deadlineMinutes: 20, imageQuotaPerDay: null, imageWarnAt: 500 };
 		const controller = new AbortController();
-		const stream = watchSnapshots(changeFeedFor(db), controller.signal, () => readLiveSnapshot(db, systemClock, settings));
+		const stream = watchSnapshots(changeFeedFor(db), controller.signal, () =>
+			readLiveSnapshot(db, systemClock, settings)
+		);
 
 		const first = await stream.next();
 		expect(first.value?.jobCounts).toMatchObject({ failed: 1, done: 0 });
 
 		// Another connection (like the worker, or a person with the sqlite3 CLI) changes the job.
 		const other = new Database(dbPath);
-		other.prepare("UPDATE jobs SET status = 'done', link_sent_at = ? WHERE job_id = ?").run(new Date().toISOString(), jobId);
+		other
+			.prepare("UPDATE jobs SET status = 'done', link_sent_at = ? WHERE job_id = ?")
+			.run(new Date().toISOString(), jobId);
 		other.close();
 
 		const second = await stream.next();
@@ -47,13 +51,26 @@ describe('live console data', () => {
 		const { db } = await freshDb();
 		const clock = new FakeClock('2026-03-01T18:00:00.000Z');
 		await insertGuest(db, clock, { id: 3330002n, jobs: [{ status: 'queued', costs: [0.25] }, { status: 'done' }] });
-		await db.session.create({ data: { sessionToken: 'open1', status: 'linked', createdAt: clock.now().toISOString(), updatedAt: clock.now().toISOString() } });
+		await db.session.create({
+			data: {
+				sessionToken: 'open1',
+				status: 'linked',
+				createdAt: clock.now().toISOString(),
+				updatedAt: clock.now().toISOString()
+			}
+		});
 		await db.job.updateMany({ where: { status: 'done' }, data: { linkSentAt: clock.now().toISOString() } });
 		const live = await readLiveSnapshot(db, clock, { deadlineMinutes: 20, imageQuotaPerDay: 1000, imageWarnAt: 500 });
 		expect(live.jobCounts).toMatchObject({ queued: 1, done: 1 });
 		expect(live.activeJobs.map((j) => j.status)).toEqual(['queued']);
 		expect(live.openSessions.find((s) => s.status === 'linked')?.count).toBe(1);
-		expect(live.today).toMatchObject({ packs: 1, spendUsd: 0.25, imageRequests: 1, quota: 1000, quotaDayStart: '2026-03-01T08:00:00.000Z' });
+		expect(live.today).toMatchObject({
+			packs: 1,
+			spendUsd: 0.25,
+			imageRequests: 1,
+			quota: 1000,
+			quotaDayStart: '2026-03-01T08:00:00.000Z'
+		});
 		expect(live.packsPerHour.at(-1)?.count).toBe(1);
 	});
 });

@@ -30,8 +30,20 @@ async function queueNewsQuestionOnceFor(db: Db, telegramUserId: bigint, nowIso: 
 
 async function insertGuestJob(db: Db, telegramUserId: bigint, nowIso: string): Promise<number[]> {
 	const token = `after-reset-${telegramUserId}`;
-	await db.session.create({ data: { sessionToken: token, telegramUserId, status: 'photo_taken', createdAt: nowIso, updatedAt: nowIso } });
-	const job = await db.job.create({ data: { telegramUserId, sessionToken: token, photoPath: 'x.jpg', templateId: 'wizard', status: 'done', createdAt: nowIso, updatedAt: nowIso } });
+	await db.session.create({
+		data: { sessionToken: token, telegramUserId, status: 'photo_taken', createdAt: nowIso, updatedAt: nowIso }
+	});
+	const job = await db.job.create({
+		data: {
+			telegramUserId,
+			sessionToken: token,
+			photoPath: 'x.jpg',
+			templateId: 'wizard',
+			status: 'done',
+			createdAt: nowIso,
+			updatedAt: nowIso
+		}
+	});
 	return [job.jobId];
 }
 
@@ -60,7 +72,11 @@ describe('reset_user from the console', () => {
 				{ status: 'done', packName: 'anna_5550001_2_by_sticker_kiosk_bot', costs: [0.2] }
 			]
 		});
-		const otherJobIds = await insertGuest(db, clock, { id: 7770001n, firstName: 'Other', jobs: [{ status: 'done', costs: [0.5] }] });
+		const otherJobIds = await insertGuest(db, clock, {
+			id: 7770001n,
+			firstName: 'Other',
+			jobs: [{ status: 'done', costs: [0.5] }]
+		});
 		const deps = { db, clock, dbPath, dataDir: dir, fileStore: localFileStore(dir), pseudonymKey: Buffer.alloc(32, 7) };
 		return { dir, db, dbPath, clock, guest, jobIds, otherJobIds, deps };
 	}
@@ -71,16 +87,34 @@ describe('reset_user from the console', () => {
 	async function insertPerJobRows(db: Db, clock: FakeClock, jobId: number, chatId: bigint) {
 		const now = clock.now().toISOString();
 		await db.jobMessage.create({ data: { jobId, kind: 'link', chatId, messageId: 10n + BigInt(jobId), sentAt: now } });
-		await db.guestNotice.create({ data: { jobId, telegramUserId: chatId, kind: 'generating', textKey: 'generating', state: 'sent', nextAttemptAt: now, createdAt: now } });
-		await db.jobProgress.create({ data: { jobId, stage: 'done', stageStartedAt: now, updatedAt: now, linkChatId: chatId } });
-		await db.jobLease.create({ data: { jobId, workerId: 'w1', claimedAt: now, heartbeatAt: now, leaseExpiresAt: now } });
-		await db.stickerRedraw.create({ data: { jobId, stickerNumber: 1, status: 'done', requestedBy: 'olga', createdAt: now, updatedAt: now } });
+		await db.guestNotice.create({
+			data: {
+				jobId,
+				telegramUserId: chatId,
+				kind: 'generating',
+				textKey: 'generating',
+				state: 'sent',
+				nextAttemptAt: now,
+				createdAt: now
+			}
+		});
+		await db.jobProgress.create({
+			data: { jobId, stage: 'done', stageStartedAt: now, updatedAt: now, linkChatId: chatId }
+		});
+		await db.jobLease.create({
+			data: { jobId, workerId: 'w1', claimedAt: now, heartbeatAt: now, leaseExpiresAt: now }
+		});
+		await db.stickerRedraw.create({
+			data: { jobId, stickerNumber: 1, status: 'done', requestedBy: 'olga', createdAt: now, updatedAt: now }
+		});
 	}
 
 	async function countPerJobRows(db: Db, jobIds: number[]): Promise<Record<string, number>> {
 		const counts: Record<string, number> = {};
 		for (const table of PER_JOB_TABLES) {
-			const rows = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${table} WHERE job_id IN (${jobIds.join(',')})`);
+			const rows = await db.$queryRawUnsafe<{ n: bigint }[]>(
+				`SELECT count(*) AS n FROM ${table} WHERE job_id IN (${jobIds.join(',')})`
+			);
 			counts[table] = Number(rows[0]?.n);
 		}
 		return counts;
@@ -93,14 +127,27 @@ describe('reset_user from the console', () => {
 		const { db, clock, guest, jobIds, otherJobIds } = await setUp();
 		for (const jobId of jobIds) await insertPerJobRows(db, clock, jobId, guest);
 		await insertPerJobRows(db, clock, otherJobIds[0]!, 7770001n);
-		expect(await countPerJobRows(db, jobIds)).toEqual({ job_messages: 2, guest_notices: 2, job_progress: 2, job_leases: 2, sticker_redraws: 2 });
+		expect(await countPerJobRows(db, jobIds)).toEqual({
+			job_messages: 2,
+			guest_notices: 2,
+			job_progress: 2,
+			job_leases: 2,
+			sticker_redraws: 2
+		});
 
 		const deleted = await db.$transaction(async (tx) => {
 			const sql = prismaRunner(tx);
 			return deleteGuestRows(sql, guest, await readGuestFootprint(sql, guest));
 		});
 
-		expect(deleted).toMatchObject({ job_messages: 2, guest_notices: 2, job_progress: 2, job_leases: 2, sticker_redraws: 2, jobs: 2 });
+		expect(deleted).toMatchObject({
+			job_messages: 2,
+			guest_notices: 2,
+			job_progress: 2,
+			job_leases: 2,
+			sticker_redraws: 2,
+			jobs: 2
+		});
 		expect(await countPerJobRows(db, jobIds)).toEqual(NONE);
 		expect(await countPerJobRows(db, otherJobIds)).toEqual(ONE_EACH);
 	});
@@ -153,11 +200,19 @@ describe('reset_user from the console', () => {
 
 		// The audit entry, in the shape generation reads.
 		const audit = await db.auditLog.findFirstOrThrow({ where: { action: 'reset_user' } });
-		expect(audit).toMatchObject({ actor: 'olga', ip: '10.0.0.7', telegramUserId: guest, ts: clock.now().toISOString() });
+		expect(audit).toMatchObject({
+			actor: 'olga',
+			ip: '10.0.0.7',
+			telegramUserId: guest,
+			ts: clock.now().toISOString()
+		});
 		expect(JSON.parse(audit.details!)).toEqual({
 			deleted: { users: 1, sessions: 2, jobs: 2 },
 			backup: expectedBackup,
-			packLinks: ['https://t.me/addstickers/anna_5550001_2_by_sticker_kiosk_bot', 'https://t.me/addstickers/anna_5550001_1_by_sticker_kiosk_bot'],
+			packLinks: [
+				'https://t.me/addstickers/anna_5550001_2_by_sticker_kiosk_bot',
+				'https://t.me/addstickers/anna_5550001_1_by_sticker_kiosk_bot'
+			],
 			packNames: ['anna_5550001_1_by_sticker_kiosk_bot', 'anna_5550001_2_by_sticker_kiosk_bot']
 		});
 		// The erasure ledger knows the guest only by pseudonym.
@@ -174,7 +229,11 @@ describe('reset_user from the console', () => {
 		await turnNewsOn(db, deps.clock, 7770001n, 'en');
 		await resetGuest(deps, { name: 'olga', ip: null }, guest);
 		expect(await db.user.count({ where: { telegramUserId: guest } })).toBe(0);
-		expect(await db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: guest } })).toMatchObject({ state: 'out', via: 'stop', answeredAt: now });
+		expect(await db.newsOptIn.findUniqueOrThrow({ where: { telegramUserId: guest } })).toMatchObject({
+			state: 'out',
+			via: 'stop',
+			answeredAt: now
+		});
 		expect(await db.guestBotBlock.count({ where: { telegramUserId: guest } })).toBe(1);
 
 		// Back at the kiosk after the reset: a new users row, consent again — and still no news.
@@ -196,13 +255,17 @@ describe('reset_user from the console', () => {
 	it('refuses while the guest’s pack is being made, and leaves everything in place', async () => {
 		const { db, deps } = await setUp();
 		await insertGuest(db, deps.clock, { id: 8880001n, jobs: [{ status: 'processing' }] });
-		await expect(resetGuest(deps, { name: 'olga', ip: null }, 8880001n)).rejects.toMatchObject({ refusal: { code: 'GuestPackInProgress', telegramUserId: 8880001n } });
+		await expect(resetGuest(deps, { name: 'olga', ip: null }, 8880001n)).rejects.toMatchObject({
+			refusal: { code: 'GuestPackInProgress', telegramUserId: 8880001n }
+		});
 		expect(await db.job.count({ where: { telegramUserId: 8880001n } })).toBe(1);
 		expect(await db.auditLog.count()).toBe(0);
 	});
 
 	it('says so when there is no such guest', async () => {
 		const { deps } = await setUp();
-		await expect(resetGuest(deps, { name: 'olga', ip: null }, 123n)).rejects.toMatchObject({ refusal: { code: 'GuestNotFound', telegramUserId: 123n, perhapsReset: true } });
+		await expect(resetGuest(deps, { name: 'olga', ip: null }, 123n)).rejects.toMatchObject({
+			refusal: { code: 'GuestNotFound', telegramUserId: 123n, perhapsReset: true }
+		});
 	});
 });

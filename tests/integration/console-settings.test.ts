@@ -25,7 +25,9 @@ describe('console settings', () => {
 		closers.push(() => world.db.$disconnect());
 		for (const caller of [world.callerFor(world.ivan), world.callerFor(world.vera)]) {
 			await expect(caller.settings.list()).rejects.toMatchObject({ code: 'FORBIDDEN' });
-			await expect(caller.settings.set({ name: 'packsPerGuest', text: '5' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+			await expect(caller.settings.set({ name: 'packsPerGuest', text: '5' })).rejects.toMatchObject({
+				code: 'FORBIDDEN'
+			});
 			await expect(caller.settings.reset({ name: 'packsPerGuest' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
 		}
 		expect(await world.db.setting.count({ where: { key: { startsWith: 'runtime.' } } })).toBe(0);
@@ -35,21 +37,44 @@ describe('console settings', () => {
 	it('shows each value with its origin, refuses a wrong one with a sentence, audits set and reset with before and after', async () => {
 		const world = await startConsoleWorld(tempDir());
 		closers.push(() => world.db.$disconnect());
-		const packs = async () => (await world.callerFor(world.owner).settings.list()).fields.find((f) => f.name === 'packsPerGuest');
+		const packs = async () =>
+			(await world.callerFor(world.owner).settings.list()).fields.find((f) => f.name === 'packsPerGuest');
 		expect(await packs()).toMatchObject({ text: '1', origin: 'environment', env: 'PACKS_PER_GUEST', group: 'guests' });
 
-		await expect(world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: 'lots' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Packs per guest: Enter a whole number from 1 to 100.' });
-		await expect(world.callerFor(world.owner).settings.set({ name: 'salesGroupChatId', text: 'sales team' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('chat id') });
-		await expect(world.callerFor(world.owner).settings.set({ name: 'imageProvider', text: 'gemini' })).rejects.toMatchObject({ message: expect.stringContaining('Gemini needs an API key') });
+		await expect(
+			world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: 'lots' })
+		).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Packs per guest: Enter a whole number from 1 to 100.' });
+		await expect(
+			world.callerFor(world.owner).settings.set({ name: 'salesGroupChatId', text: 'sales team' })
+		).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('chat id') });
+		await expect(
+			world.callerFor(world.owner).settings.set({ name: 'imageProvider', text: 'gemini' })
+		).rejects.toMatchObject({ message: expect.stringContaining('Gemini needs an API key') });
 
-		expect(await world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: ' 3 ' })).toEqual({ changed: true, before: '1', after: '3' });
-		expect(await world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: '3' })).toEqual({ changed: false, value: '3' });
+		expect(await world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: ' 3 ' })).toEqual({
+			changed: true,
+			before: '1',
+			after: '3'
+		});
+		expect(await world.callerFor(world.owner).settings.set({ name: 'packsPerGuest', text: '3' })).toEqual({
+			changed: false,
+			value: '3'
+		});
 		expect(await packs()).toMatchObject({ text: '3', origin: 'console', setBy: 'olga' });
-		expect(await world.callerFor(world.owner).settings.reset({ name: 'packsPerGuest' })).toEqual({ reset: true, value: '1' });
-		expect(await world.callerFor(world.owner).settings.reset({ name: 'packsPerGuest' })).toEqual({ reset: false, value: '1' });
+		expect(await world.callerFor(world.owner).settings.reset({ name: 'packsPerGuest' })).toEqual({
+			reset: true,
+			value: '1'
+		});
+		expect(await world.callerFor(world.owner).settings.reset({ name: 'packsPerGuest' })).toEqual({
+			reset: false,
+			value: '1'
+		});
 		expect(await packs()).toMatchObject({ text: '1', origin: 'environment' });
 
-		const audit = await world.db.auditLog.findMany({ where: { action: { in: ['setting_change', 'setting_reset'] } }, orderBy: { id: 'asc' } });
+		const audit = await world.db.auditLog.findMany({
+			where: { action: { in: ['setting_change', 'setting_reset'] } },
+			orderBy: { id: 'asc' }
+		});
 		expect(audit.map((row) => [row.action, row.actor, JSON.parse(row.details ?? '{}')])).toEqual([
 			['setting_change', 'olga', { setting: 'packsPerGuest', before: '1', beforeFrom: 'environment', after: '3' }],
 			['setting_reset', 'olga', { setting: 'packsPerGuest', before: '3', after: '1', afterFrom: 'environment' }]
@@ -60,7 +85,12 @@ describe('console settings', () => {
 		const world: LeadsWorld = await startLeadsWorld(tempDir());
 		closers.push(() => world.close());
 		const runtime = new RuntimeSettings({ db: world.db, clock: world.clock, config: world.config });
-		const owner = consoleCaller(world.db, world.clock, world.dir, await insertOperator(world.db, world.clock, 'olga', 'owner'));
+		const owner = consoleCaller(
+			world.db,
+			world.clock,
+			world.dir,
+			await insertOperator(world.db, world.clock, 'olga', 'owner')
+		);
 
 		await addLead(world, { name: 'Before' });
 		expect(await publishPendingLeads(await leadsInForce(world.deps, runtime))).toBe(1);
@@ -71,9 +101,13 @@ describe('console settings', () => {
 		world.clock.advance(RUNTIME_SETTINGS_TTL_MS);
 		await addLead(world, { name: 'After' });
 		const posted = await publishPendingLeads(await leadsInForce(world.deps, runtime));
-		expect([posted, (await world.db.lead.findMany({ select: { publishError: true } })).map((l) => l.publishError)]).toEqual([1, [null, null]]);
+		expect([
+			posted,
+			(await world.db.lead.findMany({ select: { publishError: true } })).map((l) => l.publishError)
+		]).toEqual([1, [null, null]]);
 
-		const cardsIn = async (chat: number) => (await world.emulator.control.chatMessages(chat)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		const cardsIn = async (chat: number) =>
+			(await world.emulator.control.chatMessages(chat)).filter((m) => m.from_bot).map((m) => m.text ?? '');
 		expect((await cardsIn(GROUP)).filter((t) => t.includes('Before'))).toHaveLength(1);
 		expect((await cardsIn(GROUP)).filter((t) => t.includes('After'))).toHaveLength(0);
 		expect((await cardsIn(ADMIN.id)).filter((t) => t.includes('After'))).toHaveLength(1);
@@ -84,13 +118,39 @@ describe('console settings', () => {
 	it('a raised pack limit lets a guest with a pack make another at the next /start, the bot unrestarted', async () => {
 		const world: GuestWorld = await startGuestWorld(tempDir());
 		closers.push(() => world.close());
-		const owner = consoleCaller(world.db, world.clock, world.dir, await insertOperator(world.db, world.clock, 'olga', 'owner'));
+		const owner = consoleCaller(
+			world.db,
+			world.clock,
+			world.dir,
+			await insertOperator(world.db, world.clock, 'olga', 'owner')
+		);
 		const guest = await newGuest(world);
 		const now = world.clock.now().toISOString();
 		const id = BigInt(guest.id);
-		await world.db.user.create({ data: { telegramUserId: id, firstName: 'Aziza', consentedAt: now, packName: 'aziza_by_bot', createdAt: now } });
-		await world.db.session.create({ data: { sessionToken: 'done-one', telegramUserId: id, status: 'photo_taken', templateId: 'wizard', createdAt: now, updatedAt: now } });
-		await world.db.job.create({ data: { telegramUserId: id, sessionToken: 'done-one', photoPath: 'sessions/done-one/selfie.jpg', templateId: 'wizard', status: 'done', createdAt: now, updatedAt: now } });
+		await world.db.user.create({
+			data: { telegramUserId: id, firstName: 'Aziza', consentedAt: now, packName: 'aziza_by_bot', createdAt: now }
+		});
+		await world.db.session.create({
+			data: {
+				sessionToken: 'done-one',
+				telegramUserId: id,
+				status: 'photo_taken',
+				templateId: 'wizard',
+				createdAt: now,
+				updatedAt: now
+			}
+		});
+		await world.db.job.create({
+			data: {
+				telegramUserId: id,
+				sessionToken: 'done-one',
+				photoPath: 'sessions/done-one/selfie.jpg',
+				templateId: 'wizard',
+				status: 'done',
+				createdAt: now,
+				updatedAt: now
+			}
+		});
 
 		const refused = await startSession(world);
 		await guest.send(`/start ${refused}`);
@@ -101,7 +161,9 @@ describe('console settings', () => {
 		world.clock.advance(RUNTIME_SETTINGS_TTL_MS);
 		const allowed = await startSession(world);
 		await guest.send(`/start ${allowed}`);
-		await guest.waitFor((m) => m.buttons.flat().some((b) => b.callback_data === `gc:${allowed}` || b.callback_data?.startsWith('go:') === true));
+		await guest.waitFor((m) =>
+			m.buttons.flat().some((b) => b.callback_data === `gc:${allowed}` || b.callback_data?.startsWith('go:') === true)
+		);
 		const row = await world.db.session.findUniqueOrThrow({ where: { sessionToken: allowed } });
 		expect(row.notice).toBeNull();
 		expect(['linked', 'consented']).toContain(row.status);
@@ -110,7 +172,12 @@ describe('console settings', () => {
 	it('a guest whose Telegram language is none of ours is spoken to in the default language set on the console', async () => {
 		const world: GuestWorld = await startGuestWorld(tempDir());
 		closers.push(() => world.close());
-		const owner = consoleCaller(world.db, world.clock, world.dir, await insertOperator(world.db, world.clock, 'olga', 'owner'));
+		const owner = consoleCaller(
+			world.db,
+			world.clock,
+			world.dir,
+			await insertOperator(world.db, world.clock, 'olga', 'owner')
+		);
 		await owner.settings.set({ name: 'defaultLanguage', text: 'uz' });
 		world.clock.advance(RUNTIME_SETTINGS_TTL_MS);
 		const guest = await newGuest(world, 'de', 'Jonas');
@@ -119,7 +186,9 @@ describe('console settings', () => {
 		const prompt = await guest.waitFor((m) => m.buttons.flat().some((b) => b.callback_data === `gc:${token}`));
 		expect(prompt.text).toBe(guestText('uz', 'consentPrompt', { name: 'Jonas' }));
 		// The worker's later notices read the stored language: the default, not English.
-		expect(await world.db.guestLanguage.findUnique({ where: { telegramUserId: BigInt(guest.id) }, select: { locale: true } })).toEqual({ locale: 'uz' });
+		expect(
+			await world.db.guestLanguage.findUnique({ where: { telegramUserId: BigInt(guest.id) }, select: { locale: true } })
+		).toEqual({ locale: 'uz' });
 	});
 
 	it('reads through a short cache: a change is seen after the cache period, and an unreadable row falls back to the environment', async () => {
@@ -132,7 +201,10 @@ describe('console settings', () => {
 		expect((await runtime.read()).workerSlots).toBe(config.WORKER_SLOTS);
 		world.clock.advance(RUNTIME_SETTINGS_TTL_MS);
 		expect((await runtime.read()).workerSlots).toBe(7);
-		await world.db.setting.update({ where: { key: 'runtime.workerSlots' }, data: { value: '{"text":"99","by":"x","at":"y"}' } });
+		await world.db.setting.update({
+			where: { key: 'runtime.workerSlots' },
+			data: { value: '{"text":"99","by":"x","at":"y"}' }
+		});
 		world.clock.advance(RUNTIME_SETTINGS_TTL_MS);
 		expect((await runtime.read()).workerSlots).toBe(config.WORKER_SLOTS);
 	});

@@ -15,7 +15,10 @@ describe('the setup page and an expired link', () => {
 	it('an expired link says so and what to do; the same link fresh opens the form', async () => {
 		const { web, db } = await start();
 		const plant = (issuedAt: Date) =>
-			db.setting.update({ where: { key: SETUP_SETTING_KEY }, data: { value: JSON.stringify({ hash: hashSessionToken(TOKEN), created_at: issuedAt.toISOString() }) } });
+			db.setting.update({
+				where: { key: SETUP_SETTING_KEY },
+				data: { value: JSON.stringify({ hash: hashSessionToken(TOKEN), created_at: issuedAt.toISOString() }) }
+			});
 
 		await plant(new Date(Date.now() - 25 * HOUR));
 		const expired = await requestWeb(web, `/console/setup?token=${TOKEN}`);
@@ -23,7 +26,13 @@ describe('the setup page and an expired link', () => {
 		expect(page).toContain('This setup link has expired');
 		expect(page).toContain('Restart the web process');
 		expect(page).not.toContain('Create owner and sign in');
-		const posted = await postForm(web, '/console/setup', { token: TOKEN, username: 'olga', displayName: '', password: 'a long owner password', confirm: 'a long owner password' });
+		const posted = await postForm(web, '/console/setup', {
+			token: TOKEN,
+			username: 'olga',
+			displayName: '',
+			password: 'a long owner password',
+			confirm: 'a long owner password'
+		});
 		expect(await posted.text()).toContain('This setup link has expired');
 		expect(await db.operator.count()).toBe(0);
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createOwner, isSetupTokenValid, issueSetupToken, SETUP_LINK_LIFETIME_MS, SETUP_SETTING_KEY, setupLinkState } from '../../src/lib/server/auth/owner-setup.ts';
+import {
+	createOwner,
+	isSetupTokenValid,
+	issueSetupToken,
+	SETUP_LINK_LIFETIME_MS,
+	SETUP_SETTING_KEY,
+	setupLinkState
+} from '../../src/lib/server/auth/owner-setup.ts';
 import { hashSessionToken } from '../../src/lib/server/auth/session-token.ts';
 import { announceConsoleSetup } from '../../src/lib/server/auth/request-session.ts';
 import { firstRunSecretsPath } from '../../src/lib/server/system/first-run-secrets.ts';
@@ -63,8 +70,14 @@ describe('first-run owner setup', () => {
 	it('the next start while no owner exists writes a new link that works for another day; the expired one stays dead', async () => {
 		const { db, clock } = await setUp();
 		const dataDir = tempDir();
-		const app = { db, clock, config: { publicBaseUrl: 'http://localhost:3000', dataDir }, logger: { warn: () => undefined } } as unknown as AppContext;
-		const linksInFile = () => [...readFileSync(firstRunSecretsPath(dataDir), 'utf8').matchAll(/setup\?token=(\w+)/g)].map((m) => m[1]!);
+		const app = {
+			db,
+			clock,
+			config: { publicBaseUrl: 'http://localhost:3000', dataDir },
+			logger: { warn: () => undefined }
+		} as unknown as AppContext;
+		const linksInFile = () =>
+			[...readFileSync(firstRunSecretsPath(dataDir), 'utf8').matchAll(/setup\?token=(\w+)/g)].map((m) => m[1]!);
 		await announceConsoleSetup(app);
 		const [first] = linksInFile();
 		clock.advance(25 * HOUR);

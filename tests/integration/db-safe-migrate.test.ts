@@ -27,7 +27,11 @@ async function seededDatabase(dir: string): Promise<string> {
 	const dbPath = path.join(dir, 'app.db');
 	await migrateSafely({ dbPath, migrationsDir: migrationsWith(path.join(dir, 'base')), clock });
 	const conn = new Database(dbPath);
-	conn.prepare(`INSERT INTO users (telegram_user_id, created_at) VALUES (42, '2026-11-01T00:00:00.000Z'), (43, '2026-11-01T00:00:00.000Z')`).run();
+	conn
+		.prepare(
+			`INSERT INTO users (telegram_user_id, created_at) VALUES (42, '2026-11-01T00:00:00.000Z'), (43, '2026-11-01T00:00:00.000Z')`
+		)
+		.run();
 	conn.prepare(`INSERT INTO settings (key, value, updated_at) VALUES ('k', 'v', '2026-11-01T00:00:00.000Z')`).run();
 	conn.pragma('wal_checkpoint(TRUNCATE)');
 	conn.close();
@@ -42,7 +46,10 @@ describe('safe migrations at start-up', () => {
 	it('a good migration makes an app.db.bak-<YYYYMMDD-HHMMSS> backup first, then adds the column live', async () => {
 		const dir = tempDir();
 		const dbPath = await seededDatabase(dir);
-		const migrationsDir = migrationsWith(dir, { name: '20270101000000_add_nickname', sql: 'ALTER TABLE "users" ADD COLUMN "nickname" TEXT;\n' });
+		const migrationsDir = migrationsWith(dir, {
+			name: '20270101000000_add_nickname',
+			sql: 'ALTER TABLE "users" ADD COLUMN "nickname" TEXT;\n'
+		});
 		const result = await migrateSafely({ dbPath, migrationsDir, clock });
 		expect(result.applied).toEqual(['20270101000000_add_nickname']);
 		expect(path.basename(result.backupPath!)).toBe('app.db.bak-20261129-101112');
@@ -56,7 +63,9 @@ describe('safe migrations at start-up', () => {
 		backup.close();
 		expect(readdirSync(dir).filter((f) => f.includes('.trial-'))).toEqual([]);
 		// Running again finds nothing to do and makes no new backup.
-		expect(await migrateSafely({ dbPath, migrationsDir, clock: new FakeClock('2026-11-29T11:00:00.000Z') })).toEqual({ applied: [] });
+		expect(await migrateSafely({ dbPath, migrationsDir, clock: new FakeClock('2026-11-29T11:00:00.000Z') })).toEqual({
+			applied: []
+		});
 	});
 
 	it('a migration that fails on the real data leaves the live file byte-identical and says why', async () => {
@@ -70,7 +79,9 @@ describe('safe migrations at start-up', () => {
 		});
 		const failure = migrateSafely({ dbPath, migrationsDir, clock });
 		await expect(failure).rejects.toBeInstanceOf(MigrationError);
-		await expect(failure).rejects.toThrow(/trial migration on a copy failed, the live database was not touched.*UNIQUE constraint failed/);
+		await expect(failure).rejects.toThrow(
+			/trial migration on a copy failed, the live database was not touched.*UNIQUE constraint failed/
+		);
 		expect(sha(dbPath)).toBe(before);
 		expect(existsSync(`${dbPath}-wal`) ? readFileSync(`${dbPath}-wal`).length : 0).toBe(0);
 		expect(readdirSync(dir).filter((f) => f.includes('.trial-'))).toEqual([]);
@@ -81,7 +92,9 @@ describe('safe migrations at start-up', () => {
 		const dbPath = await seededDatabase(dir);
 		const before = sha(dbPath);
 		const migrationsDir = migrationsWith(dir, { name: '20270101000000_oops', sql: 'DELETE FROM "users";\n' });
-		await expect(migrateSafely({ dbPath, migrationsDir, clock })).rejects.toThrow(/row count of users changed from 2 to 0/);
+		await expect(migrateSafely({ dbPath, migrationsDir, clock })).rejects.toThrow(
+			/row count of users changed from 2 to 0/
+		);
 		expect(sha(dbPath)).toBe(before);
 	});
 
@@ -94,9 +107,14 @@ describe('safe migrations at start-up', () => {
 		});
 		const before = sha(dbPath);
 		const lost = migrationsWith(path.join(dir, 'lost'), retire('20270101000000_retire', ''));
-		await expect(migrateSafely({ dbPath, migrationsDir: lost, clock })).rejects.toThrow(/settings_kept holds 0 rows after the migration; the 1 moved into it/);
+		await expect(migrateSafely({ dbPath, migrationsDir: lost, clock })).rejects.toThrow(
+			/settings_kept holds 0 rows after the migration; the 1 moved into it/
+		);
 		expect(sha(dbPath)).toBe(before);
-		const moved = migrationsWith(path.join(dir, 'moved'), retire('20270101000000_retire', 'INSERT INTO "settings_kept" SELECT "key", "value" FROM "settings";\n'));
+		const moved = migrationsWith(
+			path.join(dir, 'moved'),
+			retire('20270101000000_retire', 'INSERT INTO "settings_kept" SELECT "key", "value" FROM "settings";\n')
+		);
 		expect((await migrateSafely({ dbPath, migrationsDir: moved, clock })).applied).toEqual(['20270101000000_retire']);
 		const conn = new Database(dbPath);
 		expect(conn.prepare('SELECT key, value FROM settings_kept').all()).toEqual([{ key: 'k', value: 'v' }]);
@@ -112,7 +130,9 @@ describe('safe migrations at start-up', () => {
 		const before = sha(dbPath);
 		const result = await runTs('src/worker/main.ts', { env: { DB_PATH: dbPath, DATA_DIR: dir } });
 		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/worker refuses to start: .*migration 20261129115954_init was changed after it was applied/);
+		expect(result.stderr).toMatch(
+			/worker refuses to start: .*migration 20261129115954_init was changed after it was applied/
+		);
 		expect(sha(dbPath)).toBe(before);
 	});
 });

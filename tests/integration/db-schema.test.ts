@@ -7,15 +7,119 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 
 /** Every table and column of the product's data model, named as the product names them. */
 const SEED_COLUMNS: Record<string, string[]> = {
-	users: ['telegram_user_id', 'consented_at', 'pack_link', 'pack_name', 'pack_completed_at', 'extra_packs_allowed', 'first_name', 'last_name', 'username', 'created_at'],
-	sessions: ['session_token', 'telegram_user_id', 'template_id', 'status', 'notice', 'closed_reason', 'created_at', 'updated_at'],
-	jobs: ['job_id', 'telegram_user_id', 'session_token', 'photo_path', 'template_id', 'provider_used', 'status', 'attempts', 'error', 'pack_name', 'pack_created_at', 'link_sent_at', 'delay_notice_sent_at', 'appearance_json', 'render_mode', 'art_style', 'created_at', 'updated_at'],
-	api_usage: ['id', 'job_id', 'ts', 'kind', 'provider', 'model', 'prompt_tokens', 'output_tokens', 'images', 'est_cost_usd', 'ok', 'http_status', 'error', 'stage', 'resolution', 'image_tokens', 'thoughts_tokens'],
+	users: [
+		'telegram_user_id',
+		'consented_at',
+		'pack_link',
+		'pack_name',
+		'pack_completed_at',
+		'extra_packs_allowed',
+		'first_name',
+		'last_name',
+		'username',
+		'created_at'
+	],
+	sessions: [
+		'session_token',
+		'telegram_user_id',
+		'template_id',
+		'status',
+		'notice',
+		'closed_reason',
+		'created_at',
+		'updated_at'
+	],
+	jobs: [
+		'job_id',
+		'telegram_user_id',
+		'session_token',
+		'photo_path',
+		'template_id',
+		'provider_used',
+		'status',
+		'attempts',
+		'error',
+		'pack_name',
+		'pack_created_at',
+		'link_sent_at',
+		'delay_notice_sent_at',
+		'appearance_json',
+		'render_mode',
+		'art_style',
+		'created_at',
+		'updated_at'
+	],
+	api_usage: [
+		'id',
+		'job_id',
+		'ts',
+		'kind',
+		'provider',
+		'model',
+		'prompt_tokens',
+		'output_tokens',
+		'images',
+		'est_cost_usd',
+		'ok',
+		'http_status',
+		'error',
+		'stage',
+		'resolution',
+		'image_tokens',
+		'thoughts_tokens'
+	],
 	audit_log: ['id', 'ts', 'actor', 'ip', 'action', 'telegram_user_id', 'job_id', 'details'],
 	settings: ['key', 'value', 'updated_at'],
-	leads: ['id', 'request_id', 'created_at', 'submitted_at', 'name', 'telegram', 'phone', 'event_date', 'guests', 'comment', 'locale', 'utm', 'utm_source', 'utm_medium', 'utm_campaign', 'ip_hash', 'status', 'status_by', 'status_by_name', 'status_at', 'chat_id', 'message_id', 'published_at', 'publish_attempts', 'next_publish_at', 'publish_error', 'reminded_at', 'erased_at'],
+	leads: [
+		'id',
+		'request_id',
+		'created_at',
+		'submitted_at',
+		'name',
+		'telegram',
+		'phone',
+		'event_date',
+		'guests',
+		'comment',
+		'locale',
+		'utm',
+		'utm_source',
+		'utm_medium',
+		'utm_campaign',
+		'ip_hash',
+		'status',
+		'status_by',
+		'status_by_name',
+		'status_at',
+		'chat_id',
+		'message_id',
+		'published_at',
+		'publish_attempts',
+		'next_publish_at',
+		'publish_error',
+		'reminded_at',
+		'erased_at'
+	],
 	lead_status_history: ['id', 'lead_id', 'status', 'by_user_id', 'by_name', 'at'],
-	lead_repeats: ['id', 'lead_id', 'request_id', 'at', 'telegram', 'phone', 'event_date', 'guests', 'comment', 'locale', 'utm_source', 'ip_hash', 'notified_at', 'notify_attempts', 'next_notify_at', 'notify_error', 'ping_message_id']
+	lead_repeats: [
+		'id',
+		'lead_id',
+		'request_id',
+		'at',
+		'telegram',
+		'phone',
+		'event_date',
+		'guests',
+		'comment',
+		'locale',
+		'utm_source',
+		'ip_hash',
+		'notified_at',
+		'notify_attempts',
+		'next_notify_at',
+		'notify_error',
+		'ping_message_id'
+	]
 };
 
 const SEED_INDEXES: Record<string, [string, string[]]> = {
@@ -53,10 +157,15 @@ describe('a fresh database from `npm run db:migrate`', () => {
 		for (const [index, [table, columns]] of Object.entries(SEED_INDEXES)) {
 			const actual = conn.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).pluck().all(index);
 			expect(actual, index).toEqual(columns);
-			expect(conn.prepare(`SELECT tbl_name FROM sqlite_master WHERE type='index' AND name=?`).pluck().get(index)).toBe(table);
+			expect(conn.prepare(`SELECT tbl_name FROM sqlite_master WHERE type='index' AND name=?`).pluck().get(index)).toBe(
+				table
+			);
 		}
 		for (const table of ['leads', 'lead_repeats']) {
-			const unique = conn.prepare(`SELECT name FROM pragma_index_list(?) WHERE "unique" = 1 AND origin = 'c'`).pluck().all(table) as string[];
+			const unique = conn
+				.prepare(`SELECT name FROM pragma_index_list(?) WHERE "unique" = 1 AND origin = 'c'`)
+				.pluck()
+				.all(table) as string[];
 			const cols = unique.flatMap((name) => conn.prepare(`SELECT name FROM pragma_index_info(?)`).pluck().all(name));
 			expect(cols, `${table} unique`).toContain('request_id');
 		}
@@ -70,9 +179,18 @@ describe('a fresh database from `npm run db:migrate`', () => {
 
 	it('gives each process connection WAL, enforced foreign keys, synchronous=NORMAL and busy_timeout=5000', async () => {
 		const db = openDatabase(await migrateFresh());
-		expect(await readConnectionPragmas(db)).toEqual({ journalMode: 'wal', foreignKeys: 1, busyTimeout: 5000, synchronous: 1 });
+		expect(await readConnectionPragmas(db)).toEqual({
+			journalMode: 'wal',
+			foreignKeys: 1,
+			busyTimeout: 5000,
+			synchronous: 1
+		});
 		// Enforcement is real: a history row for a lead that does not exist is refused.
-		await expect(db.leadStatusHistory.create({ data: { leadId: 999, status: 'new', byUserId: 1n, at: '2026-01-01T00:00:00.000Z' } })).rejects.toThrow(/foreign key/i);
+		await expect(
+			db.leadStatusHistory.create({
+				data: { leadId: 999, status: 'new', byUserId: 1n, at: '2026-01-01T00:00:00.000Z' }
+			})
+		).rejects.toThrow(/foreign key/i);
 		await db.$disconnect();
 	});
 
@@ -82,7 +200,11 @@ describe('a fresh database from `npm run db:migrate`', () => {
 		await db.user.create({ data: { telegramUserId: 5_000_000_001n, createdAt: '2026-11-29T10:00:00.000Z' } });
 		await db.$disconnect();
 		const conn = new Database(dbPath, { readonly: true });
-		expect(conn.prepare(`SELECT typeof(created_at) t, created_at, telegram_user_id FROM users`).get()).toEqual({ t: 'text', created_at: '2026-11-29T10:00:00.000Z', telegram_user_id: 5_000_000_001 });
+		expect(conn.prepare(`SELECT typeof(created_at) t, created_at, telegram_user_id FROM users`).get()).toEqual({
+			t: 'text',
+			created_at: '2026-11-29T10:00:00.000Z',
+			telegram_user_id: 5_000_000_001
+		});
 		conn.close();
 	});
 });

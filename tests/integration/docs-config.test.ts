@@ -9,8 +9,20 @@ const read = (file: string) => readFileSync(path.join(PROJECT_ROOT, file), 'utf8
 const variables = Object.keys(envSchema.shape);
 
 const README_CORE = [
-	'DB_PATH', 'DATA_DIR', 'PORT', 'PUBLIC_BASE_URL', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_API_ROOT', 'ADMIN_TELEGRAM_IDS',
-	'LEADS_CHAT_ID', 'LEADS_IP_SALT', 'IMAGE_PROVIDER', 'GEMINI_API_KEY', 'GEMINI_BASE_URL', 'PHOTO_TTL_HOURS', 'WORKER_SLOTS'
+	'DB_PATH',
+	'DATA_DIR',
+	'PORT',
+	'PUBLIC_BASE_URL',
+	'TELEGRAM_BOT_TOKEN',
+	'TELEGRAM_API_ROOT',
+	'ADMIN_TELEGRAM_IDS',
+	'LEADS_CHAT_ID',
+	'LEADS_IP_SALT',
+	'IMAGE_PROVIDER',
+	'GEMINI_API_KEY',
+	'GEMINI_BASE_URL',
+	'PHOTO_TTL_HOURS',
+	'WORKER_SLOTS'
 ];
 
 describe('configuration docs', () => {

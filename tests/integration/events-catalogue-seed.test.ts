@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
-import { listVersions, readDraft, readPublished, SEED_PUBLISHER, seedDefaultCatalogue } from '../../src/lib/server/events/catalogue.repository.ts';
+import {
+	listVersions,
+	readDraft,
+	readPublished,
+	SEED_PUBLISHER,
+	seedDefaultCatalogue
+} from '../../src/lib/server/events/catalogue.repository.ts';
 import { DEFAULT_EVENT_ID } from '../../src/lib/server/events/events.repository.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import { SEED_OUTFITS } from '../../src/lib/server/outfits/seed-catalogue.ts';
@@ -22,7 +28,9 @@ describe('the seed catalogue', () => {
 	it('does nothing where the migration already published version 1', async () => {
 		const { db } = await freshDb();
 		expect(await seedDefaultCatalogue(db, clock)).toBeNull();
-		expect((await listVersions(db, DEFAULT_EVENT_ID)).map((v) => [v.version, v.publishedBy])).toEqual([[1, 'migration']]);
+		expect((await listVersions(db, DEFAULT_EVENT_ID)).map((v) => [v.version, v.publishedBy])).toEqual([
+			[1, 'migration']
+		]);
 	});
 
 	it('publishes the built-in outfits as version 1 and the draft when the default event has none, once', async () => {
@@ -37,7 +45,12 @@ describe('the seed catalogue', () => {
 		const published = await readPublished(db, DEFAULT_EVENT_ID);
 		expect(published).toEqual({ eventId: DEFAULT_EVENT_ID, version: 1, outfits: SEED_OUTFITS });
 		const [version] = await listVersions(db, DEFAULT_EVENT_ID);
-		expect(version).toMatchObject({ version: 1, publishedBy: SEED_PUBLISHER, publishedAt: '2026-07-01T09:00:00.000Z', changeSummary: 'First catalogue: 8 outfits.' });
+		expect(version).toMatchObject({
+			version: 1,
+			publishedBy: SEED_PUBLISHER,
+			publishedAt: '2026-07-01T09:00:00.000Z',
+			changeSummary: 'First catalogue: 8 outfits.'
+		});
 		expect((await readDraft(db, DEFAULT_EVENT_ID)).outfits).toEqual(SEED_OUTFITS);
 		expect(await seedDefaultCatalogue(db, clock)).toBeNull();
 		expect(await listVersions(db, DEFAULT_EVENT_ID)).toHaveLength(1);
@@ -47,7 +60,15 @@ describe('the seed catalogue', () => {
 		const { db } = await freshDb();
 		await withoutCatalogue(db);
 		const mine = [{ ...SEED_OUTFITS[0]!, prompt: 'a silver space suit with blue stripes and a clear bubble helmet' }];
-		await db.catalogueDraft.create({ data: { eventId: DEFAULT_EVENT_ID, outfitsJson: JSON.stringify(mine), revision: 3, updatedBy: 'olga', updatedAt: 'x' } });
+		await db.catalogueDraft.create({
+			data: {
+				eventId: DEFAULT_EVENT_ID,
+				outfitsJson: JSON.stringify(mine),
+				revision: 3,
+				updatedBy: 'olga',
+				updatedAt: 'x'
+			}
+		});
 		expect(await seedDefaultCatalogue(db, clock)).toBe(1);
 		expect(await readDraft(db, DEFAULT_EVENT_ID)).toMatchObject({ outfits: mine, revision: 3, updatedBy: 'olga' });
 	});

@@ -4,7 +4,13 @@ import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
 
-const fields = { name: 'Acme party', startsOn: null, endsOn: null, titleTemplate: '{event} · {first_name}', captions: null };
+const fields = {
+	name: 'Acme party',
+	startsOn: null,
+	endsOn: null,
+	titleTemplate: '{event} · {first_name}',
+	captions: null
+};
 
 describe('the events router', () => {
 	const freshDb = useTestDb('events-console-');
@@ -15,7 +21,11 @@ describe('the events router', () => {
 		const viewer = await insertOperator(db, clock, 'vera', 'viewer');
 		return { db, as: (who: typeof operator) => consoleCaller(db, clock, dir, who), operator, viewer };
 	}
-	const codeOf = (promise: Promise<unknown>) => promise.then(() => 'OK', (error: unknown) => (error instanceof TRPCError ? error.code : String(error)));
+	const codeOf = (promise: Promise<unknown>) =>
+		promise.then(
+			() => 'OK',
+			(error: unknown) => (error instanceof TRPCError ? error.code : String(error))
+		);
 
 	it('lets a viewer read events and catalogues but change nothing', async () => {
 		const { db, as, viewer } = await setUp();
@@ -43,14 +53,25 @@ describe('the events router', () => {
 		const caller = as(operator);
 		const event = await caller.events.create(fields);
 		const { draft } = await caller.events.detail({ eventId: event.id });
-		const saved = await caller.events.saveDraft({ eventId: event.id, revision: draft.revision, outfits: draft.outfits.slice(0, 3) });
+		const saved = await caller.events.saveDraft({
+			eventId: event.id,
+			revision: draft.revision,
+			outfits: draft.outfits.slice(0, 3)
+		});
 		const published = await caller.events.publish({ eventId: event.id, revision: saved.revision });
 		expect(published).toMatchObject({ version: 1, publishedBy: 'oleg', changeSummary: 'First catalogue: 3 outfits.' });
 		const stale = caller.events.saveDraft({ eventId: event.id, revision: draft.revision, outfits: draft.outfits });
 		await expect(stale).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('reload') });
 		// Every outfit rule comes back as the one sentence naming the outfit, not as a list of field issues.
-		const twice = caller.events.saveDraft({ eventId: event.id, revision: saved.revision, outfits: [draft.outfits[0], { ...draft.outfits[0], id: 'an-id-of-17-chars' }] });
-		await expect(twice).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Outfit 2: An outfit id has at most 16 characters.' });
+		const twice = caller.events.saveDraft({
+			eventId: event.id,
+			revision: saved.revision,
+			outfits: [draft.outfits[0], { ...draft.outfits[0], id: 'an-id-of-17-chars' }]
+		});
+		await expect(twice).rejects.toMatchObject({
+			code: 'BAD_REQUEST',
+			message: 'Outfit 2: An outfit id has at most 16 characters.'
+		});
 		expect(await db.auditLog.findMany({ select: { action: true, actor: true } })).toEqual([
 			{ action: 'event_create', actor: 'oleg' },
 			{ action: 'catalogue_save', actor: 'oleg' },
@@ -63,18 +84,75 @@ describe('the events router', () => {
 		const eventId = (await as(operator).events.create(fields)).id;
 		const kiosk = await db.kiosk.create({ data: { name: 'Hall', keyHash: 'h', createdAt: 'x' } });
 		const jobs = [
-			{ guest: 11n, status: 'done', created: '2026-03-01T10:00:00.000Z', updated: '2026-03-01T10:02:00.000Z', cost: 0.1 },
-			{ guest: 12n, status: 'done', created: '2026-03-01T10:10:00.000Z', updated: '2026-03-01T10:14:00.000Z', cost: 0.2 },
-			{ guest: 12n, status: 'done', created: '2026-03-01T12:00:00.000Z', updated: '2026-03-01T12:10:00.000Z', cost: 0.3 },
-			{ guest: 13n, status: 'failed', created: '2026-03-01T12:00:00.000Z', updated: '2026-03-01T12:30:00.000Z', cost: 0.05 }
+			{
+				guest: 11n,
+				status: 'done',
+				created: '2026-03-01T10:00:00.000Z',
+				updated: '2026-03-01T10:02:00.000Z',
+				cost: 0.1
+			},
+			{
+				guest: 12n,
+				status: 'done',
+				created: '2026-03-01T10:10:00.000Z',
+				updated: '2026-03-01T10:14:00.000Z',
+				cost: 0.2
+			},
+			{
+				guest: 12n,
+				status: 'done',
+				created: '2026-03-01T12:00:00.000Z',
+				updated: '2026-03-01T12:10:00.000Z',
+				cost: 0.3
+			},
+			{
+				guest: 13n,
+				status: 'failed',
+				created: '2026-03-01T12:00:00.000Z',
+				updated: '2026-03-01T12:30:00.000Z',
+				cost: 0.05
+			}
 		];
 		for (const [i, j] of jobs.entries()) {
 			const token = `sum${i}`;
-			await db.session.create({ data: { sessionToken: token, telegramUserId: j.guest, status: 'photo_taken', templateId: 'chef', createdAt: j.created, updatedAt: j.created } });
+			await db.session.create({
+				data: {
+					sessionToken: token,
+					telegramUserId: j.guest,
+					status: 'photo_taken',
+					templateId: 'chef',
+					createdAt: j.created,
+					updatedAt: j.created
+				}
+			});
 			await db.kioskSession.create({ data: { sessionToken: token, kioskId: kiosk.id, createdAt: j.created, eventId } });
-			const job = await db.job.create({ data: { telegramUserId: j.guest, sessionToken: token, photoPath: 'x', templateId: 'chef', status: j.status, createdAt: j.created, updatedAt: j.updated } });
-			await db.jobSnapshot.create({ data: { jobId: job.jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt: j.created } });
-			await db.apiUsage.create({ data: { jobId: job.jobId, ts: j.created, kind: 'image', provider: 'gemini', model: 'm', estCostUsd: j.cost, ok: 1, stage: 'sheet', images: 1 } });
+			const job = await db.job.create({
+				data: {
+					telegramUserId: j.guest,
+					sessionToken: token,
+					photoPath: 'x',
+					templateId: 'chef',
+					status: j.status,
+					createdAt: j.created,
+					updatedAt: j.updated
+				}
+			});
+			await db.jobSnapshot.create({
+				data: { jobId: job.jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt: j.created }
+			});
+			await db.apiUsage.create({
+				data: {
+					jobId: job.jobId,
+					ts: j.created,
+					kind: 'image',
+					provider: 'gemini',
+					model: 'm',
+					estCostUsd: j.cost,
+					ok: 1,
+					stage: 'sheet',
+					images: 1
+				}
+			});
 		}
 		const { summary } = await as(viewer).events.summary({ eventId });
 		expect(summary).toMatchObject({ guests: 3, packs: 3, failures: 1, medianPhotoToLinkSeconds: 240 });
@@ -93,16 +171,36 @@ describe('the events router', () => {
 		const event = await caller.events.create(fields);
 		const twelve = (last: string) => [...Array.from({ length: 11 }, (_, i) => `Caption ${i + 1}`), last];
 		const tooLong = 'WWWWWWWWWW WWWWWWWWWW WWWWWWWWWW WWWWWWW';
-		const refused = caller.events.update({ eventId: event.id, fields: { ...fields, captions: { en: twelve(tooLong) } } });
-		await expect(refused).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^English caption 12 \("W+ W+ W+ W+"\) does not fit on a sticker even in two lines at the smallest type: about \d+ characters like these fit \(it has 40\)\. Shorten it\.$/) });
-		const fitting = Number(/about (\d+) characters/.exec(await refused.then(() => '', (error: Error) => error.message))![1]);
+		const refused = caller.events.update({
+			eventId: event.id,
+			fields: { ...fields, captions: { en: twelve(tooLong) } }
+		});
+		await expect(refused).rejects.toMatchObject({
+			code: 'BAD_REQUEST',
+			message: expect.stringMatching(
+				/^English caption 12 \("W+ W+ W+ W+"\) does not fit on a sticker even in two lines at the smallest type: about \d+ characters like these fit \(it has 40\)\. Shorten it\.$/
+			)
+		});
+		const fitting = Number(
+			/about (\d+) characters/.exec(
+				await refused.then(
+					() => '',
+					(error: Error) => error.message
+				)
+			)![1]
+		);
 		expect(fitting).toBeGreaterThan(10);
 		expect(fitting).toBeLessThan(40);
 		// New events are checked too, and nothing was written by either refusal.
-		await expect(caller.events.create({ ...fields, captions: { ru: twelve('Ш'.repeat(40)) } })).rejects.toMatchObject({ message: expect.stringContaining('Russian caption 12') });
+		await expect(caller.events.create({ ...fields, captions: { ru: twelve('Ш'.repeat(40)) } })).rejects.toMatchObject({
+			message: expect.stringContaining('Russian caption 12')
+		});
 		expect((await db.event.findUniqueOrThrow({ where: { id: event.id } })).captionsJson).toBeNull();
 
-		const saved = await caller.events.update({ eventId: event.id, fields: { ...fields, captions: { en: twelve('CORPORATE GALA FOREVER 2026') } } });
+		const saved = await caller.events.update({
+			eventId: event.id,
+			fields: { ...fields, captions: { en: twelve('CORPORATE GALA FOREVER 2026') } }
+		});
 		expect(saved.captions?.en?.[11]).toBe('CORPORATE GALA FOREVER 2026');
 	});
 });

@@ -19,16 +19,26 @@ function upload(bytes: Buffer, options: { declareLength?: boolean } = {}): Reque
 	if (options.declareLength !== false) headers['content-length'] = String(bytes.byteLength);
 	// Streamed without a length when asked, so the byte limit is kept by reading, not by the header.
 	const body = options.declareLength === false ? new Blob([new Uint8Array(bytes)]).stream() : new Uint8Array(bytes);
-	return new Request('http://console.test/api/console/outfit-previews', { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+	return new Request('http://console.test/api/console/outfit-previews', {
+		method: 'POST',
+		headers,
+		body,
+		duplex: 'half'
+	} as RequestInit);
 }
 
 async function answer(dataDir: string, who: OperatorIdentity | null, request: Request) {
 	const response = await answerPreviewUpload(localFileStore(dataDir), who, request);
-	return { status: response.status, body: (await response.json()) as { preview?: string; url?: string; error?: string } };
+	return {
+		status: response.status,
+		body: (await response.json()) as { preview?: string; url?: string; error?: string }
+	};
 }
 
 const picture = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' = 'png') =>
-	sharp({ create: { width, height, channels: 3, background: '#ff6d00' } })[format]().toBuffer();
+	sharp({ create: { width, height, channels: 3, background: '#ff6d00' } })
+		[format]()
+		.toBuffer();
 
 describe('outfit preview upload in the catalogue editor', () => {
 	const tempDir = useTempDir('previews-');
@@ -50,21 +60,31 @@ describe('outfit preview upload in the catalogue editor', () => {
 	it('refuses a file that is not a picture, one over 2 MB and one over 4 megapixels, each with its sentence, and stores nothing', async () => {
 		const dataDir = tempDir();
 		const notAPicture = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-		expect(await answer(dataDir, olga, upload(notAPicture))).toEqual({ status: 400, body: { error: 'This file is not a picture: upload a JPEG, PNG or WebP image.' } });
+		expect(await answer(dataDir, olga, upload(notAPicture))).toEqual({
+			status: 400,
+			body: { error: 'This file is not a picture: upload a JPEG, PNG or WebP image.' }
+		});
 		const pngNamedJpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), await picture(10, 10)]);
-		expect((await answer(dataDir, olga, upload(pngNamedJpeg))).body.error).toMatch(/^This (file is not a picture|picture cannot be read)/);
+		expect((await answer(dataDir, olga, upload(pngNamedJpeg))).body.error).toMatch(
+			/^This (file is not a picture|picture cannot be read)/
+		);
 
 		const tooBig = Buffer.concat([await picture(100, 100), randomBytes(2 * 1024 * 1024)]);
 		const tooBigSentence = 'This picture is larger than 2 MB: make it smaller and upload it again.';
 		// 413 like every console picture upload (web/picture-upload.ts); this route used to answer 400.
 		expect(await answer(dataDir, olga, upload(tooBig))).toEqual({ status: 413, body: { error: tooBigSentence } });
-		expect(await answer(dataDir, olga, upload(tooBig, { declareLength: false }))).toEqual({ status: 413, body: { error: tooBigSentence } });
+		expect(await answer(dataDir, olga, upload(tooBig, { declareLength: false }))).toEqual({
+			status: 413,
+			body: { error: tooBigSentence }
+		});
 
 		const tooManyPixels = await picture(2100, 2000);
 		expect(tooManyPixels.byteLength).toBeLessThan(2 * 1024 * 1024);
 		expect(await answer(dataDir, olga, upload(tooManyPixels))).toEqual({
 			status: 400,
-			body: { error: 'This picture has more than 4 megapixels: scale it down (1024×1024 is plenty) and upload it again.' }
+			body: {
+				error: 'This picture has more than 4 megapixels: scale it down (1024×1024 is plenty) and upload it again.'
+			}
 		});
 		expect(existsSync(outfitPreviewsDir(dataDir)) ? readdirSync(outfitPreviewsDir(dataDir)) : []).toEqual([]);
 	});

@@ -5,8 +5,14 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { composeBroadcast } from '../../src/lib/server/broadcasts/broadcast-actions.ts';
-import { answerBroadcastImage, answerBroadcastImageUpload } from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
-import { BROADCAST_RETENTION_DAYS, eraseExpiredBroadcasts } from '../../src/lib/server/broadcasts/broadcast-retention.ts';
+import {
+	answerBroadcastImage,
+	answerBroadcastImageUpload
+} from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
+import {
+	BROADCAST_RETENTION_DAYS,
+	eraseExpiredBroadcasts
+} from '../../src/lib/server/broadcasts/broadcast-retention.ts';
 import { scheduleBroadcast } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -38,9 +44,15 @@ describe('broadcast pictures on an S3 bucket', () => {
 		world = await startGuestWorld(tempDir());
 		const { db, clock, emulator } = world;
 		const webDataDir = tempDir();
-		const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#3a6' } }).png().toBuffer();
+		const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#3a6' } })
+			.png()
+			.toBuffer();
 
-		const uploaded = await answerBroadcastImageUpload(store, olga, new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(png) }));
+		const uploaded = await answerBroadcastImageUpload(
+			store,
+			olga,
+			new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(png) })
+		);
 		const { name } = (await uploaded.json()) as { name: string };
 		expect(uploaded.status).toBe(201);
 		expect(await store.stat(`broadcasts/${name}`)).not.toBeNull();
@@ -48,12 +60,25 @@ describe('broadcast pictures on an S3 bucket', () => {
 		const shown = await answerBroadcastImage(store, olga, name);
 		expect((await sharp(Buffer.from(await shown.arrayBuffer())).metadata()).format).toBe('jpeg');
 
-		const broadcast = await composeBroadcast({ db, clock, actor: { name: 'olga', ip: null }, fileStore: store }, { eventId: null, text: 'Photo s3', imageName: name, buttonText: '', buttonUrl: '' });
+		const broadcast = await composeBroadcast(
+			{ db, clock, actor: { name: 'olga', ip: null }, fileStore: store },
+			{ eventId: null, text: 'Photo s3', imageName: name, buttonText: '', buttonUrl: '' }
+		);
 		expect(broadcast.imagePath).toBe(`broadcasts/${name}`);
 		const [guest] = await seedGuests(db, emulator, [{}], clock.now().toISOString());
 		await scheduleBroadcast(db, clock.now().toISOString(), broadcast.id, clock.now().toISOString());
 		const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
-		const deps = { db, clock, logger: silentLogger, api, budget: new BotBudget(db, clock), leaseMs: 120_000, sleep: async (ms: number) => clock.advance(ms), random: () => 0.5, fileStore: store };
+		const deps = {
+			db,
+			clock,
+			logger: silentLogger,
+			api,
+			budget: new BotBudget(db, clock),
+			leaseMs: 120_000,
+			sleep: async (ms: number) => clock.advance(ms),
+			random: () => 0.5,
+			fileStore: store
+		};
 		for (let pass = 0; pass < 5; pass++) {
 			await deliverBroadcasts(deps);
 			if ((await db.broadcastRecipient.count({ where: { state: 'queued' } })) === 0) break;

@@ -4,7 +4,11 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { readArtefact } from '../../src/lib/server/console/artefact-files.ts';
-import { cataloguePicture, cataloguePictureKey, outfitPreviewPng } from '../../src/lib/server/events/catalogue-picture.ts';
+import {
+	cataloguePicture,
+	cataloguePictureKey,
+	outfitPreviewPng
+} from '../../src/lib/server/events/catalogue-picture.ts';
 import { answerPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
@@ -24,8 +28,14 @@ describe('outfit previews and catalogue pictures on an S3 bucket', () => {
 		const store = bucketStore(server);
 		const webDataDir = tempDir();
 		const workerDataDir = tempDir();
-		const picture = await sharp({ create: { width: 700, height: 500, channels: 3, background: '#1e88e5' } }).jpeg().toBuffer();
-		const request = new Request('http://console.test/api/console/outfit-previews', { method: 'POST', headers: { 'content-length': String(picture.length) }, body: new Uint8Array(picture) });
+		const picture = await sharp({ create: { width: 700, height: 500, channels: 3, background: '#1e88e5' } })
+			.jpeg()
+			.toBuffer();
+		const request = new Request('http://console.test/api/console/outfit-previews', {
+			method: 'POST',
+			headers: { 'content-length': String(picture.length) },
+			body: new Uint8Array(picture)
+		});
 
 		const response = await answerPreviewUpload(store, olga, request);
 		const { preview } = (await response.json()) as { preview: string };

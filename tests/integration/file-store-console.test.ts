@@ -24,9 +24,15 @@ describe('the console serves files from an S3 bucket over HTTP', () => {
 
 		expect((await requestWeb(web, '/api/console/files/sessions/tok1/stickers/sticker_1.png')).status).toBe(401);
 		const answer = await requestWeb(web, '/api/console/files/sessions/tok1/stickers/sticker_1.png', { cookie });
-		expect([answer.status, answer.headers.get('content-type'), answer.headers.get('cache-control')]).toEqual([200, 'image/png', 'private, no-store']);
+		expect([answer.status, answer.headers.get('content-type'), answer.headers.get('cache-control')]).toEqual([
+			200,
+			'image/png',
+			'private, no-store'
+		]);
 		expect(Buffer.from(await answer.arrayBuffer()).equals(sticker)).toBe(true);
 		expect((await requestWeb(web, '/api/console/files/sessions/tok1/selfie_ab.jpg', { cookie })).status).toBe(404);
-		expect((await requestWeb(web, '/api/console/files/sessions/tok1/stickers/sticker_2.png', { cookie })).status).toBe(404);
+		expect((await requestWeb(web, '/api/console/files/sessions/tok1/stickers/sticker_2.png', { cookie })).status).toBe(
+			404
+		);
 	}, 60_000);
 });

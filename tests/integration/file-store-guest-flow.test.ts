@@ -32,16 +32,36 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		const bucketEnv = { ...server.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' };
 		const config = world.config(bucketEnv);
 		const fileStore = await openFileStore(config);
-		const app = { config, db: world.db, clock: systemClock, logger: silentLogger, version: 'test', fileStore, runtime: new RuntimeSettings({ db: world.db, clock: systemClock, config }) };
+		const app = {
+			config,
+			db: world.db,
+			clock: systemClock,
+			logger: silentLogger,
+			version: 'test',
+			fileStore,
+			runtime: new RuntimeSettings({ db: world.db, clock: systemClock, config })
+		};
 		await rememberBotUsername(world.db, systemClock, (await world.api.getMe()).username);
 		const { kiosk, key } = await createKiosk(world.db, systemClock, 'hall-kiosk');
 		const started = await startKioskSession(kioskDepsFrom(app), kiosk.id);
 		if (started.kind !== 'started') throw new Error(started.kind);
 		const token = started.token;
-		await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'knight', telegramUserId: BigInt(world.guestId), updatedAt: new Date().toISOString() } });
+		await world.db.session.update({
+			where: { sessionToken: token },
+			data: {
+				status: 'template_chosen',
+				templateId: 'knight',
+				telegramUserId: BigInt(world.guestId),
+				updatedAt: new Date().toISOString()
+			}
+		});
 
 		const photo = await selfieJpeg();
-		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=en`, { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(photo) });
+		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=en`, {
+			method: 'POST',
+			headers: { 'content-type': 'image/jpeg' },
+			body: new Uint8Array(photo)
+		});
 		const answer = await answerSelfieUpload({ app }, key, token, request);
 		expect([answer.status, answer.status === 201 ? null : await answer.clone().text()]).toEqual([201, null]);
 		const { jobId } = (await answer.json()) as { jobId: number };
@@ -64,7 +84,9 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect(stickers.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `sticker_${i + 1}.png`).sort());
 		expect(await fileStore.get(job.photoPath)).toBeNull(); // the selfie goes once the set exists
 		expect(await fileStore.stat(`sessions/${token}/face_crop.jpg`)).not.toBeNull();
-		expect((await fileStore.list(`debug_sheets/job${jobId}_`)).map((f) => f.key)).toContain(`debug_sheets/job${jobId}_consistency.json`);
+		expect((await fileStore.list(`debug_sheets/job${jobId}_`)).map((f) => f.key)).toContain(
+			`debug_sheets/job${jobId}_consistency.json`
+		);
 		expect(existsSync(path.join(world.dataDir, 'sessions'))).toBe(false);
 		expect(existsSync(path.join(world.dataDir, 'debug_sheets'))).toBe(false);
 
@@ -77,7 +99,11 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect(await readArtefact(fileStore, `sessions/${token}/face_crop.jpg`)).toBeNull();
 
 		await generation.stopLoop();
-		await eraseGuest({ db: world.db, clock: systemClock, fileStore, pseudonymKey: Buffer.alloc(32, 3) }, BigInt(world.guestId), 'forget');
+		await eraseGuest(
+			{ db: world.db, clock: systemClock, fileStore, pseudonymKey: Buffer.alloc(32, 3) },
+			BigInt(world.guestId),
+			'forget'
+		);
 		expect(await fileStore.list(`sessions/${token}/`)).toEqual([]);
 		expect(await fileStore.list(`debug_sheets/job${jobId}_`)).toEqual([]);
 	}, 120_000);

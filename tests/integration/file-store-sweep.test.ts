@@ -39,7 +39,12 @@ describe('the TTL sweep on an S3 bucket', () => {
 			'outfit-previews/0123456789abcdef0123456789abcdef.png': before(1000 * HOUR)
 		});
 
-		const result = await sweepExpiredFiles({ fileStore: store, ttlHours: 72, clock: new FakeClock(T0), logger: silentLogger });
+		const result = await sweepExpiredFiles({
+			fileStore: store,
+			ttlHours: 72,
+			clock: new FakeClock(T0),
+			logger: silentLogger
+		});
 
 		expect(result).toEqual({ deletedFiles: 3, removedDirs: 0, failures: 0 });
 		expect((await store.list('')).map((f) => f.key)).toEqual([
@@ -55,7 +60,10 @@ describe('the TTL sweep on an S3 bucket', () => {
 		const server = await s3Server();
 		const store = bucketStore(server);
 		const { db } = await openDb();
-		await putAged(server, store, { 'sessions/tok/selfie_ab.jpg': before(80 * HOUR), 'sessions/tok/face_crop.jpg': before(2 * HOUR) });
+		await putAged(server, store, {
+			'sessions/tok/selfie_ab.jpg': before(80 * HOUR),
+			'sessions/tok/face_crop.jpg': before(2 * HOUR)
+		});
 
 		await runTtlSweep({ db, clock: new FakeClock(T0), logger: silentLogger, fileStore: store, ttlHours: 72 });
 
@@ -66,11 +74,20 @@ describe('the TTL sweep on an S3 bucket', () => {
 	it('a failing delete is counted and the pass goes on', async () => {
 		const server = await s3Server();
 		const store = bucketStore(server);
-		await putAged(server, store, { 'sessions/a/selfie_1.jpg': before(80 * HOUR), 'sessions/b/selfie_2.jpg': before(80 * HOUR) });
-		const refusing = Object.assign(Object.create(store) as S3FileStore, {
-			delete: (key: string) => (key.startsWith('sessions/a/') ? Promise.reject(new Error('AccessDenied')) : store.delete(key))
+		await putAged(server, store, {
+			'sessions/a/selfie_1.jpg': before(80 * HOUR),
+			'sessions/b/selfie_2.jpg': before(80 * HOUR)
 		});
-		const result = await sweepExpiredFiles({ fileStore: refusing, ttlHours: 72, clock: new FakeClock(T0), logger: silentLogger });
+		const refusing = Object.assign(Object.create(store) as S3FileStore, {
+			delete: (key: string) =>
+				key.startsWith('sessions/a/') ? Promise.reject(new Error('AccessDenied')) : store.delete(key)
+		});
+		const result = await sweepExpiredFiles({
+			fileStore: refusing,
+			ttlHours: 72,
+			clock: new FakeClock(T0),
+			logger: silentLogger
+		});
 		expect(result).toEqual({ deletedFiles: 1, removedDirs: 0, failures: 1 });
 		expect((await store.list('sessions/')).map((f) => f.key)).toEqual(['sessions/a/selfie_1.jpg']);
 	});

@@ -64,7 +64,11 @@ describe.each(stores)('the FileStore contract: %s', (_name, open) => {
 			['sessions/a/stickers/sticker_1.png', 3]
 		]);
 		expect(underA[1]!.modifiedAt.toISOString()).toBe(old.toISOString());
-		expect((await store.list('sessions/')).map((f) => f.key)).toEqual(['sessions/a/selfie_1.jpg', 'sessions/a/stickers/sticker_1.png', 'sessions/b/face_crop.jpg']);
+		expect((await store.list('sessions/')).map((f) => f.key)).toEqual([
+			'sessions/a/selfie_1.jpg',
+			'sessions/a/stickers/sticker_1.png',
+			'sessions/b/face_crop.jpg'
+		]);
 		expect((await store.list('debug_sheets/job7_')).map((f) => f.key)).toEqual(['debug_sheets/job7_anchor.png']);
 		expect(await store.list('catalogues/')).toEqual([]);
 	});
@@ -103,7 +107,8 @@ describe('S3FileStore lists past one page', () => {
 		const server = await s3Server();
 		const store = bucketStore(server);
 		const keys = Array.from({ length: 1003 }, (_, i) => `debug_sheets/job${i}_anchor.png`);
-		for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((key) => store.put(key, 'x')));
+		for (let i = 0; i < keys.length; i += 50)
+			await Promise.all(keys.slice(i, i + 50).map((key) => store.put(key, 'x')));
 		expect((await store.list('debug_sheets/')).map((f) => f.key)).toEqual([...keys].sort((a, b) => a.localeCompare(b)));
 	}, 60_000);
 });

@@ -13,17 +13,28 @@ describe('scheduled tasks once per period across workers', () => {
 	it('two workers racing for the same period: exactly one wins; the next period is open again', async () => {
 		const { db } = await testDb();
 		const clock = new FakeClock('2026-03-01T10:15:00.000Z');
-		const first = await Promise.all([claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-a'), claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-b')]);
-		expect(first.filter((claim) => claim !== null)).toEqual([{ task: 'retention', periodStart: '2026-03-01T10:00:00.000Z' }]);
+		const first = await Promise.all([
+			claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-a'),
+			claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-b')
+		]);
+		expect(first.filter((claim) => claim !== null)).toEqual([
+			{ task: 'retention', periodStart: '2026-03-01T10:00:00.000Z' }
+		]);
 
 		// Later in the same hour nobody gets it, not even the winner; another task's period is its own.
 		clock.advance(40 * MINUTE);
 		expect(await claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-a')).toBeNull();
 		expect(await claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-b')).toBeNull();
-		expect(await claimTaskPeriod(db, clock, 'ttl-sweep', HOUR, 'worker-b')).toEqual({ task: 'ttl-sweep', periodStart: '2026-03-01T10:00:00.000Z' });
+		expect(await claimTaskPeriod(db, clock, 'ttl-sweep', HOUR, 'worker-b')).toEqual({
+			task: 'ttl-sweep',
+			periodStart: '2026-03-01T10:00:00.000Z'
+		});
 
 		clock.advance(10 * MINUTE);
-		expect(await claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-b')).toEqual({ task: 'retention', periodStart: '2026-03-01T11:00:00.000Z' });
+		expect(await claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-b')).toEqual({
+			task: 'retention',
+			periodStart: '2026-03-01T11:00:00.000Z'
+		});
 		expect(await claimTaskPeriod(db, clock, 'retention', HOUR, 'worker-a')).toBeNull();
 	});
 
@@ -38,15 +49,31 @@ describe('scheduled tasks once per period across workers', () => {
 			{ id: 'worker-b', scheduler: new Scheduler(silentLogger, taskPeriodClaims(other, clock, 'worker-b')) }
 		];
 		const tasksOf = (id: string) => ({
-			sweep: { name: 'ttl-sweep', everyMs: HOUR, oncePerPeriod: true, run: async () => void runs.push(`sweep by ${id}`) },
+			sweep: {
+				name: 'ttl-sweep',
+				everyMs: HOUR,
+				oncePerPeriod: true,
+				run: async () => void runs.push(`sweep by ${id}`)
+			},
 			heartbeat: { name: 'heartbeat', everyMs: HOUR, run: async () => void runs.push(`heartbeat of ${id}`) }
 		});
-		const tick = () => Promise.all(workers.flatMap(({ id, scheduler }) => [scheduler.runNow(tasksOf(id).sweep), scheduler.runNow(tasksOf(id).heartbeat)]));
+		const tick = () =>
+			Promise.all(
+				workers.flatMap(({ id, scheduler }) => [
+					scheduler.runNow(tasksOf(id).sweep),
+					scheduler.runNow(tasksOf(id).heartbeat)
+				])
+			);
 
 		await tick();
 		await tick();
 		expect(runs.filter((run) => run.startsWith('sweep'))).toHaveLength(1);
-		expect(runs.filter((run) => run.startsWith('heartbeat')).sort()).toEqual(['heartbeat of worker-a', 'heartbeat of worker-a', 'heartbeat of worker-b', 'heartbeat of worker-b']);
+		expect(runs.filter((run) => run.startsWith('heartbeat')).sort()).toEqual([
+			'heartbeat of worker-a',
+			'heartbeat of worker-a',
+			'heartbeat of worker-b',
+			'heartbeat of worker-b'
+		]);
 
 		clock.advance(1000);
 		runs.length = 0;
@@ -67,7 +94,15 @@ describe('scheduled tasks once per period across workers', () => {
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const scheduler = new Scheduler(silentLogger, taskPeriodClaims(db, clock, 'worker-a'));
 		let calls = 0;
-		const task = { name: 'backup', everyMs: HOUR, oncePerPeriod: true, run: async () => { calls++; if (calls === 1) throw new Error('disk full'); } };
+		const task = {
+			name: 'backup',
+			everyMs: HOUR,
+			oncePerPeriod: true,
+			run: async () => {
+				calls++;
+				if (calls === 1) throw new Error('disk full');
+			}
+		};
 		await scheduler.runNow(task);
 		await scheduler.runNow(task);
 		expect(calls).toBe(1);
@@ -82,7 +117,13 @@ describe('scheduled tasks once per period across workers', () => {
 		const { db } = await testDb();
 		const clock = new FakeClock('2026-03-01T10:05:00.000Z');
 		const runs: string[] = [];
-		const sweepOf = (id: string) => ({ name: 'ttl-sweep', everyMs: HOUR, runAtStart: true, oncePerPeriod: true, run: async () => void runs.push(id) });
+		const sweepOf = (id: string) => ({
+			name: 'ttl-sweep',
+			everyMs: HOUR,
+			runAtStart: true,
+			oncePerPeriod: true,
+			run: async () => void runs.push(id)
+		});
 		const a = new Scheduler(silentLogger, taskPeriodClaims(db, clock, 'worker-a'));
 		const b = new Scheduler(silentLogger, taskPeriodClaims(db, clock, 'worker-b'));
 		await a.runNow(sweepOf('worker-a'), { atStart: true });

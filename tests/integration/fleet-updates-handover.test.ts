@@ -22,7 +22,9 @@ describe('the Telegram updates move between workers with the lease', () => {
 	/** The bot's reply to a /forget sent now: whoever polls has to take the update for it to come. */
 	async function answered(emulator: TelegramEmulator, userId: number): Promise<void> {
 		const sent = await emulator.control.sendUserMessage({ user_id: userId, text: '/forget' });
-		await emulator.control.waitForMessage(userId, (m) => m.from_bot && m.message_id > sent.message.message_id, { timeoutMs: 15_000 });
+		await emulator.control.waitForMessage(userId, (m) => m.from_bot && m.message_id > sent.message.message_id, {
+			timeoutMs: 15_000
+		});
 	}
 
 	it('the holder answers; when it loses the lease its polling stops and the worker that took it answers; a worker polls again when it gets the lease back', async () => {
@@ -32,10 +34,25 @@ describe('the Telegram updates move between workers with the lease', () => {
 		const clock = new FakeClock('2027-01-05T09:00:00.000Z');
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dir, TELEGRAM_API_ROOT: emulator.url });
 		const workers = ['worker-a', 'worker-b'].map((holder) => {
-			const deps: BotDeps = { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir), runtime: new RuntimeSettings({ db, clock, config }), sendPacing: sendPacingFor(db, clock) };
-			const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, { apiRoot: emulator.url });
+			const deps: BotDeps = {
+				db,
+				clock,
+				logger: silentLogger,
+				config,
+				fileStore: localFileStore(config.dataDir),
+				runtime: new RuntimeSettings({ db, clock, config }),
+				sendPacing: sendPacingFor(db, clock)
+			};
+			const runner = new BotRunner(
+				createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps),
+				silentLogger,
+				{ apiRoot: emulator.url }
+			);
 			cleanups.push(() => runner.stop());
-			return { runner, keeper: new UpdatesLeaseKeeper({ db, clock, logger: silentLogger, poller: runner, holder, sole: false }) };
+			return {
+				runner,
+				keeper: new UpdatesLeaseKeeper({ db, clock, logger: silentLogger, poller: runner, holder, sole: false })
+			};
 		});
 		const [a, b] = workers as [(typeof workers)[0], (typeof workers)[0]];
 		const user = await emulator.control.createUser({ first_name: 'Aziz', language_code: 'en' });

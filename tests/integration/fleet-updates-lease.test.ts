@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
-import { UPDATES_LEASE_TICK_MS, UPDATES_LEASE_TTL_MS, UpdatesLeaseKeeper, type UpdatesPoller } from '../../src/worker/bot/updates-lease.ts';
+import {
+	UPDATES_LEASE_TICK_MS,
+	UPDATES_LEASE_TTL_MS,
+	UpdatesLeaseKeeper,
+	type UpdatesPoller
+} from '../../src/worker/bot/updates-lease.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 
 /** Stands for BotRunner: whether this worker is polling now, and how often it started. */
@@ -50,7 +55,9 @@ describe('one consumer of Telegram updates: the updates lease', () => {
 		clock.advance(1);
 		await b.keeper.tick();
 		expect(b.poller.polling).toBe(true);
-		expect(await db.leaderLease.findUnique({ where: { name: 'telegram-updates' } })).toMatchObject({ holder: 'worker-b' });
+		expect(await db.leaderLease.findUnique({ where: { name: 'telegram-updates' } })).toMatchObject({
+			holder: 'worker-b'
+		});
 
 		// a comes back: its renewal finds the lease taken, so it stops polling at once and stays off.
 		await a.keeper.tick();
@@ -115,6 +122,8 @@ describe('one consumer of Telegram updates: the updates lease', () => {
 		const next = worker(db, clock, 'worker-next', true);
 		await next.keeper.tick();
 		expect(next.poller.polling).toBe(true);
-		expect(await db.leaderLease.findUnique({ where: { name: 'telegram-updates' } })).toMatchObject({ holder: 'worker-next' });
+		expect(await db.leaderLease.findUnique({ where: { name: 'telegram-updates' } })).toMatchObject({
+			holder: 'worker-next'
+		});
 	});
 });

@@ -18,16 +18,35 @@ describe('gemini call and the job abort', () => {
 	afterEach(async () => gemini?.close());
 
 	function briefWith(signal: AbortSignal): JobBrief {
-		return { jobId: 1, selfie: Buffer.from('selfie'), faceCrop: Buffer.alloc(0), outfit: defaultOutfitSnapshot('tuxedo'), captions: [], artStyle: 'cartoon', locale: 'en', sheetKey: DEFAULT_SHEET_KEY, signal };
+		return {
+			jobId: 1,
+			selfie: Buffer.from('selfie'),
+			faceCrop: Buffer.alloc(0),
+			outfit: defaultOutfitSnapshot('tuxedo'),
+			captions: [],
+			artStyle: 'cartoon',
+			locale: 'en',
+			sheetKey: DEFAULT_SHEET_KEY,
+			signal
+		};
 	}
 
 	it('closes the connection and returns promptly when the job is aborted mid-call', async () => {
 		gemini = await createFakeGemini({ apiKey: 'k' });
 		gemini.control.inject({ kind: 'slow', match: 'passport', delayMs: 30_000 });
-		const provider = createGeminiProvider({ apiKey: 'k', baseUrl: gemini.url, imageModel: 'gemini-3.1-flash-image', visionModel: 'gemini-3.8-flash', timeoutMs: 60_000 });
+		const provider = createGeminiProvider({
+			apiKey: 'k',
+			baseUrl: gemini.url,
+			imageModel: 'gemini-3.1-flash-image',
+			visionModel: 'gemini-3.8-flash',
+			timeoutMs: 60_000
+		});
 		const job = new AbortController();
 		const call = provider.describeAppearance(briefWith(job.signal));
-		const outcome = call.then(() => 'answered', (error: unknown) => error);
+		const outcome = call.then(
+			() => 'answered',
+			(error: unknown) => error
+		);
 		while (gemini.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
 		const abortedAt = Date.now();
 		job.abort(new Error('worker stopping'));
@@ -37,8 +56,15 @@ describe('gemini call and the job abort', () => {
 		expect(error).toBeInstanceOf(ProviderError);
 		expect((error as ProviderError).message).toMatch(/^aborted: .*cost estimated/);
 		// Google finishes and bills a call it took: recorded at an estimate (the selfie in, the JSON out unknown).
-		expect((error as ProviderError).usage).toMatchObject({ kind: 'vision', model: 'gemini-3.8-flash', billed: true, estimated: true, promptTokens: expect.any(Number) });
-		for (let i = 0; i < 50 && gemini.calls[0]!.closedByClientAt === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+		expect((error as ProviderError).usage).toMatchObject({
+			kind: 'vision',
+			model: 'gemini-3.8-flash',
+			billed: true,
+			estimated: true,
+			promptTokens: expect.any(Number)
+		});
+		for (let i = 0; i < 50 && gemini.calls[0]!.closedByClientAt === undefined; i++)
+			await new Promise((resolve) => setTimeout(resolve, 20));
 		expect(gemini.calls[0]!.closedByClientAt).toBeGreaterThanOrEqual(abortedAt);
 	});
 

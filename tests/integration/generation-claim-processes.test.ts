@@ -43,17 +43,32 @@ async function seedQueuedJobs(db: Db, count: number): Promise<void> {
 	// As the guest flow leaves them: queued, oldest first; the claim needs no other rows.
 	const rows = Array.from({ length: count }, (_, i) => {
 		const created = new Date(T0.getTime() - (count - i) * SECOND).toISOString();
-		return { telegramUserId: BigInt(1000 + i), sessionToken: `s${i}`, photoPath: `/nowhere/${i}.jpg`, templateId: 'tuxedo', status: 'queued', createdAt: created, updatedAt: created };
+		return {
+			telegramUserId: BigInt(1000 + i),
+			sessionToken: `s${i}`,
+			photoPath: `/nowhere/${i}.jpg`,
+			templateId: 'tuxedo',
+			status: 'queued',
+			createdAt: created,
+			updatedAt: created
+		};
 	});
 	await db.job.createMany({ data: rows });
 }
 
 function startClaimer(dbPath: string, goFile: string, options: Record<string, unknown>): Claimer {
-	return startTs('tests/helpers/claim-loop.ts', { args: [dbPath, goFile, JSON.stringify({ leaseMs: LEASE_MS, ...options })] });
+	return startTs('tests/helpers/claim-loop.ts', {
+		args: [dbPath, goFile, JSON.stringify({ leaseMs: LEASE_MS, ...options })]
+	});
 }
 
 /** Starts the claimers together: each opens its connection, says ready, then all race at once. */
-async function raceClaimers(dir: string, round: string, dbPath: string, optionsList: Record<string, unknown>[]): Promise<Claimer[]> {
+async function raceClaimers(
+	dir: string,
+	round: string,
+	dbPath: string,
+	optionsList: Record<string, unknown>[]
+): Promise<Claimer[]> {
 	const goFile = path.join(dir, `go-${round}`);
 	const claimers = optionsList.map((options) => startClaimer(dbPath, goFile, options));
 	await Promise.all(claimers.map((c) => waitForOutput(c, (text) => text.includes('"ready"'), 60_000)));
@@ -62,7 +77,10 @@ async function raceClaimers(dir: string, round: string, dbPath: string, optionsL
 }
 
 function linesOf(finished: Finished): Line[] {
-	return finished.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+	return finished.stdout
+		.split('\n')
+		.filter((l) => l.startsWith('{'))
+		.map((l) => JSON.parse(l) as Line);
 }
 
 function claimedIds(lines: Line[]): number[] {
@@ -72,7 +90,10 @@ function claimedIds(lines: Line[]): number[] {
 /** Every process ended cleanly, with no error (SQLITE_BUSY or other) surfaced to it. */
 function expectCleanExit(finished: Finished[]): void {
 	for (const f of finished) {
-		expect(linesOf(f).filter((l) => l.error), f.stdout + f.stderr).toEqual([]);
+		expect(
+			linesOf(f).filter((l) => l.error),
+			f.stdout + f.stderr
+		).toEqual([]);
 		expect(f.code, f.stderr).toBe(0);
 	}
 }
@@ -95,7 +116,12 @@ describe('claiming generation jobs from separate OS processes (one SQLite file)'
 		try {
 			await seedQueuedJobs(db, RACE_JOBS);
 			const workers = ['w0', 'w1', 'w2'];
-			const claimers = await raceClaimers(dir, 'drain', dbPath, workers.map((workerId) => ({ workerId, now: at(0), peers: workers })));
+			const claimers = await raceClaimers(
+				dir,
+				'drain',
+				dbPath,
+				workers.map((workerId) => ({ workerId, now: at(0), peers: workers }))
+			);
 			const finished = await Promise.all(claimers.map((c) => c.finished));
 			expectCleanExit(finished);
 			const perWorker = finished.map((f) => claimedIds(linesOf(f)));
@@ -103,7 +129,9 @@ describe('claiming generation jobs from separate OS processes (one SQLite file)'
 			// Each process got a share: the race really was between processes, not one draining alone.
 			// The claim loop's first-claim barrier (peers) makes this hold without assuming fair scheduling.
 			for (const ids of perWorker) expect(ids.length).toBeGreaterThan(0);
-			expect(finished.flatMap((f) => linesOf(f)).filter((l) => l.claimed !== undefined && l.attempts !== 1)).toEqual([]);
+			expect(finished.flatMap((f) => linesOf(f)).filter((l) => l.claimed !== undefined && l.attempts !== 1)).toEqual(
+				[]
+			);
 			expect(await db.job.count({ where: { status: 'processing', attempts: 1 } })).toBe(RACE_JOBS);
 			const leases = await db.jobLease.findMany();
 			expect(leases).toHaveLength(RACE_JOBS);
@@ -134,24 +162,41 @@ describe('claiming generation jobs from separate OS processes (one SQLite file)'
 			const roundOne = await Promise.all(claimers.map((c) => c.finished));
 			expect(roundOne[2]!.signal).toBe('SIGKILL');
 			expectCleanExit(roundOne.slice(0, 2));
-			for (const f of roundOne.slice(0, 2)) expect(linesOf(f).find((l) => l.renewed !== undefined)?.renewed).toBe(claimedIds(linesOf(f)).length);
+			for (const f of roundOne.slice(0, 2))
+				expect(linesOf(f).find((l) => l.renewed !== undefined)?.renewed).toBe(claimedIds(linesOf(f)).length);
 			const dead = claimedIds(linesOf(roundOne[2]!));
 			expect(dead).toHaveLength(5);
-			expectEachOnce(roundOne.flatMap((f) => claimedIds(linesOf(f))), await allJobIds(db));
-			expectEachOnce((await db.jobLease.findMany({ where: { workerId: 'w2' } })).map((l) => l.jobId), dead);
+			expectEachOnce(
+				roundOne.flatMap((f) => claimedIds(linesOf(f))),
+				await allJobIds(db)
+			);
+			expectEachOnce(
+				(await db.jobLease.findMany({ where: { workerId: 'w2' } })).map((l) => l.jobId),
+				dead
+			);
 
 			// Round 2 at T0+31s: w2's leases (T0+30s) expired, w0/w1's (T0+50s) did not. The live
 			// workers' next pass sweeps (both at once: each dead job is requeued by exactly one) and claims.
 			const sweepers = ['w0', 'w1'].map((workerId) => ({ workerId, now: at(31 * SECOND), sweep: true }));
 			const roundTwo = await Promise.all((await raceClaimers(dir, 'two', dbPath, sweepers)).map((c) => c.finished));
 			expectCleanExit(roundTwo);
-			expectEachOnce(roundTwo.flatMap((f) => linesOf(f).flatMap((l) => l.requeued ?? [])), dead);
-			expectEachOnce(roundTwo.flatMap((f) => claimedIds(linesOf(f))), dead);
-			expect(roundTwo.flatMap((f) => linesOf(f)).filter((l) => l.claimed !== undefined && l.attempts !== 2)).toEqual([]);
+			expectEachOnce(
+				roundTwo.flatMap((f) => linesOf(f).flatMap((l) => l.requeued ?? [])),
+				dead
+			);
+			expectEachOnce(
+				roundTwo.flatMap((f) => claimedIds(linesOf(f))),
+				dead
+			);
+			expect(roundTwo.flatMap((f) => linesOf(f)).filter((l) => l.claimed !== undefined && l.attempts !== 2)).toEqual(
+				[]
+			);
 
 			expect(await db.job.count({ where: { status: 'processing' } })).toBe(JOBS);
 			expect(await db.job.count({ where: { attempts: 2 } })).toBe(dead.length);
-			expect(await db.job.count({ where: { jobId: { in: dead }, error: { contains: 'lease expired' } } })).toBe(dead.length);
+			expect(await db.job.count({ where: { jobId: { in: dead }, error: { contains: 'lease expired' } } })).toBe(
+				dead.length
+			);
 			expect(await db.jobLease.count()).toBe(JOBS);
 			expect(await db.jobLease.count({ where: { workerId: 'w2' } })).toBe(0);
 		} finally {

@@ -34,7 +34,17 @@ describe('pasting the guest’s head onto a figure', () => {
 		detector = await getFaceDetector();
 		selfie = await makeSelfie();
 		face = (await detector.findFaces(selfie))[0]!;
-		figure = await drawFigure({ selfie, face, variant: STICKER_VARIANTS[4]!, index: 4, style: 'pop', palette: paletteForOutfit('tuxedo'), outfit: defaultOutfitSnapshot('chef'), caption: 'Cool', size: 512 });
+		figure = await drawFigure({
+			selfie,
+			face,
+			variant: STICKER_VARIANTS[4]!,
+			index: 4,
+			style: 'pop',
+			palette: paletteForOutfit('tuxedo'),
+			outfit: defaultOutfitSnapshot('chef'),
+			caption: 'Cool',
+			size: 512
+		});
 		const portrait = await cutPortrait(selfie, face, STYLE_RECIPES.comic, 1.25, 512);
 		const tinted = await sharp(portrait.png).tint({ r: 30, g: 60, b: 255 }).png().toBuffer();
 		blueHead = await sharp(tinted).flatten({ background: SHEET_BACKGROUND }).png().toBuffer();
@@ -64,10 +74,20 @@ describe('pasting the guest’s head onto a figure', () => {
 	}, 60_000);
 
 	it('refuses a head without a face, and leaves a figure without a face alone', async () => {
-		const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: SHEET_BACKGROUND } }).png().toBuffer();
+		const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: SHEET_BACKGROUND } })
+			.png()
+			.toBuffer();
 		expect(await prepareHead(blank, detector, SHEET_BACKGROUND)).toBeNull();
-		const faceless = await sharp({ create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-			.composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><circle cx="256" cy="256" r="200" fill="#ff8844"/></svg>') }])
+		const faceless = await sharp({
+			create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } }
+		})
+			.composite([
+				{
+					input: Buffer.from(
+						'<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><circle cx="256" cy="256" r="200" fill="#ff8844"/></svg>'
+					)
+				}
+			])
 			.png()
 			.toBuffer();
 		const head = await prepareHead(blueHead, detector, SHEET_BACKGROUND);
@@ -87,18 +107,34 @@ describe('RENDER_MODE=composite with the offline provider', () => {
 	it('draws the head once (heads, cost 0), puts it on all 12 stickers and delivers them', async () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
-		loop = await createJobLoop({ config: world.config({ RENDER_MODE: 'composite' }), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
+		loop = await createJobLoop({
+			config: world.config({ RENDER_MODE: 'composite' }),
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'w1',
+			fileStore: world.fileStore
+		});
 		loop.start();
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(status, job.error ?? '').toBe('done');
 		expect(job.renderMode).toBe('composite');
 		const heads = await world.db.apiUsage.findMany({ where: { jobId, stage: 'heads' } });
-		expect(heads).toEqual([expect.objectContaining({ kind: 'image', provider: 'offline', ok: 1, estCostUsd: 0, images: 1 })]);
+		expect(heads).toEqual([
+			expect.objectContaining({ kind: 'image', provider: 'offline', ok: 1, estCostUsd: 0, images: 1 })
+		]);
 		const files = jobFiles(world.dataDir, jobId, job.sessionToken);
 		expect(existsSync(files.head)).toBe(true);
-		const log = JSON.parse(readFileSync(files.debug('heads.json'), 'utf8')) as { stickers: Record<string, { placed: boolean; face?: FaceBox }> };
-		expect(Object.keys(log.stickers).map(Number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+		const log = JSON.parse(readFileSync(files.debug('heads.json'), 'utf8')) as {
+			stickers: Record<string, { placed: boolean; face?: FaceBox }>;
+		};
+		expect(
+			Object.keys(log.stickers)
+				.map(Number)
+				.sort((a, b) => a - b)
+		).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
 		expect(Object.values(log.stickers).every((s) => s.placed && s.face!.width > 20)).toBe(true);
 		const set = await world.emulator.control.getStickerSet(job.packName!);
 		expect(set?.stickers).toHaveLength(12);
@@ -121,7 +157,8 @@ async function rawRgba(png: Buffer): Promise<RawImage> {
 function pixelsIn(img: RawImage, box: { x: number; y: number; width: number; height: number }): number[] {
 	const offsets: number[] = [];
 	for (let y = Math.max(0, Math.round(box.y)); y < Math.min(img.height, Math.round(box.y + box.height)); y++) {
-		for (let x = Math.max(0, Math.round(box.x)); x < Math.min(img.width, Math.round(box.x + box.width)); x++) offsets.push((y * img.width + x) * 4);
+		for (let x = Math.max(0, Math.round(box.x)); x < Math.min(img.width, Math.round(box.x + box.width)); x++)
+			offsets.push((y * img.width + x) * 4);
 	}
 	return offsets;
 }
@@ -140,14 +177,27 @@ function alphaDifferences(a: RawImage, b: RawImage): number {
 
 function changedShare(a: RawImage, b: RawImage, box: { x: number; y: number; width: number; height: number }): number {
 	const offsets = pixelsIn(a, box);
-	const changed = offsets.filter((i) => a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]);
+	const changed = offsets.filter(
+		(i) => a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]
+	);
 	return changed.length / Math.max(1, offsets.length);
 }
 
 /** Share of visible pixels around the face that are the sheet's chroma green. */
 function greenShare(img: RawImage, face: FaceBox): number {
-	const around = { x: face.x - face.width * 0.6, y: face.y - face.height * 0.8, width: face.width * 2.2, height: face.height * 2.4 };
+	const around = {
+		x: face.x - face.width * 0.6,
+		y: face.y - face.height * 0.8,
+		width: face.width * 2.2,
+		height: face.height * 2.4
+	};
 	const visible = pixelsIn(img, around).filter((i) => (img.data[i + 3] ?? 0) > 128);
-	const green = visible.filter((i) => Math.abs((img.data[i] ?? 0) - SHEET_BACKGROUND.r) + Math.abs((img.data[i + 1] ?? 0) - SHEET_BACKGROUND.g) + Math.abs((img.data[i + 2] ?? 0) - SHEET_BACKGROUND.b) < 60);
+	const green = visible.filter(
+		(i) =>
+			Math.abs((img.data[i] ?? 0) - SHEET_BACKGROUND.r) +
+				Math.abs((img.data[i + 1] ?? 0) - SHEET_BACKGROUND.g) +
+				Math.abs((img.data[i + 2] ?? 0) - SHEET_BACKGROUND.b) <
+			60
+	);
 	return green.length / Math.max(1, visible.length);
 }

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPOSITE_CRASH_STEP, CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { crashAndRestartWorker, createGenerationWorld, waitForJobStatus, type GenerationWorld, type WorkerProcess } from './generation-harness.ts';
+import {
+	crashAndRestartWorker,
+	createGenerationWorld,
+	waitForJobStatus,
+	type GenerationWorld,
+	type WorkerProcess
+} from './generation-harness.ts';
 
 /**
  * Exactly one sticker set and one link, whatever step a crash hits: the real worker process is killed with SIGKILL at each step of a job and started
@@ -18,7 +24,11 @@ describe('a worker killed at any step of a job', () => {
 	let world: GenerationWorld | undefined;
 	const children: WorkerProcess[] = [];
 	afterEach(async () => {
-		for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
+		for (const child of children.splice(0))
+			if (child.exitCode === null && child.signalCode === null) {
+				child.kill('SIGTERM');
+				await child.finished;
+			}
 		await world?.close();
 	});
 
@@ -53,7 +63,9 @@ describe('a worker killed at any step of a job', () => {
 		expect(job.renderMode).toBe('composite');
 		// The head drawn before the crash was kept (head.png): the restarted worker did not pay for it again.
 		expect(await world.db.apiUsage.count({ where: { jobId, stage: 'heads' } })).toBe(1);
-		const log = JSON.parse(readFileSync(path.join(world.dataDir, 'debug_sheets', `job${jobId}_heads.json`), 'utf8')) as { stickers: Record<string, { placed: boolean }> };
+		const log = JSON.parse(
+			readFileSync(path.join(world.dataDir, 'debug_sheets', `job${jobId}_heads.json`), 'utf8')
+		) as { stickers: Record<string, { placed: boolean }> };
 		expect(Object.values(log.stickers).filter((s) => s.placed)).toHaveLength(12);
 		expect((await world.emulator.control.callCounts()).methods.createNewStickerSet).toBe(1);
 		const messages = await world.emulator.control.chatMessages(world.guestId);

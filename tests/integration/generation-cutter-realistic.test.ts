@@ -28,12 +28,20 @@ describe('the cutter on realistic sheets', () => {
 		expect(rightCount().length).toBeGreaterThanOrEqual(5);
 		for (const sheet of rightCount()) {
 			const { diagnosis, stickers } = cuts.get(sheet.name)!;
-			expect({ sheet: sheet.name, ok: diagnosis.ok, found: diagnosis.found, stickers: stickers.length }).toEqual({ sheet: sheet.name, ok: true, found: 6, stickers: 6 });
+			expect({ sheet: sheet.name, ok: diagnosis.ok, found: diagnosis.found, stickers: stickers.length }).toEqual({
+				sheet: sheet.name,
+				ok: true,
+				found: 6,
+				stickers: 6
+			});
 			for (const [i, figure] of diagnosis.figures.entries()) {
 				const drawn = sheet.figures[i]!.box;
 				const cx = figure.box.x + figure.box.width / 2;
 				const cy = figure.box.y + figure.box.height / 2;
-				expect(cx > drawn.x && cx < drawn.x + drawn.width && cy > drawn.y && cy < drawn.y + drawn.height, `${sheet.name} figure ${i + 1}`).toBe(true);
+				expect(
+					cx > drawn.x && cx < drawn.x + drawn.width && cy > drawn.y && cy < drawn.y + drawn.height,
+					`${sheet.name} figure ${i + 1}`
+				).toBe(true);
 			}
 		}
 	});
@@ -43,7 +51,9 @@ describe('the cutter on realistic sheets', () => {
 		expect(wrong.map((s) => s.drawn).sort()).toEqual([5, 7]);
 		for (const sheet of wrong) {
 			const { diagnosis, stickers } = cuts.get(sheet.name)!;
-			expect({ ok: diagnosis.ok, found: diagnosis.found, reason: diagnosis.reason, stickers: stickers.length }).toEqual({ ok: false, found: sheet.drawn, reason: `found ${sheet.drawn} figures, expected 6`, stickers: 0 });
+			expect({ ok: diagnosis.ok, found: diagnosis.found, reason: diagnosis.reason, stickers: stickers.length }).toEqual(
+				{ ok: false, found: sheet.drawn, reason: `found ${sheet.drawn} figures, expected 6`, stickers: 0 }
+			);
 		}
 	});
 
@@ -54,7 +64,10 @@ describe('the cutter on realistic sheets', () => {
 		expect(measured >= 4 && measured <= 5, `a 4-px ring measured ${measured}`).toBe(true);
 		for (const sheet of rightCount()) {
 			for (const [i, png] of cuts.get(sheet.name)!.stickers.entries()) {
-				expect(await widestHalo(png, sheet.name.includes('blue') ? 'blue' : 'green'), `${sheet.name} #${i + 1}`).toBeLessThanOrEqual(2);
+				expect(
+					await widestHalo(png, sheet.name.includes('blue') ? 'blue' : 'green'),
+					`${sheet.name} #${i + 1}`
+				).toBeLessThanOrEqual(2);
 			}
 		}
 	});
@@ -63,7 +76,11 @@ describe('the cutter on realistic sheets', () => {
 		for (const sheet of rightCount()) {
 			for (const [i, png] of cuts.get(sheet.name)!.stickers.entries()) {
 				const plate = await captionPixels(png);
-				expect({ sticker: `${sheet.name} #${i + 1}`, plate: plate.share > 0.03, below: plate.centreY > 0.75 }).toEqual({ sticker: `${sheet.name} #${i + 1}`, plate: true, below: true });
+				expect({ sticker: `${sheet.name} #${i + 1}`, plate: plate.share > 0.03, below: plate.centreY > 0.75 }).toEqual({
+					sticker: `${sheet.name} #${i + 1}`,
+					plate: true,
+					below: true
+				});
 			}
 		}
 	});
@@ -73,7 +90,10 @@ describe('the cutter on realistic sheets', () => {
 		for (const sheet of rightCount()) {
 			for (const [i, png] of cuts.get(sheet.name)!.stickers.entries()) {
 				const verdict = await inspectSticker(png, detector);
-				expect({ sticker: `${sheet.name} #${i + 1}`, reasons: verdict.reasons }).toEqual({ sticker: `${sheet.name} #${i + 1}`, reasons: [] });
+				expect({ sticker: `${sheet.name} #${i + 1}`, reasons: verdict.reasons }).toEqual({
+					sticker: `${sheet.name} #${i + 1}`,
+					reasons: []
+				});
 			}
 		}
 	}, 120_000);
@@ -103,7 +123,8 @@ async function widestHalo(png: Buffer, sheet: 'green' | 'blue'): Promise<number>
 	let widest = 0;
 	for (let y = 0; y < height; y++) {
 		for (let x = 0; x < width; x++) {
-			if (isHalo(x, y)) widest = Math.max(widest, Math.min(run(x, y, 1, 0), run(x, y, 0, 1), run(x, y, 1, 1), run(x, y, 1, -1)));
+			if (isHalo(x, y))
+				widest = Math.max(widest, Math.min(run(x, y, 1, 0), run(x, y, 0, 1), run(x, y, 1, 1), run(x, y, 1, -1)));
 		}
 	}
 	return Math.round(widest);
@@ -117,7 +138,13 @@ async function captionPixels(png: Buffer): Promise<{ share: number; centreY: num
 	for (let y = 0, i = 0; y < info.height; y++) {
 		for (let x = 0; x < info.width; x++, i += 4) {
 			if (data[i + 3]! < 200) continue;
-			if (Math.abs(data[i]! - CAPTION_FILL.r) + Math.abs(data[i + 1]! - CAPTION_FILL.g) + Math.abs(data[i + 2]! - CAPTION_FILL.b) > 45) continue;
+			if (
+				Math.abs(data[i]! - CAPTION_FILL.r) +
+					Math.abs(data[i + 1]! - CAPTION_FILL.g) +
+					Math.abs(data[i + 2]! - CAPTION_FILL.b) >
+				45
+			)
+				continue;
 			count++;
 			sumY += y;
 		}

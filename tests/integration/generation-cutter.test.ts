@@ -41,7 +41,9 @@ describe('the sticker cutter', () => {
 			expect(opaqueWhiteEdge).toBeGreaterThan(2000);
 			// The outline: a row through the middle starts with white before the figure's dark stroke.
 			const y = Math.floor(info.height / 2.3);
-			const row = Array.from({ length: info.width }, (_, x) => data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4));
+			const row = Array.from({ length: info.width }, (_, x) =>
+				data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4)
+			);
 			const first = row.findIndex((p) => p[3]! > 200);
 			expect(row[first + 2]![0]).toBeGreaterThan(240);
 		}
@@ -63,8 +65,13 @@ describe('the sticker cutter', () => {
 
 	it('ignores specks on the background but reports them', async () => {
 		const sheet = await sheetOf(6);
-		const speck = await sharp({ create: { width: 6, height: 6, channels: 3, background: { r: 250, g: 20, b: 20 } } }).png().toBuffer();
-		const dirty = await sharp(sheet).composite([{ input: speck, left: 1010, top: 670 }]).png().toBuffer();
+		const speck = await sharp({ create: { width: 6, height: 6, channels: 3, background: { r: 250, g: 20, b: 20 } } })
+			.png()
+			.toBuffer();
+		const dirty = await sharp(sheet)
+			.composite([{ input: speck, left: 1010, top: 670 }])
+			.png()
+			.toBuffer();
 		const { diagnosis } = await cutSheet(dirty, { expected: 6 });
 		expect(diagnosis.ok).toBe(true);
 		expect(diagnosis.rejects.map((r) => r.reason)).toContain('speck');
@@ -80,16 +87,21 @@ describe('the sticker cutter', () => {
 describe('the sticker cutter, pixel by pixel', () => {
 	const cases = [
 		{ name: 'magenta discs on the default green', disc: { r: 200, g: 40, b: 160 }, sheet: SHEET_BACKGROUND },
-		{ name: 'orange discs on a blue sheet', disc: { r: 240, g: 150, b: 30 }, sheet: { r: 30, g: 90, b: 200 } },
+		{ name: 'orange discs on a blue sheet', disc: { r: 240, g: 150, b: 30 }, sheet: { r: 30, g: 90, b: 200 } }
 	];
 	for (const { name, disc, sheet } of cases) {
 		it(`cuts ${name} cleanly`, async () => {
 			const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><circle cx="200" cy="200" r="150" fill="rgb(${disc.r},${disc.g},${disc.b})"/></svg>`;
 			const figure = await sharp(Buffer.from(svg)).png().toBuffer();
-			const png = await composeSheet(Array.from({ length: 6 }, () => figure), { cols: 3, rows: 2, width: 2048, height: 1365 }, sheet);
+			const png = await composeSheet(
+				Array.from({ length: 6 }, () => figure),
+				{ cols: 3, rows: 2, width: 2048, height: 1365 },
+				sheet
+			);
 			const { stickers, diagnosis } = await cutSheet(png, { expected: 6 });
 			expect(diagnosis).toMatchObject({ ok: true, found: 6, background: sheet });
-			for (const sticker of stickers) expectCleanDisc(await sharp(sticker).raw().toBuffer({ resolveWithObject: true }), sticker.length, disc, sheet);
+			for (const sticker of stickers)
+				expectCleanDisc(await sharp(sticker).raw().toBuffer({ resolveWithObject: true }), sticker.length, disc, sheet);
 		});
 	}
 });
@@ -98,7 +110,11 @@ describe('the sticker cutter on a figure with a wide soft edge', () => {
 	it('still gives Telegram-sized stickers (the overshoot past 512 is scaled down, not cropped)', async () => {
 		const glow = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><defs><radialGradient id="g"><stop offset="0.6" stop-color="#c828a0"/><stop offset="1" stop-color="#c828a0" stop-opacity="0"/></radialGradient></defs><circle cx="200" cy="200" r="190" fill="url(#g)"/></svg>`;
 		const figure = await sharp(Buffer.from(glow)).png().toBuffer();
-		const png = await composeSheet([figure, figure, figure], { cols: 3, rows: 1, width: 1536, height: 600 }, SHEET_BACKGROUND);
+		const png = await composeSheet(
+			[figure, figure, figure],
+			{ cols: 3, rows: 1, width: 1536, height: 600 },
+			SHEET_BACKGROUND
+		);
 		const { stickers, diagnosis } = await cutSheet(png, { expected: 3 });
 		expect(diagnosis.ok).toBe(true);
 		for (const sticker of stickers) {
@@ -122,24 +138,37 @@ function expectCleanDisc(sticker: Sticker, bytes: number, colour: Colour, sheet:
 	const disc = findDisc(sticker, colour);
 	expect(disc.radius).toBeGreaterThan(200); // the disc fills the sticker (less its outline), not a corner of it
 	const defects = countDefects(sticker, disc, colour, sheet);
-	expect({ holes: defects.holes, strayAlpha: defects.strayAlpha, outlineGaps: countOutlineGaps(sticker, disc) }).toEqual({ holes: 0, strayAlpha: 0, outlineGaps: 0 });
+	expect({
+		holes: defects.holes,
+		strayAlpha: defects.strayAlpha,
+		outlineGaps: countOutlineGaps(sticker, disc)
+	}).toEqual({ holes: 0, strayAlpha: 0, outlineGaps: 0 });
 	expect(defects.worstTint).toBeLessThan(0.3);
 	expect(defects.tinted).toBeLessThan((2 * Math.PI * disc.radius) / 4); // a slight tint on at most a quarter of the edge
 }
 
 /** Where the disc is: centre and radius of its opaque pixels of its own colour. */
 function findDisc({ data, info }: Sticker, colour: Colour): Disc {
-	let n = 0, sx = 0, sy = 0;
+	let n = 0,
+		sx = 0,
+		sy = 0;
 	for (let y = 0, i = 0; y < info.height; y++) {
 		for (let x = 0; x < info.width; x++, i += 4) {
-			if (data[i + 3] === 255 && distanceTo(data, i, colour) < 12) (n++, (sx += x), (sy += y));
+			if (data[i + 3] === 255 && distanceTo(data, i, colour) < 12) {
+				n++;
+				sx += x;
+				sy += y;
+			}
 		}
 	}
 	return { cx: sx / n, cy: sy / n, radius: Math.sqrt(n / Math.PI) };
 }
 
 function countDefects({ data, info }: Sticker, { cx, cy, radius }: Disc, colour: Colour, sheet: Colour) {
-	let holes = 0, strayAlpha = 0, tinted = 0, worstTint = 0;
+	let holes = 0,
+		strayAlpha = 0,
+		tinted = 0,
+		worstTint = 0;
 	for (let y = 0, i = 0; y < info.height; y++) {
 		for (let x = 0; x < info.width; x++, i += 4) {
 			const r = Math.hypot(x - cx, y - cy);
@@ -185,6 +214,8 @@ function sheetShare(data: Buffer, i: number, disc: Colour, sheet: Colour): numbe
 	const v = [255 - disc.r, 255 - disc.g, 255 - disc.b];
 	const p = [data[i]! - disc.r, data[i + 1]! - disc.g, data[i + 2]! - disc.b];
 	const dot = (a: number[], b: number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
-	const uu = dot(u, u), vv = dot(v, v), uv = dot(u, v);
+	const uu = dot(u, u),
+		vv = dot(v, v),
+		uv = dot(u, v);
 	return (dot(p, u) * vv - dot(p, v) * uv) / (uu * vv - uv * uv);
 }

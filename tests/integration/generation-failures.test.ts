@@ -9,7 +9,13 @@ import { SelfieMissing } from '../../src/lib/server/jobs/job-errors.ts';
 import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
 import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { abortableSleep, type QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
-import { noticeDepsFor, useGenerationWorld, waitForBotText, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import {
+	noticeDepsFor,
+	useGenerationWorld,
+	waitForBotText,
+	waitForJobStatus,
+	type GenerationWorld
+} from './generation-harness.ts';
 import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 /**
@@ -39,7 +45,11 @@ describe('failures that end a job and failures that are retried', () => {
 		const world = await worlds.open();
 		const jobId = await world.queueJob();
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
-		const wall = await sharp({ create: { width: 900, height: 1200, channels: 3, background: { r: 186, g: 180, b: 168 } } }).jpeg().toBuffer();
+		const wall = await sharp({
+			create: { width: 900, height: 1200, channels: 3, background: { r: 186, g: 180, b: 168 } }
+		})
+			.jpeg()
+			.toBuffer();
 		writeFileSync(job.photoPath, wall);
 		await worlds.startLoop();
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 30_000)).toBe('failed');
@@ -58,8 +68,15 @@ describe('failures that end a job and failures that are retried', () => {
 		const jobId = await world.queueJob();
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const claimed = await claimNextJob(world.db, clock, 'w1', 30_000);
-		const tempGone = Object.assign(new Error("ENOENT: no such file or directory, rename 'sticker_1.png.123.tmp'"), { code: 'ENOENT' });
-		await handleJobFailure(depsFor(world, clock), { jobId: claimed!.jobId, attempts: claimed!.attempts, error: tempGone, signal: new AbortController().signal });
+		const tempGone = Object.assign(new Error("ENOENT: no such file or directory, rename 'sticker_1.png.123.tmp'"), {
+			code: 'ENOENT'
+		});
+		await handleJobFailure(depsFor(world, clock), {
+			jobId: claimed!.jobId,
+			attempts: claimed!.attempts,
+			error: tempGone,
+			signal: new AbortController().signal
+		});
 		const retried = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(retried.status).toBe('queued');
 		expect(retried.error).toMatch(/^requeue: .*ENOENT/);
@@ -67,7 +84,12 @@ describe('failures that end a job and failures that are retried', () => {
 
 		clock.advance(3_600_000);
 		const again = await claimNextJob(world.db, clock, 'w1', 30_000);
-		await handleJobFailure(depsFor(world, clock), { jobId, attempts: again!.attempts, error: new SelfieMissing(), signal: new AbortController().signal });
+		await handleJobFailure(depsFor(world, clock), {
+			jobId,
+			attempts: again!.attempts,
+			error: new SelfieMissing(),
+			signal: new AbortController().signal
+		});
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('failed');
 	}, 60_000);
 
@@ -77,15 +99,31 @@ describe('failures that end a job and failures that are retried', () => {
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const deps = depsFor(world, clock);
 		const claimed = await claimNextJob(world.db, clock, 'w1', 30_000);
-		await world.emulator.control.injectFault({ method: 'sendMessage', chat_id: world.guestId, kind: '5xx', status: 502 });
-		await handleJobFailure(deps, { jobId, attempts: claimed!.attempts, error: new SelfieMissing(), signal: new AbortController().signal });
+		await world.emulator.control.injectFault({
+			method: 'sendMessage',
+			chat_id: world.guestId,
+			kind: '5xx',
+			status: 502
+		});
+		await handleJobFailure(deps, {
+			jobId,
+			attempts: claimed!.attempts,
+			error: new SelfieMissing(),
+			signal: new AbortController().signal
+		});
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).status).toBe('failed');
-		expect(await world.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'failure' } })).toMatchObject({ state: 'queued', attempts: 1, textKey: 'failed' });
+		expect(await world.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'failure' } })).toMatchObject({
+			state: 'queued',
+			attempts: 1,
+			textKey: 'failed'
+		});
 
 		clock.advance(5_000);
 		expect(await deliverGuestNotices(deps.notices)).toBe(1);
 		expect(await deliverGuestNotices(deps.notices)).toBe(0);
-		const said = (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot && /could not draw your stickers/.test(m.text ?? ''));
+		const said = (await world.emulator.control.chatMessages(world.guestId)).filter(
+			(m) => m.from_bot && /could not draw your stickers/.test(m.text ?? '')
+		);
 		expect(said).toHaveLength(1);
 	}, 60_000);
 });

@@ -31,7 +31,9 @@ export interface GeminiRun {
 /** `prepare` runs after the job is queued and before the loop starts (to add its snapshot, say). */
 type Prepare = (world: GenerationWorld, jobId: number) => Promise<void>;
 
-export function useGeminiRuns(prefix: string): (faults?: FaultInput[], env?: Record<string, string>, prepare?: Prepare) => Promise<GeminiRun> {
+export function useGeminiRuns(
+	prefix: string
+): (faults?: FaultInput[], env?: Record<string, string>, prepare?: Prepare) => Promise<GeminiRun> {
 	const tempDir = useTempDir(prefix);
 	let loop: JobLoop | undefined;
 	let world: GenerationWorld | undefined;
@@ -50,8 +52,22 @@ export function useGeminiRuns(prefix: string): (faults?: FaultInput[], env?: Rec
 		await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
 		const jobId = await world.queueJob();
 		await prepare?.(world, jobId);
-		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: gemini.url, ADMIN_TELEGRAM_IDS: String(admin.id), ...env });
-		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
+		const config = world.config({
+			IMAGE_PROVIDER: 'gemini',
+			GEMINI_API_KEY: 'test-key',
+			GEMINI_BASE_URL: gemini.url,
+			ADMIN_TELEGRAM_IDS: String(admin.id),
+			...env
+		});
+		loop = await createJobLoop({
+			config,
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'w1',
+			fileStore: world.fileStore
+		});
 		loop.start();
 		return runOf(world, gemini, admin.id, jobId);
 	};
@@ -65,11 +81,15 @@ function runOf(world: GenerationWorld, gemini: FakeGemini, adminId: number, jobI
 		jobId,
 		async finalStatus(id = jobId) {
 			const status = await waitForJobStatus(world.db, id, ['done', 'failed'], 90_000);
-			return status === 'done' ? status : `${status}: ${(await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).error ?? ''}`;
+			return status === 'done'
+				? status
+				: `${status}: ${(await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).error ?? ''}`;
 		},
 		usage: (id = jobId) => world.db.apiUsage.findMany({ where: { jobId: id }, orderBy: { id: 'asc' } }),
-		debugJson: <T>(id: number, name: string) => JSON.parse(readFileSync(`${world.dataDir}/debug_sheets/job${id}_${name}`, 'utf8')) as T,
-		adminMessages: async () => (await world.emulator.control.chatMessages(adminId)).filter((m) => m.from_bot).map((m) => m.text ?? '')
+		debugJson: <T>(id: number, name: string) =>
+			JSON.parse(readFileSync(`${world.dataDir}/debug_sheets/job${id}_${name}`, 'utf8')) as T,
+		adminMessages: async () =>
+			(await world.emulator.control.chatMessages(adminId)).filter((m) => m.from_bot).map((m) => m.text ?? '')
 	};
 }
 

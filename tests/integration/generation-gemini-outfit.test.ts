@@ -15,10 +15,25 @@ describe('the outfit and the event in the Gemini prompts', () => {
 
 	it("asks for the snapshot's outfit text and colours, the event's captions, and a background far from the costume", async () => {
 		const captions = builtInCaptions('en').map((_, i) => `Acme ${i + 1}`);
-		const outfit = { ...defaultOutfitSnapshot('pirate'), id: 'acme-hoodie', prompt: 'a cosy company hoodie with the Acme rocket on the chest', palette: { background: ['#ffffff', '#eeeeee'] as [string, string], body: '#2a9d3f', trim: '#ffd23f' } };
+		const outfit = {
+			...defaultOutfitSnapshot('pirate'),
+			id: 'acme-hoodie',
+			prompt: 'a cosy company hoodie with the Acme rocket on the chest',
+			palette: { background: ['#ffffff', '#eeeeee'] as [string, string], body: '#2a9d3f', trim: '#ffd23f' }
+		};
 		const { jobId, world, gemini } = await start([], {}, async (w, id) => {
 			const now = new Date().toISOString();
-			const event = await w.db.event.create({ data: { name: 'Acme', state: 'live', titleTemplate: '{event}', captionsJson: JSON.stringify({ en: captions }), catalogueVersion: 2, createdAt: now, updatedAt: now } });
+			const event = await w.db.event.create({
+				data: {
+					name: 'Acme',
+					state: 'live',
+					titleTemplate: '{event}',
+					captionsJson: JSON.stringify({ en: captions }),
+					catalogueVersion: 2,
+					createdAt: now,
+					updatedAt: now
+				}
+			});
 			await writeJobSnapshot(w.db, systemClock, { jobId: id, eventId: event.id, catalogueVersion: 2, outfit });
 		});
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
@@ -32,7 +47,10 @@ describe('the outfit and the event in the Gemini prompts', () => {
 			expect(call.prompt.match(/#[0-9a-f]{6}/gi)).toEqual([SHEET_KEYS.magenta.hex]);
 			expect(call.prompt).not.toContain('"acme-hoodie"');
 		}
-		const sheets = drawings.filter((call) => call.request === 'sheet').map((call) => call.prompt).join('\n');
+		const sheets = drawings
+			.filter((call) => call.request === 'sheet')
+			.map((call) => call.prompt)
+			.join('\n');
 		for (const caption of captions) expect(sheets).toContain(`caption "${caption}"`);
 		expect(sheets).not.toContain('caption "Hi!"');
 		// The layout guide sent with the sheets is drawn on the same key.

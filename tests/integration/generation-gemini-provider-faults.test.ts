@@ -19,14 +19,23 @@ describe('provider-wide faults cost no guest an attempt', () => {
 
 	it('a storm of 24 per-minute 429s with RetryInfo: the queue holds for each delay, both packs are delivered, no attempt is spent', async () => {
 		let second = 0;
-		const { jobId, world, gemini, ...run } = await start([{ kind: 'quota_minute', times: 24, delayMs: 150 }], {}, async (w) => void (second = await w.queueJob()));
+		const { jobId, world, gemini, ...run } = await start(
+			[{ kind: 'quota_minute', times: 24, delayMs: 150 }],
+			{},
+			async (w) => void (second = await w.queueJob())
+		);
 		for (const id of [jobId, second]) expect(await run.finalStatus(id)).toBe('done');
 		const rows = [...(await run.usage(jobId)), ...(await run.usage(second))];
 		expect(rows.filter((r) => r.httpStatus === 429)).toHaveLength(24);
 		expect(rows.filter((r) => r.httpStatus === 429).every((r) => r.estCostUsd === 0)).toBe(true);
-		for (const id of [jobId, second]) expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(1);
+		for (const id of [jobId, second])
+			expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(1);
 		// The hold was the provider's delay (0.15 s and a little), recorded where every worker's claim reads it.
-		const hold = JSON.parse((await readSetting(world.db, 'provider_hold'))!) as { since: string; until: string; reason: string };
+		const hold = JSON.parse((await readSetting(world.db, 'provider_hold'))!) as {
+			since: string;
+			until: string;
+			reason: string;
+		};
 		expect(hold.reason).toMatch(/^gemini per-minute quota: .*RESOURCE_EXHAUSTED/);
 		expect(Date.parse(hold.until) - Date.parse(hold.since)).toBeGreaterThanOrEqual(150);
 		expect(await readQueuePause(world.db, systemClock)).toBeNull();
@@ -34,7 +43,9 @@ describe('provider-wide faults cost no guest an attempt', () => {
 	}, 150_000);
 
 	it('a per-minute 429 holds the queue for its retry delay: nothing is claimed until it ends, and the kiosk stays open', async () => {
-		const { jobId, world, gemini, ...run } = await start([{ kind: 'quota_minute', times: 1, match: 'passport', delayMs: 4000 }]);
+		const { jobId, world, gemini, ...run } = await start([
+			{ kind: 'quota_minute', times: 1, match: 'passport', delayMs: 4000 }
+		]);
 		await waitFor(async () => (await readQueuePause(world.db, systemClock))?.source === 'quota_minute');
 		const pause = (await readQueuePause(world.db, systemClock))!;
 		expect(Date.parse(pause.until!) - Date.parse(pause.since)).toBeGreaterThanOrEqual(4000);
@@ -47,7 +58,8 @@ describe('provider-wide faults cost no guest an attempt', () => {
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId: second } })).status).toBe('queued');
 		expect(gemini.calls).toHaveLength(1);
 		for (const id of [jobId, second]) expect(await run.finalStatus(id)).toBe('done');
-		for (const id of [jobId, second]) expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(1);
+		for (const id of [jobId, second])
+			expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(1);
 	}, 150_000);
 
 	const ACCESS: { kind: FaultKind; reason: RegExp }[] = [
@@ -56,31 +68,68 @@ describe('provider-wide faults cost no guest an attempt', () => {
 		{ kind: 'location', reason: /FAILED_PRECONDITION.*location/ }
 	];
 
-	it.each(ACCESS)('$kind: the queue pauses (config) with the reason, admins are told once, no attempt is spent; the model check passing lifts it', async ({ kind, reason }) => {
-		let second = 0;
-		const { jobId, world, ...run } = await start([{ kind, times: 2, match: 'passport' }], {}, async (w) => void (second = await w.queueJob()));
-		await waitFor(async () => (await readMaintenance(world.db)) !== null);
-		const maintenance = (await readMaintenance(world.db))!;
-		expect(maintenance.source).toBe('config');
-		expect(maintenance.reason).toMatch(reason);
-		expect((await readQueuePause(world.db, systemClock))?.source).toBe('config');
-		for (const id of [jobId, second]) await waitFor(async () => (await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).status === 'queued');
-		for (const id of [jobId, second]) expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(0);
-		await waitFor(async () => (await run.adminMessages()).some((t) => t.includes('refuses our access')));
-		await new Promise((resolve) => setTimeout(resolve, 500));
-		expect((await run.adminMessages()).filter((t) => t.includes('refuses our access'))).toHaveLength(1);
-		// The operator fixed it; the model check (at start, every hour) finds the models and lifts the pause.
-		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: run.gemini.url });
-		expect(await runModelCheck(config, { db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, pacing: sendPacingFor(world.db, systemClock), adminIds: [BigInt(run.adminId)] })).toBe('ok');
-		expect(await readMaintenance(world.db)).toBeNull();
-		for (const id of [jobId, second]) expect(await run.finalStatus(id)).toBe('done');
-		for (const id of [jobId, second]) expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(1);
-	}, 150_000);
+	it.each(ACCESS)(
+		'$kind: the queue pauses (config) with the reason, admins are told once, no attempt is spent; the model check passing lifts it',
+		async ({ kind, reason }) => {
+			let second = 0;
+			const { jobId, world, ...run } = await start(
+				[{ kind, times: 2, match: 'passport' }],
+				{},
+				async (w) => void (second = await w.queueJob())
+			);
+			await waitFor(async () => (await readMaintenance(world.db)) !== null);
+			const maintenance = (await readMaintenance(world.db))!;
+			expect(maintenance.source).toBe('config');
+			expect(maintenance.reason).toMatch(reason);
+			expect((await readQueuePause(world.db, systemClock))?.source).toBe('config');
+			for (const id of [jobId, second])
+				await waitFor(async () => (await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).status === 'queued');
+			for (const id of [jobId, second])
+				expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(0);
+			await waitFor(async () => (await run.adminMessages()).some((t) => t.includes('refuses our access')));
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			expect((await run.adminMessages()).filter((t) => t.includes('refuses our access'))).toHaveLength(1);
+			// The operator fixed it; the model check (at start, every hour) finds the models and lifts the pause.
+			const config = world.config({
+				IMAGE_PROVIDER: 'gemini',
+				GEMINI_API_KEY: 'test-key',
+				GEMINI_BASE_URL: run.gemini.url
+			});
+			expect(
+				await runModelCheck(config, {
+					db: world.db,
+					clock: systemClock,
+					logger: createLogger('test', 'silent'),
+					api: world.api,
+					pacing: sendPacingFor(world.db, systemClock),
+					adminIds: [BigInt(run.adminId)]
+				})
+			).toBe('ok');
+			expect(await readMaintenance(world.db)).toBeNull();
+			for (const id of [jobId, second]) expect(await run.finalStatus(id)).toBe('done');
+			for (const id of [jobId, second])
+				expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(1);
+		},
+		150_000
+	);
 
 	it('a key the API refuses is found by the model check at start: the queue pauses before the first guest', async () => {
 		const { jobId, world, ...run } = await start([], { GEMINI_API_KEY: 'revoked-key' });
-		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'revoked-key', GEMINI_BASE_URL: run.gemini.url });
-		expect(await runModelCheck(config, { db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, pacing: sendPacingFor(world.db, systemClock), adminIds: [BigInt(run.adminId)] })).toBe('denied');
+		const config = world.config({
+			IMAGE_PROVIDER: 'gemini',
+			GEMINI_API_KEY: 'revoked-key',
+			GEMINI_BASE_URL: run.gemini.url
+		});
+		expect(
+			await runModelCheck(config, {
+				db: world.db,
+				clock: systemClock,
+				logger: createLogger('test', 'silent'),
+				api: world.api,
+				pacing: sendPacingFor(world.db, systemClock),
+				adminIds: [BigInt(run.adminId)]
+			})
+		).toBe('denied');
 		expect((await readMaintenance(world.db))?.reason).toMatch(/API_KEY_INVALID/);
 		await waitFor(async () => (await world.db.job.findUniqueOrThrow({ where: { jobId } })).status === 'queued');
 		expect(await waitForJobStatus(world.db, jobId, ['queued'])).toBe('queued');

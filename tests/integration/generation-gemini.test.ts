@@ -17,14 +17,33 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect((await world.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
 		expect(job.providerUsed).toBe('gemini');
 		const rows = await run.usage(jobId);
-		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'qa_pack']);
+		expect(rows.map((r) => r.stage)).toEqual([
+			'passport',
+			'anchor',
+			'anchor_verify',
+			'sheet',
+			'qa_sheet',
+			'sheet',
+			'qa_sheet',
+			'qa_pack'
+		]);
 		expect(rows.every((r) => r.ok === 1 && r.provider === 'gemini' && r.httpStatus === 200)).toBe(true);
 		const sheet = rows.find((r) => r.stage === 'sheet')!;
 		// Asked at 2K in the guide's 3:2 and recorded at the size that came back (1680 image tokens at 2K).
-		expect(sheet).toMatchObject({ kind: 'image', model: 'gemini-3.1-flash-image', imageTokens: 1680, images: 1, resolution: '2512x1680' });
+		expect(sheet).toMatchObject({
+			kind: 'image',
+			model: 'gemini-3.1-flash-image',
+			imageTokens: 1680,
+			images: 1,
+			resolution: '2512x1680'
+		});
 		expect(sheet.estCostUsd).toBeCloseTo((sheet.promptTokens! * 0.5 + 1680 * 60) / 1e6, 6);
 		expect(rows.find((r) => r.stage === 'anchor')).toMatchObject({ imageTokens: 1120, resolution: '880x1184' });
-		expect(rows.find((r) => r.stage === 'passport')).toMatchObject({ kind: 'vision', model: 'gemini-3.8-flash', thoughtsTokens: 24 });
+		expect(rows.find((r) => r.stage === 'passport')).toMatchObject({
+			kind: 'vision',
+			model: 'gemini-3.8-flash',
+			thoughtsTokens: 24
+		});
 		const review = rows.find((r) => r.stage === 'qa_pack')!;
 		expect(review).toMatchObject({ kind: 'qa', model: 'gemini-3.8-flash', images: 0 });
 		expect(review.estCostUsd).toBeGreaterThan(0);
@@ -39,7 +58,17 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect(status, (await world.db.job.findUniqueOrThrow({ where: { jobId } })).error ?? '').toBe('done');
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).attempts).toBe(1);
 		const rows = await run.usage(jobId);
-		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'qa_pack', 'qa_regen']);
+		expect(rows.map((r) => r.stage)).toEqual([
+			'passport',
+			'anchor',
+			'anchor_verify',
+			'sheet',
+			'qa_sheet',
+			'sheet',
+			'qa_sheet',
+			'qa_pack',
+			'qa_regen'
+		]);
 		const [review, regen] = rows.slice(-2);
 		expect(review).toMatchObject({ kind: 'qa', ok: 1, provider: 'gemini', model: 'gemini-3.8-flash' });
 		// The vision model at its own price (gemini-3.8-flash: $0.75 in, $3.75 text and thinking out), not the image model's.
@@ -47,7 +76,9 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		expect(regen).toMatchObject({ kind: 'image', ok: 1, images: 1, imageTokens: 1120, resolution: '1024x1024' });
 		expect(regen!.estCostUsd).toBeGreaterThan(0);
 		const { existsSync, readFileSync } = await import('node:fs');
-		const likeness = JSON.parse(readFileSync(`${world.dataDir}/debug_sheets/job${jobId}_likeness.json`, 'utf8')) as LikenessFile;
+		const likeness = JSON.parse(
+			readFileSync(`${world.dataDir}/debug_sheets/job${jobId}_likeness.json`, 'utf8')
+		) as LikenessFile;
 		expect(likeness.ok).toBe(true);
 		expect(likeness.pack.stickers).toHaveLength(12);
 		expect(likeness.pack.stickers.filter((s) => !s.ok).map((s) => [s.n, s.regenerated])).toEqual([[3, true]]);
@@ -61,7 +92,17 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 	it('qa_sheet: a figure the sheet review rejects is redrawn on its own (regen), the review is kept with the cut diagnosis', async () => {
 		const { jobId, world, ...run } = await start([{ kind: 'sheet_reject', stickers: [3] }]);
 		expect(await run.finalStatus(jobId)).toBe('done');
-		expect((await run.usage(jobId)).map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'regen', 'sheet', 'qa_sheet', 'qa_pack']);
+		expect((await run.usage(jobId)).map((r) => r.stage)).toEqual([
+			'passport',
+			'anchor',
+			'anchor_verify',
+			'sheet',
+			'qa_sheet',
+			'regen',
+			'sheet',
+			'qa_sheet',
+			'qa_pack'
+		]);
 		const diagnosis = run.debugJson<{ review: { n: number; ok: boolean }[] }>(jobId, 'sheet1_try1.json');
 		expect(diagnosis.review.filter((r) => !r.ok).map((r) => r.n)).toEqual([3]);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
@@ -72,22 +113,54 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 	it('qa_sheet: a sheet with more than half its figures rejected is drawn again as a whole', async () => {
 		const { jobId, ...run } = await start([{ kind: 'sheet_reject', stickers: [7, 8, 9, 10] }]);
 		expect(await run.finalStatus(jobId)).toBe('done');
-		expect((await run.usage(jobId)).map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'qa_pack']);
-		expect(run.debugJson<{ review: { ok: boolean }[] }>(jobId, 'sheet2_try1.json').review.filter((r) => !r.ok)).toHaveLength(4);
-		expect(run.debugJson<{ review: { ok: boolean }[] }>(jobId, 'sheet2_try2.json').review.every((r) => r.ok)).toBe(true);
+		expect((await run.usage(jobId)).map((r) => r.stage)).toEqual([
+			'passport',
+			'anchor',
+			'anchor_verify',
+			'sheet',
+			'qa_sheet',
+			'sheet',
+			'qa_sheet',
+			'sheet',
+			'qa_sheet',
+			'qa_pack'
+		]);
+		expect(
+			run.debugJson<{ review: { ok: boolean }[] }>(jobId, 'sheet2_try1.json').review.filter((r) => !r.ok)
+		).toHaveLength(4);
+		expect(run.debugJson<{ review: { ok: boolean }[] }>(jobId, 'sheet2_try2.json').review.every((r) => r.ok)).toBe(
+			true
+		);
 	}, 120_000);
 
 	it('composite_fallback: a redrawn figure whose face the pack review still rejects gets the guest’s head (heads)', async () => {
-		const { jobId, world, ...run } = await start([{ kind: 'sheet_reject', stickers: [3] }, { kind: 'qa_reject', stickers: [3] }]);
+		const { jobId, world, ...run } = await start([
+			{ kind: 'sheet_reject', stickers: [3] },
+			{ kind: 'qa_reject', stickers: [3] }
+		]);
 		expect(await run.finalStatus(jobId)).toBe('done');
 		const rows = await run.usage(jobId);
-		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'regen', 'sheet', 'qa_sheet', 'qa_pack', 'heads']);
+		expect(rows.map((r) => r.stage)).toEqual([
+			'passport',
+			'anchor',
+			'anchor_verify',
+			'sheet',
+			'qa_sheet',
+			'regen',
+			'sheet',
+			'qa_sheet',
+			'qa_pack',
+			'heads'
+		]);
 		expect(rows.at(-1)).toMatchObject({ kind: 'image', ok: 1, images: 1, imageTokens: 1120, resolution: '1024x1024' });
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(job).toMatchObject({ attempts: 1, renderMode: 'composite_fallback' });
 		const heads = run.debugJson<{ stickers: Record<string, { placed: boolean }> }>(jobId, 'heads.json');
 		expect(Object.entries(heads.stickers).map(([n, v]) => [n, v.placed])).toEqual([['3', true]]);
-		const consistency = run.debugJson<{ renderMode: string; stickers: { n: number; ok: boolean; head?: boolean }[] }>(jobId, 'consistency.json');
+		const consistency = run.debugJson<{ renderMode: string; stickers: { n: number; ok: boolean; head?: boolean }[] }>(
+			jobId,
+			'consistency.json'
+		);
 		expect(consistency.renderMode).toBe('composite_fallback');
 		expect(consistency.stickers.filter((s) => s.head).map((s) => [s.n, s.ok])).toEqual([[3, true]]);
 		expect((await world.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
@@ -97,7 +170,17 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 		const { jobId, world, ...run } = await start([], { RENDER_MODE: 'composite' });
 		expect(await run.finalStatus(jobId)).toBe('done');
 		const rows = await run.usage(jobId);
-		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet', 'qa_sheet', 'heads', 'qa_pack']);
+		expect(rows.map((r) => r.stage)).toEqual([
+			'passport',
+			'anchor',
+			'anchor_verify',
+			'sheet',
+			'qa_sheet',
+			'sheet',
+			'qa_sheet',
+			'heads',
+			'qa_pack'
+		]);
 		expect(rows.find((r) => r.stage === 'heads')!.estCostUsd).toBeGreaterThan(0);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(job.renderMode).toBe('composite');
@@ -107,7 +190,10 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 	}, 120_000);
 
 	it('per-minute 429 and 503: retried with backoff, recorded (ok=0, cost 0), job done', async () => {
-		const { jobId, world, ...run } = await start([{ kind: 'quota_minute', times: 2, match: 'image' }, { kind: 'server', times: 1, match: 'json' }]);
+		const { jobId, world, ...run } = await start([
+			{ kind: 'quota_minute', times: 2, match: 'image' },
+			{ kind: 'server', times: 1, match: 'json' }
+		]);
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 		const failed = (await run.usage(jobId)).filter((r) => r.ok === 0);
 		expect(failed.map((r) => r.httpStatus).sort()).toEqual([429, 429, 503]);
@@ -144,13 +230,19 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 	}, 120_000);
 
 	it('IMAGE_PROVIDER_FALLBACK: gemini out of funds → offline draws the rest, no pause, admins told once per day', async () => {
-		const { jobId, world, ...run } = await start([{ kind: 'billing', times: 1000, match: 'image' }], { IMAGE_PROVIDER_FALLBACK: 'offline' });
+		const { jobId, world, ...run } = await start([{ kind: 'billing', times: 1000, match: 'image' }], {
+			IMAGE_PROVIDER_FALLBACK: 'offline'
+		});
 		expect(await run.finalStatus(jobId)).toBe('done');
 		expect(await readMaintenance(world.db)).toBeNull();
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(job).toMatchObject({ providerUsed: 'gemini,offline', attempts: 1 });
 		const rows = await run.usage(jobId);
-		expect(rows.slice(0, 3).map((r) => [r.stage, r.provider, r.ok])).toEqual([['passport', 'gemini', 1], ['anchor', 'gemini', 0], ['anchor', 'offline', 1]]);
+		expect(rows.slice(0, 3).map((r) => [r.stage, r.provider, r.ok])).toEqual([
+			['passport', 'gemini', 1],
+			['anchor', 'gemini', 0],
+			['anchor', 'offline', 1]
+		]);
 		expect(rows.slice(2).every((r) => r.provider === 'offline' && r.ok === 1 && r.estCostUsd === 0)).toBe(true);
 		expect((await world.emulator.control.getStickerSet(job.packName!))?.stickers).toHaveLength(12);
 		const second = await world.queueJob();
@@ -161,7 +253,9 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 	}, 150_000);
 
 	it('a slow reply past GEMINI_TIMEOUT_SECONDS is aborted, recorded as a timeout and retried', async () => {
-		const { jobId, world, ...run } = await start([{ kind: 'slow', times: 1, match: 'json', delayMs: 6500 }], { GEMINI_TIMEOUT_SECONDS: '5' });
+		const { jobId, world, ...run } = await start([{ kind: 'slow', times: 1, match: 'json', delayMs: 6500 }], {
+			GEMINI_TIMEOUT_SECONDS: '5'
+		});
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 		const first = (await run.usage(jobId))[0]!;
 		expect(first).toMatchObject({ ok: 0, stage: 'passport' });
@@ -169,15 +263,38 @@ describe('generation through the gemini provider and the fake Gemini server', ()
 	}, 120_000);
 
 	it('a sheet one figure short keeps its five figures and draws only the missing one, alone (one small call, not a sheet)', async () => {
-		const { jobId, world, gemini, ...run } = await start([{ kind: 'wrong_count', times: 1, match: 'sheet', stickers: [3] }]);
+		const { jobId, world, gemini, ...run } = await start([
+			{ kind: 'wrong_count', times: 1, match: 'sheet', stickers: [3] }
+		]);
 		expect(await run.finalStatus(jobId)).toBe('done');
 		const rows = await run.usage(jobId);
-		expect(rows.map((r) => r.stage)).toEqual(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'sheet_figure', 'sheet', 'qa_sheet', 'qa_pack']);
+		expect(rows.map((r) => r.stage)).toEqual([
+			'passport',
+			'anchor',
+			'anchor_verify',
+			'sheet',
+			'qa_sheet',
+			'sheet_figure',
+			'sheet',
+			'qa_sheet',
+			'qa_pack'
+		]);
 		// One extra 1K image (1120 tokens) instead of a whole 2K sheet again.
-		expect(rows.find((r) => r.stage === 'sheet_figure')).toMatchObject({ ok: 1, imageTokens: 1120, resolution: '1024x1024' });
+		expect(rows.find((r) => r.stage === 'sheet_figure')).toMatchObject({
+			ok: 1,
+			imageTokens: 1120,
+			resolution: '1024x1024'
+		});
 		expect(gemini.calls.filter((c) => c.request === 'sheet')).toHaveLength(2);
 		expect(gemini.calls.filter((c) => c.kind === 'image')).toHaveLength(4);
-		const diagnosis = run.debugJson<{ ok: boolean; found: number; expected: number; reason: string; drawnAlone: number[]; review: { n: number }[] }>(jobId, 'sheet1_try1.json');
+		const diagnosis = run.debugJson<{
+			ok: boolean;
+			found: number;
+			expected: number;
+			reason: string;
+			drawnAlone: number[];
+			review: { n: number }[];
+		}>(jobId, 'sheet1_try1.json');
 		expect(diagnosis).toMatchObject({ ok: false, found: 5, expected: 6, drawnAlone: [3] });
 		expect(diagnosis.reason).toContain('empty cells 3');
 		expect(diagnosis.review.map((r) => r.n)).toEqual([1, 2, 4, 5, 6]);

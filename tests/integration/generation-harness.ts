@@ -57,7 +57,10 @@ function fixtures(): Promise<{ selfie: Buffer; faceCrop: Buffer }> {
 	return selfieCache;
 }
 
-export async function createGenerationWorld(dir: string, emulatorOptions: { port?: number } = {}): Promise<GenerationWorld> {
+export async function createGenerationWorld(
+	dir: string,
+	emulatorOptions: { port?: number } = {}
+): Promise<GenerationWorld> {
 	const dataDir = path.join(dir, 'data');
 	mkdirSync(dataDir, { recursive: true });
 	const { db, dbPath, dbEnv } = await createTestDb(dir);
@@ -66,9 +69,27 @@ export async function createGenerationWorld(dir: string, emulatorOptions: { port
 	applyTelegramRetryPolicy(api);
 	const guest = await emulator.control.createUser({ first_name: 'Dana', username: 'dana_guest', language_code: 'en' });
 	await emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
-	const env = { NODE_ENV: 'test', ...dbEnv, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url, LOG_LEVEL: 'silent', JOB_LEASE_SECONDS: '5', JOB_POLL_MS: '100', JOB_BACKOFF_BASE_SECONDS: '0', PROVIDER_RETRY_BASE_MS: '20' };
+	const env = {
+		NODE_ENV: 'test',
+		...dbEnv,
+		DATA_DIR: dataDir,
+		TELEGRAM_API_ROOT: emulator.url,
+		LOG_LEVEL: 'silent',
+		JOB_LEASE_SECONDS: '5',
+		JOB_POLL_MS: '100',
+		JOB_BACKOFF_BASE_SECONDS: '0',
+		PROVIDER_RETRY_BASE_MS: '20'
+	};
 	const now = new Date().toISOString();
-	await db.user.create({ data: { telegramUserId: BigInt(guest.id), firstName: 'Dana', username: 'dana_guest', consentedAt: now, createdAt: now } });
+	await db.user.create({
+		data: {
+			telegramUserId: BigInt(guest.id),
+			firstName: 'Dana',
+			username: 'dana_guest',
+			consentedAt: now,
+			createdAt: now
+		}
+	});
 	let sessions = 0;
 	return {
 		dir,
@@ -91,12 +112,36 @@ export async function createGenerationWorld(dir: string, emulatorOptions: { port
 			writeFileSync(path.join(sessionDir, 'face_crop.jpg'), faceCrop);
 			const created = (options.createdAt ?? new Date()).toISOString();
 			const guestId = options.guestId ?? guest.id;
-			await db.session.create({ data: { sessionToken: token, telegramUserId: BigInt(guestId), templateId: options.templateId ?? 'tuxedo', status: 'photo_taken', createdAt: created, updatedAt: created } });
-			const fields = { telegramUserId: BigInt(guestId), sessionToken: token, photoPath, templateId: options.templateId ?? 'tuxedo' };
+			await db.session.create({
+				data: {
+					sessionToken: token,
+					telegramUserId: BigInt(guestId),
+					templateId: options.templateId ?? 'tuxedo',
+					status: 'photo_taken',
+					createdAt: created,
+					updatedAt: created
+				}
+			});
+			const fields = {
+				telegramUserId: BigInt(guestId),
+				sessionToken: token,
+				photoPath,
+				templateId: options.templateId ?? 'tuxedo'
+			};
 			if (options.viaOutbox) return db.$transaction((tx) => enqueueJob(tx, { ...fields, now: created }));
-			const job = await db.job.create({ data: { ...fields, status: 'queued', createdAt: created, updatedAt: created } });
+			const job = await db.job.create({
+				data: { ...fields, status: 'queued', createdAt: created, updatedAt: created }
+			});
 			const message = await api.sendMessage(guestId, '⏳ Generating…');
-			await db.jobMessage.create({ data: { jobId: job.jobId, kind: 'generating', chatId: BigInt(guestId), messageId: BigInt(message.message_id), sentAt: created } });
+			await db.jobMessage.create({
+				data: {
+					jobId: job.jobId,
+					kind: 'generating',
+					chatId: BigInt(guestId),
+					messageId: BigInt(message.message_id),
+					sentAt: created
+				}
+			});
 			return job.jobId;
 		},
 		async close() {
@@ -112,7 +157,8 @@ export async function waitForJobStatus(db: Db, jobId: number, statuses: string[]
 	for (;;) {
 		const job = await db.job.findUnique({ where: { jobId }, select: { status: true, error: true } });
 		if (job && statuses.includes(job.status)) return job.status;
-		if (Date.now() > deadline) throw new Error(`job ${jobId} is ${job?.status} (${job?.error ?? ''}) after ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`job ${jobId} is ${job?.status} (${job?.error ?? ''}) after ${timeoutMs} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 }
@@ -136,7 +182,15 @@ export function useGenerationWorld(prefix: string) {
 		/** `fileStore`: the store the loop is given, as the worker's main.ts gives it one (the world's folder unless said). */
 		startLoop: async (extra: Record<string, string> = {}, fileStore?: FileStore): Promise<JobLoop> => {
 			if (!world) throw new Error('open() the world first');
-			loop = await createJobLoop({ config: world.config(extra), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: fileStore ?? world.fileStore });
+			loop = await createJobLoop({
+				config: world.config(extra),
+				db: world.db,
+				clock: systemClock,
+				logger: createLogger('test', 'silent'),
+				api: world.api,
+				workerId: 'w1',
+				fileStore: fileStore ?? world.fileStore
+			});
 			loop.start();
 			return loop;
 		},
@@ -148,7 +202,11 @@ export function useGenerationWorld(prefix: string) {
 }
 
 /** The guest notices outbox as the worker runs it: the emulator through a client without auto-retry. */
-export function noticeDepsFor(world: GenerationWorld, clock: Clock, options: { timeoutSeconds?: number; leaseMs?: number } = {}): GuestNoticeDeps {
+export function noticeDepsFor(
+	world: GenerationWorld,
+	clock: Clock,
+	options: { timeoutSeconds?: number; leaseMs?: number } = {}
+): GuestNoticeDeps {
 	return {
 		db: world.db,
 		clock,
@@ -163,10 +221,17 @@ export function noticeDepsFor(world: GenerationWorld, clock: Clock, options: { t
 }
 
 /** The bot's texts in a guest's chat, once one matches `pattern` (real time: notices follow the job change). */
-export async function waitForBotText(world: GenerationWorld, guestId: number, pattern: RegExp, timeoutMs = 15_000): Promise<string[]> {
+export async function waitForBotText(
+	world: GenerationWorld,
+	guestId: number,
+	pattern: RegExp,
+	timeoutMs = 15_000
+): Promise<string[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const said = (await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		const said = (await world.emulator.control.chatMessages(guestId))
+			.filter((m) => m.from_bot)
+			.map((m) => m.text ?? '');
 		if (said.some((text) => pattern.test(text)) || Date.now() > deadline) return said;
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
@@ -179,9 +244,21 @@ export type WorkerProcess = ReturnType<typeof startTs>;
  * time it reaches the step (CRASH_MARKER keeps the next run from dying there again) and is started
  * once more. Both processes go into `children` for the caller's clean-up; returns the second.
  */
-export async function crashAndRestartWorker(world: GenerationWorld, step: string, children: WorkerProcess[], extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
+export async function crashAndRestartWorker(
+	world: GenerationWorld,
+	step: string,
+	children: WorkerProcess[],
+	extraEnv: Record<string, string> = {}
+): Promise<WorkerProcess> {
 	const marker = path.join(world.dir, 'crashed');
-	const env = { ...world.env, LOG_LEVEL: 'warn', CRASH_AT: step, CRASH_MARKER: marker, JOB_LEASE_SECONDS: '4', ...extraEnv };
+	const env = {
+		...world.env,
+		LOG_LEVEL: 'warn',
+		CRASH_AT: step,
+		CRASH_MARKER: marker,
+		JOB_LEASE_SECONDS: '4',
+		...extraEnv
+	};
 	const first = startTs('src/worker/main.ts', { env });
 	children.push(first);
 	const died = await first.finished;
@@ -197,12 +274,23 @@ export async function crashAndRestartWorker(world: GenerationWorld, step: string
  * releases it: the job is claimed and mid-run for as long as the test needs. `entered` resolves
  * when the call has started.
  */
-function heldAtFirstCall(provider: ImageProvider): { provider: ImageProvider; entered: Promise<void>; release: () => void } {
+function heldAtFirstCall(provider: ImageProvider): {
+	provider: ImageProvider;
+	entered: Promise<void>;
+	release: () => void;
+} {
 	let enter!: () => void;
 	const entered = new Promise<void>((resolve) => (enter = resolve));
 	let release!: () => void;
 	const released = new Promise<void>((resolve) => (release = resolve));
-	return { provider: { ...provider, describeAppearance: async (brief) => (enter(), await released, provider.describeAppearance(brief)) }, entered, release };
+	return {
+		provider: {
+			...provider,
+			describeAppearance: async (brief) => (enter(), await released, provider.describeAppearance(brief))
+		},
+		entered,
+		release
+	};
 }
 
 /**

@@ -15,13 +15,24 @@ import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from '.
  * local quality gate's rejected stickers (face count, coverage) when the gate ran.
  */
 async function describeJob(world: GenerationWorld, jobId: number): Promise<string> {
-	const job = await world.db.job.findUnique({ where: { jobId }, select: { status: true, attempts: true, error: true } });
+	const job = await world.db.job.findUnique({
+		where: { jobId },
+		select: { status: true, attempts: true, error: true }
+	});
 	const progress = await world.db.jobProgress.findUnique({ where: { jobId }, select: { stage: true, detail: true } });
 	const usage = await world.db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } });
 	const calls = usage.map((u) => `${u.stage}:${u.kind}:${u.ok ? 'ok' : `FAILED(${u.error ?? ''})`}`);
 	const gateFile = jobFiles(world.dataDir, jobId, '').debug('consistency.json');
-	const gate = existsSync(gateFile) ? (JSON.parse(readFileSync(gateFile, 'utf8')) as { stickers: { n: number; ok: boolean; faces: number; coverage: number; reasons: string[] }[] }).stickers : [];
-	const rejected = gate.filter((v) => !v.ok).map((v) => `#${v.n} faces=${v.faces} coverage=${v.coverage} ${v.reasons.join(', ')}`);
+	const gate = existsSync(gateFile)
+		? (
+				JSON.parse(readFileSync(gateFile, 'utf8')) as {
+					stickers: { n: number; ok: boolean; faces: number; coverage: number; reasons: string[] }[];
+				}
+			).stickers
+		: [];
+	const rejected = gate
+		.filter((v) => !v.ok)
+		.map((v) => `#${v.n} faces=${v.faces} coverage=${v.coverage} ${v.reasons.join(', ')}`);
 	return [
 		`job ${jobId}: status=${job?.status} attempts=${job?.attempts} error=${job?.error ?? '-'}`,
 		`stage=${progress?.stage ?? '-'} ${progress?.detail ?? ''}`,
@@ -43,7 +54,15 @@ describe('generation with the offline provider and the Telegram emulator', () =>
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
 		const config = world.config();
-		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'test-worker', fileStore: world.fileStore });
+		loop = await createJobLoop({
+			config,
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'test-worker',
+			fileStore: world.fileStore
+		});
 		loop.start();
 		const current = world;
 		const final = await waitForJobStatus(current.db, jobId, ['done', 'failed'], 90_000).catch(async (error: Error) => {
@@ -74,10 +93,17 @@ describe('generation with the offline provider and the Telegram emulator', () =>
 		expect(user.packCompletedAt).not.toBeNull();
 		const rows = await world.db.apiUsage.findMany({ where: { jobId } });
 		const stages = rows.map((u) => u.stage);
-		expect(new Set(stages), diagnostic).toEqual(new Set(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'qa_pack']));
-		expect(stages.filter((s) => s === 'sheet'), diagnostic).toHaveLength(2);
+		expect(new Set(stages), diagnostic).toEqual(
+			new Set(['passport', 'anchor', 'anchor_verify', 'sheet', 'qa_sheet', 'qa_pack'])
+		);
+		expect(
+			stages.filter((s) => s === 'sheet'),
+			diagnostic
+		).toHaveLength(2);
 		// The local verdict is recorded like a paid review, so spend and stage tables are uniform.
-		expect(rows.filter((u) => u.stage === 'qa_pack')).toEqual([expect.objectContaining({ kind: 'qa', provider: 'offline', estCostUsd: 0, ok: 1 })]);
+		expect(rows.filter((u) => u.stage === 'qa_pack')).toEqual([
+			expect.objectContaining({ kind: 'qa', provider: 'offline', estCostUsd: 0, ok: 1 })
+		]);
 		const progress = await world.db.jobProgress.findUniqueOrThrow({ where: { jobId } });
 		expect(progress.stage).toBe('done');
 		const counts = await world.emulator.control.callCounts();

@@ -30,22 +30,37 @@ interface Refusal {
 const REFUSALS: Record<string, Refusal> = {
 	'401 invalid_api_key': {
 		status: 401,
-		error: { message: 'Incorrect API key provided: sk-revo**********. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', code: 'invalid_api_key' },
+		error: {
+			message:
+				'Incorrect API key provided: sk-revo**********. You can find your API key at https://platform.openai.com/account/api-keys.',
+			type: 'invalid_request_error',
+			code: 'invalid_api_key'
+		},
 		reason: /openai refused the API key \(invalid_api_key\).*OPENAI_API_KEY/
 	},
 	'403 unsupported_country_region_territory': {
 		status: 403,
-		error: { message: 'Country, region, or territory not supported', type: 'request_forbidden', code: 'unsupported_country_region_territory' },
+		error: {
+			message: 'Country, region, or territory not supported',
+			type: 'request_forbidden',
+			code: 'unsupported_country_region_territory'
+		},
 		reason: /openai does not serve this location/
 	},
 	'403 organization not verified': {
 		status: 403,
-		error: { message: 'Your organization must be verified to use the model `gpt-image-1`.', type: 'invalid_request_error', code: null },
+		error: {
+			message: 'Your organization must be verified to use the model `gpt-image-1`.',
+			type: 'invalid_request_error',
+			code: null
+		},
 		reason: /openai denied access .*must be verified/
 	}
 };
 
-function startRefusingOpenAi(refusal: Refusal): Promise<{ url: string; edits: () => number; fix: () => void; server: Server }> {
+function startRefusingOpenAi(
+	refusal: Refusal
+): Promise<{ url: string; edits: () => number; fix: () => void; server: Server }> {
 	let fixed = false;
 	let edits = 0;
 	const server = createServer((req, res) => {
@@ -54,14 +69,23 @@ function startRefusingOpenAi(refusal: Refusal): Promise<{ url: string; edits: ()
 			if (req.url?.includes('/images/edits')) edits++;
 			if (fixed && req.method === 'GET' && req.url?.startsWith('/v1/models/')) {
 				res.writeHead(200, { 'content-type': 'application/json' });
-				return res.end(JSON.stringify({ id: decodeURIComponent(req.url.split('/').at(-1)!), object: 'model', owned_by: 'openai' }));
+				return res.end(
+					JSON.stringify({ id: decodeURIComponent(req.url.split('/').at(-1)!), object: 'model', owned_by: 'openai' })
+				);
 			}
 			res.writeHead(refusal.status, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ error: { ...refusal.error, param: null } }));
 		});
 	});
 	return new Promise((resolve) =>
-		server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, edits: () => edits, fix: () => (fixed = true), server }))
+		server.listen(0, '127.0.0.1', () =>
+			resolve({
+				url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+				edits: () => edits,
+				fix: () => (fixed = true),
+				server
+			})
+		)
 	);
 }
 
@@ -78,42 +102,71 @@ describe('OpenAI refusing our access pauses the queue', () => {
 		loop = world = server = undefined;
 	});
 
-	it.each(Object.entries(REFUSALS))('%s: paused with the reason, admins told once, no attempt spent; the model check passing lifts it', async (_name, refusal) => {
-		const fake = await startRefusingOpenAi(refusal);
-		server = fake.server;
-		world = await createGenerationWorld(tempDir());
-		const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
-		await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
-		const jobId = await world.queueJob();
-		const second = await world.queueJob();
-		const config = world.config({ IMAGE_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-revoked', OPENAI_BASE_URL: fake.url, ADMIN_TELEGRAM_IDS: String(admin.id) });
-		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
-		loop.start();
-		const w = world;
-		const adminAlerts = async () => (await w.emulator.control.chatMessages(admin.id)).filter((m) => m.from_bot && /refuses our access/.test(m.text ?? ''));
+	it.each(Object.entries(REFUSALS))(
+		'%s: paused with the reason, admins told once, no attempt spent; the model check passing lifts it',
+		async (_name, refusal) => {
+			const fake = await startRefusingOpenAi(refusal);
+			server = fake.server;
+			world = await createGenerationWorld(tempDir());
+			const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
+			await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
+			const jobId = await world.queueJob();
+			const second = await world.queueJob();
+			const config = world.config({
+				IMAGE_PROVIDER: 'openai',
+				OPENAI_API_KEY: 'sk-revoked',
+				OPENAI_BASE_URL: fake.url,
+				ADMIN_TELEGRAM_IDS: String(admin.id)
+			});
+			loop = await createJobLoop({
+				config,
+				db: world.db,
+				clock: systemClock,
+				logger: createLogger('test', 'silent'),
+				api: world.api,
+				workerId: 'w1',
+				fileStore: world.fileStore
+			});
+			loop.start();
+			const w = world;
+			const adminAlerts = async () =>
+				(await w.emulator.control.chatMessages(admin.id)).filter(
+					(m) => m.from_bot && /refuses our access/.test(m.text ?? '')
+				);
 
-		await waitFor(async () => (await readMaintenance(w.db)) !== null);
-		const maintenance = (await readMaintenance(w.db))!;
-		expect(maintenance.source).toBe('config');
-		expect(maintenance.reason).toMatch(refusal.reason);
-		// What Live and Health show: the queue's pause with that sentence.
-		expect((await readQueuePause(w.db, systemClock))?.reason).toMatch(refusal.reason);
-		for (const id of [jobId, second]) await waitFor(async () => (await w.db.job.findUniqueOrThrow({ where: { jobId: id } })).status === 'queued');
-		for (const id of [jobId, second]) expect((await w.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(0);
-		await waitFor(async () => (await adminAlerts()).length > 0);
-		const modelCheck = { db: w.db, clock: systemClock, logger: createLogger('test', 'silent'), api: w.api, pacing: sendPacingFor(w.db, systemClock), adminIds: [BigInt(admin.id)] };
-		// The hourly model check meets the same refusal: the same reason, so no second alert.
-		expect(await runModelCheck(config, modelCheck)).toBe('denied');
-		expect((await readMaintenance(w.db))?.reason).toMatch(refusal.reason);
-		expect(await adminAlerts()).toHaveLength(1);
-		// Paused, the queue asks OpenAI nothing more: at most the call each slot had begun, not one per guest and retry.
-		expect(fake.edits()).toBeLessThanOrEqual(config.WORKER_SLOTS);
+			await waitFor(async () => (await readMaintenance(w.db)) !== null);
+			const maintenance = (await readMaintenance(w.db))!;
+			expect(maintenance.source).toBe('config');
+			expect(maintenance.reason).toMatch(refusal.reason);
+			// What Live and Health show: the queue's pause with that sentence.
+			expect((await readQueuePause(w.db, systemClock))?.reason).toMatch(refusal.reason);
+			for (const id of [jobId, second])
+				await waitFor(async () => (await w.db.job.findUniqueOrThrow({ where: { jobId: id } })).status === 'queued');
+			for (const id of [jobId, second])
+				expect((await w.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(0);
+			await waitFor(async () => (await adminAlerts()).length > 0);
+			const modelCheck = {
+				db: w.db,
+				clock: systemClock,
+				logger: createLogger('test', 'silent'),
+				api: w.api,
+				pacing: sendPacingFor(w.db, systemClock),
+				adminIds: [BigInt(admin.id)]
+			};
+			// The hourly model check meets the same refusal: the same reason, so no second alert.
+			expect(await runModelCheck(config, modelCheck)).toBe('denied');
+			expect((await readMaintenance(w.db))?.reason).toMatch(refusal.reason);
+			expect(await adminAlerts()).toHaveLength(1);
+			// Paused, the queue asks OpenAI nothing more: at most the call each slot had begun, not one per guest and retry.
+			expect(fake.edits()).toBeLessThanOrEqual(config.WORKER_SLOTS);
 
-		// The operator fixed the key or the organisation and restarts the worker: its model check at start
-		// finds the model and lifts the pause (the stand-in draws nothing, so the loop is stopped first).
-		await loop.stop(1000);
-		fake.fix();
-		expect(await runModelCheck(config, modelCheck)).toBe('ok');
-		expect(await readMaintenance(w.db)).toBeNull();
-	}, 120_000);
+			// The operator fixed the key or the organisation and restarts the worker: its model check at start
+			// finds the model and lifts the pause (the stand-in draws nothing, so the loop is stopped first).
+			await loop.stop(1000);
+			fake.fix();
+			expect(await runModelCheck(config, modelCheck)).toBe('ok');
+			expect(await readMaintenance(w.db)).toBeNull();
+		},
+		120_000
+	);
 });

@@ -15,7 +15,11 @@ import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from '.
  * data[0].b64_json with a real drawing of the reference photo, and usage tokens. The first sheet
  * request gets a 429 to show it is recorded and retried.
  */
-async function startFakeOpenAi(): Promise<{ url: string; requests: { auth: string; prompt: string; images: number }[]; server: Server }> {
+async function startFakeOpenAi(): Promise<{
+	url: string;
+	requests: { auth: string; prompt: string; images: number }[];
+	server: Server;
+}> {
 	const requests: { auth: string; prompt: string; images: number }[] = [];
 	let limited = false;
 	let guestPhotos: Buffer[] = [];
@@ -34,7 +38,11 @@ async function startFakeOpenAi(): Promise<{ url: string; requests: { auth: strin
 			if (!limited && / columns × /.test(fields.prompt ?? '')) {
 				limited = true;
 				res.writeHead(429, { 'content-type': 'application/json' });
-				return res.end(JSON.stringify({ error: { message: 'Rate limit reached for images per min', type: 'requests', code: 'rate_limit_exceeded' } }));
+				return res.end(
+					JSON.stringify({
+						error: { message: 'Rate limit reached for images per min', type: 'requests', code: 'rate_limit_exceeded' }
+					})
+				);
 			}
 			// The guest's photo (a JPEG, sent with the anchor request) is the face of every later drawing too:
 			// a model draws the character; pasting the anchor picture, sheet colour and all, as a face would
@@ -43,9 +51,18 @@ async function startFakeOpenAi(): Promise<{ url: string; requests: { auth: strin
 			if (sent.length > 0) guestPhotos = sent;
 			const photos = guestPhotos;
 			const [width, height] = (fields.size ?? '1024x1024').split('x').map(Number) as [number, number];
-			const png = await drawFromPrompt(fields.prompt ?? '', photos.length ? photos : images.slice(0, 1), { width, height });
+			const png = await drawFromPrompt(fields.prompt ?? '', photos.length ? photos : images.slice(0, 1), {
+				width,
+				height
+			});
 			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ created: 1, data: [{ b64_json: png.toString('base64') }], usage: { input_tokens: 420, output_tokens: 1056, total_tokens: 1476 } }));
+			res.end(
+				JSON.stringify({
+					created: 1,
+					data: [{ b64_json: png.toString('base64') }],
+					usage: { input_tokens: 420, output_tokens: 1056, total_tokens: 1476 }
+				})
+			);
 		});
 		req.pipe(bb);
 	});
@@ -71,13 +88,26 @@ describe('generation through the openai provider and a fake images API', () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
 		const config = world.config({ IMAGE_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.url });
-		loop = await createJobLoop({ config, db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w', fileStore: world.fileStore });
+		loop = await createJobLoop({
+			config,
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'w',
+			fileStore: world.fileStore
+		});
 		loop.start();
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 		expect(fake.requests.every((r) => r.auth === 'Bearer sk-test')).toBe(true);
 		const rows = await world.db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } });
 		const paid = rows.filter((r) => r.provider === 'openai' && r.kind === 'image');
-		expect(paid.map((r) => [r.stage, r.ok, r.httpStatus])).toEqual([['anchor', 1, 200], ['sheet', 0, 429], ['sheet', 1, 200], ['sheet', 1, 200]]);
+		expect(paid.map((r) => [r.stage, r.ok, r.httpStatus])).toEqual([
+			['anchor', 1, 200],
+			['sheet', 0, 429],
+			['sheet', 1, 200],
+			['sheet', 1, 200]
+		]);
 		expect(paid[0]!.estCostUsd).toBeCloseTo((420 * 10 + 1056 * 40) / 1e6, 6);
 		expect(paid[1]!.estCostUsd).toBe(0);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });

@@ -42,7 +42,11 @@ async function torsoColour(png: Buffer): Promise<Rgb> {
 }
 
 const distance = (a: Rgb, b: Rgb) => Math.hypot(a.r - b.r, a.g - b.g, a.b - b.b);
-const hex = (text: string): Rgb => ({ r: Number.parseInt(text.slice(1, 3), 16), g: Number.parseInt(text.slice(3, 5), 16), b: Number.parseInt(text.slice(5, 7), 16) });
+const hex = (text: string): Rgb => ({
+	r: Number.parseInt(text.slice(1, 3), 16),
+	g: Number.parseInt(text.slice(3, 5), 16),
+	b: Number.parseInt(text.slice(5, 7), 16)
+});
 
 describe('the outfit reaches the offline picture', () => {
 	const tempDir = useTempDir('gen-outfits-');
@@ -56,14 +60,42 @@ describe('the outfit reaches the offline picture', () => {
 	it('draws each job in its own costume and names the set from the event template', async () => {
 		world = await createGenerationWorld(tempDir());
 		const now = new Date().toISOString();
-		const event = await world.db.event.create({ data: { name: 'Acme Summer Party', state: 'live', titleTemplate: '{event} · {first_name}', catalogueVersion: 1, createdAt: now, updatedAt: now } });
+		const event = await world.db.event.create({
+			data: {
+				name: 'Acme Summer Party',
+				state: 'live',
+				titleTemplate: '{event} · {first_name}',
+				catalogueVersion: 1,
+				createdAt: now,
+				updatedAt: now
+			}
+		});
 		const astronautJob = await world.queueJob({ templateId: 'astronaut' });
 		const wizardJob = await world.queueJob({ templateId: 'astronaut' }); // the snapshot, not template_id, decides
-		await writeJobSnapshot(world.db, systemClock, { jobId: astronautJob, eventId: event.id, catalogueVersion: 1, outfit: defaultOutfitSnapshot('astronaut') });
-		await writeJobSnapshot(world.db, systemClock, { jobId: wizardJob, eventId: 1, catalogueVersion: 1, outfit: defaultOutfitSnapshot('wizard') });
-		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w-outfits', fileStore: world.fileStore });
+		await writeJobSnapshot(world.db, systemClock, {
+			jobId: astronautJob,
+			eventId: event.id,
+			catalogueVersion: 1,
+			outfit: defaultOutfitSnapshot('astronaut')
+		});
+		await writeJobSnapshot(world.db, systemClock, {
+			jobId: wizardJob,
+			eventId: 1,
+			catalogueVersion: 1,
+			outfit: defaultOutfitSnapshot('wizard')
+		});
+		loop = await createJobLoop({
+			config: world.config(),
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'w-outfits',
+			fileStore: world.fileStore
+		});
 		loop.start();
-		for (const jobId of [astronautJob, wizardJob]) expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 180_000)).toBe('done');
+		for (const jobId of [astronautJob, wizardJob])
+			expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 180_000)).toBe('done');
 
 		const sets = [];
 		for (const jobId of [astronautJob, wizardJob]) {
@@ -73,7 +105,9 @@ describe('the outfit reaches the offline picture', () => {
 		expect(sets.map((set) => set.title)).toEqual(['Acme Summer Party · Dana', 'My party stickers']);
 
 		for (const n of [1, 7]) {
-			const [astronaut, wizard] = await Promise.all(sets.map(async (set) => torsoColour(await world!.emulator.control.fileBytes(set.stickers[n - 1]!.url))));
+			const [astronaut, wizard] = await Promise.all(
+				sets.map(async (set) => torsoColour(await world!.emulator.control.fileBytes(set.stickers[n - 1]!.url)))
+			);
 			// The same sticker number, a different costume: white space suit against a purple robe.
 			expect(distance(astronaut!, wizard!), `sticker ${n}`).toBeGreaterThan(120);
 			expect(distance(astronaut!, hex('#f4f6fb')), `sticker ${n}`).toBeLessThan(distance(astronaut!, hex('#5a189a')));
@@ -84,13 +118,27 @@ describe('the outfit reaches the offline picture', () => {
 	it('draws a teal costume on a key far from it (not the usual green), so the costume keeps its colour', async () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob({ templateId: 'astronaut' });
-		const teal = { ...defaultOutfitSnapshot('chef'), id: 'team-kit', palette: { background: ['#ffffff', '#dddddd'] as [string, string], body: '#1a9e8f', trim: '#0f766e' } };
+		const teal = {
+			...defaultOutfitSnapshot('chef'),
+			id: 'team-kit',
+			palette: { background: ['#ffffff', '#dddddd'] as [string, string], body: '#1a9e8f', trim: '#0f766e' }
+		};
 		await writeJobSnapshot(world.db, systemClock, { jobId, eventId: 1, catalogueVersion: 1, outfit: teal });
-		loop = await createJobLoop({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w-teal', fileStore: world.fileStore });
+		loop = await createJobLoop({
+			config: world.config(),
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'w-teal',
+			fileStore: world.fileStore
+		});
 		loop.start();
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 180_000)).toBe('done');
 		// The sheets were drawn and cut on magenta (the diagnosis keeps the key asked and the colour found).
-		const diagnosis = JSON.parse(readFileSync(path.join(world.dataDir, 'debug_sheets', `job${jobId}_sheet1_try1.json`), 'utf8')) as { asked: Rgb; background: Rgb };
+		const diagnosis = JSON.parse(
+			readFileSync(path.join(world.dataDir, 'debug_sheets', `job${jobId}_sheet1_try1.json`), 'utf8')
+		) as { asked: Rgb; background: Rgb };
 		expect(diagnosis.asked).toEqual(SHEET_KEYS.magenta.rgb);
 		expect(distance(diagnosis.background, SHEET_KEYS.magenta.rgb)).toBeLessThan(10);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });

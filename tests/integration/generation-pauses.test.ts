@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { holdForQuotaMinute, kioskPauseView, pauseForQuotaDay, readKioskPause } from '../../src/lib/server/jobs/queue-pause.ts';
+import {
+	holdForQuotaMinute,
+	kioskPauseView,
+	pauseForQuotaDay,
+	readKioskPause
+} from '../../src/lib/server/jobs/queue-pause.ts';
 import { pauseByPerson } from '../../src/lib/server/settings/operator-pause.ts';
 import { generationText } from '../../src/lib/i18n/generation.ts';
 import { endMaintenance, startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
@@ -10,13 +15,13 @@ import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outb
 import { enforceJobDeadlines } from '../../src/worker/tasks/deadlines.ts';
 import { noticeDepsFor, useGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 
-const HOUR = 60 * MINUTE;
 const PAUSED_TEXT = /Your pack is delayed: drawing is paused/;
 
 /** Pauses hold the queue: the hard deadline counts only the time the queue was running. */
 describe('pauses hold the queue (fake clock, real emulator)', () => {
 	const worlds = useGenerationWorld('gen-pauses-');
-	const botTexts = async (world: GenerationWorld, guestId: number) => (await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+	const botTexts = async (world: GenerationWorld, guestId: number) =>
+		(await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
 
 	it('a 3-hour pause with 10 queued jobs: none fails, each guest told once, drained oldest first after resume', async () => {
 		const world = await worlds.open();
@@ -28,7 +33,14 @@ describe('pauses hold the queue (fake clock, real emulator)', () => {
 		for (let i = 0; i < 10; i++) {
 			const guest = await world.emulator.control.createUser({ first_name: `Guest${i}`, language_code: 'en' });
 			await world.emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
-			await world.db.user.create({ data: { telegramUserId: BigInt(guest.id), firstName: `Guest${i}`, consentedAt: clock.now().toISOString(), createdAt: clock.now().toISOString() } });
+			await world.db.user.create({
+				data: {
+					telegramUserId: BigInt(guest.id),
+					firstName: `Guest${i}`,
+					consentedAt: clock.now().toISOString(),
+					createdAt: clock.now().toISOString()
+				}
+			});
 			guests.push(guest.id);
 			jobs.push(await world.queueJob({ createdAt: clock.now(), guestId: guest.id }));
 			clock.advance(SECOND);
@@ -59,9 +71,16 @@ describe('pauses hold the queue (fake clock, real emulator)', () => {
 		// delivered. Waited for as a condition, not a time: a loaded machine draws slower, never less.
 		await worlds.startLoop({ WORKER_SLOTS: '1' });
 		const drainedBy = Date.now() + 540_000; // one bound for the whole drain, under the test's own timeout
-		for (const jobId of jobs) expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], Math.max(1_000, drainedBy - Date.now()))).toBe('done');
+		for (const jobId of jobs)
+			expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], Math.max(1_000, drainedBy - Date.now()))).toBe(
+				'done'
+			);
 		await worlds.stopLoop();
-		const delivered = await world.db.job.findMany({ where: { jobId: { in: jobs } }, select: { jobId: true, linkSentAt: true }, orderBy: { linkSentAt: 'asc' } });
+		const delivered = await world.db.job.findMany({
+			where: { jobId: { in: jobs } },
+			select: { jobId: true, linkSentAt: true },
+			orderBy: { linkSentAt: 'asc' }
+		});
 		expect(delivered.map((job) => job.jobId)).toEqual(jobs);
 		for (const guestId of guests) {
 			const said = await botTexts(world, guestId);
@@ -77,15 +96,35 @@ describe('pauses hold the queue (fake clock, real emulator)', () => {
 		const deps = { db: world.db, clock, logger: silentLogger, delayNoticeMs: 5 * MINUTE, hardDeadlineMs: 20 * MINUTE };
 		const guest = await world.emulator.control.createUser({ first_name: 'Dilnoza', language_code: 'en' });
 		await world.emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
-		await world.db.user.create({ data: { telegramUserId: BigInt(guest.id), firstName: 'Dilnoza', consentedAt: clock.now().toISOString(), createdAt: clock.now().toISOString() } });
+		await world.db.user.create({
+			data: {
+				telegramUserId: BigInt(guest.id),
+				firstName: 'Dilnoza',
+				consentedAt: clock.now().toISOString(),
+				createdAt: clock.now().toISOString()
+			}
+		});
 		const jobId = await world.queueJob({ createdAt: clock.now(), guestId: guest.id });
-		await pauseByPerson(world.db, clock, { name: 'olga', ip: null }, 'console', 'provider invoice unpaid', 'Back at 14:00');
-		expect(kioskPauseView(await readKioskPause(world.db, clock))).toEqual({ paused: true, pausedUntil: null, pauseNote: 'Back at 14:00' });
+		await pauseByPerson(
+			world.db,
+			clock,
+			{ name: 'olga', ip: null },
+			'console',
+			'provider invoice unpaid',
+			'Back at 14:00'
+		);
+		expect(kioskPauseView(await readKioskPause(world.db, clock))).toEqual({
+			paused: true,
+			pausedUntil: null,
+			pauseNote: 'Back at 14:00'
+		});
 		clock.advance(2 * MINUTE);
 		expect((await enforceJobDeadlines(deps)).noticed).toEqual([jobId]);
 		expect(await deliverGuestNotices(noticeDepsFor(world, clock))).toBe(1);
 		const said = await botTexts(world, guest.id);
-		expect(said.filter((t) => PAUSED_TEXT.test(t))).toEqual([generationText('en', 'pausedWithNote', { note: 'Back at 14:00' })]);
+		expect(said.filter((t) => PAUSED_TEXT.test(t))).toEqual([
+			generationText('en', 'pausedWithNote', { note: 'Back at 14:00' })
+		]);
 		expect(said.join('\n')).not.toContain('invoice');
 	});
 
@@ -123,7 +162,12 @@ describe('pauses hold the queue (fake clock, real emulator)', () => {
 		const jobId = await world.queueJob({ createdAt: clock.now() });
 		for (let i = 0; i < 3; i++) {
 			clock.advance(i === 0 ? MINUTE : 20 * SECOND);
-			await holdForQuotaMinute(world.db, clock, new Date(clock.now().getTime() + 38 * SECOND), 'gemini per-minute quota: RESOURCE_EXHAUSTED');
+			await holdForQuotaMinute(
+				world.db,
+				clock,
+				new Date(clock.now().getTime() + 38 * SECOND),
+				'gemini per-minute quota: RESOURCE_EXHAUSTED'
+			);
 			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [], failed: [] });
 			clock.advance(40 * SECOND);
 			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [], failed: [] });

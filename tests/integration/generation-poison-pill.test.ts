@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, waitForBotText, type GenerationWorld, type WorkerProcess } from './generation-harness.ts';
+import {
+	createGenerationWorld,
+	waitForBotText,
+	type GenerationWorld,
+	type WorkerProcess
+} from './generation-harness.ts';
 
 const MAX_ATTEMPTS = 3;
 const FAILURE_TEXT = /could not draw your stickers/;
@@ -19,7 +24,11 @@ describe('a job that kills its worker every time', () => {
 	let world: GenerationWorld | undefined;
 	const children: WorkerProcess[] = [];
 	afterEach(async () => {
-		for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
+		for (const child of children.splice(0))
+			if (child.exitCode === null && child.signalCode === null) {
+				child.kill('SIGTERM');
+				await child.finished;
+			}
 		await world?.close();
 	});
 
@@ -28,7 +37,15 @@ describe('a job that kills its worker every time', () => {
 		const poison = await world.queueJob({ createdAt: new Date(Date.now() - 2000), viaOutbox: true });
 		const others = [await world.queueJob({ createdAt: new Date(Date.now() - 1000) }), await world.queueJob()];
 		// One slot: a job running beside the poison pill would die with the worker too (and lose an attempt).
-		const env = { ...world.env, LOG_LEVEL: 'warn', CRASH_AT: 'after_claim', CRASH_JOB: String(poison), JOB_LEASE_SECONDS: '3', WORKER_SLOTS: '1', JOB_MAX_ATTEMPTS: String(MAX_ATTEMPTS) };
+		const env = {
+			...world.env,
+			LOG_LEVEL: 'warn',
+			CRASH_AT: 'after_claim',
+			CRASH_JOB: String(poison),
+			JOB_LEASE_SECONDS: '3',
+			WORKER_SLOTS: '1',
+			JOB_MAX_ATTEMPTS: String(MAX_ATTEMPTS)
+		};
 		const db = world.db;
 		const allEnded = async (): Promise<void> => {
 			const deadline = Date.now() + 150_000;
@@ -63,12 +80,17 @@ describe('a job that kills its worker every time', () => {
 		expect(job.status).toBe('failed');
 		expect(job.attempts).toBe(MAX_ATTEMPTS);
 		expect(job.error).toMatch(/^worker lost: /);
-		for (const jobId of others) expect(await db.job.findUniqueOrThrow({ where: { jobId }, select: { status: true, linkSentAt: true } })).toMatchObject({ status: 'done', linkSentAt: expect.any(String) });
+		for (const jobId of others)
+			expect(
+				await db.job.findUniqueOrThrow({ where: { jobId }, select: { status: true, linkSentAt: true } })
+			).toMatchObject({ status: 'done', linkSentAt: expect.any(String) });
 
 		const said = await waitForBotText(world, world.guestId, FAILURE_TEXT);
 		expect(said.filter((text) => FAILURE_TEXT.test(text))).toHaveLength(1);
 		expect(said.filter((text) => text.includes('https://t.me/addstickers/'))).toHaveLength(others.length);
-		expect(await db.guestNotice.findMany({ where: { jobId: poison, kind: 'failure' }, select: { state: true } })).toEqual([{ state: 'sent' }]);
+		expect(
+			await db.guestNotice.findMany({ where: { jobId: poison, kind: 'failure' }, select: { state: true } })
+		).toEqual([{ state: 'sent' }]);
 		survivor.kill('SIGTERM');
 		await survivor.finished;
 	}, 240_000);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { computeBackoffMs } from '../../src/lib/server/time/backoff.ts';
-import { claimNextJob, releaseLease, renewLease, requeueAbandonedJobs, requeueJob } from '../../src/lib/server/jobs/job.repository.ts';
+import {
+	claimNextJob,
+	releaseLease,
+	renewLease,
+	requeueAbandonedJobs,
+	requeueJob
+} from '../../src/lib/server/jobs/job.repository.ts';
 import { choosePackName } from '../../src/lib/server/jobs/delivery/pack-name.ts';
 import { FakeClock, MINUTE, SECOND, systemClock } from '../../src/lib/server/time/clock.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -16,9 +22,23 @@ async function freshDb(dir: string) {
 	return (await createTestDb(dir)).db;
 }
 
-async function insertJobs(db: Awaited<ReturnType<typeof freshDb>>, count: number, createdAt = '2026-01-01T00:00:00.000Z') {
+async function insertJobs(
+	db: Awaited<ReturnType<typeof freshDb>>,
+	count: number,
+	createdAt = '2026-01-01T00:00:00.000Z'
+) {
 	for (let i = 0; i < count; i++) {
-		await db.job.create({ data: { telegramUserId: 42n, sessionToken: `s${i}`, photoPath: `/nowhere/${i}.jpg`, templateId: 'tuxedo', status: 'queued', createdAt, updatedAt: createdAt } });
+		await db.job.create({
+			data: {
+				telegramUserId: 42n,
+				sessionToken: `s${i}`,
+				photoPath: `/nowhere/${i}.jpg`,
+				templateId: 'tuxedo',
+				status: 'queued',
+				createdAt,
+				updatedAt: createdAt
+			}
+		});
 	}
 }
 
@@ -31,7 +51,9 @@ describe('the generation queue', () => {
 	it('slots claiming at once never take the same job', async () => {
 		const a = await freshDb(tempDir());
 		await insertJobs(a, 8);
-		const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimNextJob(a, systemClock, `slot${i % 2}`, 30_000)));
+		const claims = await Promise.all(
+			Array.from({ length: 12 }, (_, i) => claimNextJob(a, systemClock, `slot${i % 2}`, 30_000))
+		);
 		const ids = claims.filter((c) => c !== null).map((c) => c!.jobId);
 		expect(ids).toHaveLength(8);
 		expect(new Set(ids).size).toBe(8);
@@ -44,11 +66,35 @@ describe('the generation queue', () => {
 	it('claims the oldest queued job first and respects a backoff (not_before)', async () => {
 		const db = await freshDb(tempDir());
 		const clock = new FakeClock('2026-01-01T00:10:00.000Z');
-		await db.job.create({ data: { telegramUserId: 1n, sessionToken: 'new', photoPath: 'x', templateId: 't', status: 'queued', createdAt: '2026-01-01T00:05:00.000Z', updatedAt: 'x' } });
-		await db.job.create({ data: { telegramUserId: 1n, sessionToken: 'old', photoPath: 'x', templateId: 't', status: 'queued', createdAt: '2026-01-01T00:01:00.000Z', updatedAt: 'x' } });
+		await db.job.create({
+			data: {
+				telegramUserId: 1n,
+				sessionToken: 'new',
+				photoPath: 'x',
+				templateId: 't',
+				status: 'queued',
+				createdAt: '2026-01-01T00:05:00.000Z',
+				updatedAt: 'x'
+			}
+		});
+		await db.job.create({
+			data: {
+				telegramUserId: 1n,
+				sessionToken: 'old',
+				photoPath: 'x',
+				templateId: 't',
+				status: 'queued',
+				createdAt: '2026-01-01T00:01:00.000Z',
+				updatedAt: 'x'
+			}
+		});
 		const first = await claimNextJob(db, clock, 'w', 30_000);
 		expect((await db.job.findUniqueOrThrow({ where: { jobId: first!.jobId } })).sessionToken).toBe('old');
-		await requeueJob(db, clock, first!.jobId, { error: 'boom', notBefore: new Date(clock.now().getTime() + 10 * SECOND), refundAttempt: false });
+		await requeueJob(db, clock, first!.jobId, {
+			error: 'boom',
+			notBefore: new Date(clock.now().getTime() + 10 * SECOND),
+			refundAttempt: false
+		});
 		const second = await claimNextJob(db, clock, 'w', 30_000);
 		expect((await db.job.findUniqueOrThrow({ where: { jobId: second!.jobId } })).sessionToken).toBe('new');
 		expect(await claimNextJob(db, clock, 'w', 30_000)).toBeNull();
@@ -85,12 +131,18 @@ describe('the generation queue', () => {
 			sweeps.push(await requeueAbandonedJobs(db, clock, { maxAttempts: 3 }));
 		}
 		const [jobId] = sweeps[0]!.requeued;
-		expect(sweeps).toEqual([{ requeued: [jobId], failed: [] }, { requeued: [jobId], failed: [] }, { requeued: [], failed: [jobId] }]);
+		expect(sweeps).toEqual([
+			{ requeued: [jobId], failed: [] },
+			{ requeued: [jobId], failed: [] },
+			{ requeued: [], failed: [jobId] }
+		]);
 		const job = await db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(job).toMatchObject({ status: 'failed', attempts: 3 });
 		expect(job.error).toMatch(/^worker lost: .*each of its 3 claims/);
 		expect(await db.jobLease.count()).toBe(0);
-		expect(await db.guestNotice.findMany({ where: { jobId }, select: { kind: true, textKey: true } })).toEqual([{ kind: 'failure', textKey: 'failed' }]);
+		expect(await db.guestNotice.findMany({ where: { jobId }, select: { kind: true, textKey: true } })).toEqual([
+			{ kind: 'failure', textKey: 'failed' }
+		]);
 		// Failed, not queued: nothing left to claim, and a later sweep finds nothing.
 		expect(await claimNextJob(db, clock, 'worker-4', 30_000)).toBeNull();
 		expect(await requeueAbandonedJobs(db, clock, { maxAttempts: 3 })).toEqual({ requeued: [], failed: [] });
@@ -104,7 +156,11 @@ describe('the generation queue', () => {
 		for (let stop = 1; stop <= 5; stop++) {
 			const claimed = await claimNextJob(db, clock, 'w', 30_000);
 			expect(claimed).toMatchObject({ attempts: 1 });
-			await requeueJob(db, clock, claimed!.jobId, { error: 'worker stopped during the job', notBefore: null, refundAttempt: true });
+			await requeueJob(db, clock, claimed!.jobId, {
+				error: 'worker stopped during the job',
+				notBefore: null,
+				refundAttempt: true
+			});
 		}
 		const last = await claimNextJob(db, clock, 'w', 30_000);
 		clock.advance(31 * SECOND);
@@ -125,7 +181,9 @@ describe('the generation queue', () => {
 		expect(again).toMatchObject({ jobId: old!.jobId, attempts: 2 });
 		expect(await renewLease(db, clock, { ...old!, workerId: 'w' }, 30_000)).toBe(false);
 		await releaseLease(db, { ...old!, workerId: 'w' });
-		expect(await db.jobLease.findUnique({ where: { jobId: old!.jobId } })).toMatchObject({ claimedAt: again!.claimedAt });
+		expect(await db.jobLease.findUnique({ where: { jobId: old!.jobId } })).toMatchObject({
+			claimedAt: again!.claimedAt
+		});
 		expect(await renewLease(db, clock, { ...again!, workerId: 'w' }, 30_000)).toBe(true);
 		await releaseLease(db, { ...again!, workerId: 'w' });
 		expect(await db.jobLease.findUnique({ where: { jobId: old!.jobId } })).toBeNull();
@@ -139,7 +197,10 @@ describe('the generation queue', () => {
 		const mine = await claimNextJob(db, clock, 'me', 30_000);
 		const theirs = await claimNextJob(db, clock, 'dead', 30_000);
 		clock.advance(45 * SECOND);
-		expect(await requeueAbandonedJobs(db, clock, { except: [mine!.jobId], maxAttempts: 3 })).toEqual({ requeued: [theirs!.jobId], failed: [] });
+		expect(await requeueAbandonedJobs(db, clock, { except: [mine!.jobId], maxAttempts: 3 })).toEqual({
+			requeued: [theirs!.jobId],
+			failed: []
+		});
 		expect((await db.job.findUniqueOrThrow({ where: { jobId: mine!.jobId } })).status).toBe('processing');
 		await db.$disconnect();
 	});
@@ -155,8 +216,27 @@ describe('the generation queue', () => {
 
 	it('never reuses a pack number: jobs, users and reset_user audit entries count', async () => {
 		const db = await freshDb(tempDir());
-		await db.job.create({ data: { telegramUserId: 7n, sessionToken: 'a', photoPath: 'x', templateId: 't', status: 'done', packName: 'p7_2_by_bot', createdAt: 'x', updatedAt: 'x' } });
-		await db.auditLog.create({ data: { ts: 'x', actor: 'op', action: 'reset_user', telegramUserId: 7n, details: JSON.stringify({ packNames: ['p7_3_by_bot'], packLinks: ['https://t.me/addstickers/p7_5_by_bot'] }) } });
+		await db.job.create({
+			data: {
+				telegramUserId: 7n,
+				sessionToken: 'a',
+				photoPath: 'x',
+				templateId: 't',
+				status: 'done',
+				packName: 'p7_2_by_bot',
+				createdAt: 'x',
+				updatedAt: 'x'
+			}
+		});
+		await db.auditLog.create({
+			data: {
+				ts: 'x',
+				actor: 'op',
+				action: 'reset_user',
+				telegramUserId: 7n,
+				details: JSON.stringify({ packNames: ['p7_3_by_bot'], packLinks: ['https://t.me/addstickers/p7_5_by_bot'] })
+			}
+		});
 		expect(await choosePackName(db, 7n, 'bot')).toBe('p7_6_by_bot');
 		expect(await choosePackName(db, 8n, 'bot')).toBe('p8_1_by_bot');
 		// Names of an erased guest survive only as ledger fingerprints: those numbers are skipped too.
@@ -174,7 +254,13 @@ describe('deadlines and the daily request warning (fake clock, real emulator)', 
 		try {
 			const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 			const jobId = await world.queueJob({ createdAt: clock.now() });
-			const deps = { db: world.db, clock, logger: silentLogger, delayNoticeMs: 5 * MINUTE, hardDeadlineMs: 20 * MINUTE };
+			const deps = {
+				db: world.db,
+				clock,
+				logger: silentLogger,
+				delayNoticeMs: 5 * MINUTE,
+				hardDeadlineMs: 20 * MINUTE
+			};
 			const notices = noticeDepsFor(world, clock);
 			clock.advance(4 * MINUTE);
 			expect(await enforceJobDeadlines(deps)).toEqual({ noticed: [], failed: [] });
@@ -203,14 +289,27 @@ describe('deadlines and the daily request warning (fake clock, real emulator)', 
 			const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
 			await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
 			const clock = new FakeClock('2026-03-01T09:00:00.000Z'); // 01:00 Pacific
-			for (let i = 0; i < 3; i++) await world.db.apiUsage.create({ data: { ts: clock.now().toISOString(), kind: 'image', provider: 'gemini', ok: 1, stage: 'sheet' } });
-			const deps = { db: world.db, clock, logger: silentLogger, api: world.api, pacing: sendPacingFor(world.db, clock), threshold: 3, adminIds: [BigInt(admin.id)] };
+			for (let i = 0; i < 3; i++)
+				await world.db.apiUsage.create({
+					data: { ts: clock.now().toISOString(), kind: 'image', provider: 'gemini', ok: 1, stage: 'sheet' }
+				});
+			const deps = {
+				db: world.db,
+				clock,
+				logger: silentLogger,
+				api: world.api,
+				pacing: sendPacingFor(world.db, clock),
+				threshold: 3,
+				adminIds: [BigInt(admin.id)]
+			};
 			expect(await warnAdminsAboutDailyRequests(deps)).toBe(true);
 			expect(await warnAdminsAboutDailyRequests(deps)).toBe(false);
 			expect((await world.db.setting.findUnique({ where: { key: 'rpd_warned:2026-03-01' } }))?.value).toBe('3');
 			clock.advance(24 * 60 * MINUTE); // the next Pacific day starts with a fresh counter
 			expect(await warnAdminsAboutDailyRequests(deps)).toBe(false);
-			const warnings = (await world.emulator.control.chatMessages(admin.id)).filter((m) => m.text?.includes('image requests today'));
+			const warnings = (await world.emulator.control.chatMessages(admin.id)).filter((m) =>
+				m.text?.includes('image requests today')
+			);
 			expect(warnings).toHaveLength(1);
 		} finally {
 			await world.close();

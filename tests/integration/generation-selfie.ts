@@ -15,7 +15,9 @@ export async function makeSelfie(width = 900): Promise<Buffer> {
 	const height = Math.round((width * 4) / 3);
 	const side = Math.round(width * 0.62);
 	return sharp(await blurredBackdrop(width, height))
-		.composite([{ input: await featheredFace(side), left: Math.round((width - side) / 2), top: Math.round(height * 0.16) }])
+		.composite([
+			{ input: await featheredFace(side), left: Math.round((width - side) / 2), top: Math.round(height * 0.16) }
+		])
 		.jpeg({ quality: 90 })
 		.toBuffer();
 }
@@ -25,10 +27,19 @@ const faceSource = () => sharp(SOURCE).extract({ left: 13, top: 142, width: 142,
 /** The one real face, `side` px square, its edge faded out so it sits on any backdrop (PNG with alpha). */
 export async function featheredFace(side: number): Promise<Buffer> {
 	const person = await faceSource().resize(side, side).png().toBuffer();
-	const fade = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><rect x="${side * 0.06}" y="${side * 0.04}" width="${side * 0.88}" height="${side * 1.2}" rx="${side * 0.2}" fill="white"/></svg>`);
-	const mask = await sharp(fade).blur(side / 25).extractChannel(0).raw().toBuffer();
+	const fade = Buffer.from(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><rect x="${side * 0.06}" y="${side * 0.04}" width="${side * 0.88}" height="${side * 1.2}" rx="${side * 0.2}" fill="white"/></svg>`
+	);
+	const mask = await sharp(fade)
+		.blur(side / 25)
+		.extractChannel(0)
+		.raw()
+		.toBuffer();
 	const rgb = await sharp(person).removeAlpha().raw().toBuffer();
-	return sharp(rgb, { raw: { width: side, height: side, channels: 3 } }).joinChannel(mask, { raw: { width: side, height: side, channels: 1 } }).png().toBuffer();
+	return sharp(rgb, { raw: { width: side, height: side, channels: 3 } })
+		.joinChannel(mask, { raw: { width: side, height: side, channels: 1 } })
+		.png()
+		.toBuffer();
 }
 
 /** The same photo blurred beyond recognition, so colours match and no second face appears (PNG). */
@@ -40,5 +51,14 @@ export function blurredBackdrop(width: number, height: number): Promise<Buffer> 
 export async function makeFaceCrop(selfie: Buffer): Promise<Buffer> {
 	const meta = await sharp(selfie).metadata();
 	const w = meta.width ?? 900;
-	return sharp(selfie).extract({ left: Math.round(w * 0.19), top: Math.round(w * 0.27), width: Math.round(w * 0.62), height: Math.round(w * 0.62) }).resize(512).jpeg().toBuffer();
+	return sharp(selfie)
+		.extract({
+			left: Math.round(w * 0.19),
+			top: Math.round(w * 0.27),
+			width: Math.round(w * 0.62),
+			height: Math.round(w * 0.62)
+		})
+		.resize(512)
+		.jpeg()
+		.toBuffer();
 }

@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getFaceDetector, type FaceBox, type FaceDetector } from '../../src/lib/server/media/face-detector.ts';
-import { chooseSheetKey, hexToRgb, keyClearance, SHEET_KEYS, type SheetKey } from '../../src/lib/server/media/sheet-key.ts';
+import {
+	chooseSheetKey,
+	hexToRgb,
+	keyClearance,
+	SHEET_KEYS,
+	type SheetKey
+} from '../../src/lib/server/media/sheet-key.ts';
 import { drawFigure } from '../../src/lib/server/media/sticker-art.ts';
 import { cutSheet } from '../../src/lib/server/media/sticker-cutter.ts';
 import { inspectSticker, MAX_HOLE_PX } from '../../src/lib/server/media/sticker-qa.ts';
@@ -24,7 +30,11 @@ const TEAL = { body: '#1a9e8f', trim: '#0f766e' };
 const GREEN = { body: '#2a9d3f', trim: '#1e6b30' };
 
 function outfitIn(colours: { body: string; trim: string }): OutfitSnapshot {
-	return { ...defaultOutfitSnapshot('chef'), id: 'team-kit', palette: { background: ['#ffffff', '#dddddd'], ...colours } };
+	return {
+		...defaultOutfitSnapshot('chef'),
+		id: 'team-kit',
+		palette: { background: ['#ffffff', '#dddddd'], ...colours }
+	};
 }
 
 describe('the sheet key chosen for the outfit', () => {
@@ -39,7 +49,17 @@ describe('the sheet key chosen for the outfit', () => {
 
 	/** The figure drawn for `outfit`, on a sheet of `key`, cut: the drawing and the sticker. */
 	async function drawnAndCut(outfit: OutfitSnapshot, key: SheetKey): Promise<{ drawing: Buffer; sticker: Buffer }> {
-		const drawing = await drawFigure({ selfie, face, variant: STICKER_VARIANTS[0]!, index: 0, style: 'cartoon', palette: paletteForOutfit(outfit.id, key), outfit, caption: 'Hi!', size: 512 });
+		const drawing = await drawFigure({
+			selfie,
+			face,
+			variant: STICKER_VARIANTS[0]!,
+			index: 0,
+			style: 'cartoon',
+			palette: paletteForOutfit(outfit.id, key),
+			outfit,
+			caption: 'Hi!',
+			size: 512
+		});
 		const sheet = await composeSheet([drawing], { cols: 1, rows: 1, width: 600, height: 600 }, key.rgb);
 		const cut = await cutSheet(sheet, { expected: 1, key: key.rgb });
 		expect(cut.diagnosis.ok, cut.diagnosis.reason).toBe(true);
@@ -51,17 +71,20 @@ describe('the sheet key chosen for the outfit', () => {
 		const { data } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
 		const c = hexToRgb(hex);
 		let n = 0;
-		for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 200 && Math.hypot(data[i]! - c.r, data[i + 1]! - c.g, data[i + 2]! - c.b) < 60) n++;
+		for (let i = 0; i < data.length; i += 4)
+			if (data[i + 3]! > 200 && Math.hypot(data[i]! - c.r, data[i + 1]! - c.g, data[i + 2]! - c.b) < 60) n++;
 		return n;
 	}
 
 	it('keeps green for the built-in outfits and moves off it for a green or teal costume, to the key farthest from it', () => {
-		for (const [figure, palette] of Object.entries(FIGURE_PALETTES)) expect(chooseSheetKey(palette), figure).toBe(SHEET_KEYS.green);
+		for (const [figure, palette] of Object.entries(FIGURE_PALETTES))
+			expect(chooseSheetKey(palette), figure).toBe(SHEET_KEYS.green);
 		for (const colours of [TEAL, GREEN]) {
 			const key = chooseSheetKey(colours);
 			expect(key).not.toBe(SHEET_KEYS.green);
 			const clearance = (k: SheetKey) => keyClearance(k, [colours.body, colours.trim]);
-			for (const other of Object.values(SHEET_KEYS)) expect(clearance(key)).toBeGreaterThanOrEqual(clearance(other) - 1e-9);
+			for (const other of Object.values(SHEET_KEYS))
+				expect(clearance(key)).toBeGreaterThanOrEqual(clearance(other) - 1e-9);
 			expect(clearance(key)).toBeGreaterThan(100);
 		}
 	});
@@ -95,7 +118,9 @@ describe('the sheet key chosen for the outfit', () => {
 		const top = Math.round(info.height * 0.7);
 		const left = Math.round(info.width / 2) - 20;
 		for (let y = top; y < top + 40; y++) for (let x = left; x < left + 40; x++) data[(y * info.width + x) * 4 + 3] = 0;
-		const punched = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer();
+		const punched = await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+			.png()
+			.toBuffer();
 		const verdict = await inspectSticker(punched, detector);
 		expect(verdict.ok).toBe(false);
 		expect(verdict.largestHole).toBe(1600);

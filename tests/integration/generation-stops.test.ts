@@ -21,7 +21,15 @@ describe('a job stopped from outside', () => {
 	it('the worker stopping mid-job: back to queued, the attempt refunded, the lease released', async () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
-		const deps = await createQueueDeps({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
+		const deps = await createQueueDeps({
+			config: world.config(),
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'w1',
+			fileStore: world.fileStore
+		});
 		await stopLoopMidJob(deps);
 
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
@@ -32,20 +40,41 @@ describe('a job stopped from outside', () => {
 	it('a lost lease, or an abort reason that only reads like a shutdown, leaves the job alone', async () => {
 		world = await createGenerationWorld(tempDir());
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const deps = await createQueueDeps({ config: world.config(), db: world.db, clock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
+		const deps = await createQueueDeps({
+			config: world.config(),
+			db: world.db,
+			clock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'w1',
+			fileStore: world.fileStore
+		});
 		for (const reason of [new LeaseLost(), 'worker shutting down']) {
 			const jobId = await world.queueJob();
 			const claimed = (await claimNextJob(world.db, clock, 'w1', 30_000))!;
 			const controller = new AbortController();
 			controller.abort(reason);
 			await handleJobFailure(deps, { jobId, attempts: claimed.attempts, error: reason, signal: controller.signal });
-			expect(await world.db.job.findUniqueOrThrow({ where: { jobId } }), String(reason)).toMatchObject({ status: 'processing', attempts: 1, error: null });
+			expect(await world.db.job.findUniqueOrThrow({ where: { jobId } }), String(reason)).toMatchObject({
+				status: 'processing',
+				attempts: 1,
+				error: null
+			});
 		}
 		const jobId = await world.queueJob();
 		const claimed = (await claimNextJob(world.db, clock, 'w1', 30_000))!;
 		const controller = new AbortController();
 		controller.abort(new WorkerShutdown());
-		await handleJobFailure(deps, { jobId, attempts: claimed.attempts, error: controller.signal.reason, signal: controller.signal });
-		expect(await world.db.job.findUniqueOrThrow({ where: { jobId } })).toMatchObject({ status: 'queued', attempts: 0, error: 'requeue: worker stopped during the job' });
+		await handleJobFailure(deps, {
+			jobId,
+			attempts: claimed.attempts,
+			error: controller.signal.reason,
+			signal: controller.signal
+		});
+		expect(await world.db.job.findUniqueOrThrow({ where: { jobId } })).toMatchObject({
+			status: 'queued',
+			attempts: 0,
+			error: 'requeue: worker stopped during the job'
+		});
 	}, 60_000);
 });

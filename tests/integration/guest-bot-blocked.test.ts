@@ -22,7 +22,9 @@ describe('a guest who blocked the bot', () => {
 		now.advance(60_000);
 		await markBotBlocked(db, now, GUEST);
 		expect(await isBotBlocked(db, GUEST)).toBe(true);
-		expect((await db.guestBotBlock.findUnique({ where: { telegramUserId: GUEST } }))?.blockedAt).toBe('2026-12-01T10:00:00.000Z');
+		expect((await db.guestBotBlock.findUnique({ where: { telegramUserId: GUEST } }))?.blockedAt).toBe(
+			'2026-12-01T10:00:00.000Z'
+		);
 
 		await saveGuestProfile(db, now, { telegramUserId: GUEST, firstName: 'Ana' });
 		expect(await isBotBlocked(db, GUEST)).toBe(false);

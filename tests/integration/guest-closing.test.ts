@@ -2,21 +2,41 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { checkStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
-import { closeKioskSession, closeKioskSessions, readKioskSessionView, startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.ts';
+import {
+	closeKioskSession,
+	closeKioskSessions,
+	readKioskSessionView,
+	startKioskSession
+} from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { MINUTE, SECOND } from '../../src/lib/server/time/clock.ts';
 import { pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
 import { sessionTimeoutsPass } from '../../src/worker/tasks/session-timeouts.task.ts';
 
 const HOUR = 60 * MINUTE;
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { eventually, guestReachesOutfit, newGuest, sessionRow, startGuestWorld, startSession, type GuestWorld } from './guest-harness.ts';
+import {
+	eventually,
+	guestReachesOutfit,
+	newGuest,
+	sessionRow,
+	startGuestWorld,
+	startSession,
+	type GuestWorld
+} from './guest-harness.ts';
 
 describe('every closed_reason through its real trigger', () => {
 	const tempDir = useTempDir('guest-closing-');
 	let world: GuestWorld;
 	afterEach(async () => world?.close());
 
-	const runTimeouts = () => sessionTimeoutsPass({ db: world.db, clock: world.clock, logger: silentLogger, config: world.config, api: world.bot.api })();
+	const runTimeouts = () =>
+		sessionTimeoutsPass({
+			db: world.db,
+			clock: world.clock,
+			logger: silentLogger,
+			config: world.config,
+			api: world.bot.api
+		})();
 
 	it('qr_timeout: nobody scans for 120 s; the server clock closes it and a late scan is told', async () => {
 		world = await startGuestWorld(tempDir());
@@ -53,8 +73,13 @@ describe('every closed_reason through its real trigger', () => {
 		expect(await sessionRow(world, token)).toMatchObject({ status: 'expired', closedReason: 'idle_timeout' });
 		await guest.waitFor((m) => /seans vaqti tugadi/.test(m.text ?? ''));
 		await guest.press(prompt.message_id, `gc:${token}`);
-		await eventually(() => guest.messages(), (all) => all.filter((m) => /seans vaqti tugadi/.test(m.text ?? '')).length === 2);
-		expect((await world.db.user.findUniqueOrThrow({ where: { telegramUserId: BigInt(guest.id) } })).consentedAt).toBeNull();
+		await eventually(
+			() => guest.messages(),
+			(all) => all.filter((m) => /seans vaqti tugadi/.test(m.text ?? '')).length === 2
+		);
+		expect(
+			(await world.db.user.findUniqueOrThrow({ where: { telegramUserId: BigInt(guest.id) } })).consentedAt
+		).toBeNull();
 	});
 
 	it('idle_timeout to a guest who blocked the bot: the 403 marks the guest, so notices and broadcasts skip them', async () => {
@@ -98,11 +123,16 @@ describe('every closed_reason through its real trigger', () => {
 	it('camera_error: the kiosk closes its own session; another kiosk cannot close it', async () => {
 		world = await startGuestWorld(tempDir());
 		const token = await startSession(world);
-		const other = await world.db.kiosk.create({ data: { name: 'other', keyHash: 'x'.repeat(64), createdAt: world.clock.now().toISOString() } });
+		const other = await world.db.kiosk.create({
+			data: { name: 'other', keyHash: 'x'.repeat(64), createdAt: world.clock.now().toISOString() }
+		});
 		expect(await closeKioskSession(world.deps, other.id, token, 'camera_error')).toEqual({ kind: 'not_found' });
 		expect(await closeKioskSession(world.deps, world.kiosk.id, token, 'camera_error')).toEqual({ kind: 'closed' });
 		expect(await sessionRow(world, token)).toMatchObject({ status: 'expired', closedReason: 'camera_error' });
-		expect(await closeKioskSession(world.deps, world.kiosk.id, token, 'camera_error')).toEqual({ kind: 'already_final', status: 'expired' });
+		expect(await closeKioskSession(world.deps, world.kiosk.id, token, 'camera_error')).toEqual({
+			kind: 'already_final',
+			status: 'expired'
+		});
 	});
 
 	it('kiosk_reset: Start (or a reload) with a session open closes the old one; a photo_taken session is never reopened or closed', async () => {
@@ -118,7 +148,9 @@ describe('every closed_reason through its real trigger', () => {
 
 	it('maintenance: Start is refused while paused', async () => {
 		world = await startGuestWorld(tempDir());
-		await world.db.setting.create({ data: { key: 'maintenance', value: JSON.stringify({ source: 'admin', reason: 'test', at: '' }), updatedAt: '' } });
+		await world.db.setting.create({
+			data: { key: 'maintenance', value: JSON.stringify({ source: 'admin', reason: 'test', at: '' }), updatedAt: '' }
+		});
 		expect(await startKioskSession(world.deps, world.kiosk.id)).toEqual({ kind: 'paused', until: null });
 	});
 

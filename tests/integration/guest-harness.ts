@@ -50,19 +50,44 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	const { db, dbPath } = await createTestDb(dir);
 	const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
-	const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ...env }, PROJECT_ROOT);
+	const config = parseConfig(
+		{ NODE_ENV: 'test', DATA_DIR: dir, DB_PATH: dbPath, TELEGRAM_API_ROOT: emulator.url, ...env },
+		PROJECT_ROOT
+	);
 	const fileStore = localFileStore(dir);
 	const noticeApi = createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url });
 	// One reader of the settings in force for the bot and the kiosk, as in the worker and the web.
 	const runtime = new RuntimeSettings({ db, clock, config });
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore, runtime, sendPacing: sendPacingWithoutWaits(db, clock) }, [noticeApi]);
+	const bot = createBot(
+		{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
+		{ db, clock, logger: silentLogger, config, fileStore, runtime, sendPacing: sendPacingWithoutWaits(db, clock) },
+		[noticeApi]
+	);
 	await bot.init();
 	const polling = pollUpdates(bot);
 	await rememberBotUsername(db, clock, bot.botInfo.username);
 	const { kiosk, key: kioskKey } = await createKiosk(db, clock, 'test-kiosk');
-	const deps: KioskDeps = { db, clock, timeouts: sessionTimeoutsFrom(config), slots: config.WORKER_SLOTS, packsPerGuest: async () => (await runtime.read()).packsPerGuest };
+	const deps: KioskDeps = {
+		db,
+		clock,
+		timeouts: sessionTimeoutsFrom(config),
+		slots: config.WORKER_SLOTS,
+		packsPerGuest: async () => (await runtime.read()).packsPerGuest
+	};
 	return {
-		db, dbPath, dir, fileStore, clock, config, emulator, bot, noticeApi, kiosk, kioskKey, deps, runtime,
+		db,
+		dbPath,
+		dir,
+		fileStore,
+		clock,
+		config,
+		emulator,
+		bot,
+		noticeApi,
+		kiosk,
+		kioskKey,
+		deps,
+		runtime,
 		close: async () => {
 			await polling.stop();
 			await emulator.close();
@@ -80,7 +105,9 @@ function pollUpdates(bot: Bot<BotContext>): { stop(): Promise<void> } {
 	const loop = (async () => {
 		let offset = 0;
 		while (!stopping) {
-			const updates = await bot.api.getUpdates({ offset, timeout: 1, allowed_updates: ['message', 'callback_query'] }).catch(() => []);
+			const updates = await bot.api
+				.getUpdates({ offset, timeout: 1, allowed_updates: ['message', 'callback_query'] })
+				.catch(() => []);
 			for (const update of updates) {
 				offset = update.update_id + 1;
 				await bot.handleUpdate(update);
@@ -112,7 +139,8 @@ export async function newGuest(world: GuestWorld, language = 'en', name = 'Aziza
 	return {
 		id: user.id,
 		send: async (text) => (await control.sendUserMessage({ user_id: user.id, text })).update_id ?? -1,
-		press: async (messageId, data) => (await control.pressButton({ user_id: user.id, message_id: messageId, callback_data: data })).update_id,
+		press: async (messageId, data) =>
+			(await control.pressButton({ user_id: user.id, message_id: messageId, callback_data: data })).update_id,
 		messages: () => control.chatMessages(user.id),
 		waitFor: (test, timeoutMs = 20_000) => control.waitForMessage(user.id, (m) => m.from_bot && test(m), { timeoutMs })
 	};
@@ -130,7 +158,12 @@ export async function startSession(world: GuestWorld): Promise<string> {
  * upload checker process (one per test process, as in the web process; it ends with the tests).
  */
 export function uploadDeps(world: GuestWorld): UploadDeps {
-	return { ...world.deps, fileStore: world.fileStore, logger: silentLogger, uploadChecker: sharedUploadChecker(silentLogger) };
+	return {
+		...world.deps,
+		fileStore: world.fileStore,
+		logger: silentLogger,
+		uploadChecker: sharedUploadChecker(silentLogger)
+	};
 }
 
 export async function sessionRow(world: GuestWorld, token: string) {
@@ -141,12 +174,19 @@ export async function sessionRow(world: GuestWorld, token: string) {
  * Polls until `check` holds (the bot handles updates asynchronously). The limit only catches a hang:
  * it ends as soon as `check` holds, and files run side by side on a machine that may be busy.
  */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+	read: () => Promise<T>,
+	check: (value: T) => boolean,
+	timeoutMs = 20_000
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await read();
 		if (check(value)) return value;
-		if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`
+			);
 		await new Promise((resolve) => setTimeout(resolve, 25));
 	}
 }
@@ -158,15 +198,28 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
  * instead of a fixed pause that a busy machine can outlast.
  */
 export async function updatesHandled(world: GuestWorld): Promise<void> {
-	await eventually(() => world.emulator.control.updates(), (updates) => updates.pending.length === 0);
+	await eventually(
+		() => world.emulator.control.updates(),
+		(updates) => updates.pending.length === 0
+	);
 }
 
 /** Walks a guest through /start, consent and an outfit; returns when the session is template_chosen. */
-export async function guestReachesOutfit(world: GuestWorld, guest: Guest, token: string, outfitId = 'wizard'): Promise<void> {
+export async function guestReachesOutfit(
+	world: GuestWorld,
+	guest: Guest,
+	token: string,
+	outfitId = 'wizard'
+): Promise<void> {
 	await guest.send(`/start ${token}`);
 	const prompt = await guest.waitFor((m) => m.buttons.flat().some((b) => b.callback_data?.startsWith('gc:')));
 	await guest.press(prompt.message_id, `gc:${token}`);
-	const catalogue = await guest.waitFor((m) => m.photo !== undefined && m.buttons.flat().some((b) => b.callback_data?.startsWith('go:')));
+	const catalogue = await guest.waitFor(
+		(m) => m.photo !== undefined && m.buttons.flat().some((b) => b.callback_data?.startsWith('go:'))
+	);
 	await guest.press(catalogue.message_id, `go:${outfitId}:${token}`);
-	await eventually(() => sessionRow(world, token), (s) => s.status === 'template_chosen');
+	await eventually(
+		() => sessionRow(world, token),
+		(s) => s.status === 'template_chosen'
+	);
 }

@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { NOTICE_CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { crashAndRestartWorker, createGenerationWorld, waitForJobStatus, type GenerationWorld, type WorkerProcess } from './generation-harness.ts';
+import {
+	crashAndRestartWorker,
+	createGenerationWorld,
+	waitForJobStatus,
+	type GenerationWorld,
+	type WorkerProcess
+} from './generation-harness.ts';
 
 /**
  * The real worker process SIGKILLed between a notice's send and its record (CRASH_AT, as in the
@@ -18,7 +24,11 @@ describe('a worker killed between a guest notice and its record', () => {
 	let world: GenerationWorld | undefined;
 	const children: WorkerProcess[] = [];
 	afterEach(async () => {
-		for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) (child.kill('SIGTERM'), await child.finished);
+		for (const child of children.splice(0))
+			if (child.exitCode === null && child.signalCode === null) {
+				child.kill('SIGTERM');
+				await child.finished;
+			}
 		await world?.close();
 	});
 
@@ -49,20 +59,33 @@ describe('a worker killed between a guest notice and its record', () => {
 		const live = statusMessages.filter((m) => BigInt(m.message_id) === recorded?.messageId);
 		expect(live.map((m) => m.text)).toEqual([READY]);
 		expect(statusMessages.filter((m) => m.text === READY)).toHaveLength(1);
-		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({ state: 'sent', attempts: statusMessages.length });
+		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({
+			state: 'sent',
+			attempts: statusMessages.length
+		});
 		expect(said.filter((m) => m.text?.includes('https://t.me/addstickers/'))).toHaveLength(1);
 	}, 150_000);
 
 	it('after_status_edit: the edit is repeated, changes nothing, and the guest has one status message that ends "ready"', async () => {
 		const { jobId } = await crashThenFinish('after_status_edit');
 		const said = (await world!.emulator.control.chatMessages(world!.guestId)).filter((m) => m.from_bot);
-		const statusMessages = said.filter((m) => GENERATING.test(m.text ?? '') || m.text === READY || /Looking|Sketching|Drawing|Cutting|Putting|Checking|Uploading/.test(m.text ?? ''));
+		const statusMessages = said.filter(
+			(m) =>
+				GENERATING.test(m.text ?? '') ||
+				m.text === READY ||
+				/Looking|Sketching|Drawing|Cutting|Putting|Checking|Uploading/.test(m.text ?? '')
+		);
 		expect(statusMessages).toHaveLength(1);
 		expect(statusMessages[0]).toMatchObject({ text: READY, edited: true });
 		// The restarted worker did repeat the edit it had not recorded: Telegram answered "not modified".
-		const edits = (await world!.emulator.control.callCounts()).calls.filter((c) => c.method === 'editMessageText' && c.chat_id === world!.guestId);
+		const edits = (await world!.emulator.control.callCounts()).calls.filter(
+			(c) => c.method === 'editMessageText' && c.chat_id === world!.guestId
+		);
 		expect(edits.filter((c) => c.outcome === 400).length).toBeGreaterThanOrEqual(1);
-		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({ state: 'sent', attempts: 1 });
+		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({
+			state: 'sent',
+			attempts: 1
+		});
 		expect(said.filter((m) => m.text?.includes('https://t.me/addstickers/'))).toHaveLength(1);
 	}, 150_000);
 });

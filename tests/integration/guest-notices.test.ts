@@ -15,9 +15,12 @@ describe('the guest notices outbox', () => {
 	const worlds = useGenerationWorld('guest-notices-');
 	const GENERATING = /Generating your stickers/;
 
-	const botTexts = async (world: GenerationWorld) => (await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
-	const sendsToGuest = async (world: GenerationWorld) => (await world.emulator.control.callCounts()).byChat[`sendMessage:${world.guestId}`] ?? 0;
-	const noticeOf = (world: GenerationWorld, jobId: number, kind = 'generating') => world.db.guestNotice.findFirstOrThrow({ where: { jobId, kind } });
+	const botTexts = async (world: GenerationWorld) =>
+		(await world.emulator.control.chatMessages(world.guestId)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+	const sendsToGuest = async (world: GenerationWorld) =>
+		(await world.emulator.control.callCounts()).byChat[`sendMessage:${world.guestId}`] ?? 0;
+	const noticeOf = (world: GenerationWorld, jobId: number, kind = 'generating') =>
+		world.db.guestNotice.findFirstOrThrow({ where: { jobId, kind } });
 
 	it('429 with retry_after, a 500, a dropped connection and a timeout: retried on the outbox schedule, then delivered and recorded', async () => {
 		const world = await worlds.open();
@@ -48,7 +51,11 @@ describe('the guest notices outbox', () => {
 		await world.emulator.control.injectFault({ method: 'sendMessage', chat_id: chat, kind: 'delay', ms: 2_000 });
 		clock.advance(60 * SECOND);
 		expect(await deliverGuestNotices(notices)).toBe(0);
-		expect(await noticeOf(world, jobId)).toMatchObject({ state: 'queued', attempts: 4, error: "Network request for 'sendMessage' failed!" });
+		expect(await noticeOf(world, jobId)).toMatchObject({
+			state: 'queued',
+			attempts: 4,
+			error: "Network request for 'sendMessage' failed!"
+		});
 		clock.advance(60 * SECOND);
 		expect(await deliverGuestNotices(notices)).toBe(1);
 
@@ -67,8 +74,14 @@ describe('the guest notices outbox', () => {
 	it('two senders at once (two passes, or a pass and the job loop): each notice is claimed and sent once', async () => {
 		const world = await worlds.open();
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const jobs = [await world.queueJob({ createdAt: clock.now(), viaOutbox: true }), await world.queueJob({ createdAt: clock.now(), viaOutbox: true })];
-		const [a, b] = await Promise.all([deliverGuestNotices(noticeDepsFor(world, clock)), deliverGuestNotices(noticeDepsFor(world, clock))]);
+		const jobs = [
+			await world.queueJob({ createdAt: clock.now(), viaOutbox: true }),
+			await world.queueJob({ createdAt: clock.now(), viaOutbox: true })
+		];
+		const [a, b] = await Promise.all([
+			deliverGuestNotices(noticeDepsFor(world, clock)),
+			deliverGuestNotices(noticeDepsFor(world, clock))
+		]);
 		// A pass that got to both notices first met the chat's pacing (one message a second) at the
 		// second and put it off by a second, not as an attempt: the next pass sends it.
 		clock.advance(BOT_LIMITS.perChatMs); // the chat's spacing (1.2 s) has passed
@@ -98,7 +111,11 @@ describe('the guest notices outbox', () => {
 		expect(await deliverGuestNotices(notices)).toBe(0);
 		expect((await failJobPastDeadline(world.db, clock, jobId, 'deadline')).won).toBe(true);
 		expect(await deliverGuestNotices(notices)).toBe(0);
-		expect(await noticeOf(world, jobId, 'deadline')).toMatchObject({ state: 'blocked', attempts: 1, error: 'the guest has blocked the bot; not sent' });
+		expect(await noticeOf(world, jobId, 'deadline')).toMatchObject({
+			state: 'blocked',
+			attempts: 1,
+			error: 'the guest has blocked the bot; not sent'
+		});
 		expect(await sendsToGuest(world)).toBe(1);
 	});
 
@@ -106,7 +123,13 @@ describe('the guest notices outbox', () => {
 		const world = await worlds.open();
 		const now = new Date().toISOString();
 		const enqueue = world.db.$transaction(async (tx) => {
-			await enqueueJob(tx, { telegramUserId: BigInt(world.guestId), sessionToken: 'rolled-back', photoPath: '/nowhere.jpg', templateId: 'tuxedo', now });
+			await enqueueJob(tx, {
+				telegramUserId: BigInt(world.guestId),
+				sessionToken: 'rolled-back',
+				photoPath: '/nowhere.jpg',
+				templateId: 'tuxedo',
+				now
+			});
 			throw new Error('the upload failed after the job was written');
 		});
 		await expect(enqueue).rejects.toThrow(/upload failed/);

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { eventually, newGuest, sessionRow, startGuestWorld, startSession, type Guest, type GuestWorld } from './guest-harness.ts';
+import {
+	eventually,
+	newGuest,
+	sessionRow,
+	startGuestWorld,
+	startSession,
+	type Guest,
+	type GuestWorld
+} from './guest-harness.ts';
 
 describe('the pack limit: one pack per guest plus extra_packs_allowed', () => {
 	const tempDir = useTempDir('guest-pack-');
@@ -9,8 +17,22 @@ describe('the pack limit: one pack per guest plus extra_packs_allowed', () => {
 
 	async function addJob(guest: Guest, status: string): Promise<void> {
 		const now = world.clock.now().toISOString();
-		await world.db.user.upsert({ where: { telegramUserId: BigInt(guest.id) }, create: { telegramUserId: BigInt(guest.id), createdAt: now, consentedAt: now }, update: {} });
-		await world.db.job.create({ data: { telegramUserId: BigInt(guest.id), sessionToken: `old-${status}-${Math.random()}`, photoPath: '/gone.jpg', templateId: 'chef', status, createdAt: now, updatedAt: now } });
+		await world.db.user.upsert({
+			where: { telegramUserId: BigInt(guest.id) },
+			create: { telegramUserId: BigInt(guest.id), createdAt: now, consentedAt: now },
+			update: {}
+		});
+		await world.db.job.create({
+			data: {
+				telegramUserId: BigInt(guest.id),
+				sessionToken: `old-${status}-${Math.random()}`,
+				photoPath: '/gone.jpg',
+				templateId: 'chef',
+				status,
+				createdAt: now,
+				updatedAt: now
+			}
+		});
 	}
 
 	it('a guest whose pack is still being made is told so, and the session closes with notice pack_in_progress', async () => {
@@ -20,7 +42,11 @@ describe('the pack limit: one pack per guest plus extra_packs_allowed', () => {
 		const token = await startSession(world);
 		await guest.send(`/start ${token}`);
 		await guest.waitFor((m) => /still being made/.test(m.text ?? ''));
-		expect(await sessionRow(world, token)).toMatchObject({ status: 'expired', notice: 'pack_in_progress', telegramUserId: BigInt(guest.id) });
+		expect(await sessionRow(world, token)).toMatchObject({
+			status: 'expired',
+			notice: 'pack_in_progress',
+			telegramUserId: BigInt(guest.id)
+		});
 	});
 
 	it('a guest with a done pack gets the existing link again (built from users.pack_name) and no new session', async () => {
@@ -28,7 +54,10 @@ describe('the pack limit: one pack per guest plus extra_packs_allowed', () => {
 		const guest = await newGuest(world);
 		await addJob(guest, 'done');
 		await addJob(guest, 'failed'); // failed jobs never count
-		await world.db.user.update({ where: { telegramUserId: BigInt(guest.id) }, data: { packName: 'kiosk_5000001_1_by_sticker_kiosk_bot', packLink: 'https://stale.example/wrong' } });
+		await world.db.user.update({
+			where: { telegramUserId: BigInt(guest.id) },
+			data: { packName: 'kiosk_5000001_1_by_sticker_kiosk_bot', packLink: 'https://stale.example/wrong' }
+		});
 		const token = await startSession(world);
 		await guest.send(`/start ${token}`);
 		const reply = await guest.waitFor((m) => /already have your sticker pack/.test(m.text ?? ''));
@@ -41,16 +70,28 @@ describe('the pack limit: one pack per guest plus extra_packs_allowed', () => {
 		world = await startGuestWorld(tempDir());
 		const guest = await newGuest(world);
 		await addJob(guest, 'done');
-		await world.db.user.update({ where: { telegramUserId: BigInt(guest.id) }, data: { extraPacksAllowed: 1, packName: 'p_by_sticker_kiosk_bot' } });
+		await world.db.user.update({
+			where: { telegramUserId: BigInt(guest.id) },
+			data: { extraPacksAllowed: 1, packName: 'p_by_sticker_kiosk_bot' }
+		});
 		const allowed = await startSession(world);
 		await guest.send(`/start ${allowed}`);
-		await eventually(() => sessionRow(world, allowed), (s) => s.status === 'consented');
+		await eventually(
+			() => sessionRow(world, allowed),
+			(s) => s.status === 'consented'
+		);
 
 		await addJob(guest, 'done');
-		await world.db.session.update({ where: { sessionToken: allowed }, data: { status: 'expired', closedReason: 'cancel' } });
+		await world.db.session.update({
+			where: { sessionToken: allowed },
+			data: { status: 'expired', closedReason: 'cancel' }
+		});
 		const refused = await startSession(world);
 		await guest.send(`/start ${refused}`);
-		await eventually(() => sessionRow(world, refused), (s) => s.status === 'expired');
+		await eventually(
+			() => sessionRow(world, refused),
+			(s) => s.status === 'expired'
+		);
 		expect((await sessionRow(world, refused)).notice).toBe('pack_ready');
 	});
 
@@ -60,6 +101,9 @@ describe('the pack limit: one pack per guest plus extra_packs_allowed', () => {
 		await addJob(guest, 'failed');
 		const token = await startSession(world);
 		await guest.send(`/start ${token}`);
-		await eventually(() => sessionRow(world, token), (s) => s.status === 'consented');
+		await eventually(
+			() => sessionRow(world, token),
+			(s) => s.status === 'consented'
+		);
 	});
 });

@@ -3,7 +3,6 @@ import { giveConsent } from '../../src/lib/server/guests/guest-steps.ts';
 import { linkGuest } from '../../src/lib/server/guests/guest-link.ts';
 import { expireOverdueSessions } from '../../src/lib/server/guests/session-timeouts.ts';
 import { takePhotoAndEnqueue } from '../../src/lib/server/guests/take-photo.ts';
-import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { createKiosk } from '../../src/lib/server/kiosk/kiosk-keys.ts';
 import { startKioskSession } from '../../src/lib/server/kiosk/kiosk-session.ts';
 import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
@@ -40,7 +39,7 @@ describe('races on one session', () => {
 			const linkedAt = world.clock.now().getTime();
 			// The guest's tap is read a moment before the deadline, the sweep a moment after it.
 			const guestClock = new FakeClock(new Date(linkedAt + 180 * SECOND - 1));
-			const sweepClock = new FakeClock(new Date(linkedAt + 180 * SECOND + round % 3));
+			const sweepClock = new FakeClock(new Date(linkedAt + 180 * SECOND + (round % 3)));
 			const [consent, expired] = await Promise.all([
 				giveConsent({ db: world.db, clock: guestClock, timeouts: world.deps.timeouts }, token, userId),
 				expireOverdueSessions({ db: world.db, clock: sweepClock, timeouts: world.deps.timeouts })
@@ -75,7 +74,10 @@ describe('races on one session', () => {
 	it('two take_photo_and_enqueue transactions at once: one job, the other answered already_taken', async () => {
 		world = await startGuestWorld(tempDir());
 		const token = await linkedSession(2001n);
-		await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'chef' } });
+		await world.db.session.update({
+			where: { sessionToken: token },
+			data: { status: 'template_chosen', templateId: 'chef' }
+		});
 		const [a, b] = await Promise.all([
 			takePhotoAndEnqueue(world.deps, token, '/data/a.jpg'),
 			takePhotoAndEnqueue(world.deps, token, '/data/b.jpg')
@@ -92,10 +94,21 @@ describe('races on one session', () => {
 			const first = await linkedSession(userId);
 			const started = await startKioskSession(world.deps, other.id);
 			if (started.kind !== 'started') throw new Error(started.kind);
-			expect((await linkGuest(world.deps, started.token, { telegramUserId: userId, firstName: 'Racer' })).kind).toBe('linked');
-			for (const token of [first, started.token]) await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'chef' } });
-			const outcomes = await Promise.all([first, started.token].map((token) => takePhotoAndEnqueue(world.deps, token, `/data/${token}.jpg`)));
-			expect(outcomes.map((o) => (o.kind === 'closed' ? `closed ${o.notice}` : o.kind)).sort()).toEqual(['closed pack_in_progress', 'enqueued']);
+			expect((await linkGuest(world.deps, started.token, { telegramUserId: userId, firstName: 'Racer' })).kind).toBe(
+				'linked'
+			);
+			for (const token of [first, started.token])
+				await world.db.session.update({
+					where: { sessionToken: token },
+					data: { status: 'template_chosen', templateId: 'chef' }
+				});
+			const outcomes = await Promise.all(
+				[first, started.token].map((token) => takePhotoAndEnqueue(world.deps, token, `/data/${token}.jpg`))
+			);
+			expect(outcomes.map((o) => (o.kind === 'closed' ? `closed ${o.notice}` : o.kind)).sort()).toEqual([
+				'closed pack_in_progress',
+				'enqueued'
+			]);
 			expect(await world.db.job.count({ where: { telegramUserId: userId } })).toBe(1);
 		}
 	});
@@ -103,12 +116,19 @@ describe('races on one session', () => {
 	it('two uploads at once through the upload service: one job, one selfie on disk', async () => {
 		world = await startGuestWorld(tempDir());
 		const token = await linkedSession(3001n);
-		await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'chef' } });
+		await world.db.session.update({
+			where: { sessionToken: token },
+			data: { status: 'template_chosen', templateId: 'chef' }
+		});
 		const deps = uploadDeps(world);
 		const photo = await selfieJpeg();
-		const outcomes = await Promise.all([0, 1, 2].map(() => uploadSelfie(deps, world.kiosk.id, token, streamOf(photo), null)));
+		const outcomes = await Promise.all(
+			[0, 1, 2].map(() => uploadSelfie(deps, world.kiosk.id, token, streamOf(photo), null))
+		);
 		expect(outcomes.filter((o) => o.kind === 'enqueued')).toHaveLength(1);
-		expect(outcomes.filter((o) => o.kind !== 'enqueued').every((o) => ['busy', 'already_taken'].includes(o.kind))).toBe(true);
+		expect(outcomes.filter((o) => o.kind !== 'enqueued').every((o) => ['busy', 'already_taken'].includes(o.kind))).toBe(
+			true
+		);
 		expect(await world.db.job.count({ where: { sessionToken: token } })).toBe(1);
 		const { readdirSync } = await import('node:fs');
 		const files = readdirSync(`${world.dir}/sessions/${token}`).sort();

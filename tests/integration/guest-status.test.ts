@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { claimDelayNotice, claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
 import { recordStage } from '../../src/lib/server/jobs/job-progress.ts';
-import { DEFAULT_JOB_SECONDS, readActiveQueue, readSessionQueuePosition, readTypicalJobSeconds } from '../../src/lib/server/jobs/queue-position.ts';
+import {
+	DEFAULT_JOB_SECONDS,
+	readActiveQueue,
+	readSessionQueuePosition,
+	readTypicalJobSeconds
+} from '../../src/lib/server/jobs/queue-position.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { BOT_LIMITS, BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { EditPacer } from '../../src/lib/server/telegram/edit-pacer.ts';
@@ -23,15 +28,26 @@ describe('a live place in the queue', () => {
 		const guest = await world.emulator.control.createUser({ first_name: name, language_code: 'en' });
 		await world.emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
 		const now = new Date().toISOString();
-		await world.db.user.create({ data: { telegramUserId: BigInt(guest.id), firstName: name, consentedAt: now, createdAt: now } });
+		await world.db.user.create({
+			data: { telegramUserId: BigInt(guest.id), firstName: name, consentedAt: now, createdAt: now }
+		});
 		return guest.id;
 	}
 
 	function statusDeps(world: GenerationWorld, clock: FakeClock): GuestStatusDeps {
-		return { db: world.db, clock, logger: createLogger('test', 'silent'), api: world.api, slots: 1, pacer: new EditPacer(new BotBudget(world.db, clock)), cooldown: new ChatCooldown() };
+		return {
+			db: world.db,
+			clock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			slots: 1,
+			pacer: new EditPacer(new BotBudget(world.db, clock)),
+			cooldown: new ChatCooldown()
+		};
 	}
 
-	const botMessages = async (world: GenerationWorld, guestId: number) => (await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot);
+	const botMessages = async (world: GenerationWorld, guestId: number) =>
+		(await world.emulator.control.chatMessages(guestId)).filter((m) => m.from_bot);
 
 	it('#3 → #2 → #1 → drawing, as edits of one message, at most once every 5 s', async () => {
 		const world = await worlds.open();
@@ -59,7 +75,10 @@ describe('a live place in the queue', () => {
 		expect(await shown()).toMatchObject({ text: expect.stringMatching(/#2 in the queue, about 3 min/), edits: 1 });
 
 		// The job ahead is done and the next claimed at once: #1, shown 5 s after the last edit.
-		await world.db.job.update({ where: { jobId: first }, data: { status: 'done', linkSentAt: clock.now().toISOString() } });
+		await world.db.job.update({
+			where: { jobId: first },
+			data: { status: 'done', linkSentAt: clock.now().toISOString() }
+		});
 		await claimNextJob(world.db, clock, 'w1', MINUTE);
 		clock.advance(2 * SECOND);
 		await refreshGuestStatuses(status);
@@ -69,7 +88,10 @@ describe('a live place in the queue', () => {
 		expect(await shown()).toMatchObject({ text: expect.stringMatching(/#1 in the queue/), edits: 2 });
 
 		// Mine is claimed and drawing starts.
-		await world.db.job.updateMany({ where: { status: 'processing' }, data: { status: 'done', linkSentAt: clock.now().toISOString() } });
+		await world.db.job.updateMany({
+			where: { status: 'processing' },
+			data: { status: 'done', linkSentAt: clock.now().toISOString() }
+		});
 		expect((await claimNextJob(world.db, clock, 'w1', MINUTE))?.jobId).toBe(mine);
 		await recordStage(world.db, clock, mine, 'passport');
 		clock.advance(5 * SECOND);
@@ -89,7 +111,8 @@ describe('a live place in the queue', () => {
 		const notices = noticeDepsFor(world, clock);
 		expect(await deliverGuestNotices(notices)).toBe(1);
 		const status = statusDeps(world, clock);
-		const editCalls = async () => (await world.emulator.control.callCounts()).byChat[`editMessageText:${world.guestId}`] ?? 0;
+		const editCalls = async () =>
+			(await world.emulator.control.callCounts()).byChat[`editMessageText:${world.guestId}`] ?? 0;
 		await claimNextJob(world.db, clock, 'w1', MINUTE);
 		await recordStage(world.db, clock, jobId, 'passport');
 		clock.advance(5 * SECOND);
@@ -115,7 +138,18 @@ describe('a live place in the queue', () => {
 		const delivered = async (minutesAgo: number, seconds: number) => {
 			const linkSentAt = new Date(clock.now().getTime() - minutesAgo * MINUTE);
 			const createdAt = new Date(linkSentAt.getTime() - seconds * SECOND).toISOString();
-			await world.db.job.create({ data: { telegramUserId: 1n, sessionToken: `s${minutesAgo}`, photoPath: 'x', templateId: 't', status: 'done', createdAt, updatedAt: linkSentAt.toISOString(), linkSentAt: linkSentAt.toISOString() } });
+			await world.db.job.create({
+				data: {
+					telegramUserId: 1n,
+					sessionToken: `s${minutesAgo}`,
+					photoPath: 'x',
+					templateId: 't',
+					status: 'done',
+					createdAt,
+					updatedAt: linkSentAt.toISOString(),
+					linkSentAt: linkSentAt.toISOString()
+				}
+			});
 		};
 		await delivered(5, 40);
 		await delivered(20, 60);
@@ -134,7 +168,11 @@ describe('a live place in the queue', () => {
 		await world.queueJob({ createdAt: clock.now(), guestId: await addGuest(world, 'Ahead') });
 		const mine = await world.queueJob({ createdAt: clock.now(), viaOutbox: true });
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId: mine } });
-		expect(await readSessionQueuePosition({ db: world.db, clock, slots: 1 }, job.sessionToken)).toEqual({ position: 2, etaSeconds: 60, status: 'queued' });
+		expect(await readSessionQueuePosition({ db: world.db, clock, slots: 1 }, job.sessionToken)).toEqual({
+			position: 2,
+			etaSeconds: 60,
+			status: 'queued'
+		});
 		expect(await deliverGuestNotices(noticeDepsFor(world, clock))).toBe(1);
 		const [status] = await botMessages(world, world.guestId);
 		expect(status?.text).toMatch(/#2 in the queue, about 60 s/);
@@ -147,11 +185,29 @@ describe('a live place in the queue', () => {
 		const delivered = async (eventId: number, hoursAgo: number, seconds: number) => {
 			const linkSentAt = new Date(clock.now().getTime() - hoursAgo * HOUR);
 			const createdAt = new Date(linkSentAt.getTime() - seconds * SECOND).toISOString();
-			const job = await world.db.job.create({ data: { telegramUserId: 1n, sessionToken: `e${n++}`, photoPath: 'x', templateId: 't', status: 'done', createdAt, updatedAt: linkSentAt.toISOString(), linkSentAt: linkSentAt.toISOString() } });
-			await world.db.jobSnapshot.create({ data: { jobId: job.jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt } });
+			const job = await world.db.job.create({
+				data: {
+					telegramUserId: 1n,
+					sessionToken: `e${n++}`,
+					photoPath: 'x',
+					templateId: 't',
+					status: 'done',
+					createdAt,
+					updatedAt: linkSentAt.toISOString(),
+					linkSentAt: linkSentAt.toISOString()
+				}
+			});
+			await world.db.jobSnapshot.create({
+				data: { jobId: job.jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt }
+			});
 		};
 		// Event 1 runs on a fast provider (packs in 4–6 s, yesterday's too); event 2 is slow and busy now.
-		for (const [hoursAgo, seconds] of [[30, 6], [2, 4], [0.1, 4]] as const) await delivered(1, hoursAgo, seconds);
+		for (const [hoursAgo, seconds] of [
+			[30, 6],
+			[2, 4],
+			[0.1, 4]
+		] as const)
+			await delivered(1, hoursAgo, seconds);
 		for (const seconds of [100, 120, 140]) await delivered(2, 0.2, seconds);
 		expect(await readTypicalJobSeconds(world.db, clock, 1)).toBe(4);
 		expect(await readTypicalJobSeconds(world.db, clock, 2)).toBe(120);
@@ -162,7 +218,13 @@ describe('a live place in the queue', () => {
 		// One slot, two queued jobs: each place is counted in the one queue, each time in its own event's.
 		const fast = await world.queueJob({ createdAt: clock.now(), guestId: await addGuest(world, 'Fast') });
 		const slow = await world.queueJob({ createdAt: clock.now() });
-		for (const [jobId, eventId] of [[fast, 1], [slow, 2]] as const) await world.db.jobSnapshot.create({ data: { jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt: clock.now().toISOString() } });
+		for (const [jobId, eventId] of [
+			[fast, 1],
+			[slow, 2]
+		] as const)
+			await world.db.jobSnapshot.create({
+				data: { jobId, eventId, catalogueVersion: 1, outfitJson: '{}', createdAt: clock.now().toISOString() }
+			});
 		const queue = await readActiveQueue({ db: world.db, clock, slots: 1 });
 		expect(queue.get(fast)).toEqual({ position: 1, etaSeconds: 5, status: 'queued' }); // 4 s, never promised below 5
 		expect(queue.get(slow)).toEqual({ position: 2, etaSeconds: 240, status: 'queued' });

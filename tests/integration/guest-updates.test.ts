@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BotContext } from '../../src/worker/bot/context.ts';
 import { oncePerUpdate } from '../../src/worker/bot/once-per-update.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { eventually, newGuest, sessionRow, startGuestWorld, startSession, updatesHandled, type GuestWorld } from './guest-harness.ts';
+import {
+	eventually,
+	newGuest,
+	sessionRow,
+	startGuestWorld,
+	startSession,
+	updatesHandled,
+	type GuestWorld
+} from './guest-harness.ts';
 
 /** The same update delivered twice has one effect; and the bot's answers to /start payloads that lead nowhere. */
 describe('guest updates: duplicates and bad /start payloads', () => {
@@ -26,13 +34,19 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		expect(botMessages.filter((m) => m.photo)).toHaveLength(1);
 		expect((await sessionRow(world, token)).status).toBe('consented');
 		const history = (await world.emulator.control.updates()).history.map((u) => u.update_id);
-		expect(history.filter((id) => id === startUpdate).length + history.filter((id) => id === pressUpdate).length).toBeGreaterThanOrEqual(2);
+		expect(
+			history.filter((id) => id === startUpdate).length + history.filter((id) => id === pressUpdate).length
+		).toBeGreaterThanOrEqual(2);
 	});
 
 	it('an update is recorded as handled only when its handler finished: one cut off is handled in full when it comes again', async () => {
 		world = await startGuestWorld(tempDir());
 		const ctx = { deps: { db: world.db, clock: world.clock }, update: { update_id: 990_001 } } as unknown as BotContext;
-		await expect(oncePerUpdate(ctx, async () => { throw new Error('the worker died before its reply'); })).rejects.toThrow();
+		await expect(
+			oncePerUpdate(ctx, async () => {
+				throw new Error('the worker died before its reply');
+			})
+		).rejects.toThrow();
 		const runs: string[] = [];
 		await oncePerUpdate(ctx, async () => void runs.push('delivered again'));
 		await oncePerUpdate(ctx, async () => void runs.push('a duplicate'));
@@ -48,12 +62,18 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		const pressUpdate = await guest.press(prompt.message_id, `gc:${token}`);
 		await guest.waitFor((m) => m.photo !== undefined);
 		// What a worker killed after its replies but before the record leaves: an answered query, no record.
-		await eventually(() => world.db.processedUpdate.count({ where: { updateId: BigInt(pressUpdate) } }), (n) => n === 1);
+		await eventually(
+			() => world.db.processedUpdate.count({ where: { updateId: BigInt(pressUpdate) } }),
+			(n) => n === 1
+		);
 		await world.db.processedUpdate.delete({ where: { updateId: BigInt(pressUpdate) } });
 
 		// Delivered again, the press is answered a second time — which Telegram refuses — and goes on.
 		await world.emulator.control.replayUpdate(pressUpdate);
-		await eventually(() => guest.messages(), (all) => all.filter((m) => m.from_bot && m.photo).length === 2);
+		await eventually(
+			() => guest.messages(),
+			(all) => all.filter((m) => m.from_bot && m.photo).length === 2
+		);
 		expect((await guest.messages()).filter((m) => /went wrong/.test(m.text ?? ''))).toEqual([]);
 	});
 
@@ -65,10 +85,16 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		await guest.send('/start AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
 		await guest.waitFor((m) => /code is not valid/.test(m.text ?? ''));
 		await guest.send('/start not-a-token');
-		await eventually(() => guest.messages(), (all) => all.filter((m) => /code is not valid/.test(m.text ?? '')).length === 2);
+		await eventually(
+			() => guest.messages(),
+			(all) => all.filter((m) => /code is not valid/.test(m.text ?? '')).length === 2
+		);
 
 		const used = await startSession(world);
-		await world.db.session.update({ where: { sessionToken: used }, data: { status: 'photo_taken', telegramUserId: BigInt(guest.id) } });
+		await world.db.session.update({
+			where: { sessionToken: used },
+			data: { status: 'photo_taken', telegramUserId: BigInt(guest.id) }
+		});
 		await guest.send(`/start ${used}`);
 		await guest.waitFor((m) => /already taken/.test(m.text ?? ''));
 		expect((await sessionRow(world, used)).status).toBe('photo_taken');
@@ -96,16 +122,33 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		await guest.send(`/start ${token}`);
 		const prompt = await guest.waitFor((m) => m.buttons.length > 0);
 		await guest.press(prompt.message_id, `gc:${token}`);
-		await eventually(() => sessionRow(world, token), (s) => s.status === 'consented');
+		await eventually(
+			() => sessionRow(world, token),
+			(s) => s.status === 'consented'
+		);
 		// The emulator only lets a user press buttons a message really has, so forged data goes in as an update from the bot's side.
-		await world.bot.handleUpdate({
-			update_id: 99_999_001,
-			callback_query: { id: 'forged', from: { id: guest.id, is_bot: false, first_name: 'X' }, chat_instance: '1', data: `go:dragon:${token}` }
-		}).catch(() => undefined); // answering an unknown query id fails at the emulator, as at Telegram
-		await world.bot.handleUpdate({
-			update_id: 99_999_002,
-			callback_query: { id: 'forged2', from: { id: guest.id, is_bot: false, first_name: 'X' }, chat_instance: '1', data: 'gc:../../etc/passwd' }
-		}).catch(() => undefined);
+		await world.bot
+			.handleUpdate({
+				update_id: 99_999_001,
+				callback_query: {
+					id: 'forged',
+					from: { id: guest.id, is_bot: false, first_name: 'X' },
+					chat_instance: '1',
+					data: `go:dragon:${token}`
+				}
+			})
+			.catch(() => undefined); // answering an unknown query id fails at the emulator, as at Telegram
+		await world.bot
+			.handleUpdate({
+				update_id: 99_999_002,
+				callback_query: {
+					id: 'forged2',
+					from: { id: guest.id, is_bot: false, first_name: 'X' },
+					chat_instance: '1',
+					data: 'gc:../../etc/passwd'
+				}
+			})
+			.catch(() => undefined);
 		expect((await sessionRow(world, token)).status).toBe('consented');
 	});
 });

@@ -30,11 +30,35 @@ describe('an upload whose checker process fails', () => {
 
 	const uploadLimit = { ...UPLOAD_LIMIT, capacity: 1000, refillPerSecond: 100 };
 
-	async function post(token: string, photo: Buffer, locale: Locale, logs: Record<string, unknown>[]): Promise<{ status: number; body: Record<string, unknown> }> {
-		const logger = createLogger('web', 'info', { stdout: { write: (line: string) => void logs.push(JSON.parse(line)) } });
-		const app = { config: world.config, db: world.db, clock: world.clock, logger, version: 'test', fileStore: world.fileStore, runtime: world.runtime };
-		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=${locale}`, { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(photo) });
-		const response = await answerSelfieUpload({ app, uploadLimit, uploadChecker: checker }, world.kioskKey, token, request);
+	async function post(
+		token: string,
+		photo: Buffer,
+		locale: Locale,
+		logs: Record<string, unknown>[]
+	): Promise<{ status: number; body: Record<string, unknown> }> {
+		const logger = createLogger('web', 'info', {
+			stdout: { write: (line: string) => void logs.push(JSON.parse(line)) }
+		});
+		const app = {
+			config: world.config,
+			db: world.db,
+			clock: world.clock,
+			logger,
+			version: 'test',
+			fileStore: world.fileStore,
+			runtime: world.runtime
+		};
+		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=${locale}`, {
+			method: 'POST',
+			headers: { 'content-type': 'image/jpeg' },
+			body: new Uint8Array(photo)
+		});
+		const response = await answerSelfieUpload(
+			{ app, uploadLimit, uploadChecker: checker },
+			world.kioskKey,
+			token,
+			request
+		);
 		return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 	}
 
@@ -43,9 +67,16 @@ describe('an upload whose checker process fails', () => {
 		const token = await startSession(world);
 		const now = world.clock.now().toISOString();
 		await world.db.user.create({ data: { telegramUserId: 42n, createdAt: now } });
-		await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'knight', telegramUserId: 42n, updatedAt: now } });
+		await world.db.session.update({
+			where: { sessionToken: token },
+			data: { status: 'template_chosen', templateId: 'knight', telegramUserId: 42n, updatedAt: now }
+		});
 		const schedule = new ManualSchedule();
-		checker = new ChildUploadChecker({ entry: resolveCheckerEntry(PROJECT_ROOT), logger: createLogger('web', 'silent'), schedule: schedule.schedule });
+		checker = new ChildUploadChecker({
+			entry: resolveCheckerEntry(PROJECT_ROOT),
+			logger: createLogger('web', 'silent'),
+			schedule: schedule.schedule
+		});
 		const photo = await selfieJpeg();
 		expect((await checker.check(photo)).kind).toBe('passed');
 		const first = checker.pid!;
@@ -54,12 +85,22 @@ describe('an upload whose checker process fails', () => {
 		process.kill(first, 'SIGSTOP');
 		const answer = post(token, photo, 'ru', logs);
 		// The photo is with the (stopped) child once its answer is being waited for.
-		await eventually(async () => schedule.pending(CHECK_TIMEOUT_MS), (n) => n === 1);
+		await eventually(
+			async () => schedule.pending(CHECK_TIMEOUT_MS),
+			(n) => n === 1
+		);
 		process.kill(first, 'SIGKILL');
 		const failed = await answer;
-		expect([failed.status, failed.body.error, failed.body.sentence]).toEqual([503, 'photo_check_failed', kioskErrorText('ru', 'other')]);
+		expect([failed.status, failed.body.error, failed.body.sentence]).toEqual([
+			503,
+			'photo_check_failed',
+			kioskErrorText('ru', 'other')
+		]);
 		expect(failed.body.sentence).toBe('Что-то пошло не так. Попробуйте ещё раз.');
-		expect(logs.find((l) => l.msg === 'selfie upload failed: the photo could not be checked')).toMatchObject({ level: 50, reason: 'crashed' });
+		expect(logs.find((l) => l.msg === 'selfie upload failed: the photo could not be checked')).toMatchObject({
+			level: 50,
+			reason: 'crashed'
+		});
 		expect(await sessionRow(world, token)).toMatchObject({ status: 'template_chosen', closedReason: null });
 		expect(existsSync(path.join(world.dir, 'sessions', token))).toBe(false);
 		expect(await world.db.job.count()).toBe(0);

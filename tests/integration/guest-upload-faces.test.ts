@@ -27,14 +27,29 @@ describe('the face check at upload', () => {
 		const token = await startSession(world);
 		const now = world.clock.now().toISOString();
 		await world.db.user.create({ data: { telegramUserId: userId, createdAt: now } });
-		await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'knight', telegramUserId: userId, updatedAt: now } });
+		await world.db.session.update({
+			where: { sessionToken: token },
+			data: { status: 'template_chosen', templateId: 'knight', telegramUserId: userId, updatedAt: now }
+		});
 		return token;
 	}
 
 	// Its own bucket, so this file's many uploads from one kiosk are not rate-limited.
 	const uploadLimit = { ...UPLOAD_LIMIT, capacity: 1000, refillPerSecond: 100 };
-	async function post(token: string, photo: Buffer, locale: Locale = 'en'): Promise<{ status: number; body: Record<string, unknown> }> {
-		const app = { config: world.config, db: world.db, clock: world.clock, logger: silentLogger, version: 'test', fileStore: world.fileStore, runtime: world.runtime };
+	async function post(
+		token: string,
+		photo: Buffer,
+		locale: Locale = 'en'
+	): Promise<{ status: number; body: Record<string, unknown> }> {
+		const app = {
+			config: world.config,
+			db: world.db,
+			clock: world.clock,
+			logger: silentLogger,
+			version: 'test',
+			fileStore: world.fileStore,
+			runtime: world.runtime
+		};
 		const request = new Request(`http://kiosk.test/api/kiosk/sessions/${token}/photo?locale=${locale}`, {
 			method: 'POST',
 			headers: { 'content-type': 'image/jpeg', 'content-length': String(photo.length) },
@@ -52,7 +67,12 @@ describe('the face check at upload', () => {
 		for (const [i, { label, photo, problem }] of refusals.entries()) {
 			const locale = locales[i % locales.length]!;
 			const answer = await post(token, photo, locale);
-			expect([label, answer.status, answer.body.error, answer.body.sentence]).toEqual([label, 422, problem, kioskErrorText(locale, problem)]);
+			expect([label, answer.status, answer.body.error, answer.body.sentence]).toEqual([
+				label,
+				422,
+				problem,
+				kioskErrorText(locale, problem)
+			]);
 			const session = await sessionRow(world, token);
 			expect([label, session.status, session.closedReason]).toEqual([label, 'template_chosen', null]);
 		}
@@ -69,10 +89,18 @@ describe('the face check at upload', () => {
 		world = await startGuestWorld(tempDir());
 		const token = await readySession();
 		const [flat] = await photosWithoutUsableFace();
-		expect((await post(token, flat!.photo, 'en')).body.sentence).toBe('We can’t see your face — look at the camera and try again.');
-		expect((await post(token, flat!.photo, 'ru')).body.sentence).toBe('Мы не видим вашего лица — посмотрите в камеру и попробуйте ещё раз.');
-		expect((await post(token, flat!.photo, 'uz')).body.sentence).toBe('Yuzingiz ko‘rinmayapti — kameraga qarang va qayta urinib ko‘ring.');
-		const sentences = ['no_face', 'several_faces', 'face_too_small', 'face_cut_off'].map((problem) => kioskErrorText('en', problem));
+		expect((await post(token, flat!.photo, 'en')).body.sentence).toBe(
+			'We can’t see your face — look at the camera and try again.'
+		);
+		expect((await post(token, flat!.photo, 'ru')).body.sentence).toBe(
+			'Мы не видим вашего лица — посмотрите в камеру и попробуйте ещё раз.'
+		);
+		expect((await post(token, flat!.photo, 'uz')).body.sentence).toBe(
+			'Yuzingiz ko‘rinmayapti — kameraga qarang va qayta urinib ko‘ring.'
+		);
+		const sentences = ['no_face', 'several_faces', 'face_too_small', 'face_cut_off'].map((problem) =>
+			kioskErrorText('en', problem)
+		);
 		expect(new Set(sentences).size).toBe(4);
 		expect(sentences).not.toContain(kioskErrorText('en', 'other'));
 	});

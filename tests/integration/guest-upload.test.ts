@@ -17,7 +17,15 @@ describe('the selfie upload', () => {
 	async function readySession(): Promise<string> {
 		const token = await startSession(world);
 		await world.db.user.create({ data: { telegramUserId: 42n, createdAt: world.clock.now().toISOString() } });
-		await world.db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'knight', telegramUserId: 42n, updatedAt: world.clock.now().toISOString() } });
+		await world.db.session.update({
+			where: { sessionToken: token },
+			data: {
+				status: 'template_chosen',
+				templateId: 'knight',
+				telegramUserId: 42n,
+				updatedAt: world.clock.now().toISOString()
+			}
+		});
 		return token;
 	}
 
@@ -29,11 +37,23 @@ describe('the selfie upload', () => {
 		const token = await readySession();
 		const jpeg = await selfieJpeg(800, 600);
 		const cases: [string, Buffer, string][] = [
-			['16 MB (no length declared: counted while streaming)', Buffer.concat([jpeg, Buffer.alloc(16 * 1024 * 1024, 1)]), 'too_large'],
+			[
+				'16 MB (no length declared: counted while streaming)',
+				Buffer.concat([jpeg, Buffer.alloc(16 * 1024 * 1024, 1)]),
+				'too_large'
+			],
 			['a text file named .jpg', Buffer.from('just text, not a photo\n'.repeat(100)), 'rejected:not_an_image'],
-			['an SVG', Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000"/>'), 'rejected:not_an_image'],
+			[
+				'an SVG',
+				Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000"/>'),
+				'rejected:not_an_image'
+			],
 			['a truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length * 0.6)), 'rejected:damaged'],
-			['a JPEG header glued to text (polyglot)', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('<script>alert(1)</script>')]), 'rejected:damaged']
+			[
+				'a JPEG header glued to text (polyglot)',
+				Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('<script>alert(1)</script>')]),
+				'rejected:damaged'
+			]
 		];
 		for (const [label, bytes, expected] of cases) {
 			const outcome = await upload(token, bytes);
@@ -49,7 +69,9 @@ describe('the selfie upload', () => {
 	it('a 14000×14000 PNG is refused from its header, with memory staying bounded', async () => {
 		world = await startGuestWorld(tempDir());
 		const token = await readySession();
-		const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
+		const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: '#000' } })
+			.png({ compressionLevel: 9 })
+			.toBuffer();
 		expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
 		global.gc?.();
 		const before = process.memoryUsage().rss;
@@ -72,13 +94,22 @@ describe('the selfie upload', () => {
 		const job = await world.db.job.findFirstOrThrow({ where: { sessionToken: token } });
 		expect(path.basename(job.photoPath)).toMatch(/^selfie_[0-9a-f]{16}\.jpg$/);
 		const stored = await sharp(job.photoPath).metadata();
-		expect([stored.format, stored.exif, stored.xmp, stored.iptc, stored.icc, stored.orientation]).toEqual(['jpeg', undefined, undefined, undefined, undefined, undefined]);
+		expect([stored.format, stored.exif, stored.xmp, stored.iptc, stored.icc, stored.orientation]).toEqual([
+			'jpeg',
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined
+		]);
 		// Orientation 6 means "rotate 90°": the stored copy is portrait, longest side 2048.
 		expect([stored.width, stored.height]).toEqual([1365, 2048]);
 		expect((await readFileBytes(job.photoPath)).includes(Buffer.from('TestPhone'))).toBe(false);
 		const crop = await sharp(path.join(world.dir, 'sessions', token, 'face_crop.jpg')).metadata();
 		expect(crop.width).toBe(crop.height);
-		expect(readdirSync(path.join(world.dir, 'sessions', token)).sort()).toEqual(['face_crop.jpg', path.basename(job.photoPath)].sort());
+		expect(readdirSync(path.join(world.dir, 'sessions', token)).sort()).toEqual(
+			['face_crop.jpg', path.basename(job.photoPath)].sort()
+		);
 	});
 
 	it('an upload before the outfit is chosen is refused (not_ready) and reads no body', async () => {

@@ -18,10 +18,22 @@ describe('the job loop’s claim line', () => {
 		let text = '';
 		const stdout = new Writable({ write: (chunk, _encoding, done) => ((text += String(chunk)), done()) });
 		const logger = createLogger('worker', 'info', { stdout });
-		const deps = await createQueueDeps({ config: world.config(), db: world.db, clock: systemClock, logger, api: world.api, workerId: 'w1', fileStore: world.fileStore });
+		const deps = await createQueueDeps({
+			config: world.config(),
+			db: world.db,
+			clock: systemClock,
+			logger,
+			api: world.api,
+			workerId: 'w1',
+			fileStore: world.fileStore
+		});
 		await stopLoopMidJob(deps);
 
-		const claims = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'job claimed');
+		const claims = text
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>)
+			.filter((line) => line.msg === 'job claimed');
 		expect(claims).toEqual([expect.objectContaining({ jobId, attempts: 1, claimMs: expect.any(Number) })]);
 		expect(claims[0]!.claimMs).toBeGreaterThanOrEqual(0);
 	}, 60_000);

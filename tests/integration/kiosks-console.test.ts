@@ -23,10 +23,21 @@ describe('kiosks in the console', () => {
 		const as = (who: typeof world.owner) => world.callerFor(who).kiosks;
 		return { ...world, as };
 	}
-	const auditRows = async () => (await db.auditLog.findMany({ orderBy: { id: 'asc' } })).map((a) => ({ action: a.action, actor: a.actor, ip: a.ip, details: a.details ? JSON.parse(a.details) : null }));
+	const auditRows = async () =>
+		(await db.auditLog.findMany({ orderBy: { id: 'asc' } })).map((a) => ({
+			action: a.action,
+			actor: a.actor,
+			ip: a.ip,
+			details: a.details ? JSON.parse(a.details) : null
+		}));
 
 	/** An open guest session at this kiosk, as Start makes it. */
-	async function openSession(kioskId: number, token: string, status = 'template_chosen', now = '2026-06-01T10:00:00.000Z') {
+	async function openSession(
+		kioskId: number,
+		token: string,
+		status = 'template_chosen',
+		now = '2026-06-01T10:00:00.000Z'
+	) {
 		await db.$transaction(async (tx) => {
 			await tx.session.create({ data: { sessionToken: token, status, createdAt: now, updatedAt: now } });
 			await recordKioskSession(tx, kioskId, token, now);
@@ -45,23 +56,31 @@ describe('kiosks in the console', () => {
 		expect(JSON.stringify(await db.kiosk.findMany())).not.toContain(added.key.slice(3));
 		expect(JSON.stringify(await as(owner).list())).not.toContain(added.key);
 
-		await expect(as(owner).add({ name: 'Hall A' })).rejects.toThrow('There is already a kiosk named "Hall A": choose another name.');
+		await expect(as(owner).add({ name: 'Hall A' })).rejects.toThrow(
+			'There is already a kiosk named "Hall A": choose another name.'
+		);
 		await expect(as(owner).add({ name: 'Hall <A>' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-		expect(await auditRows()).toEqual([{ action: 'kiosk_add', actor: 'ivan', ip: '10.0.0.7', details: { kioskId: added.kiosk.id, name: 'Hall A' } }]);
+		expect(await auditRows()).toEqual([
+			{ action: 'kiosk_add', actor: 'ivan', ip: '10.0.0.7', details: { kioskId: added.kiosk.id, name: 'Hall A' } }
+		]);
 	});
 
 	it('lists every kiosk: online by its last beat, its live event or the default one, its open session', async () => {
 		const { clock, owner, as } = await setUp();
 		const hall = (await as(owner).add({ name: 'Hall' })).kiosk;
 		const door = (await as(owner).add({ name: 'Door' })).kiosk;
-		const event = await db.event.create({ data: { name: 'Acme party', state: 'live', titleTemplate: '{event}', createdAt: 'x', updatedAt: 'x' } });
+		const event = await db.event.create({
+			data: { name: 'Acme party', state: 'live', titleTemplate: '{event}', createdAt: 'x', updatedAt: 'x' }
+		});
 		await db.eventKiosk.create({ data: { eventId: event.id, kioskId: hall.id, assignedAt: 'x' } });
 		await kioskHeartbeat(db, clock, hall.id)();
 		await openSession(hall.id, 'a'.repeat(32), 'linked');
 
 		const first = await as(owner).list();
 		expect(first.onlineWithinSeconds).toBe(60);
-		expect(first.kiosks.map((k) => [k.name, k.online, k.event?.name, k.event?.assigned, k.session?.status ?? null])).toEqual([
+		expect(
+			first.kiosks.map((k) => [k.name, k.online, k.event?.name, k.event?.assigned, k.session?.status ?? null])
+		).toEqual([
 			['Door', false, 'Default event', false, null],
 			['Hall', true, 'Acme party', true, 'linked']
 		]);
@@ -104,24 +123,40 @@ describe('kiosks in the console', () => {
 		const { kiosk, key } = await as(ivan).add({ name: 'Hall' });
 		await as(ivan).add({ name: 'Door' });
 		expect(await as(ivan).rename({ kioskId: kiosk.id, name: 'Hall B' })).toEqual({ id: kiosk.id, name: 'Hall B' });
-		await expect(as(ivan).rename({ kioskId: kiosk.id, name: 'Door' })).rejects.toThrow('There is already a kiosk named "Door": choose another name.');
-		await expect(as(ivan).rename({ kioskId: 999, name: 'X' })).rejects.toThrow('Kiosk #999 does not exist: reload the page.');
+		await expect(as(ivan).rename({ kioskId: kiosk.id, name: 'Door' })).rejects.toThrow(
+			'There is already a kiosk named "Door": choose another name.'
+		);
+		await expect(as(ivan).rename({ kioskId: 999, name: 'X' })).rejects.toThrow(
+			'Kiosk #999 does not exist: reload the page.'
+		);
 
 		await openSession(kiosk.id, 'b'.repeat(32));
 		expect(await as(owner).reset({ kioskId: kiosk.id })).toEqual({ closedSessions: 1 });
-		expect(await db.session.findUniqueOrThrow({ where: { sessionToken: 'b'.repeat(32) } })).toMatchObject({ status: 'expired', closedReason: 'staff_reset' });
+		expect(await db.session.findUniqueOrThrow({ where: { sessionToken: 'b'.repeat(32) } })).toMatchObject({
+			status: 'expired',
+			closedReason: 'staff_reset'
+		});
 		expect(await as(owner).reset({ kioskId: kiosk.id })).toEqual({ closedSessions: 0 });
 
 		await openSession(kiosk.id, 'c'.repeat(32), 'idle');
 		expect(await findKioskByKey(db, key)).toMatchObject({ id: kiosk.id });
 		expect(await as(owner).revoke({ kioskId: kiosk.id })).toEqual({ closedSessions: 1 });
 		expect(await findKioskByKey(db, key)).toBeNull();
-		expect((await db.session.findUniqueOrThrow({ where: { sessionToken: 'c'.repeat(32) } })).closedReason).toBe('staff_reset');
-		await expect(as(owner).revoke({ kioskId: kiosk.id })).rejects.toThrow('Kiosk "Hall B" is revoked: its key no longer works. Add a new kiosk to pair a tablet again.');
+		expect((await db.session.findUniqueOrThrow({ where: { sessionToken: 'c'.repeat(32) } })).closedReason).toBe(
+			'staff_reset'
+		);
+		await expect(as(owner).revoke({ kioskId: kiosk.id })).rejects.toThrow(
+			'Kiosk "Hall B" is revoked: its key no longer works. Add a new kiosk to pair a tablet again.'
+		);
 		await expect(as(owner).reset({ kioskId: kiosk.id })).rejects.toThrow('is revoked');
 		// The revoked kiosk keeps its name (history names it), listed below the active ones; renaming frees it.
-		await expect(as(owner).add({ name: 'Hall B' })).rejects.toThrow('There is already a kiosk named "Hall B" (revoked; rename it to free the name): choose another name.');
-		expect((await as(owner).list()).kiosks.map((k) => [k.name, k.revokedAt !== null, k.event])).toEqual([['Door', false, expect.anything()], ['Hall B', true, null]]);
+		await expect(as(owner).add({ name: 'Hall B' })).rejects.toThrow(
+			'There is already a kiosk named "Hall B" (revoked; rename it to free the name): choose another name.'
+		);
+		expect((await as(owner).list()).kiosks.map((k) => [k.name, k.revokedAt !== null, k.event])).toEqual([
+			['Door', false, expect.anything()],
+			['Hall B', true, null]
+		]);
 
 		expect((await auditRows()).map((a) => [a.action, a.actor, a.ip, a.details])).toEqual([
 			['kiosk_add', 'ivan', '10.0.0.7', { kioskId: kiosk.id, name: 'Hall' }],
@@ -163,7 +198,12 @@ describe('kiosks in the console', () => {
 		const stored = (await db.setting.findUniqueOrThrow({ where: { key: 'kiosk_staff_pin' } })).value;
 		expect(stored).toMatch(/"hash":"\$argon2id\$/);
 		expect(stored).not.toContain('4821');
-		expect((await as(owner).list()).staffPin).toEqual({ set: true, source: 'console', changedAt: '2026-06-01T10:00:00.000Z', changedBy: 'ivan' });
+		expect((await as(owner).list()).staffPin).toEqual({
+			set: true,
+			source: 'console',
+			changedAt: '2026-06-01T10:00:00.000Z',
+			changedBy: 'ivan'
+		});
 		const secret = await readStaffPinSecret(db, '9999');
 		expect(secret?.kind).toBe('hash');
 		expect(await tryStaffPin(db, clock, kiosk.id, secret!, '9999')).toEqual({ ok: false, reason: 'wrong' });

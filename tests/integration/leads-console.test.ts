@@ -36,11 +36,19 @@ describe('the console leads router', () => {
 		expect((await groupMessages(world))[0]?.text).toContain('Связались — поставил(а) console: anna');
 
 		expect(await api.leads.erase({ id })).toMatchObject({ outcome: 'erased' });
-		expect(await api.leads.detail({ id })).toMatchObject({ name: null, telegram: null, phone: null, status: 'contacted' });
+		expect(await api.leads.detail({ id })).toMatchObject({
+			name: null,
+			telegram: null,
+			phone: null,
+			status: 'contacted'
+		});
 		await applyPendingCardEdits(world.deps);
 		expect((await groupMessages(world))[0]?.text).not.toContain('@aziza_events');
 		await expect(api.leads.detail({ id: 999 })).rejects.toThrow('There is no lead #999.');
-		const audit = await world.db.auditLog.findMany({ where: { action: { in: ['lead_status', 'lead_erase'] } }, orderBy: { id: 'asc' } });
+		const audit = await world.db.auditLog.findMany({
+			where: { action: { in: ['lead_status', 'lead_erase'] } },
+			orderBy: { id: 'asc' }
+		});
 		expect(audit.map((row) => [row.actor, row.action, JSON.parse(row.details ?? '{}')])).toEqual([
 			['anna', 'lead_status', { leadId: id, status: 'contacted', outcome: 'changed' }],
 			['anna', 'lead_status', { leadId: id, status: 'contacted', outcome: 'unchanged' }],
@@ -51,8 +59,15 @@ describe('the console leads router', () => {
 	it('is closed to visitors who are not signed in, and viewers cannot change anything', async () => {
 		world = await startLeadsWorld(tempDir());
 		const id = await addLead(world);
-		await expect(consoleCaller(world.db, world.clock, world.dir, null).leads.list({ search: '' })).rejects.toThrow('Please sign in');
-		const viewer = consoleCaller(world.db, world.clock, world.dir, await insertOperator(world.db, world.clock, 'val', 'viewer'));
+		await expect(consoleCaller(world.db, world.clock, world.dir, null).leads.list({ search: '' })).rejects.toThrow(
+			'Please sign in'
+		);
+		const viewer = consoleCaller(
+			world.db,
+			world.clock,
+			world.dir,
+			await insertOperator(world.db, world.clock, 'val', 'viewer')
+		);
 		expect((await viewer.leads.list({ search: '' })).rows).toHaveLength(1);
 		await expect(viewer.leads.setStatus({ id, status: 'spam' })).rejects.toThrow(/viewer/);
 		await expect(viewer.leads.erase({ id })).rejects.toThrow(/viewer/);

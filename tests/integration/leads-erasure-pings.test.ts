@@ -6,7 +6,16 @@ import { applyPendingCardEdits } from '../../src/worker/tasks/leads-cards.ts';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
 import { notifyPendingRepeats } from '../../src/worker/tasks/leads-repeats.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { ADMIN, eventually, GROUP, groupMessages, startBot, startLeadsWorld, submission, type LeadsWorld } from './leads-world.ts';
+import {
+	ADMIN,
+	eventually,
+	GROUP,
+	groupMessages,
+	startBot,
+	startLeadsWorld,
+	submission,
+	type LeadsWorld
+} from './leads-world.ts';
 
 /**
  * An erased lead leaves nothing of the organiser in the sales group: not the card, and not the
@@ -22,17 +31,33 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 		await world?.close();
 	});
 
-	const PERSONAL = ['+998901234567', '+998907777777', '@aziza_events', '@aziza_second', 'Wedding at Hyatt', 'Call my assistant'];
+	const PERSONAL = [
+		'+998901234567',
+		'+998907777777',
+		'@aziza_events',
+		'@aziza_second',
+		'Wedding at Hyatt',
+		'Call my assistant'
+	];
 
 	/** A posted lead and two pings under its card, each quoting new contact details. */
 	async function leadWithPings(): Promise<number> {
-		const first = await receiveLead(world, submission({ telegram: '@aziza_events', phone: '+998901234567', comment: 'Wedding at Hyatt' }));
+		const first = await receiveLead(
+			world,
+			submission({ telegram: '@aziza_events', phone: '+998901234567', comment: 'Wedding at Hyatt' })
+		);
 		if (first.outcome !== 'lead') throw new Error('expected a lead');
 		await publishPendingLeads(world.deps);
 		world.clock.advance(HOUR);
-		await receiveLead(world, submission({ telegram: '@aziza_events', phone: '+998907777777', comment: 'Call my assistant' }));
+		await receiveLead(
+			world,
+			submission({ telegram: '@aziza_events', phone: '+998907777777', comment: 'Call my assistant' })
+		);
 		world.clock.advance(MINUTE);
-		await receiveLead(world, submission({ telegram: '@aziza_second', phone: '+998901234567', comment: 'Wedding at Hyatt' }));
+		await receiveLead(
+			world,
+			submission({ telegram: '@aziza_second', phone: '+998901234567', comment: 'Wedding at Hyatt' })
+		);
 		expect(await notifyPendingRepeats(world.deps)).toBe(2);
 		await applyPendingCardEdits(world.deps);
 		const texts = (await groupMessages(world)).map((m) => m.text ?? '').join('\n');
@@ -56,7 +81,8 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 		for (const value of PERSONAL) expect(text).not.toContain(value);
 		const edited = (await groupMessages(world)).filter((m) => m.text?.startsWith('🔁'));
 		expect(edited).toHaveLength(2);
-		for (const ping of edited) expect(ping.text).toMatch(new RegExp(`^🔁 Повторная заявка по #stickers_${id}\\n🔒 Контактные данные удалены`));
+		for (const ping of edited)
+			expect(ping.text).toMatch(new RegExp(`^🔁 Повторная заявка по #stickers_${id}\\n🔒 Контактные данные удалены`));
 		expect(await world.db.leadRepeat.count({ where: { leadId: id, pingMessageId: { not: null } } })).toBe(0);
 	});
 
@@ -83,11 +109,17 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 
 	it('a ping sent while the lead was being erased is scrubbed too', async () => {
 		world = await startLeadsWorld(tempDir());
-		const first = await receiveLead(world, submission({ telegram: '@aziza_events', phone: '+998901234567', comment: 'Wedding at Hyatt' }));
+		const first = await receiveLead(
+			world,
+			submission({ telegram: '@aziza_events', phone: '+998901234567', comment: 'Wedding at Hyatt' })
+		);
 		if (first.outcome !== 'lead') throw new Error('expected a lead');
 		await publishPendingLeads(world.deps);
 		world.clock.advance(HOUR);
-		await receiveLead(world, submission({ telegram: '@aziza_events', phone: '+998907777777', comment: 'Call my assistant' }));
+		await receiveLead(
+			world,
+			submission({ telegram: '@aziza_events', phone: '+998907777777', comment: 'Call my assistant' })
+		);
 		// The ping task read the repeat before the erasure and sends it after: its details were loaded already.
 		const api = world.deps.api;
 		const sendMessage = api.sendMessage.bind(api);

@@ -28,7 +28,9 @@ describe('the lead publication outbox against the Telegram emulator', () => {
 			['new', 'in_work', 'contacted', 'deal', 'refused', 'spam'].map((s) => `lead:${first}:${s}`)
 		);
 		const rows = await world.db.lead.findMany({ orderBy: { id: 'asc' } });
-		expect(rows.map((r) => [r.id, Number(r.chatId), Number(r.messageId), r.publishedAt !== null, r.publishAttempts])).toEqual([
+		expect(
+			rows.map((r) => [r.id, Number(r.chatId), Number(r.messageId), r.publishedAt !== null, r.publishAttempts])
+		).toEqual([
 			[first, GROUP, cards[0]?.message_id, true, 0],
 			[second, GROUP, cards[1]?.message_id, true, 0]
 		]);
@@ -77,7 +79,9 @@ describe('the lead publication outbox against the Telegram emulator', () => {
 		await world.restart();
 		expect(await publishPendingLeads(world.deps)).toBe(2);
 		const cards = await groupMessages(world);
-		expect(cards.map((c) => c.text?.split('\n')[0])).toEqual(ids.map((id) => expect.stringContaining(`#stickers_${id} `)));
+		expect(cards.map((c) => c.text?.split('\n')[0])).toEqual(
+			ids.map((id) => expect.stringContaining(`#stickers_${id} `))
+		);
 		expect(await sendCount(world)).toBe(4);
 	});
 

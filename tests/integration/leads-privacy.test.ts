@@ -18,7 +18,8 @@ const IPV6 = '2001:db8:85a3::8a2e:370:7334';
 
 function form(fields: Record<string, string>): FormData {
 	const data = new FormData();
-	for (const [key, value] of Object.entries({ request_id: randomUUID(), name: 'Aziza', ...fields })) data.set(key, value);
+	for (const [key, value] of Object.entries({ request_id: randomUUID(), name: 'Aziza', ...fields }))
+		data.set(key, value);
 	return data;
 }
 
@@ -32,15 +33,23 @@ describe('landing submissions and the visitor IP', () => {
 		const created = await createTestDb(dir);
 		db = created.db;
 		let logs = '';
-		const logger = pino({ level: 'debug' }, new Writable({ write: (chunk, _enc, done) => ((logs += chunk.toString()), done()) }));
+		const logger = pino(
+			{ level: 'debug' },
+			new Writable({ write: (chunk, _enc, done) => ((logs += chunk.toString()), done()) })
+		);
 		const salt = loadIpSalt(undefined, dir);
 		const deps = { db, clock: new FakeClock('2026-06-01T10:00:00.000Z'), logger, ipSalt: salt };
 
-		expect(await submitLandingForm(deps, form({ phone: '90 123 45 67', comment: 'hi' }), 'ru', IPV4)).toEqual({ status: 'received' });
+		expect(await submitLandingForm(deps, form({ phone: '90 123 45 67', comment: 'hi' }), 'ru', IPV4)).toEqual({
+			status: 'received'
+		});
 		expect(await submitLandingForm(deps, form({ telegram: '@aziza_v6' }), 'en', IPV6)).toEqual({ status: 'received' });
 		expect((await submitLandingForm(deps, form({ phone: '12' }), 'en', IPV4)).status).toBe('invalid');
-		expect(await submitLandingForm(deps, form({ phone: '+998901111111', website: 'http://spam' }), 'en', IPV4)).toEqual({ status: 'received' });
-		for (let i = 1; i < RATE_LIMIT.max; i++) await submitLandingForm(deps, form({ phone: `+99890222000${i}` }), 'en', IPV4);
+		expect(await submitLandingForm(deps, form({ phone: '+998901111111', website: 'http://spam' }), 'en', IPV4)).toEqual(
+			{ status: 'received' }
+		);
+		for (let i = 1; i < RATE_LIMIT.max; i++)
+			await submitLandingForm(deps, form({ phone: `+99890222000${i}` }), 'en', IPV4);
 		expect((await submitLandingForm(deps, form({ phone: '+998903330000' }), 'en', IPV4)).status).toBe('rate_limited');
 
 		const leads = await db.lead.findMany({ orderBy: { id: 'asc' } });
@@ -56,7 +65,8 @@ describe('landing submissions and the visitor IP', () => {
 		expect(files.length).toBeGreaterThan(0);
 		for (const file of files) {
 			const bytes = readFileSync(path.join(dir, file));
-			for (const needle of [IPV4, IPV6, '203.0.113', '8a2e:370']) expect(bytes.includes(Buffer.from(needle)), `${needle} in ${file}`).toBe(false);
+			for (const needle of [IPV4, IPV6, '203.0.113', '8a2e:370'])
+				expect(bytes.includes(Buffer.from(needle)), `${needle} in ${file}`).toBe(false);
 		}
 		expect(logs).toContain('landing submission stored');
 		for (const needle of [IPV4, IPV6, '203.0.113']) expect(logs.includes(needle), `${needle} in logs`).toBe(false);

@@ -11,7 +11,17 @@ describe('repeat contacts within 24 hours', () => {
 	let world: LeadsWorld;
 	afterEach(async () => world?.close());
 
-	const original = () => submission({ name: 'Aziza', telegram: '@Aziza_Events', phone: '+998901234567', eventDate: '15 June', guests: '200', comment: 'Wedding', locale: 'ru', utmSource: 'instagram' });
+	const original = () =>
+		submission({
+			name: 'Aziza',
+			telegram: '@Aziza_Events',
+			phone: '+998901234567',
+			eventDate: '15 June',
+			guests: '200',
+			comment: 'Wedding',
+			locale: 'ru',
+			utmSource: 'instagram'
+		});
 
 	it('the same @username (any case) or phone within 24 h stores a repeat with only the fields that differ', async () => {
 		world = await startLeadsWorld(tempDir());
@@ -19,16 +29,54 @@ describe('repeat contacts within 24 hours', () => {
 		expect(first.outcome).toBe('lead');
 
 		world.clock.advance(5 * HOUR);
-		const byUsername = submission({ name: 'Aziza K', telegram: '@aziza_events', phone: '+998907654321', eventDate: '15 June', guests: '250', comment: 'Wedding', locale: 'en', utmSource: 'google' });
-		expect(await receiveLead(world, byUsername)).toEqual({ outcome: 'repeat', leadId: (first as { leadId: number }).leadId });
+		const byUsername = submission({
+			name: 'Aziza K',
+			telegram: '@aziza_events',
+			phone: '+998907654321',
+			eventDate: '15 June',
+			guests: '250',
+			comment: 'Wedding',
+			locale: 'en',
+			utmSource: 'google'
+		});
+		expect(await receiveLead(world, byUsername)).toEqual({
+			outcome: 'repeat',
+			leadId: (first as { leadId: number }).leadId
+		});
 
 		world.clock.advance(HOUR);
-		const byPhone = submission({ telegram: undefined, phone: '+998901234567', eventDate: '16 June', guests: '200', comment: undefined, locale: 'ru', utmSource: undefined });
+		const byPhone = submission({
+			telegram: undefined,
+			phone: '+998901234567',
+			eventDate: '16 June',
+			guests: '200',
+			comment: undefined,
+			locale: 'ru',
+			utmSource: undefined
+		});
 		expect((await receiveLead(world, byPhone)).outcome).toBe('repeat');
 
 		const repeats = await world.db.leadRepeat.findMany({ orderBy: { id: 'asc' } });
-		expect(repeats.map(({ telegram, phone, eventDate, guests, comment, locale, utmSource }) => ({ telegram, phone, eventDate, guests, comment, locale, utmSource }))).toEqual([
-			{ telegram: null, phone: '+998907654321', eventDate: null, guests: '250', comment: null, locale: 'en', utmSource: 'google' },
+		expect(
+			repeats.map(({ telegram, phone, eventDate, guests, comment, locale, utmSource }) => ({
+				telegram,
+				phone,
+				eventDate,
+				guests,
+				comment,
+				locale,
+				utmSource
+			}))
+		).toEqual([
+			{
+				telegram: null,
+				phone: '+998907654321',
+				eventDate: null,
+				guests: '250',
+				comment: null,
+				locale: 'en',
+				utmSource: 'google'
+			},
 			{ telegram: null, phone: null, eventDate: '16 June', guests: null, comment: null, locale: 'ru', utmSource: null }
 		]);
 		expect(await world.db.lead.count()).toBe(1);
@@ -50,7 +98,16 @@ describe('repeat contacts within 24 hours', () => {
 		world = await startLeadsWorld(tempDir());
 		const first = (await receiveLead(world, original())) as { leadId: number };
 		world.clock.advance(MINUTE);
-		await receiveLead(world, submission({ telegram: '@aziza_events', phone: '+998901234567', guests: '200', eventDate: '15 June', comment: 'Wedding' }));
+		await receiveLead(
+			world,
+			submission({
+				telegram: '@aziza_events',
+				phone: '+998901234567',
+				guests: '200',
+				eventDate: '15 June',
+				comment: 'Wedding'
+			})
+		);
 		await publishPendingLeads(world.deps);
 		const early = await world.db.leadRepeat.findFirstOrThrow();
 		expect(early.notifiedAt).not.toBeNull();
@@ -58,7 +115,16 @@ describe('repeat contacts within 24 hours', () => {
 		expect((await groupMessages(world))[0]?.text).toContain('Повторные заявки: 1');
 
 		world.clock.advance(HOUR);
-		await receiveLead(world, submission({ telegram: undefined, phone: '+998901234567', guests: '300', eventDate: '15 June', comment: 'Now a corporate party' }));
+		await receiveLead(
+			world,
+			submission({
+				telegram: undefined,
+				phone: '+998901234567',
+				guests: '300',
+				eventDate: '15 June',
+				comment: 'Now a corporate party'
+			})
+		);
 		expect(await notifyPendingRepeats(world.deps)).toBe(1);
 		expect(await notifyPendingRepeats(world.deps)).toBe(0);
 		const [card, ping] = await groupMessages(world);
@@ -67,7 +133,10 @@ describe('repeat contacts within 24 hours', () => {
 		expect(ping?.text).toContain('Комментарий: Now a corporate party');
 		expect(ping?.text).not.toContain('Телефон');
 		expect(ping?.reply_to_message_id).toBe(card?.message_id);
-		await eventually(async () => (await world.emulator.control.chatMessages(GROUP))[0]?.text ?? '', (text) => text.includes('Повторные заявки: 2'));
+		await eventually(
+			async () => (await world.emulator.control.chatMessages(GROUP))[0]?.text ?? '',
+			(text) => text.includes('Повторные заявки: 2')
+		);
 		expect((await world.db.leadRepeat.findMany({ orderBy: { id: 'asc' } }))[1]?.notifiedAt).not.toBeNull();
 	});
 

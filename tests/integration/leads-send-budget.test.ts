@@ -22,7 +22,10 @@ describe('sales-group cards in the shared send budget', () => {
 		const clock = world.clock;
 		const postedAt: number[] = [];
 		const budget = new BotBudget(world.db, clock);
-		const deps = createLeadsTaskDeps(world.config, world.db, clock, silentLogger, { budget, sleep: async (ms) => clock.advance(ms) });
+		const deps = createLeadsTaskDeps(world.config, world.db, clock, silentLogger, {
+			budget,
+			sleep: async (ms) => clock.advance(ms)
+		});
 		expect(deps.chatId).toBe(BigInt(GROUP));
 		deps.api.config.use(async (prev, method, payload, signal) => {
 			const response = await prev(method, payload, signal);

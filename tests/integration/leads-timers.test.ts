@@ -102,7 +102,18 @@ describe('reminders, the daily digest and retention with a fake clock', () => {
 		const dealLater = await addLead(world);
 		await publishPendingLeads(world.deps);
 		await setLeadStatus(world, spam, 'spam', admin);
-		await world.db.leadRepeat.create({ data: { leadId: spam, requestId: crypto.randomUUID(), at: world.clock.now().toISOString(), telegram: '@spammer_y', phone: '+998900000001', comment: 'again', ipHash: 'b'.repeat(32), guests: '5' } });
+		await world.db.leadRepeat.create({
+			data: {
+				leadId: spam,
+				requestId: crypto.randomUUID(),
+				at: world.clock.now().toISOString(),
+				telegram: '@spammer_y',
+				phone: '+998900000001',
+				comment: 'again',
+				ipHash: 'b'.repeat(32),
+				guests: '5'
+			}
+		});
 		world.clock.advance(10 * DAY);
 		await setLeadStatus(world, dealLater, 'deal', admin);
 
@@ -117,9 +128,24 @@ describe('reminders, the daily digest and retention with a fake clock', () => {
 		expect(await eraseExpiredLeadData(world.deps)).toEqual([dealLater]);
 
 		const erased = await world.db.lead.findUniqueOrThrow({ where: { id: spam } });
-		expect(erased).toMatchObject({ name: null, telegram: null, phone: null, comment: null, ipHash: null, status: 'spam', eventDate: '15 June', guests: '200' });
+		expect(erased).toMatchObject({
+			name: null,
+			telegram: null,
+			phone: null,
+			comment: null,
+			ipHash: null,
+			status: 'spam',
+			eventDate: '15 June',
+			guests: '200'
+		});
 		expect(erased.erasedAt).not.toBeNull();
-		expect(await world.db.leadRepeat.findFirstOrThrow({ where: { leadId: spam } })).toMatchObject({ telegram: null, phone: null, comment: null, ipHash: null, guests: '5' });
+		expect(await world.db.leadRepeat.findFirstOrThrow({ where: { leadId: spam } })).toMatchObject({
+			telegram: null,
+			phone: null,
+			comment: null,
+			ipHash: null,
+			guests: '5'
+		});
 		expect(await world.db.leadStatusHistory.count({ where: { leadId: spam } })).toBe(1);
 
 		// The cards in the group lose the contact details too.

@@ -23,7 +23,13 @@ import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
  * state (cooldowns) as a process restart would.
  */
 export const GROUP = Number(EMULATOR_SALES_GROUP_ID);
-export const ADMIN = { id: 601_000_001, first_name: 'Malika', last_name: 'Karimova', username: 'malika_sales', language_code: 'ru' };
+export const ADMIN = {
+	id: 601_000_001,
+	first_name: 'Malika',
+	last_name: 'Karimova',
+	username: 'malika_sales',
+	language_code: 'ru'
+};
 export const STRANGER = { id: 601_000_002, first_name: 'Bob', username: 'bob_guest', language_code: 'en' };
 
 export interface LeadsWorld {
@@ -46,11 +52,22 @@ export async function startLeadsWorld(dir: string, start = '2026-06-01T06:00:00.
 	await emulator.control.createUser(STRANGER);
 	await emulator.control.addGroupMember(GROUP, STRANGER.id);
 	const config = parseConfig(
-		{ NODE_ENV: 'test', DATA_DIR: dir, ...dbEnv, TELEGRAM_API_ROOT: emulator.url, ADMIN_TELEGRAM_IDS: String(ADMIN.id) },
+		{
+			NODE_ENV: 'test',
+			DATA_DIR: dir,
+			...dbEnv,
+			TELEGRAM_API_ROOT: emulator.url,
+			ADMIN_TELEGRAM_IDS: String(ADMIN.id)
+		},
 		PROJECT_ROOT
 	);
 	const world: LeadsWorld = {
-		dir, dbPath, db, clock, emulator, config,
+		dir,
+		dbPath,
+		db,
+		clock,
+		emulator,
+		config,
 		deps: makeDeps(db, clock, emulator),
 		restart: async () => {
 			await world.db.$disconnect();
@@ -67,9 +84,13 @@ export async function startLeadsWorld(dir: string, start = '2026-06-01T06:00:00.
 
 function makeDeps(db: Db, clock: FakeClock, emulator: TelegramEmulator): LeadsTaskDeps {
 	return {
-		db, clock, logger: silentLogger,
+		db,
+		clock,
+		logger: silentLogger,
 		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url }),
-		chatId: EMULATOR_SALES_GROUP_ID, locale: 'ru', cooldown: new ChatCooldown(),
+		chatId: EMULATOR_SALES_GROUP_ID,
+		locale: 'ru',
+		cooldown: new ChatCooldown(),
 		random: () => 0.5
 	};
 }
@@ -109,13 +130,33 @@ export async function sendCount(world: LeadsWorld): Promise<number> {
 
 /** The production bot (every feature) polling the emulator, for button presses and commands. */
 export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext>; stop: () => Promise<void> }> {
-	const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, { db: world.db, clock: world.clock, logger: silentLogger, config: world.config, fileStore: localFileStore(world.dir), sendPacing: sendPacingWithoutWaits(world.db, world.clock) });
+	const bot = createBot(
+		{ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url },
+		{
+			db: world.db,
+			clock: world.clock,
+			logger: silentLogger,
+			config: world.config,
+			fileStore: localFileStore(world.dir),
+			sendPacing: sendPacingWithoutWaits(world.db, world.clock)
+		}
+	);
 	await bot.init();
 	const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
-	return { bot, stop: async () => { await bot.stop(); await polling.catch(() => undefined); } };
+	return {
+		bot,
+		stop: async () => {
+			await bot.stop();
+			await polling.catch(() => undefined);
+		}
+	};
 }
 
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+export async function eventually<T>(
+	read: () => Promise<T>,
+	check: (value: T) => boolean,
+	timeoutMs = 5_000
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await read();

@@ -16,9 +16,25 @@ export interface GuestFixture {
 export async function insertGuest(db: Db, guest: GuestFixture): Promise<{ token: string; jobId: number | null }> {
 	const token = guest.token ?? `tok_${guest.id}`;
 	await db.user.create({
-		data: { telegramUserId: guest.id, createdAt: guest.at, consentedAt: guest.at, firstName: 'Guest', username: `guest${guest.id}`, packName: guest.packName ?? null }
+		data: {
+			telegramUserId: guest.id,
+			createdAt: guest.at,
+			consentedAt: guest.at,
+			firstName: 'Guest',
+			username: `guest${guest.id}`,
+			packName: guest.packName ?? null
+		}
 	});
-	await db.session.create({ data: { sessionToken: token, telegramUserId: guest.id, status: 'photo_taken', templateId: 'suit', createdAt: guest.at, updatedAt: guest.at } });
+	await db.session.create({
+		data: {
+			sessionToken: token,
+			telegramUserId: guest.id,
+			status: 'photo_taken',
+			templateId: 'suit',
+			createdAt: guest.at,
+			updatedAt: guest.at
+		}
+	});
 	if (guest.jobStatus === null) return { token, jobId: null };
 	const job = await db.job.create({
 		data: {
@@ -33,7 +49,9 @@ export async function insertGuest(db: Db, guest: GuestFixture): Promise<{ token:
 			updatedAt: guest.at
 		}
 	});
-	await db.apiUsage.create({ data: { jobId: job.jobId, ts: guest.at, kind: 'image', provider: 'offline', ok: 1, estCostUsd: 0.04 } });
+	await db.apiUsage.create({
+		data: { jobId: job.jobId, ts: guest.at, kind: 'image', provider: 'offline', ok: 1, estCostUsd: 0.04 }
+	});
 	return { token, jobId: job.jobId };
 }
 

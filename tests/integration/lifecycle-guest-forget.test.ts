@@ -34,7 +34,14 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 	});
 
-	async function start(): Promise<{ emulator: TelegramEmulator; db: Db; deps: BotDeps; dataDir: string; dbPath: string; clock: FakeClock }> {
+	async function start(): Promise<{
+		emulator: TelegramEmulator;
+		db: Db;
+		deps: BotDeps;
+		dataDir: string;
+		dbPath: string;
+		clock: FakeClock;
+	}> {
 		const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
 		cleanups.push(() => emulator.close());
 		const dataDir = tempDir();
@@ -42,24 +49,53 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		cleanups.push(() => db.$disconnect());
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url });
 		const clock = new FakeClock(AT);
-		const deps: BotDeps = { db, clock, logger: silentLogger, config, fileStore: localFileStore(config.dataDir), runtime: new RuntimeSettings({ db, clock, config }), sendPacing: sendPacingFor(db, clock) };
-		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, { apiRoot: emulator.url });
+		const deps: BotDeps = {
+			db,
+			clock,
+			logger: silentLogger,
+			config,
+			fileStore: localFileStore(config.dataDir),
+			runtime: new RuntimeSettings({ db, clock, config }),
+			sendPacing: sendPacingFor(db, clock)
+		};
+		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, {
+			apiRoot: emulator.url
+		});
 		runner.start();
 		cleanups.push(() => runner.stop());
 		return { emulator, db, deps, dataDir, dbPath, clock };
 	}
 
 	async function createStickerSet(emulator: TelegramEmulator, userId: number, name: string): Promise<void> {
-		const png = await sharp({ create: { width: 512, height: 512, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
+		const png = await sharp({
+			create: { width: 512, height: 512, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } }
+		})
+			.png()
+			.toBuffer();
 		const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
-		await api.createNewStickerSet(userId, name, 'My stickers', [{ sticker: new InputFile(png, 's.png'), format: 'static', emoji_list: ['😀'] }]);
+		await api.createNewStickerSet(userId, name, 'My stickers', [
+			{ sticker: new InputFile(png, 's.png'), format: 'static', emoji_list: ['😀'] }
+		]);
 	}
 
-	async function askAndPress(emulator: TelegramEmulator, userId: number, answer: 'forget:yes' | 'forget:no', expectEdited: RegExp): Promise<string> {
+	async function askAndPress(
+		emulator: TelegramEmulator,
+		userId: number,
+		answer: 'forget:yes' | 'forget:no',
+		expectEdited: RegExp
+	): Promise<string> {
 		await emulator.control.sendUserMessage({ user_id: userId, text: '/forget' });
-		const ask = await emulator.control.waitForMessage(userId, (m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === answer) && !m.edited, { timeoutMs: 15_000 });
+		const ask = await emulator.control.waitForMessage(
+			userId,
+			(m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === answer) && !m.edited,
+			{ timeoutMs: 15_000 }
+		);
 		await emulator.control.pressButton({ user_id: userId, message_id: ask.message_id, callback_data: answer });
-		const edited = await emulator.control.waitForMessage(userId, (m) => m.message_id === ask.message_id && m.edited && expectEdited.test(m.text ?? ''), { timeoutMs: 15_000 });
+		const edited = await emulator.control.waitForMessage(
+			userId,
+			(m) => m.message_id === ask.message_id && m.edited && expectEdited.test(m.text ?? ''),
+			{ timeoutMs: 15_000 }
+		);
 		return edited.text ?? '';
 	}
 
@@ -83,11 +119,15 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		expect(await db.job.count()).toBe(0);
 		expect(existsSync(selfie) || existsSync(sheet)).toBe(false);
 		const key = loadPseudonymKey(dataDir);
-		expect(await db.erasure.findMany({ select: { subject: true, reason: true } })).toEqual([{ subject: pseudonymForGuest(key, BigInt(user.id)), reason: 'forget' }]);
+		expect(await db.erasure.findMany({ select: { subject: true, reason: true } })).toEqual([
+			{ subject: pseudonymForGuest(key, BigInt(user.id)), reason: 'forget' }
+		]);
 		expect(await isPackNameRetired(db, key, BigInt(user.id), packName)).toBe(true);
 
 		// Pressing the old button again, or asking again, finds nothing left.
-		expect(await forgetGuest(deps, { deleteStickerSet: async () => true }, BigInt(user.id))).toEqual({ kind: 'nothing' });
+		expect(await forgetGuest(deps, { deleteStickerSet: async () => true }, BigInt(user.id))).toEqual({
+			kind: 'nothing'
+		});
 	}, 60_000);
 
 	it('on "no" nothing is deleted (English guest)', async () => {
@@ -108,7 +148,12 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		await db.job.updateMany({ data: { status: 'done', packName: 'u1_1_by_sticker_kiosk_bot' } });
 		const refusing = {
 			deleteStickerSet: async (): Promise<true> => {
-				throw new GrammyError('Call to deleteStickerSet failed!', { ok: false, error_code: 400, description: 'Bad Request: not enough rights' }, 'deleteStickerSet', {});
+				throw new GrammyError(
+					'Call to deleteStickerSet failed!',
+					{ ok: false, error_code: 400, description: 'Bad Request: not enough rights' },
+					'deleteStickerSet',
+					{}
+				);
 			}
 		};
 		expect(await forgetGuest(deps, refusing, BigInt(user.id))).toEqual({ kind: 'failed' });
@@ -122,16 +167,33 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		const packs = [`u${user.id}_1_by_sticker_kiosk_bot`, `u${user.id}_2_by_sticker_kiosk_bot`];
 		for (const name of packs) await createStickerSet(emulator, user.id, name);
 		await insertGuest(db, { id: BigInt(user.id), at: AT, packName: packs[0] });
-		await db.job.create({ data: { telegramUserId: BigInt(user.id), sessionToken: `tok_${user.id}`, photoPath: 'p.jpg', templateId: 'suit', status: 'done', packName: packs[1], createdAt: AT, updatedAt: AT } });
+		await db.job.create({
+			data: {
+				telegramUserId: BigInt(user.id),
+				sessionToken: `tok_${user.id}`,
+				photoPath: 'p.jpg',
+				templateId: 'suit',
+				status: 'done',
+				packName: packs[1],
+				createdAt: AT,
+				updatedAt: AT
+			}
+		});
 		return { user, packs };
 	}
 
 	it('after an operator reset, /forget still deletes the guest’s sticker sets and says how many', async () => {
 		const { emulator, db, dataDir, dbPath, clock } = await start();
 		const { user, packs } = await guestWithTwoPacks(emulator, db, 'en');
-		await resetGuest({ db, clock, dbPath, fileStore: localFileStore(dataDir), pseudonymKey: loadPseudonymKey(dataDir) }, { name: 'anna', ip: null }, BigInt(user.id));
+		await resetGuest(
+			{ db, clock, dbPath, fileStore: localFileStore(dataDir), pseudonymKey: loadPseudonymKey(dataDir) },
+			{ name: 'anna', ip: null },
+			BigInt(user.id)
+		);
 		expect(await db.user.count()).toBe(0);
-		expect(await db.retiredStickerSet.findMany({ orderBy: { name: 'asc' } })).toMatchObject(packs.map((name) => ({ name, telegramUserId: BigInt(user.id), reason: 'reset_user' })));
+		expect(await db.retiredStickerSet.findMany({ orderBy: { name: 'asc' } })).toMatchObject(
+			packs.map((name) => ({ name, telegramUserId: BigInt(user.id), reason: 'reset_user' }))
+		);
 
 		const text = await askAndPress(emulator, user.id, 'forget:yes', /Done/);
 		expect(text).toContain('Sticker sets deleted from Telegram: 2.');
@@ -147,7 +209,12 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		const first = await guestWithTwoPacks(emulator, db, 'uz');
 		const second = await guestWithTwoPacks(emulator, db, 'ru');
 		const third = await guestWithTwoPacks(emulator, db, 'en');
-		for (const { user } of [first, second, third]) await eraseGuest({ db, clock, fileStore: localFileStore(dataDir), pseudonymKey: key }, BigInt(user.id), 'retention');
+		for (const { user } of [first, second, third])
+			await eraseGuest(
+				{ db, clock, fileStore: localFileStore(dataDir), pseudonymKey: key },
+				BigInt(user.id),
+				'retention'
+			);
 		expect(await db.user.count()).toBe(0);
 		expect(await db.retiredStickerSet.count({ where: { reason: 'retention' } })).toBe(6);
 
@@ -163,9 +230,19 @@ describe('/forget in the bot: the guest erases themselves', () => {
 
 		// RETIRED_SET_DAYS after the erasure the list forgets the third guest's sets: the sets stay theirs.
 		clock.advance(RETIRED_SET_DAYS * DAY + DAY);
-		await runRetention({ db, clock, logger: silentLogger, fileStore: localFileStore(dataDir), dbPath: path.join(dataDir, 'none.db'), pseudonymKey: key, retentionDays: 90 });
+		await runRetention({
+			db,
+			clock,
+			logger: silentLogger,
+			fileStore: localFileStore(dataDir),
+			dbPath: path.join(dataDir, 'none.db'),
+			pseudonymKey: key,
+			retentionDays: 90
+		});
 		expect(await db.retiredStickerSet.count()).toBe(0);
-		expect(await askAndPress(emulator, third.user.id, 'forget:yes', /nothing to delete/)).toBe('We keep nothing about you: there is nothing to delete.');
+		expect(await askAndPress(emulator, third.user.id, 'forget:yes', /nothing to delete/)).toBe(
+			'We keep nothing about you: there is nothing to delete.'
+		);
 		for (const name of third.packs) expect(await emulator.control.getStickerSet(name)).not.toBeNull();
 	}, 90_000);
 });

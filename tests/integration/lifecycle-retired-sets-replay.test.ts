@@ -26,13 +26,15 @@ describe('retired sticker sets when a restore replays erasures', () => {
 		const key = loadPseudonymKey(dir);
 		await insertGuest(db, { id: 700n, at: AT, packName: 'u700_1_by_sticker_kiosk_bot' });
 		// Reset before the backup; their rows and audit entries are gone, only the list names them.
-		await db.retiredStickerSet.create({ data: { name: 'u800_1_by_sticker_kiosk_bot', telegramUserId: 800n, retiredAt: AT, reason: 'reset_user' } });
+		await db.retiredStickerSet.create({
+			data: { name: 'u800_1_by_sticker_kiosk_bot', telegramUserId: 800n, retiredAt: AT, reason: 'reset_user' }
+		});
 
 		await db.$transaction((tx) => applyErasuresWith(prismaRunner(tx), replay(key, 700n, 'retention'), key));
 		expect(await db.user.count()).toBe(0);
-		expect(await db.retiredStickerSet.findMany({ where: { telegramUserId: 700n }, select: { name: true, reason: true } })).toEqual([
-			{ name: 'u700_1_by_sticker_kiosk_bot', reason: 'retention' }
-		]);
+		expect(
+			await db.retiredStickerSet.findMany({ where: { telegramUserId: 700n }, select: { name: true, reason: true } })
+		).toEqual([{ name: 'u700_1_by_sticker_kiosk_bot', reason: 'retention' }]);
 
 		await db.$transaction((tx) => applyErasuresWith(prismaRunner(tx), replay(key, 800n, 'forget'), key));
 		expect(await db.retiredStickerSet.count({ where: { telegramUserId: 800n } })).toBe(0);

@@ -38,20 +38,40 @@ describe('the selfie leaves when the set exists; the rest of the session folder 
 		const clock = new FakeClock(new Date(start));
 		const user = await emulator.control.createUser({ first_name: 'Dilnoza', language_code: 'en' });
 		await emulator.control.sendUserMessage({ user_id: user.id, text: '/start' });
-		const { token, jobId } = await insertGuest(db, { id: BigInt(user.id), at: clock.now().toISOString(), jobStatus: 'processing' });
+		const { token, jobId } = await insertGuest(db, {
+			id: BigInt(user.id),
+			at: clock.now().toISOString(),
+			jobStatus: 'processing'
+		});
 		const files = jobFiles(dataDir, jobId!, token);
 		const selfie = writeFileAt(path.join(files.sessionDir, 'selfie_ab.jpg'), new Date(start));
 		await db.job.update({ where: { jobId: jobId! }, data: { photoPath: selfie } });
 		const faceCrop = writeFileAt(files.faceCrop, new Date(start));
-		const png = await sharp({ create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 128, b: 255, alpha: 1 } } }).png().toBuffer();
+		const png = await sharp({
+			create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 128, b: 255, alpha: 1 } }
+		})
+			.png()
+			.toBuffer();
 		for (let n = 1; n <= STICKER_VARIANTS.length; n++) writeFileAt(files.sticker(n), new Date(start), png);
 		await recordStage(db, clock, jobId!, 'qa'); // the pipeline's progress row exists by delivery
 
 		await deliverPack(
 			{
-				db, clock, logger: silentLogger, api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url }), botUsername: 'sticker_kiosk_bot',
-				files, fileStore: localFileStore(dataDir), dataDir, locale: 'en', setTitle: 'My party stickers', signal: new AbortController().signal, enterStage: async () => undefined, crashPoint: () => undefined,
-				sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), holdsLease: async () => true
+				db,
+				clock,
+				logger: silentLogger,
+				api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url }),
+				botUsername: 'sticker_kiosk_bot',
+				files,
+				fileStore: localFileStore(dataDir),
+				dataDir,
+				locale: 'en',
+				setTitle: 'My party stickers',
+				signal: new AbortController().signal,
+				enterStage: async () => undefined,
+				crashPoint: () => undefined,
+				sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+				holdsLease: async () => true
 			},
 			jobId!
 		);

@@ -39,7 +39,12 @@ describe('TTL sweep of photo and drawing files', () => {
 		const freshDebug = writeFileAt(path.join(dataDir, 'debug_sheets/job2_anchor.png'), ago(clock, 30 * MINUTE));
 		const outside = writeFileAt(path.join(dataDir, 'layout_guide_4x3_1.png'), ago(clock, 100 * HOUR));
 
-		const result = await sweepExpiredFiles({ fileStore: localFileStore(dataDir), ttlHours: 2, clock, logger: silentLogger });
+		const result = await sweepExpiredFiles({
+			fileStore: localFileStore(dataDir),
+			ttlHours: 2,
+			clock,
+			logger: silentLogger
+		});
 
 		expect(result).toEqual({ deletedFiles: 4, removedDirs: 2, failures: 0 });
 		for (const gone of [oldSelfie, oldSticker, oldRetrySelfie, oldDebug]) expect(existsSync(gone)).toBe(false);
@@ -63,7 +68,12 @@ describe('TTL sweep of photo and drawing files', () => {
 		const stale = path.join(dataDir, 'sessions/tokStale/stickers');
 		mkdirSync(stale, { recursive: true });
 		for (const dir of [stale, path.dirname(stale)]) utimesSync(dir, ago(clock, 3 * HOUR), ago(clock, 3 * HOUR));
-		const result = await sweepExpiredFiles({ fileStore: localFileStore(dataDir), ttlHours: 2, clock, logger: silentLogger });
+		const result = await sweepExpiredFiles({
+			fileStore: localFileStore(dataDir),
+			ttlHours: 2,
+			clock,
+			logger: silentLogger
+		});
 		expect(result).toEqual({ deletedFiles: 0, removedDirs: 2, failures: 0 });
 		expect(readdirSync(path.join(dataDir, 'sessions'))).toEqual([]);
 	});
@@ -72,7 +82,9 @@ describe('TTL sweep of photo and drawing files', () => {
 		const dataDir = tempDir();
 		const clock = new FakeClock(T0);
 		const old = writeFileAt(path.join(dataDir, 'sessions/tokA/selfie.jpg'), ago(clock, 3 * HOUR));
-		const refusing = Object.assign(new LocalFileStore(dataDir), { removeEmptyFolders: () => Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' })) });
+		const refusing = Object.assign(new LocalFileStore(dataDir), {
+			removeEmptyFolders: () => Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' }))
+		});
 		const result = await sweepExpiredFiles({ fileStore: refusing, ttlHours: 2, clock, logger: silentLogger });
 		expect(result).toEqual({ deletedFiles: 1, removedDirs: 0, failures: 2 });
 		expect(existsSync(old)).toBe(false);
@@ -141,13 +153,21 @@ describe('sweep robustness', () => {
 	it('failing file operations (listing, deleting) are counted, never thrown', async () => {
 		const dataDir = tempDir();
 		const clock = new FakeClock(T0);
-		const files = ['a', 'b', 'c'].map((n) => writeFileAt(path.join(dataDir, `sessions/tok${n}/selfie.jpg`), ago(clock, 5 * HOUR)));
+		const files = ['a', 'b', 'c'].map((n) =>
+			writeFileAt(path.join(dataDir, `sessions/tok${n}/selfie.jpg`), ago(clock, 5 * HOUR))
+		);
 		writeFileAt(path.join(dataDir, 'debug_sheets/sub/job1_x.png'), ago(clock, 5 * HOUR));
 		// The store as a disk that fails: one delete (an I/O error) and the listing of debug_sheets/.
 		const disk = new LocalFileStore(dataDir);
 		const failing = Object.assign(new LocalFileStore(dataDir), {
-			delete: (key: string) => (key.includes('tokb') ? Promise.reject(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' })) : disk.delete(key)),
-			list: (prefix: string) => (prefix.startsWith('debug_sheets') ? Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' })) : disk.list(prefix))
+			delete: (key: string) =>
+				key.includes('tokb')
+					? Promise.reject(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }))
+					: disk.delete(key),
+			list: (prefix: string) =>
+				prefix.startsWith('debug_sheets')
+					? Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' }))
+					: disk.list(prefix)
 		});
 		const result = await sweepExpiredFiles({ fileStore: failing, ttlHours: 1, clock, logger: silentLogger });
 		expect(result.failures).toBe(2);
@@ -171,7 +191,8 @@ describe('stale appearance cards and last_sweep_at', () => {
 		const youngActive = await insertGuest(db, { id: 1004n, at: at(14 * MINUTE), jobStatus: 'queued' });
 
 		expect(await clearStaleAppearance(db, clock)).toBe(3);
-		const card = async (jobId: number | null) => (await db.job.findUniqueOrThrow({ where: { jobId: jobId! } })).appearanceJson;
+		const card = async (jobId: number | null) =>
+			(await db.job.findUniqueOrThrow({ where: { jobId: jobId! } })).appearanceJson;
 		expect(await card(done.jobId)).toBeNull();
 		expect(await card(failed.jobId)).toBeNull();
 		expect(await card(oldActive.jobId)).toBeNull();

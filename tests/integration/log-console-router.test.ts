@@ -28,7 +28,14 @@ describe('logs router', () => {
 		await db.logEntry.createMany({
 			data: [
 				{ at, process: 'worker', level: 'warn', message: 'provider slow', context: '{"job":5}', workerId: 'box:11:1' },
-				{ at, process: 'worker', level: 'error', message: 'upload failed', context: '{"job":6,"code":"ETIMEDOUT"}', workerId: 'box:12:2' },
+				{
+					at,
+					process: 'worker',
+					level: 'error',
+					message: 'upload failed',
+					context: '{"job":6,"code":"ETIMEDOUT"}',
+					workerId: 'box:12:2'
+				},
 				{ at, process: 'web', level: 'fatal', message: 'cannot listen', context: null, workerId: null }
 			]
 		});
@@ -52,7 +59,8 @@ describe('logs router', () => {
 	it('filters by process, level (errors include fatal), launch and text in message or context', async () => {
 		const { db, clock, dir, viewer } = await setUp();
 		const logs = consoleCaller(db, clock, dir, viewer).logs;
-		const messages = async (filter: Parameters<typeof logs.list>[0]) => (await logs.list(filter)).entries.map((e) => e.message);
+		const messages = async (filter: Parameters<typeof logs.list>[0]) =>
+			(await logs.list(filter)).entries.map((e) => e.message);
 		expect(await messages({})).toEqual(['cannot listen', 'upload failed', 'provider slow']);
 		expect(await messages({ process: 'worker' })).toEqual(['upload failed', 'provider slow']);
 		expect(await messages({ level: 'error' })).toEqual(['cannot listen', 'upload failed']);

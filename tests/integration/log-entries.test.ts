@@ -15,7 +15,15 @@ import { createTestDb } from '../helpers/test-db.ts';
 function memoryStdout(): { stream: Writable; lines: () => Record<string, unknown>[] } {
 	let text = '';
 	const stream = new Writable({ write: (chunk, _encoding, done) => ((text += String(chunk)), done()) });
-	return { stream, lines: () => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+	return {
+		stream,
+		lines: () =>
+			text
+				.trim()
+				.split('\n')
+				.filter(Boolean)
+				.map((line) => JSON.parse(line) as Record<string, unknown>)
+	};
 }
 
 describe('warnings and errors in log_entries', () => {
@@ -28,11 +36,18 @@ describe('warnings and errors in log_entries', () => {
 	async function setUp(processName: 'web' | 'worker', options: { maxPending?: number } = {}) {
 		const { db, dbPath } = await createTestDb(tempDir());
 		const troubles: string[] = [];
-		const sink = new LogSink(processName, { flushEveryMs: 60_000, maxPending: options.maxPending, onTrouble: (message) => troubles.push(message) });
+		const sink = new LogSink(processName, {
+			flushEveryMs: 60_000,
+			maxPending: options.maxPending,
+			onTrouble: (message) => troubles.push(message)
+		});
 		sink.attach(openLogEntryWriter(dbPath), processName === 'worker' ? { workerId: 'host:42:1' } : {});
 		const stdout = memoryStdout();
 		const logger = createLogger(processName, 'info', { warningsTo: sink, stdout: stdout.stream });
-		cleanups.push(() => sink.close(), () => db.$disconnect());
+		cleanups.push(
+			() => sink.close(),
+			() => db.$disconnect()
+		);
 		return { db, dbPath, sink, logger, stdout, troubles };
 	}
 
@@ -57,14 +72,28 @@ describe('warnings and errors in log_entries', () => {
 
 	it('keeps the redaction of createLogger: no token, password or IP reaches the table', async () => {
 		const { db, sink, logger } = await setUp('web');
-		logger.warn({ token: 'tok-123456', password: 'hunter2-secret', ip: '203.0.113.7', request: { token: 'tok-nested', ip: '198.51.100.4', password: 'pw-nested' } }, 'sign-in refused');
+		logger.warn(
+			{
+				token: 'tok-123456',
+				password: 'hunter2-secret',
+				ip: '203.0.113.7',
+				request: { token: 'tok-nested', ip: '198.51.100.4', password: 'pw-nested' }
+			},
+			'sign-in refused'
+		);
 		sink.flush();
 		const [row] = await rows(db);
 		expect(row!.process).toBe('web');
 		expect(row!.workerId).toBeNull();
-		expect(JSON.parse(row!.context!)).toEqual({ token: '[redacted]', password: '[redacted]', ip: '[redacted]', request: { token: '[redacted]', ip: '[redacted]', password: '[redacted]' } });
+		expect(JSON.parse(row!.context!)).toEqual({
+			token: '[redacted]',
+			password: '[redacted]',
+			ip: '[redacted]',
+			request: { token: '[redacted]', ip: '[redacted]', password: '[redacted]' }
+		});
 		const raw = JSON.stringify(row);
-		for (const secret of ['tok-123456', 'hunter2-secret', '203.0.113.7', 'tok-nested', '198.51.100.4', 'pw-nested']) expect(raw).not.toContain(secret);
+		for (const secret of ['tok-123456', 'hunter2-secret', '203.0.113.7', 'tok-nested', '198.51.100.4', 'pw-nested'])
+			expect(raw).not.toContain(secret);
 	});
 
 	it('caps the context at 2 KB and keeps it valid JSON', async () => {
@@ -111,9 +140,15 @@ describe('warnings and errors in log_entries', () => {
 		sink.flush();
 		sink.flush();
 		const stored = await rows(db);
-		expect(stored.filter((r) => r.message.startsWith('line ')).map((r) => r.message)).toEqual(Array.from({ length: 100 }, (_, k) => `line ${k + 30}`));
+		expect(stored.filter((r) => r.message.startsWith('line ')).map((r) => r.message)).toEqual(
+			Array.from({ length: 100 }, (_, k) => `line ${k + 30}`)
+		);
 		const note = stored.find((r) => r.message.includes('dropped'));
-		expect(note).toMatchObject({ level: 'warn', process: 'worker', message: '30 log lines were dropped while the database was busy' });
+		expect(note).toMatchObject({
+			level: 'warn',
+			process: 'worker',
+			message: '30 log lines were dropped while the database was busy'
+		});
 		expect(sink.pendingLines).toBe(0);
 	});
 });

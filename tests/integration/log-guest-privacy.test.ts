@@ -37,7 +37,10 @@ describe('guests in log_entries', () => {
 		sink.attach(openLogEntryWriter(dbPath), { workerId: 'host:1:1' });
 		const stdout = new Writable({ write: (_chunk, _encoding, done) => done() });
 		const logger = createLogger('worker', 'info', { warningsTo: sink, stdout });
-		cleanups.push(() => sink.close(), () => db.$disconnect());
+		cleanups.push(
+			() => sink.close(),
+			() => db.$disconnect()
+		);
 		return { dir, db, dbPath, key, sink, logger };
 	}
 
@@ -52,18 +55,50 @@ describe('guests in log_entries', () => {
 			'sendMessage',
 			{ chat_id: guest, text: 'Your stickers are ready: t.me/addstickers/u987654321_1_by_kiosk_bot' }
 		);
-		const update = { update_id: 77, message: { message_id: 9, from: { id: guest, first_name: 'Aziz', username: 'aziz_t' }, chat: { id: guest, type: 'private' }, text: 'my secret words' } };
-		logger.error({ err: failed, update, telegramUserId: String(guest), text: 'a guest wrote this', leadId: 4 }, 'bot handler failed');
+		const update = {
+			update_id: 77,
+			message: {
+				message_id: 9,
+				from: { id: guest, first_name: 'Aziz', username: 'aziz_t' },
+				chat: { id: guest, type: 'private' },
+				text: 'my secret words'
+			}
+		};
+		logger.error(
+			{ err: failed, update, telegramUserId: String(guest), text: 'a guest wrote this', leadId: 4 },
+			'bot handler failed'
+		);
 		sink.flush();
 
 		const all = await stored(db);
-		for (const leaked of ['Your stickers are ready', 'u987654321', 'my secret words', 'Aziz', 'aziz_t', 'a guest wrote this', String(guest)]) expect(all).not.toContain(leaked);
+		for (const leaked of [
+			'Your stickers are ready',
+			'u987654321',
+			'my secret words',
+			'Aziz',
+			'aziz_t',
+			'a guest wrote this',
+			String(guest)
+		])
+			expect(all).not.toContain(leaked);
 		const row = await db.logEntry.findFirstOrThrow();
 		const context = JSON.parse(row.context ?? '{}');
 		const pseudonym = pseudonymForGuest(key, BigInt(guest));
 		expect(context.err.payload).toEqual({ chat_id: pseudonym, text: '[removed]' });
-		expect(context.err).toMatchObject({ method: 'sendMessage', error_code: 400, description: 'Bad Request: message is too long' });
-		expect(context.update).toEqual({ update_id: 77, message: { message_id: 9, from: { id: pseudonym, first_name: '[removed]', username: '[removed]' }, chat: { id: pseudonym, type: '[removed]' }, text: '[removed]' } });
+		expect(context.err).toMatchObject({
+			method: 'sendMessage',
+			error_code: 400,
+			description: 'Bad Request: message is too long'
+		});
+		expect(context.update).toEqual({
+			update_id: 77,
+			message: {
+				message_id: 9,
+				from: { id: pseudonym, first_name: '[removed]', username: '[removed]' },
+				chat: { id: pseudonym, type: '[removed]' },
+				text: '[removed]'
+			}
+		});
 		expect(context).toMatchObject({ telegramUserId: pseudonym, text: '[removed]', leadId: 4 });
 		expect(row.message).toBe('bot handler failed');
 	});
@@ -79,7 +114,14 @@ describe('guests in log_entries', () => {
 		// error boundary logs the failed call (its payload holds the reply's text and the guest's chat).
 		await emulator.control.sendUserMessage({ user_id: user.id, text: '/start' });
 		await emulator.control.setBlocked(user.id, true);
-		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger, config, fileStore: localFileStore(config.dataDir), sendPacing: sendPacingFor(db, clock) }), logger, { apiRoot: emulator.url });
+		const runner = new BotRunner(
+			createBot(
+				{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
+				{ db, clock, logger, config, fileStore: localFileStore(config.dataDir), sendPacing: sendPacingFor(db, clock) }
+			),
+			logger,
+			{ apiRoot: emulator.url }
+		);
 		runner.start();
 		cleanups.push(() => runner.stop());
 		const deadline = Date.now() + 15_000;

@@ -8,12 +8,21 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 
 /** Telegram is a closed port: the worker's calls to it fail and it logs warnings about them. */
 function workerEnv(dataDir: string): NodeJS.ProcessEnv {
-	return { DATA_DIR: dataDir, DB_PATH: path.join(dataDir, 'app.db'), TELEGRAM_API_ROOT: 'http://127.0.0.1:9', TELEGRAM_BOT_TOKEN: '' };
+	return {
+		DATA_DIR: dataDir,
+		DB_PATH: path.join(dataDir, 'app.db'),
+		TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
+		TELEGRAM_BOT_TOKEN: ''
+	};
 }
 
 /** The message of the first warning the worker printed on stdout. */
 async function firstWarning(worker: ReturnType<typeof startTs>): Promise<string> {
-	const out = await waitForOutput(worker, (text) => text.includes('worker started') && text.includes('"level":40'), 40_000);
+	const out = await waitForOutput(
+		worker,
+		(text) => text.includes('worker started') && text.includes('"level":40'),
+		40_000
+	);
 	const line = out.split('\n').find((text) => text.includes('"level":40'))!;
 	return (JSON.parse(line) as { msg: string }).msg;
 }
@@ -27,7 +36,7 @@ async function waitForWarningRow(db: Db, workerId: string, message: string): Pro
 	throw new Error(`the worker's warning "${message}" never reached log_entries`);
 }
 
-describe('launch history and the worker\'s log rows (real worker processes)', () => {
+describe("launch history and the worker's log rows (real worker processes)", () => {
 	const tempDir = useTempDir();
 	const dbs: Db[] = [];
 	afterEach(async () => {
@@ -62,8 +71,12 @@ describe('launch history and the worker\'s log rows (real worker processes)', ()
 		]);
 		const [killed, stopped] = launches;
 		expect(stopped!.stoppedAt).not.toBeNull();
-		expect(stopped!.uptimeSeconds).toBe(Math.round((Date.parse(stopped!.stoppedAt!) - Date.parse(stopped!.startedAt)) / 1000));
-		expect(killed!.uptimeSeconds).toBe(Math.round((Date.parse(killed!.heartbeatAt) - Date.parse(killed!.startedAt)) / 1000));
+		expect(stopped!.uptimeSeconds).toBe(
+			Math.round((Date.parse(stopped!.stoppedAt!) - Date.parse(stopped!.startedAt)) / 1000)
+		);
+		expect(killed!.uptimeSeconds).toBe(
+			Math.round((Date.parse(killed!.heartbeatAt) - Date.parse(killed!.startedAt)) / 1000)
+		);
 		expect(stopped!.warnings).toBeGreaterThanOrEqual(1);
 		expect(killed!.warnings).toBeGreaterThanOrEqual(1);
 		// Info lines (worker started, worker stopped) stay out of the table.

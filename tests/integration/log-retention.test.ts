@@ -9,7 +9,12 @@ import { createTestDb } from '../helpers/test-db.ts';
 
 function plant(db: Db, clock: FakeClock, count: number, message: string) {
 	return db.logEntry.createMany({
-		data: Array.from({ length: count }, (_, i) => ({ at: clock.now().toISOString(), process: 'worker', level: 'warn', message: `${message} ${i}` }))
+		data: Array.from({ length: count }, (_, i) => ({
+			at: clock.now().toISOString(),
+			process: 'worker',
+			level: 'warn',
+			message: `${message} ${i}`
+		}))
 	});
 }
 

@@ -7,7 +7,15 @@ import { changeSetting } from '../../src/lib/server/settings/runtime-setting-cha
 import { RUNTIME_SETTINGS_TTL_MS } from '../../src/lib/server/settings/runtime-settings.ts';
 import { runRetention } from '../../src/worker/tasks/retention.task.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { eventually, guestReachesOutfit, newGuest, startGuestWorld, startSession, type Guest, type GuestWorld } from './guest-harness.ts';
+import {
+	eventually,
+	guestReachesOutfit,
+	newGuest,
+	startGuestWorld,
+	startSession,
+	type Guest,
+	type GuestWorld
+} from './guest-harness.ts';
 
 // The bot's message history through the production bot (createBot, every feature) long-polling the
 // Telegram emulator, on a real migrated SQLite file, with the world's FakeClock for every date.
@@ -18,10 +26,18 @@ describe('message history: what the bot records of its private chats', () => {
 	afterEach(async () => world?.close());
 
 	const historyOf = (guest: Guest) =>
-		world.db.botMessage.findMany({ where: { telegramUserId: BigInt(guest.id) }, orderBy: { id: 'asc' }, select: { direction: true, kind: true, text: true, at: true } });
+		world.db.botMessage.findMany({
+			where: { telegramUserId: BigInt(guest.id) },
+			orderBy: { id: 'asc' },
+			select: { direction: true, kind: true, text: true, at: true }
+		});
 	const activity = () => world.db.messageActivity.findMany({ orderBy: { day: 'asc' } });
 	/** Waits until the guest's history holds at least `count` rows (the writer runs after the reply). */
-	const historyAtLeast = (guest: Guest, count: number) => eventually(() => historyOf(guest), (rows) => rows.length >= count);
+	const historyAtLeast = (guest: Guest, count: number) =>
+		eventually(
+			() => historyOf(guest),
+			(rows) => rows.length >= count
+		);
 
 	it('records /start, consent and the outfit choice in and out, in order, without the session token', async () => {
 		world = await startGuestWorld(tempDir());
@@ -31,7 +47,14 @@ describe('message history: what the bot records of its private chats', () => {
 		await guest.waitFor((m) => /kiosk/i.test(m.text ?? ''));
 		const rows = await historyAtLeast(guest, 6);
 
-		expect(rows.map((r) => `${r.direction}:${r.kind}`)).toEqual(['in:command', 'out:text', 'in:callback', 'out:photo', 'in:callback', ...rows.slice(5).map((r) => `${r.direction}:${r.kind}`)]);
+		expect(rows.map((r) => `${r.direction}:${r.kind}`)).toEqual([
+			'in:command',
+			'out:text',
+			'in:callback',
+			'out:photo',
+			'in:callback',
+			...rows.slice(5).map((r) => `${r.direction}:${r.kind}`)
+		]);
 		expect(rows.slice(5).every((r) => r.direction === 'out')).toBe(true);
 		expect(rows[0]?.text).toBe('/start');
 		expect(rows[1]?.text).toContain('Dilnoza');
@@ -48,7 +71,11 @@ describe('message history: what the bot records of its private chats', () => {
 		await historyAtLeast(guest, 2);
 		await world.noticeApi.sendMessage(guest.id, 'Generating your stickers… (from the notices outbox)');
 		const rows = await historyAtLeast(guest, 3);
-		expect(rows.at(-1)).toMatchObject({ direction: 'out', kind: 'text', text: 'Generating your stickers… (from the notices outbox)' });
+		expect(rows.at(-1)).toMatchObject({
+			direction: 'out',
+			kind: 'text',
+			text: 'Generating your stickers… (from the notices outbox)'
+		});
 	});
 
 	it('never records the sales group, neither what people write there nor the cards the bot posts', async () => {
@@ -93,10 +120,14 @@ describe('message history: what the bot records of its private chats', () => {
 		await aziza.send('good morning');
 		await bekzod.send('hi');
 		await historyAtLeast(bekzod, 1);
-		const after = await eventually(() => historyOf(aziza), (rows) => rows.some((r) => r.text === 'good morning'));
+		const after = await eventually(
+			() => historyOf(aziza),
+			(rows) => rows.some((r) => r.text === 'good morning')
+		);
 		await new Promise((resolve) => setTimeout(resolve, 300)); // replies to the last messages, if any, land
 		const all = await world.db.botMessage.findMany();
-		const count = (day: string, direction: string) => all.filter((r) => r.at.startsWith(day) && r.direction === direction).length;
+		const count = (day: string, direction: string) =>
+			all.filter((r) => r.at.startsWith(day) && r.direction === direction).length;
 		expect(before.every((r) => r.at.startsWith('2026-03-01'))).toBe(true);
 		expect(after.at(-1)?.at.startsWith('2026-03-02')).toBe(true);
 		expect(await activity()).toEqual([
@@ -114,7 +145,10 @@ describe('message history: what the bot records of its private chats', () => {
 		const ask = await guest.waitFor((m) => m.buttons.flat().some((b) => b.callback_data === 'forget:yes'));
 		await guest.press(ask.message_id, 'forget:yes');
 		await guest.waitFor((m) => m.message_id === ask.message_id && !/\?/.test(m.text ?? ''));
-		await eventually(() => historyOf(guest), (rows) => rows.length === 0);
+		await eventually(
+			() => historyOf(guest),
+			(rows) => rows.length === 0
+		);
 		await new Promise((resolve) => setTimeout(resolve, 300)); // nothing written after the erasure comes back
 		expect(await historyOf(guest)).toEqual([]);
 		const today = (await activity())[0];
@@ -130,11 +164,24 @@ describe('message history: what the bot records of its private chats', () => {
 		await historyAtLeast(reset, 6);
 		await historyAtLeast(kept, 1);
 		const key = loadPseudonymKey(world.dir);
-		await resetGuest({ db: world.db, clock: world.clock, dbPath: world.dbPath, fileStore: world.fileStore, pseudonymKey: key }, { name: 'olga', ip: null }, BigInt(reset.id));
+		await resetGuest(
+			{ db: world.db, clock: world.clock, dbPath: world.dbPath, fileStore: world.fileStore, pseudonymKey: key },
+			{ name: 'olga', ip: null },
+			BigInt(reset.id)
+		);
 		expect(await historyOf(reset)).toEqual([]);
 		expect((await historyOf(kept)).length).toBeGreaterThan(0);
 
-		const deps = { db: world.db, clock: world.clock, logger: silentLogger, dataDir: world.dir, fileStore: world.fileStore, dbPath: world.dbPath, pseudonymKey: key, retentionDays: 30 };
+		const deps = {
+			db: world.db,
+			clock: world.clock,
+			logger: silentLogger,
+			dataDir: world.dir,
+			fileStore: world.fileStore,
+			dbPath: world.dbPath,
+			pseudonymKey: key,
+			retentionDays: 30
+		};
 		world.clock.advance(30 * DAY - 60_000);
 		await runRetention(deps);
 		expect((await historyOf(kept)).length).toBeGreaterThan(0); // a minute short of the period

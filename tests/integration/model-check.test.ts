@@ -26,10 +26,25 @@ describe('the model check at start and every hour', () => {
 		gemini = await createFakeGemini({ apiKey: 'test-key', models });
 		const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
 		await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
-		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: gemini.url, GEMINI_IMAGE_MODEL: 'gemini-3.1-flash-image', GEMINI_VISION_MODEL: 'gemini-3-flash', ADMIN_TELEGRAM_IDS: String(admin.id) });
-		const deps = { db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, pacing: sendPacingFor(world.db, systemClock), adminIds: [BigInt(admin.id)] };
+		const config = world.config({
+			IMAGE_PROVIDER: 'gemini',
+			GEMINI_API_KEY: 'test-key',
+			GEMINI_BASE_URL: gemini.url,
+			GEMINI_IMAGE_MODEL: 'gemini-3.1-flash-image',
+			GEMINI_VISION_MODEL: 'gemini-3-flash',
+			ADMIN_TELEGRAM_IDS: String(admin.id)
+		});
+		const deps = {
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			pacing: sendPacingFor(world.db, systemClock),
+			adminIds: [BigInt(admin.id)]
+		};
 		const w = world;
-		const adminMessages = async () => (await w.emulator.control.chatMessages(admin.id)).filter((m) => m.from_bot).map((m) => m.text ?? '');
+		const adminMessages = async () =>
+			(await w.emulator.control.chatMessages(admin.id)).filter((m) => m.from_bot).map((m) => m.text ?? '');
 		return { world: w, gemini: gemini, config, deps, adminMessages };
 	}
 
@@ -40,7 +55,9 @@ describe('the model check at start and every hour', () => {
 		expect(maintenance).toMatchObject({ source: 'config' });
 		expect(maintenance?.reason).toContain('GEMINI_VISION_MODEL');
 		expect(maintenance?.reason).toContain('"gemini-3-flash"');
-		expect((await readModelCheck(world.db))?.missing).toEqual([{ provider: 'gemini', setting: 'GEMINI_VISION_MODEL', model: 'gemini-3-flash' }]);
+		expect((await readModelCheck(world.db))?.missing).toEqual([
+			{ provider: 'gemini', setting: 'GEMINI_VISION_MODEL', model: 'gemini-3-flash' }
+		]);
 		expect(await runModelCheck(config, deps)).toBe('missing');
 		await waitFor(async () => (await adminMessages()).length > 0);
 		expect((await adminMessages()).filter((t) => t.includes('GEMINI_VISION_MODEL'))).toHaveLength(1);

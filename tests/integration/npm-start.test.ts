@@ -45,7 +45,8 @@ describe.skipIf(!existsSync(BUILT_WEB_ENTRY))('npm start (scripts/run-all.ts)', 
 		exited = new Promise((resolve) => runAll.on('exit', (code) => resolve(code)));
 		const deadline = Date.now() + 90_000;
 		const ready = () => out.includes('bot polling started') && out.includes('/console/setup?token=');
-		while (!ready() && Date.now() < deadline && runAll.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
+		while (!ready() && Date.now() < deadline && runAll.exitCode === null)
+			await new Promise((resolve) => setTimeout(resolve, 100));
 	}, 120_000);
 
 	afterAll(() => {
@@ -71,22 +72,35 @@ describe.skipIf(!existsSync(BUILT_WEB_ENTRY))('npm start (scripts/run-all.ts)', 
 		expect(processLines.filter((line) => line.includes(key) || line.includes(token))).toEqual([]);
 	});
 
-	it('shows the processes\' log lines in a human form: time, level and message, no raw JSON', () => {
+	it("shows the processes' log lines in a human form: time, level and message, no raw JSON", () => {
 		const processLines = out.split('\n').filter((line) => /^(web|worker|telegram)\s*│/.test(line));
-		expect(processLines.filter((line) => /│ \{/.test(line)), out).toEqual([]);
-		expect(processLines.some((line) => /^worker\s*│ \d\d:\d\d:\d\d INFO {2}worker started\b/.test(line)), out).toBe(true);
+		expect(
+			processLines.filter((line) => /│ \{/.test(line)),
+			out
+		).toEqual([]);
+		expect(
+			processLines.some((line) => /^worker\s*│ \d\d:\d\d:\d\d INFO {2}worker started\b/.test(line)),
+			out
+		).toBe(true);
 	});
 
 	it('finding 14: Ctrl-C stops the worker before the emulator, within seconds and without an error line', async () => {
 		expect(out).toContain('bot polling started');
 		const signalledAt = Date.now();
 		process.kill(-runAll.pid!, 'SIGINT');
-		const code = await Promise.race([exited, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 40_000))]);
+		const code = await Promise.race([
+			exited,
+			new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 40_000))
+		]);
 		const tookMs = Date.now() - signalledAt;
 		expect(code, `still running 40 s after Ctrl-C:\n${out}`).not.toBe('late');
 		const lines = out.split('\n');
-		const workerStopped = lines.findIndex((line) => line.startsWith('worker') && / INFO {2}worker stopped\b/.test(line));
-		const emulatorStopping = lines.findIndex((line) => line.startsWith('telegram') && line.includes('Telegram emulator: SIG'));
+		const workerStopped = lines.findIndex(
+			(line) => line.startsWith('worker') && / INFO {2}worker stopped\b/.test(line)
+		);
+		const emulatorStopping = lines.findIndex(
+			(line) => line.startsWith('telegram') && line.includes('Telegram emulator: SIG')
+		);
 		expect(workerStopped, out).toBeGreaterThan(-1);
 		expect(emulatorStopping, out).toBeGreaterThan(workerStopped);
 		expect(lines[emulatorStopping]).toContain('SIGTERM, stopping');

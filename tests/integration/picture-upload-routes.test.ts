@@ -17,15 +17,32 @@ const ROUTES: Record<'preview' | 'broadcast', Route> = {
 	broadcast: (dataDir, who, request) => answerBroadcastImageUpload(localFileStore(dataDir), who, request)
 };
 
-async function answer(route: Route, dataDir: string, who: OperatorIdentity | null, bytes: Buffer, declareLength = true) {
+async function answer(
+	route: Route,
+	dataDir: string,
+	who: OperatorIdentity | null,
+	bytes: Buffer,
+	declareLength = true
+) {
 	const headers: Record<string, string> = { 'content-type': 'image/png' };
 	if (declareLength) headers['content-length'] = String(bytes.byteLength);
 	const body = declareLength ? new Uint8Array(bytes) : new Blob([new Uint8Array(bytes)]).stream();
-	const response = await route(dataDir, who, new Request('http://console.test/upload', { method: 'POST', headers, body, duplex: 'half' } as RequestInit));
-	return { status: response.status, cache: response.headers.get('cache-control'), body: (await response.json()) as Record<string, unknown> };
+	const response = await route(
+		dataDir,
+		who,
+		new Request('http://console.test/upload', { method: 'POST', headers, body, duplex: 'half' } as RequestInit)
+	);
+	return {
+		status: response.status,
+		cache: response.headers.get('cache-control'),
+		body: (await response.json()) as Record<string, unknown>
+	};
 }
 
-const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#2a7' } }).png().toBuffer();
+const png = (width: number, height: number) =>
+	sharp({ create: { width, height, channels: 3, background: '#2a7' } })
+		.png()
+		.toBuffer();
 
 /**
  * The outfit-preview and broadcast-picture uploads are one handler (web/picture-upload.ts) with
@@ -52,7 +69,11 @@ describe('the console’s picture uploads answer alike', () => {
 		};
 		const preview = await answers(ROUTES.preview);
 		expect(await answers(ROUTES.broadcast)).toEqual(preview);
-		const notAPicture = { status: 400, cache: 'no-store', body: { error: 'This file is not a picture: upload a JPEG, PNG or WebP image.' } };
+		const notAPicture = {
+			status: 400,
+			cache: 'no-store',
+			body: { error: 'This file is not a picture: upload a JPEG, PNG or WebP image.' }
+		};
 		expect(preview.slice(0, 3)).toEqual([notAPicture, notAPicture, notAPicture]);
 		expect(preview[3]).toBe(400);
 		expect(preview[4]).toEqual({ status: 401, cache: 'no-store', body: { error: 'Please sign in to the console.' } });
@@ -81,10 +102,21 @@ describe('the console’s picture uploads answer alike', () => {
 
 	it('refuse a picture over the route’s own pixel limit with the same sentence naming that limit', async () => {
 		// Only the header is read before the refusal, so a flat 41-megapixel PNG costs little.
-		const huge = await sharp({ create: { width: 6500, height: 6400, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
+		const huge = await sharp({ create: { width: 6500, height: 6400, channels: 3, background: '#000' } })
+			.png({ compressionLevel: 9 })
+			.toBuffer();
 		expect(huge.byteLength).toBeLessThan(2 * MB);
-		const sentence = (mp: number) => `This picture has more than ${mp} megapixels: scale it down (1024×1024 is plenty) and upload it again.`;
-		expect(await answer(ROUTES.preview, tempDir(), olga, huge)).toEqual({ status: 400, cache: 'no-store', body: { error: sentence(4) } });
-		expect(await answer(ROUTES.broadcast, tempDir(), olga, huge)).toEqual({ status: 400, cache: 'no-store', body: { error: sentence(40) } });
+		const sentence = (mp: number) =>
+			`This picture has more than ${mp} megapixels: scale it down (1024×1024 is plenty) and upload it again.`;
+		expect(await answer(ROUTES.preview, tempDir(), olga, huge)).toEqual({
+			status: 400,
+			cache: 'no-store',
+			body: { error: sentence(4) }
+		});
+		expect(await answer(ROUTES.broadcast, tempDir(), olga, huge)).toEqual({
+			status: 400,
+			cache: 'no-store',
+			body: { error: sentence(40) }
+		});
 	});
 });

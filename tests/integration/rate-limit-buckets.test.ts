@@ -36,7 +36,12 @@ describe('rate limits in the database', () => {
 		const { db, clock } = await setUp();
 		const take = () => takeToken(db, clock, apiTokenLimit(3), '12');
 		const decisions = [await take(), await take(), await take(), await take()];
-		expect(decisions).toEqual([{ allowed: true }, { allowed: true }, { allowed: true }, { allowed: false, retryAfterSeconds: 20 }]);
+		expect(decisions).toEqual([
+			{ allowed: true },
+			{ allowed: true },
+			{ allowed: true },
+			{ allowed: false, retryAfterSeconds: 20 }
+		]);
 		clock.advance(15 * SECOND);
 		expect(await take()).toEqual({ allowed: false, retryAfterSeconds: 5 });
 		clock.advance(5 * SECOND);
@@ -57,7 +62,10 @@ describe('rate limits in the database', () => {
 		clock.advance(SECOND);
 		expect(await peekToken(db, clock, limit, 'pair')).toEqual({ allowed: true });
 		expect(await peekToken(db, clock, limit, 'pair')).toEqual({ allowed: true });
-		expect(allowed([await takeToken(db, clock, limit, 'pair'), await takeToken(db, clock, limit, 'pair')])).toEqual([true, false]);
+		expect(allowed([await takeToken(db, clock, limit, 'pair'), await takeToken(db, clock, limit, 'pair')])).toEqual([
+			true,
+			false
+		]);
 	});
 
 	it('a take that adds a bucket deletes that limit’s buckets full again, and nothing else', async () => {
@@ -86,8 +94,12 @@ describe('rate limits in the database', () => {
 
 	it('refuses a client address as a bucket key: addresses are only ever stored hashed', async () => {
 		const { db, clock } = await setUp();
-		await expect(takeToken(db, clock, KEY_ENTRY_LIMITS.wrongKeysFromSource, '203.0.113.9')).rejects.toThrow(/must not hold a client address/);
-		await expect(peekToken(db, clock, KEY_ENTRY_LIMITS.wrongKeysFromSource, '2001:db8::1')).rejects.toThrow(/must not hold a client address/);
+		await expect(takeToken(db, clock, KEY_ENTRY_LIMITS.wrongKeysFromSource, '203.0.113.9')).rejects.toThrow(
+			/must not hold a client address/
+		);
+		await expect(peekToken(db, clock, KEY_ENTRY_LIMITS.wrongKeysFromSource, '2001:db8::1')).rejects.toThrow(
+			/must not hold a client address/
+		);
 		expect(await db.rateLimitBucket.count()).toBe(0);
 	});
 });

@@ -50,13 +50,30 @@ describe('the worker applying the settings in force', () => {
 			await db.$disconnect();
 		});
 		const clock = new FakeClock('2026-06-01T10:00:00.000Z');
-		const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: dir, ...dbEnv, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url }, PROJECT_ROOT);
+		const config = parseConfig(
+			{ NODE_ENV: 'test', DATA_DIR: dir, ...dbEnv, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.url },
+			PROJECT_ROOT
+		);
 		const runtime = new RuntimeSettings({ db, clock, config });
 		const offline = await createImageProvider(config);
-		const queue = { settings: { slots: 2, adminIds: [] }, notices: { slots: 2 }, provider: offline, prices: {}, fallback: undefined } as unknown as QueueDeps;
+		const queue = {
+			settings: { slots: 2, adminIds: [] },
+			notices: { slots: 2 },
+			provider: offline,
+			prices: {},
+			fallback: undefined
+		} as unknown as QueueDeps;
 		const statuses = { slots: 2 };
 		let openaiKey = 'sk-test';
-		const deps = { db, clock, logger: silentLogger, runtime, secrets: async () => ({ telegramBotToken: undefined, geminiApiKey: undefined, openaiApiKey: openaiKey }), providers: new ProviderSettingsInUse(config), parts: { queue, statuses } };
+		const deps = {
+			db,
+			clock,
+			logger: silentLogger,
+			runtime,
+			secrets: async () => ({ telegramBotToken: undefined, geminiApiKey: undefined, openaiApiKey: openaiKey }),
+			providers: new ProviderSettingsInUse(config),
+			parts: { queue, statuses }
+		};
 		const owner = { name: 'olga', ip: null };
 		const pass = async () => {
 			clock.advance(RUNTIME_SETTINGS_TTL_MS);
@@ -68,7 +85,12 @@ describe('the worker applying the settings in force', () => {
 		await changeSetting({ db, clock, config }, owner, 'imageProvider', 'openai');
 		await changeSetting({ db, clock, config }, owner, 'openaiImageModel', 'gpt-imagine-9');
 		await pass();
-		expect([queue.settings.slots, queue.notices.slots, statuses.slots, queue.settings.adminIds]).toEqual([5, 5, 5, [111n, 222n]]);
+		expect([queue.settings.slots, queue.notices.slots, statuses.slots, queue.settings.adminIds]).toEqual([
+			5,
+			5,
+			5,
+			[111n, 222n]
+		]);
 		expect(queue.provider).toBe(offline);
 		expect((await readProviderRefusal(db))?.sentence).toBe(
 			'openai does not know the model “gpt-imagine-9”, so the worker keeps drawing with the offline provider. Check the id (OPENAI_IMAGE_MODEL).'

@@ -24,15 +24,22 @@ describe('finding 10: error text for operators', () => {
 
 	/** The web process writes its log lines asynchronously: the line may follow the answer by a moment. */
 	async function expectReferenceLogged(web: BuiltWeb, reference: string): Promise<void> {
-		const line = await vi.waitFor(() => {
-			const found = web
-				.output()
-				.split('\n')
-				.find((l) => l.includes(reference));
-			if (!found) throw new Error(`no log line with ${reference} yet`);
-			return found;
-		}, { timeout: 5_000 });
-		expect(JSON.parse(line)).toMatchObject({ level: 50, requestId: reference, err: { message: expect.stringMatching(/audit_log/) } });
+		const line = await vi.waitFor(
+			() => {
+				const found = web
+					.output()
+					.split('\n')
+					.find((l) => l.includes(reference));
+				if (!found) throw new Error(`no log line with ${reference} yet`);
+				return found;
+			},
+			{ timeout: 5_000 }
+		);
+		expect(JSON.parse(line)).toMatchObject({
+			level: 50,
+			requestId: reference,
+			err: { message: expect.stringMatching(/audit_log/) }
+		});
 	}
 
 	it('finding 10: an unexpected error reaches the operator as a sentence and a reference that is in the log', async () => {
@@ -70,7 +77,9 @@ describe('finding 10: error text for operators', () => {
 
 		const invalid = await callTrpc(web, cookie, 'query', 'audit.list', { limit: 0 });
 		expect(invalid.status).toBe(400);
-		expect(invalid.body.error?.data.zodError?.fieldErrors.limit).toEqual([expect.stringMatching(/>=\s*1|at least 1|too small/i)]);
+		expect(invalid.body.error?.data.zodError?.fieldErrors.limit).toEqual([
+			expect.stringMatching(/>=\s*1|at least 1|too small/i)
+		]);
 		for (const answer of [missing, self, invalid]) expect(answer.body.error?.data.requestId).toBeUndefined();
 	}, 60_000);
 });

@@ -33,7 +33,11 @@ describe('finding 3: kiosk event streams', () => {
 	it('finding 3: a revoked kiosk key ends its event streams within seconds', async () => {
 		const { web, db, cookie, kioskId } = await start();
 		await rememberBotUsername(db, systemClock, 'hall_kiosk_bot');
-		const started = await fetch(`${web.base}/api/kiosk/sessions`, { method: 'POST', headers: { cookie, origin: web.base, 'content-type': 'application/json' }, body: '{}' });
+		const started = await fetch(`${web.base}/api/kiosk/sessions`, {
+			method: 'POST',
+			headers: { cookie, origin: web.base, 'content-type': 'application/json' },
+			body: '{}'
+		});
 		expect(started.status).toBe(201);
 		const { token } = (await started.json()) as { token: string };
 		const kioskEvents = await follow(web, cookie, '/api/kiosk/events', 'kiosk');
@@ -60,6 +64,7 @@ describe('finding 3: kiosk event streams', () => {
 		const newest = await follow(web, cookie, '/api/kiosk/events', 'kiosk');
 		await streams[0]!.waitFor((e) => e.event === 'closed', 5_000);
 		await streams[0]!.ended;
-		for (const stream of [...streams.slice(1), newest, othersStream]) expect(stream.events.map((e) => e.event)).not.toContain('closed');
+		for (const stream of [...streams.slice(1), newest, othersStream])
+			expect(stream.events.map((e) => e.event)).not.toContain('closed');
 	}, 60_000);
 });

@@ -23,7 +23,11 @@ const isError = (code: string) => (event: SseEvent) => event.event === 'serializ
 describe('finding 3: console live streams end with their session', () => {
 	const builtWeb = useBuiltWeb('live-streams-');
 
-	async function start(): Promise<{ web: BuiltWeb; db: Db; operator: (username: string, role: Role) => Promise<{ id: number; cookie: string }> }> {
+	async function start(): Promise<{
+		web: BuiltWeb;
+		db: Db;
+		operator: (username: string, role: Role) => Promise<{ id: number; cookie: string }>;
+	}> {
 		const { web, db } = await builtWeb.start();
 		const operator = async (username: string, role: Role) => {
 			const { id } = await insertOperator(db, systemClock, username, role);
@@ -53,7 +57,17 @@ describe('finding 3: console live streams end with their session', () => {
 		const logs = await watch(web, olga.cookie, 'logs.watch', {});
 
 		const signedOutAt = Date.now();
-		const logout = await fetch(`${web.base}/console/logout`, { method: 'POST', headers: { cookie: olga.cookie, origin: web.base, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+		const logout = await fetch(`${web.base}/console/logout`, {
+			method: 'POST',
+			headers: {
+				cookie: olga.cookie,
+				origin: web.base,
+				accept: 'text/html',
+				'content-type': 'application/x-www-form-urlencoded'
+			},
+			body: '',
+			redirect: 'manual'
+		});
 		expect(logout.status).toBe(303);
 
 		await expectEndsUnauthorised(live, signedOutAt);
@@ -95,7 +109,11 @@ describe('finding 3: console live streams end with their session', () => {
 		const ivan = await operator('ivan', 'operator');
 		const spend = await watch(web, ivan.cookie, 'spend.watch', {});
 		const expiredAt = Date.now();
-		await db.$executeRawUnsafe(`UPDATE operator_sessions SET expires_at = ? WHERE operator_id = ?`, new Date(expiredAt - 1000).toISOString(), ivan.id);
+		await db.$executeRawUnsafe(
+			`UPDATE operator_sessions SET expires_at = ? WHERE operator_id = ?`,
+			new Date(expiredAt - 1000).toISOString(),
+			ivan.id
+		);
 		await expectEndsUnauthorised(spend, expiredAt);
 	}, 60_000);
 
@@ -104,14 +122,16 @@ describe('finding 3: console live streams end with their session', () => {
 		const ivan = await operator('ivan', 'operator');
 		const other = await operator('olga', 'operator');
 		const streams: SseStream[] = [];
-		for (let i = 0; i < LIVE_VIEW_LIMITS.perOwner; i++) streams.push(await watch(web, ivan.cookie, 'audit.watch', { limit: 10 + i }));
+		for (let i = 0; i < LIVE_VIEW_LIMITS.perOwner; i++)
+			streams.push(await watch(web, ivan.cookie, 'audit.watch', { limit: 10 + i }));
 		const othersView = await watch(web, other.cookie, 'audit.watch', {});
 
 		const newest = await watch(web, ivan.cookie, 'audit.watch', { limit: 99 });
 		const evicted = await streams[0]!.waitFor(isError('TOO_MANY_REQUESTS'), 5_000);
 		expect(JSON.parse(evicted.data)).toMatchObject({ message: expect.stringMatching(/too many live views/i) });
 		await streams[0]!.ended;
-		for (const stream of [...streams.slice(1), newest, othersView]) expect(stream.events.filter((e) => e.event === 'serialized-error')).toEqual([]);
+		for (const stream of [...streams.slice(1), newest, othersView])
+			expect(stream.events.filter((e) => e.event === 'serialized-error')).toEqual([]);
 	}, 60_000);
 
 	// Eight viewer accounts with 16 views each used to fill the process's 128 and lock the owner out.
@@ -127,17 +147,21 @@ describe('finding 3: console live streams end with their session', () => {
 		const owner = await session('olga', 'owner');
 		const latecomer = await session('ivan', 'operator');
 		const held: SseStream[] = [];
-		for (const cookie of viewers) for (let i = 0; i < perOwner; i++) held.push(await watch(web, cookie, 'audit.watch', { limit: 10 + i }));
+		for (const cookie of viewers)
+			for (let i = 0; i < perOwner; i++) held.push(await watch(web, cookie, 'audit.watch', { limit: 10 + i }));
 
 		const ownersView = await watch(web, owner, 'console.watchLive');
 		// The owner's view took the place of the oldest view of a biggest holder, which is told why.
 		const displaced = await held[0]!.waitFor(isError('TOO_MANY_REQUESTS'), 5_000);
-		expect(JSON.parse(displaced.data)).toMatchObject({ message: expect.stringMatching(/to make room for another operator/) });
+		expect(JSON.parse(displaced.data)).toMatchObject({
+			message: expect.stringMatching(/to make room for another operator/)
+		});
 		// An operator with no view yet gets one too: fair shares, not first come.
 		const latecomersView = await watch(web, latecomer, 'audit.watch', {});
 		await held[perOwner]!.waitFor(isError('TOO_MANY_REQUESTS'), 5_000); // the next viewer's oldest
 		const ended = held.filter((stream) => stream.events.some((e) => e.event === 'serialized-error'));
 		expect(ended).toEqual([held[0], held[perOwner]]);
-		for (const stream of [ownersView, latecomersView]) expect(stream.events.filter((e) => e.event === 'serialized-error')).toEqual([]);
+		for (const stream of [ownersView, latecomersView])
+			expect(stream.events.filter((e) => e.event === 'serialized-error')).toEqual([]);
 	}, 120_000);
 });

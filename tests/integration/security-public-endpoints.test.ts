@@ -17,10 +17,21 @@ describe('public endpoints', () => {
 			const response = await fetch(`${web.base}/health`);
 			return { status: response.status, text: await response.text() };
 		};
-		expect(await health()).toEqual({ status: 200, text: JSON.stringify({ status: 'degraded', worker: { alive: false }, demo: true }) });
+		expect(await health()).toEqual({
+			status: 200,
+			text: JSON.stringify({ status: 'degraded', worker: { alive: false }, demo: true })
+		});
 
-		await startMaintenance(db, systemClock, 'auto', 'image provider billing: 429 RESOURCE_EXHAUSTED project 123456 billing account closed');
-		expect(await health()).toEqual({ status: 200, text: JSON.stringify({ status: 'paused', worker: { alive: false }, demo: true }) });
+		await startMaintenance(
+			db,
+			systemClock,
+			'auto',
+			'image provider billing: 429 RESOURCE_EXHAUSTED project 123456 billing account closed'
+		);
+		expect(await health()).toEqual({
+			status: 200,
+			text: JSON.stringify({ status: 'paused', worker: { alive: false }, demo: true })
+		});
 		const typed = await fetch(`${web.base}/api/trpc/system.health`).then((r) => r.json());
 		expect(typed).toEqual({ result: { data: { status: 'paused', worker: { alive: false } } } });
 
@@ -67,12 +78,23 @@ describe('public endpoints', () => {
 			});
 
 		// Paths SvelteKit decodes and routes to /api/…: every spelling gets the same 403.
-		const routed = ['/%61pi/trpc/x,console.pause?batch=1', '/%61%70%69/trpc/x,console.pause?batch=1', '/a%70i/kiosk/key', '/%61pi/kiosk/key', '/%61pi/kiosk/staff-reset'];
+		const routed = [
+			'/%61pi/trpc/x,console.pause?batch=1',
+			'/%61%70%69/trpc/x,console.pause?batch=1',
+			'/a%70i/kiosk/key',
+			'/%61pi/kiosk/key',
+			'/%61pi/kiosk/staff-reset'
+		];
 		for (const path of routed) {
-			for (const origin of ['https://evil.example', null]) expect({ path, origin, status: (await post(path, origin)).status }).toEqual({ path, origin, status: 403 });
+			for (const origin of ['https://evil.example', null])
+				expect({ path, origin, status: (await post(path, origin)).status }).toEqual({ path, origin, status: 403 });
 		}
 		// Spellings SvelteKit does not route to /api (double encoding, another case) reach no API handler.
-		for (const path of ['/%2561pi/trpc/x,console.pause?batch=1', '/API/trpc/x,console.pause?batch=1', '/%41PI/kiosk/key']) {
+		for (const path of [
+			'/%2561pi/trpc/x,console.pause?batch=1',
+			'/API/trpc/x,console.pause?batch=1',
+			'/%41PI/kiosk/key'
+		]) {
 			expect({ path, status: (await post(path, 'https://evil.example')).status }).toEqual({ path, status: 404 });
 		}
 		expect(await readMaintenance(db)).toBeNull();

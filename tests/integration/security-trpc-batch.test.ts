@@ -12,22 +12,33 @@ import { insertOperator, TEST_PASSWORD } from './console-fixtures.ts';
  */
 describe('tRPC batches', () => {
 	const { start } = useBuiltWeb('trpc-batch-');
-	const batchPath = (procedure: string, calls: number) => `/api/trpc/${Array.from({ length: calls }, () => procedure).join(',')}?batch=1`;
-	const inputs = (calls: number, input: unknown) => JSON.stringify(Object.fromEntries(Array.from({ length: calls }, (_, i) => [String(i), input])));
+	const batchPath = (procedure: string, calls: number) =>
+		`/api/trpc/${Array.from({ length: calls }, () => procedure).join(',')}?batch=1`;
+	const inputs = (calls: number, input: unknown) =>
+		JSON.stringify(Object.fromEntries(Array.from({ length: calls }, (_, i) => [String(i), input])));
 
 	it('refuses a batch of 1000 calls from anyone, with 400 and the limit in the sentence', async () => {
 		const { web } = await start();
 		// About 14 KB of URL, as the request that ran 1000 calls: queries by GET, mutations by POST.
 		const queries = await requestWeb(web, batchPath('system.health', 1000));
-		const mutations = await requestWeb(web, batchPath('console.pause', 1000), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		const mutations = await requestWeb(web, batchPath('console.pause', 1000), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}'
+		});
 		for (const response of [queries, mutations]) {
 			expect(response.status).toBe(400);
 			const body = (await response.json()) as { error: { message: string; data: { code: string } } };
 			expect(body.error.data.code).toBe('BAD_REQUEST');
-			expect(body.error.message).toBe(`This request batches 1000 calls; at most ${MAX_TRPC_BATCH_CALLS} are allowed in one request. Send them in smaller batches.`);
+			expect(body.error.message).toBe(
+				`This request batches 1000 calls; at most ${MAX_TRPC_BATCH_CALLS} are allowed in one request. Send them in smaller batches.`
+			);
 		}
 		// Commas sent percent-encoded count the same; a batch at the cap is answered call by call.
-		expect((await requestWeb(web, `/api/trpc/${Array.from({ length: 11 }, () => 'system.health').join('%2C')}?batch=1`)).status).toBe(400);
+		expect(
+			(await requestWeb(web, `/api/trpc/${Array.from({ length: 11 }, () => 'system.health').join('%2C')}?batch=1`))
+				.status
+		).toBe(400);
 		const atCap = await requestWeb(web, batchPath('system.health', MAX_TRPC_BATCH_CALLS));
 		expect(atCap.status).toBe(200);
 		expect(await atCap.json()).toHaveLength(MAX_TRPC_BATCH_CALLS);
@@ -39,11 +50,18 @@ describe('tRPC batches', () => {
 		const cookie = await signIn(web, 'olga', TEST_PASSWORD);
 		const pauses = () => db.auditLog.count({ where: { action: 'pause' } });
 		const post = (calls: number) =>
-			requestWeb(web, batchPath('console.pause', calls), { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: inputs(calls, { reason: 'batch test' }) });
+			requestWeb(web, batchPath('console.pause', calls), {
+				method: 'POST',
+				cookie,
+				headers: { 'content-type': 'application/json' },
+				body: inputs(calls, { reason: 'batch test' })
+			});
 
 		const refused = await post(MAX_TRPC_BATCH_CALLS + 1);
 		expect(refused.status).toBe(400);
-		expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/batches 11 calls; at most 10 are allowed/);
+		expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+			/batches 11 calls; at most 10 are allowed/
+		);
 		expect(await readMaintenance(db)).toBeNull();
 		expect(await pauses()).toBe(0);
 

@@ -32,7 +32,15 @@ describe('redrawing one sticker of a delivered pack', () => {
 		dir = mkdtempSync(path.join(tmpdir(), 'sticker-redraw-')); // one delivered pack shared by the tests below
 		world = await createGenerationWorld(dir);
 		jobId = await world.queueJob();
-		deps = await createQueueDeps({ config: world.config(), db: world.db, clock: systemClock, logger: createLogger('test', 'silent'), api: world.api, workerId: 'w1', fileStore: world.fileStore });
+		deps = await createQueueDeps({
+			config: world.config(),
+			db: world.db,
+			clock: systemClock,
+			logger: createLogger('test', 'silent'),
+			api: world.api,
+			workerId: 'w1',
+			fileStore: world.fileStore
+		});
 		const loop = new JobLoop(deps);
 		loop.start();
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
@@ -53,7 +61,9 @@ describe('redrawing one sticker of a delivered pack', () => {
 		const guestMessagesBefore = (await world.emulator.control.chatMessages(world.guestId)).length;
 		const usageBefore = await world.db.apiUsage.count({ where: { jobId } });
 		const requestId = await requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 3 });
-		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 5 })).rejects.toMatchObject({ refusal: { code: 'RedrawInProgress', stickerNumber: 3 } });
+		await expect(
+			requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 5 })
+		).rejects.toMatchObject({ refusal: { code: 'RedrawInProgress', stickerNumber: 3 } });
 
 		expect(await runNextStickerRedraw(deps, stopping.signal)).toBe(requestId);
 		const request = await world.db.stickerRedraw.findUniqueOrThrow({ where: { id: requestId } });
@@ -64,7 +74,10 @@ describe('redrawing one sticker of a delivered pack', () => {
 		expect(after.stickers[2]!.emoji).toBe(before.stickers[2]!.emoji);
 		const unchanged = (i: number) => after.stickers[i]!.file_id === before.stickers[i]!.file_id;
 		expect([0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11].every(unchanged)).toBe(true);
-		const [oldBytes, newBytes] = await Promise.all([world.emulator.control.fileBytes(before.stickers[2]!.url), world.emulator.control.fileBytes(after.stickers[2]!.url)]);
+		const [oldBytes, newBytes] = await Promise.all([
+			world.emulator.control.fileBytes(before.stickers[2]!.url),
+			world.emulator.control.fileBytes(after.stickers[2]!.url)
+		]);
 		expect(newBytes.equals(oldBytes)).toBe(false);
 
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
@@ -72,7 +85,10 @@ describe('redrawing one sticker of a delivered pack', () => {
 		expect((await world.db.jobProgress.findUniqueOrThrow({ where: { jobId } })).stage).toBe('done');
 		expect((await world.emulator.control.chatMessages(world.guestId)).length).toBe(guestMessagesBefore);
 		const newUsage = await world.db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' }, skip: usageBefore });
-		expect(newUsage.map((u) => [u.stage, u.ok])).toEqual([['passport', 1], ['regen', 1]]);
+		expect(newUsage.map((u) => [u.stage, u.ok])).toEqual([
+			['passport', 1],
+			['regen', 1]
+		]);
 		const audit = await world.db.auditLog.findFirstOrThrow({ where: { action: 'sticker_redraw', jobId } });
 		expect(audit.actor).toBe('olga');
 		expect(JSON.parse(audit.details ?? '{}')).toMatchObject({ sticker: 3, packName, requestId });
@@ -80,16 +96,25 @@ describe('redrawing one sticker of a delivered pack', () => {
 	}, 60_000);
 
 	it('refuses what cannot be redrawn, with a sentence: an unknown sticker, a pack not delivered', async () => {
-		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 13 })).rejects.toMatchObject({ refusal: { code: 'StickerOutOfRange', stickerNumber: 13, stickers: 12 } });
-		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId: 99_999, stickerNumber: 1 })).rejects.toMatchObject({ refusal: { code: 'JobNotFound', jobId: 99_999 } });
+		await expect(
+			requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 13 })
+		).rejects.toMatchObject({ refusal: { code: 'StickerOutOfRange', stickerNumber: 13, stickers: 12 } });
+		await expect(
+			requestStickerRedraw(world.db, systemClock, operator, { jobId: 99_999, stickerNumber: 1 })
+		).rejects.toMatchObject({ refusal: { code: 'JobNotFound', jobId: 99_999 } });
 		const queued = await world.queueJob();
-		await expect(requestStickerRedraw(world.db, systemClock, operator, { jobId: queued, stickerNumber: 1 })).rejects.toMatchObject({ refusal: { code: 'PackNotDelivered', jobId: queued, status: 'queued' } });
+		await expect(
+			requestStickerRedraw(world.db, systemClock, operator, { jobId: queued, stickerNumber: 1 })
+		).rejects.toMatchObject({ refusal: { code: 'PackNotDelivered', jobId: queued, status: 'queued' } });
 		await world.db.job.update({ where: { jobId: queued }, data: { status: 'failed' } });
 	});
 
 	it('a worker stopped mid-redraw: the request is put back and done by the next one', async () => {
 		const requestId = await requestStickerRedraw(world.db, systemClock, operator, { jobId, stickerNumber: 7 });
-		await world.db.stickerRedraw.update({ where: { id: requestId }, data: { status: 'working', claimedAt: new Date().toISOString(), claimedBy: 'gone:1:launch' } });
+		await world.db.stickerRedraw.update({
+			where: { id: requestId },
+			data: { status: 'working', claimedAt: new Date().toISOString(), claimedBy: 'gone:1:launch' }
+		});
 		expect(await runNextStickerRedraw(deps, stopping.signal)).toBeNull();
 		expect(await requeueUnfinishedRedraws(world.db, systemClock, deps.workerId)).toBe(1);
 		expect(await runNextStickerRedraw(deps, stopping.signal)).toBe(requestId);
@@ -100,7 +125,17 @@ describe('redrawing one sticker of a delivered pack', () => {
 		const clock = new FakeClock(new Date());
 		const launch = async (id: string, heartbeatAgoMs: number, stopped: boolean) => {
 			const at = (ms: number) => new Date(clock.now().getTime() - ms).toISOString();
-			await world.db.workerProcess.create({ data: { id, pid: 1, hostname: 'h', version: 't', startedAt: at(60_000), heartbeatAt: at(heartbeatAgoMs), stoppedAt: stopped ? at(0) : null } });
+			await world.db.workerProcess.create({
+				data: {
+					id,
+					pid: 1,
+					hostname: 'h',
+					version: 't',
+					startedAt: at(60_000),
+					heartbeatAt: at(heartbeatAgoMs),
+					stoppedAt: stopped ? at(0) : null
+				}
+			});
 		};
 		await launch('live:1:a', 5_000, false);
 		await launch('silent:1:b', (WORKER_STALE_AFTER_SECONDS + 1) * 1000, false);
@@ -108,17 +143,41 @@ describe('redrawing one sticker of a delivered pack', () => {
 		const working = async (stickerNumber: number, claimedBy: string) => {
 			// Rows as several workers' claims leave them (the console allows one open redraw a pack, so not through it).
 			const now = clock.now().toISOString();
-			const row = await world.db.stickerRedraw.create({ data: { jobId, stickerNumber, status: 'working', requestedBy: 'olga', claimedAt: now, claimedBy, createdAt: now, updatedAt: now } });
+			const row = await world.db.stickerRedraw.create({
+				data: {
+					jobId,
+					stickerNumber,
+					status: 'working',
+					requestedBy: 'olga',
+					claimedAt: now,
+					claimedBy,
+					createdAt: now,
+					updatedAt: now
+				}
+			});
 			return row.id;
 		};
-		const [live, silent, stopped, mine] = [await working(2, 'live:1:a'), await working(4, 'silent:1:b'), await working(5, 'stopped:1:c'), await working(6, deps.workerId)];
+		const [live, silent, stopped, mine] = [
+			await working(2, 'live:1:a'),
+			await working(4, 'silent:1:b'),
+			await working(5, 'stopped:1:c'),
+			await working(6, deps.workerId)
+		];
 		expect(await requeueUnfinishedRedraws(world.db, clock, deps.workerId)).toBe(2);
 		const status = async (id: number) => (await world.db.stickerRedraw.findUniqueOrThrow({ where: { id } })).status;
-		expect([await status(live), await status(silent), await status(stopped), await status(mine)]).toEqual(['working', 'queued', 'queued', 'working']);
+		expect([await status(live), await status(silent), await status(stopped), await status(mine)]).toEqual([
+			'working',
+			'queued',
+			'queued',
+			'working'
+		]);
 		const claimed = await claimStickerRedraw(world.db, clock, 'live:1:a');
 		expect(claimed?.id).toBe(silent);
 		expect((await world.db.stickerRedraw.findUniqueOrThrow({ where: { id: silent } })).claimedBy).toBe('live:1:a');
-		await world.db.stickerRedraw.updateMany({ where: { id: { in: [live, silent, stopped, mine] } }, data: { status: 'failed' } });
+		await world.db.stickerRedraw.updateMany({
+			where: { id: { in: [live, silent, stopped, mine] } },
+			data: { status: 'failed' }
+		});
 		await world.db.workerProcess.deleteMany({ where: { id: { in: ['live:1:a', 'silent:1:b', 'stopped:1:c'] } } });
 	});
 

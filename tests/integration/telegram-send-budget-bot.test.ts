@@ -32,7 +32,10 @@ describe('the bot’s replies wait for the shared send budget', () => {
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 		const emulator: TelegramEmulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
 		closers.push(() => emulator.close());
-		const config = parseConfig({ NODE_ENV: 'test', DATA_DIR: made.dir, DB_PATH: made.dbPath, TELEGRAM_API_ROOT: emulator.url }, PROJECT_ROOT);
+		const config = parseConfig(
+			{ NODE_ENV: 'test', DATA_DIR: made.dir, DB_PATH: made.dbPath, TELEGRAM_API_ROOT: emulator.url },
+			PROJECT_ROOT
+		);
 		/** When each message left, by the FakeClock (recorded once the budget let it go). */
 		const sentAt: number[] = [];
 		const waits: number[] = [];
@@ -41,7 +44,17 @@ describe('the bot’s replies wait for the shared send budget', () => {
 			clock.advance(ms);
 		};
 		const botOn = (db: Db): Bot<BotContext> => {
-			const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, { db, clock, logger: silentLogger, config, fileStore: localFileStore(made.dir), sendPacing: { budget: new BotBudget(db, clock), sleep } });
+			const bot = createBot(
+				{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
+				{
+					db,
+					clock,
+					logger: silentLogger,
+					config,
+					fileStore: localFileStore(made.dir),
+					sendPacing: { budget: new BotBudget(db, clock), sleep }
+				}
+			);
 			bot.api.config.use(async (prev, method, payload, signal) => {
 				const response = await prev(method, payload, signal);
 				if (method === 'sendMessage') sentAt.push(clock.now().getTime());
@@ -96,6 +109,5 @@ describe('the bot’s replies wait for the shared send budget', () => {
 		await bots[0].api.sendMessage(chat, 'hello');
 		const hold = await db.telegramSendBudget.findUnique({ where: { key: 'hold' } });
 		expect(Number(hold?.nextAt)).toBe(start + 1000);
-
 	});
 });

@@ -57,7 +57,12 @@ describe('the Telegram send budget shared through the database', () => {
 		for (let step = 0; step < 200; step++) {
 			const at = clock.now().getTime() - start;
 			const wants: { budget: BotBudget; chat: bigint; lane: Lane; bulkOf?: number }[] = [
-				...budgets.map((budget, n) => ({ budget, chat: BigInt(100_000 * (n + 1) + bulkNext[n]!), lane: 'bulk' as const, bulkOf: n })),
+				...budgets.map((budget, n) => ({
+					budget,
+					chat: BigInt(100_000 * (n + 1) + bulkNext[n]!),
+					lane: 'bulk' as const,
+					bulkOf: n
+				})),
 				...budgets.map((budget, n) => ({ budget, chat: guests[(step + n) % guests.length]!, lane: 'guest' as const }))
 			];
 			if (step % 2 === 1) wants.reverse(); // neither worker always asks first
@@ -72,9 +77,19 @@ describe('the Telegram send budget shared through the database', () => {
 		}
 		const times = taken.map((place) => place.at);
 		expect(busiest(times, 1000)).toBeLessThanOrEqual(BOT_LIMITS.perSecond);
-		expect(busiest(taken.filter((p) => p.lane === 'bulk').map((p) => p.at), 1000)).toBeLessThanOrEqual(BOT_LIMITS.perSecond - BOT_LIMITS.guestReserve);
+		expect(
+			busiest(
+				taken.filter((p) => p.lane === 'bulk').map((p) => p.at),
+				1000
+			)
+		).toBeLessThanOrEqual(BOT_LIMITS.perSecond - BOT_LIMITS.guestReserve);
 		for (const chat of new Set(taken.map((place) => place.chat))) {
-			expect(busiest(taken.filter((place) => place.chat === chat).map((place) => place.at), 1000)).toBe(1);
+			expect(
+				busiest(
+					taken.filter((place) => place.chat === chat).map((place) => place.at),
+					1000
+				)
+			).toBe(1);
 		}
 		// Both workers did send: the budget is shared, not one worker's alone.
 		expect(bulkNext[0]).toBeGreaterThan(0);

@@ -9,7 +9,13 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 const SUMMARY = path.join(PROJECT_ROOT, 'scripts', 'test-summary.mjs');
 
 function vitestReport(passed: number, failed: number, skipped: number) {
-	return { numPassedTests: passed, numFailedTests: failed, numFailedTestSuites: failed > 0 ? 1 : 0, numPendingTests: skipped, numTodoTests: 0 };
+	return {
+		numPassedTests: passed,
+		numFailedTests: failed,
+		numFailedTestSuites: failed > 0 ? 1 : 0,
+		numPendingTests: skipped,
+		numTodoTests: 0
+	};
 }
 
 function playwrightReport(expected: number) {
@@ -18,7 +24,8 @@ function playwrightReport(expected: number) {
 
 function summarise(dir: string, reports: Record<string, unknown>): { line: string; status: number | null } {
 	mkdirSync(path.join(dir, '.tmp'), { recursive: true });
-	for (const [name, report] of Object.entries(reports)) writeFileSync(path.join(dir, '.tmp', name), JSON.stringify(report));
+	for (const [name, report] of Object.entries(reports))
+		writeFileSync(path.join(dir, '.tmp', name), JSON.stringify(report));
 	const run = spawnSync(process.execPath, [SUMMARY], { cwd: dir, encoding: 'utf8' });
 	return { line: run.stdout.trim(), status: run.status };
 }

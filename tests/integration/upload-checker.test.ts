@@ -3,8 +3,16 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { CHECK_TIMEOUT_MS, CHECKER_IDLE_MS, ChildUploadChecker } from '../../src/lib/server/media/upload-checker/child-checker.ts';
-import { CHECKER_SCRIPT, resolveCheckerEntry, UploadCheckerMissing } from '../../src/lib/server/media/upload-checker/checker-process.ts';
+import {
+	CHECK_TIMEOUT_MS,
+	CHECKER_IDLE_MS,
+	ChildUploadChecker
+} from '../../src/lib/server/media/upload-checker/child-checker.ts';
+import {
+	CHECKER_SCRIPT,
+	resolveCheckerEntry,
+	UploadCheckerMissing
+} from '../../src/lib/server/media/upload-checker/checker-process.ts';
 import { UploadCheckFailed, type UploadCheck } from '../../src/lib/server/media/upload-checker/upload-check.ts';
 import { readRssBytes } from '../helpers/built-web.ts';
 import { ManualSchedule } from '../helpers/manual-schedule.ts';
@@ -32,30 +40,62 @@ describe('the upload checker process', () => {
 		faceless = (await photosWithoutUsableFace())[0]!.photo;
 	});
 
-	function startChecker(): { checker: ChildUploadChecker; schedule: ManualSchedule; logs: { msg: string; level: number }[] } {
+	function startChecker(): {
+		checker: ChildUploadChecker;
+		schedule: ManualSchedule;
+		logs: { msg: string; level: number }[];
+	} {
 		const logs: { msg: string; level: number }[] = [];
-		const logger = createLogger('web', 'info', { stdout: { write: (line: string) => void logs.push(JSON.parse(line)) } });
+		const logger = createLogger('web', 'info', {
+			stdout: { write: (line: string) => void logs.push(JSON.parse(line)) }
+		});
 		const schedule = new ManualSchedule();
-		const checker = new ChildUploadChecker({ entry: resolveCheckerEntry(PROJECT_ROOT), logger, schedule: schedule.schedule });
+		const checker = new ChildUploadChecker({
+			entry: resolveCheckerEntry(PROJECT_ROOT),
+			logger,
+			schedule: schedule.schedule
+		});
 		checkers.push(checker);
 		return { checker, schedule, logs };
 	}
 
-	const summary = (check: UploadCheck) => (check.kind === 'passed' ? `passed ${check.width}×${check.height}` : `${check.kind}:${check.problem}`);
-	const gone = (pid: number) => eventually(async () => isProcessAlive(pid), (running) => !running, 10_000);
+	const summary = (check: UploadCheck) =>
+		check.kind === 'passed' ? `passed ${check.width}×${check.height}` : `${check.kind}:${check.problem}`;
+	const gone = (pid: number) =>
+		eventually(
+			async () => isProcessAlive(pid),
+			(running) => !running,
+			10_000
+		);
 	/** Lets the queued check reach the child (a few promise steps) before the test acts on it. */
 	const handedOver = () => new Promise((resolve) => setImmediate(resolve));
 
 	it('a warm-up starts it before any upload; it answers in order, one process for all, with the normalised photo and the face crop', async () => {
 		const { checker, logs } = startChecker();
 		checker.warmUp();
-		await eventually(async () => logs.filter((l) => l.msg === 'upload checker ready').length, (n) => n === 1, 30_000);
+		await eventually(
+			async () => logs.filter((l) => l.msg === 'upload checker ready').length,
+			(n) => n === 1,
+			30_000
+		);
 		const pid = checker.pid!;
 		const order: string[] = [];
-		const photos: [string, Buffer][] = [['good', selfie], ['faceless', faceless], ['text', Buffer.from('not a photo')], ['good again', selfie]];
-		const checks = await Promise.all(photos.map(([label, photo]) => checker.check(photo).then((check) => (order.push(label), check))));
+		const photos: [string, Buffer][] = [
+			['good', selfie],
+			['faceless', faceless],
+			['text', Buffer.from('not a photo')],
+			['good again', selfie]
+		];
+		const checks = await Promise.all(
+			photos.map(([label, photo]) => checker.check(photo).then((check) => (order.push(label), check)))
+		);
 		expect(order).toEqual(photos.map(([label]) => label));
-		expect(checks.map(summary)).toEqual(['passed 1280×960', 'no_usable_face:no_face', 'rejected:not_an_image', 'passed 1280×960']);
+		expect(checks.map(summary)).toEqual([
+			'passed 1280×960',
+			'no_usable_face:no_face',
+			'rejected:not_an_image',
+			'passed 1280×960'
+		]);
 		const passed = checks[0]!;
 		if (passed.kind !== 'passed') throw new Error('the good selfie was refused');
 		expect(Buffer.isBuffer(passed.selfie) && Buffer.isBuffer(passed.faceCrop)).toBe(true);
@@ -69,7 +109,9 @@ describe('the upload checker process', () => {
 	it('a pixel bomb (14000² PNG) is refused from its header: the checker process does not grow by its pixels', async () => {
 		const { checker } = startChecker();
 		expect((await checker.check(selfie)).kind).toBe('passed');
-		const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
+		const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: '#000' } })
+			.png({ compressionLevel: 9 })
+			.toBuffer();
 		const before = readRssBytes(checker.pid!);
 		expect(await checker.check(bomb)).toMatchObject({ kind: 'rejected', problem: 'too_many_pixels' });
 		// Decoding it would take 14000² × 3 ≈ 588 MB.
@@ -87,7 +129,10 @@ describe('the upload checker process', () => {
 
 		// A Start while it idles gives it a full idle time again: the old timer is replaced, not kept.
 		checker.warmUp();
-		await eventually(async () => schedule.created(CHECKER_IDLE_MS), (n) => n === 3);
+		await eventually(
+			async () => schedule.created(CHECKER_IDLE_MS),
+			(n) => n === 3
+		);
 		expect([checker.pid, schedule.pending(CHECKER_IDLE_MS)]).toEqual([first, 1]);
 
 		expect(schedule.fire(CHECKER_IDLE_MS)).toBe(1);
@@ -111,7 +156,11 @@ describe('the upload checker process', () => {
 		const error = await failing.catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(UploadCheckFailed);
 		expect((error as UploadCheckFailed).reason).toBe('crashed');
-		expect(logs.some((l) => l.msg === 'upload checker ended unexpectedly; the next upload starts a new one' && l.level === 40)).toBe(true);
+		expect(
+			logs.some(
+				(l) => l.msg === 'upload checker ended unexpectedly; the next upload starts a new one' && l.level === 40
+			)
+		).toBe(true);
 
 		expect((await checker.check(selfie)).kind).toBe('passed');
 		expect(checker.pid).not.toBe(first);
@@ -127,7 +176,10 @@ describe('the upload checker process', () => {
 		await handedOver();
 		expect(schedule.fire(CHECK_TIMEOUT_MS)).toBe(1);
 		const error = await hung.catch((e: unknown) => e);
-		expect([(error as UploadCheckFailed).name, (error as UploadCheckFailed).reason]).toEqual(['UploadCheckFailed', 'timed_out']);
+		expect([(error as UploadCheckFailed).name, (error as UploadCheckFailed).reason]).toEqual([
+			'UploadCheckFailed',
+			'timed_out'
+		]);
 		await gone(first);
 		expect(logs.some((l) => l.level === 50 && /did not answer within 15 s; killed/.test(l.msg))).toBe(true);
 		expect(summary(await queued)).toBe('no_usable_face:no_face');

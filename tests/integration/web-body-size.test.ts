@@ -18,7 +18,11 @@ const PIECE = Buffer.alloc(MB, 'a');
  * but this test wants to read the status. How often the reset wins depends on the machine's load
  * (twenty uploads at once), so it is tried up to ten times.
  */
-async function postBytesUntilAnswered(web: BuiltWeb, pathname: string, options: { size: number; contentType: string; chunked: boolean }): Promise<number> {
+async function postBytesUntilAnswered(
+	web: BuiltWeb,
+	pathname: string,
+	options: { size: number; contentType: string; chunked: boolean }
+): Promise<number> {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return await postBytes(web, pathname, options);
@@ -30,7 +34,11 @@ async function postBytesUntilAnswered(web: BuiltWeb, pathname: string, options: 
 }
 
 /** Posts `size` bytes (1 MB at a time, declared or chunked) and resolves with the status once answered. */
-function postBytes(web: BuiltWeb, pathname: string, options: { size: number; contentType: string; chunked: boolean; cookie?: string }): Promise<number> {
+function postBytes(
+	web: BuiltWeb,
+	pathname: string,
+	options: { size: number; contentType: string; chunked: boolean; cookie?: string }
+): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const headers: Record<string, string> = { 'content-type': options.contentType, origin: web.origin };
 		if (!options.chunked) headers['content-length'] = String(options.size);
@@ -71,62 +79,92 @@ describe('request body size per route (over HTTP)', () => {
 		return web;
 	}
 
-	it('finding 2: 20 parallel 19 MB bodies to form and JSON routes get 413 before buffering; RSS grows < 50 MB', { timeout: 180_000 }, async () => {
-		const web = await start();
-		// Warm every route up first, so the baseline already holds the code that answers them.
-		await postForm(web, '/console/login', { username: 'nobody', password: 'warm-up-password' });
-		await postForm(web, '/', { name: 'warm' });
-		await postJson(web, '/api/kiosk/key', { key: 'kk_warm-up-key-that-is-not-valid' });
-		await postJson(web, '/api/trpc/console.pause', { reason: 'warm-up' });
-		const rssBytes = () => readRssBytes(web.pid);
-		const baseline = rssBytes();
+	it(
+		'finding 2: 20 parallel 19 MB bodies to form and JSON routes get 413 before buffering; RSS grows < 50 MB',
+		{ timeout: 180_000 },
+		async () => {
+			const web = await start();
+			// Warm every route up first, so the baseline already holds the code that answers them.
+			await postForm(web, '/console/login', { username: 'nobody', password: 'warm-up-password' });
+			await postForm(web, '/', { name: 'warm' });
+			await postJson(web, '/api/kiosk/key', { key: 'kk_warm-up-key-that-is-not-valid' });
+			await postJson(web, '/api/trpc/console.pause', { reason: 'warm-up' });
+			const rssBytes = () => readRssBytes(web.pid);
+			const baseline = rssBytes();
 
-		let peak = baseline;
-		const sampler = setInterval(() => (peak = Math.max(peak, rssBytes())), 20);
-		const targets: [string, string][] = [
-			['/console/login', 'application/x-www-form-urlencoded'],
-			['/', 'application/x-www-form-urlencoded'],
-			['/api/kiosk/key', 'application/json'],
-			['/api/trpc/console.pause', 'application/json']
-		];
-		const statuses = await Promise.all(
-			Array.from({ length: 20 }, (_, i) => {
-				const [pathname, contentType] = targets[i % targets.length]!;
-				return postBytesUntilAnswered(web, pathname, { size: 19 * MB, contentType, chunked: i % 2 === 1 });
-			})
-		).finally(() => clearInterval(sampler));
-		peak = Math.max(peak, rssBytes());
+			let peak = baseline;
+			const sampler = setInterval(() => (peak = Math.max(peak, rssBytes())), 20);
+			const targets: [string, string][] = [
+				['/console/login', 'application/x-www-form-urlencoded'],
+				['/', 'application/x-www-form-urlencoded'],
+				['/api/kiosk/key', 'application/json'],
+				['/api/trpc/console.pause', 'application/json']
+			];
+			const statuses = await Promise.all(
+				Array.from({ length: 20 }, (_, i) => {
+					const [pathname, contentType] = targets[i % targets.length]!;
+					return postBytesUntilAnswered(web, pathname, { size: 19 * MB, contentType, chunked: i % 2 === 1 });
+				})
+			).finally(() => clearInterval(sampler));
+			peak = Math.max(peak, rssBytes());
 
-		expect((peak - baseline) / MB).toBeLessThan(50);
-		expect(statuses).toEqual(Array.from({ length: 20 }, () => 413));
-	});
+			expect((peak - baseline) / MB).toBeLessThan(50);
+			expect(statuses).toEqual(Array.from({ length: 20 }, () => 413));
+		}
+	);
 
-	it('finding 2: small bodies, declared or chunked, still reach their route; only the photo, outfit-preview and broadcast-picture uploads take more than 64 KB', { timeout: 60_000 }, async () => {
-		const web = await start();
-		const chunkedKey = await postBytes(web, '/api/kiosk/key', { size: 1000, contentType: 'application/json', chunked: true });
-		expect(chunkedKey).toBe(400); // 1000 × "a" is not JSON: the route itself answered
-		const tooLarge = await postForm(web, '/console/login', { username: 'olga', password: 'x'.repeat(70 * 1024) });
-		expect(tooLarge.status).toBe(413);
-		expect(await tooLarge.text()).toMatch(/too large/i);
-		// The JSON APIs say it in their own error shapes.
-		const padding = 'x'.repeat(70 * 1024);
-		const kioskAnswer = await postJson(web, '/api/kiosk/key', { key: padding });
-		expect(kioskAnswer.status).toBe(413);
-		expect(await kioskAnswer.json()).toEqual({ error: 'too_large', message: expect.stringMatching(/64 KB/) });
-		const apiAnswer = await postJson(web, '/api/v1/leads/1/status', { status: 'deal', padding }, { headers: { authorization: 'Bearer skt_not-a-real-token' } });
-		expect(apiAnswer.status).toBe(413);
-		expect(await apiAnswer.json()).toEqual({ error: { code: 'too_large', message: expect.stringMatching(/64 KB/) } });
+	it(
+		'finding 2: small bodies, declared or chunked, still reach their route; only the photo, outfit-preview and broadcast-picture uploads take more than 64 KB',
+		{ timeout: 60_000 },
+		async () => {
+			const web = await start();
+			const chunkedKey = await postBytes(web, '/api/kiosk/key', {
+				size: 1000,
+				contentType: 'application/json',
+				chunked: true
+			});
+			expect(chunkedKey).toBe(400); // 1000 × "a" is not JSON: the route itself answered
+			const tooLarge = await postForm(web, '/console/login', { username: 'olga', password: 'x'.repeat(70 * 1024) });
+			expect(tooLarge.status).toBe(413);
+			expect(await tooLarge.text()).toMatch(/too large/i);
+			// The JSON APIs say it in their own error shapes.
+			const padding = 'x'.repeat(70 * 1024);
+			const kioskAnswer = await postJson(web, '/api/kiosk/key', { key: padding });
+			expect(kioskAnswer.status).toBe(413);
+			expect(await kioskAnswer.json()).toEqual({ error: 'too_large', message: expect.stringMatching(/64 KB/) });
+			const apiAnswer = await postJson(
+				web,
+				'/api/v1/leads/1/status',
+				{ status: 'deal', padding },
+				{ headers: { authorization: 'Bearer skt_not-a-real-token' } }
+			);
+			expect(apiAnswer.status).toBe(413);
+			expect(await apiAnswer.json()).toEqual({ error: { code: 'too_large', message: expect.stringMatching(/64 KB/) } });
 
-		// The selfie route reads up to 15 MB itself: 1 MB is past the 64 KB cap and reaches it (unknown session → 404).
-		const photo = await postBytes(web, '/api/kiosk/sessions/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/photo', { size: MB, contentType: 'image/jpeg', chunked: false, cookie: `kiosk_key=${kioskKey}` });
-		expect(photo).toBe(404);
-		// The catalogue editor's preview upload reads up to 2 MB itself: 1 MB reaches it (not signed in → 401).
-		const preview = await postBytes(web, '/api/console/outfit-previews', { size: MB, contentType: 'application/octet-stream', chunked: false });
-		expect(preview).toBe(401);
-		// So does a broadcast's picture, up to 10 MB (broadcast-picture-size.test.ts signs in and stores one).
-		const picture = await postBytes(web, '/api/console/broadcasts/image', { size: MB, contentType: 'application/octet-stream', chunked: false });
-		expect(picture).toBe(401);
-	});
+			// The selfie route reads up to 15 MB itself: 1 MB is past the 64 KB cap and reaches it (unknown session → 404).
+			const photo = await postBytes(web, '/api/kiosk/sessions/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/photo', {
+				size: MB,
+				contentType: 'image/jpeg',
+				chunked: false,
+				cookie: `kiosk_key=${kioskKey}`
+			});
+			expect(photo).toBe(404);
+			// The catalogue editor's preview upload reads up to 2 MB itself: 1 MB reaches it (not signed in → 401).
+			const preview = await postBytes(web, '/api/console/outfit-previews', {
+				size: MB,
+				contentType: 'application/octet-stream',
+				chunked: false
+			});
+			expect(preview).toBe(401);
+			// So does a broadcast's picture, up to 10 MB (broadcast-picture-size.test.ts signs in and stores one).
+			const picture = await postBytes(web, '/api/console/broadcasts/image', {
+				size: MB,
+				contentType: 'application/octet-stream',
+				chunked: false
+			});
+			expect(picture).toBe(401);
+		}
+	);
 
 	it('the systemd unit gives the web process the same outer body limit as npm start', () => {
 		const unit = readFileSync(path.join(PROJECT_ROOT, 'deploy/systemd/sticker-api.service'), 'utf8');

@@ -45,7 +45,9 @@ describe('console sessions over HTTP', () => {
 		await live.waitFor((event) => event.event === 'message');
 
 		expect((await postForm(web, '/console/logout', {}, { cookie })).status).toBe(303);
-		const unauthorised = (event: SseEvent) => event.event === 'serialized-error' && (JSON.parse(event.data) as { data?: { code?: string } }).data?.code === 'UNAUTHORIZED';
+		const unauthorised = (event: SseEvent) =>
+			event.event === 'serialized-error' &&
+			(JSON.parse(event.data) as { data?: { code?: string } }).data?.code === 'UNAUTHORIZED';
 		await live.waitFor(unauthorised, 15_000);
 		expect(live.events.filter((event) => event.event === 'serialized-error')).toHaveLength(1);
 	});
@@ -57,10 +59,20 @@ describe('console sessions over HTTP', () => {
 
 		// 31 days pass: every time stamp of the session moves back, but the sliding renewal of
 		// yesterday keeps its expiry ahead.
-		const columns = (await db.$queryRawUnsafe<{ name: string }[]>('PRAGMA table_info(operator_sessions)')).map((c) => c.name).filter((name) => name.endsWith('_at'));
+		const columns = (await db.$queryRawUnsafe<{ name: string }[]>('PRAGMA table_info(operator_sessions)'))
+			.map((c) => c.name)
+			.filter((name) => name.endsWith('_at'));
 		const [row] = await db.$queryRawUnsafe<Record<string, string>[]>('SELECT * FROM operator_sessions');
-		const shifted = columns.map((name) => (name === 'expires_at' ? new Date(Date.now() + 6 * DAY) : new Date(Date.parse(row![name]!) - 31 * DAY)).toISOString());
-		await db.$executeRawUnsafe(`UPDATE operator_sessions SET ${columns.map((name) => `${name} = ?`).join(', ')}`, ...shifted);
+		const shifted = columns.map((name) =>
+			(name === 'expires_at'
+				? new Date(Date.now() + 6 * DAY)
+				: new Date(Date.parse(row![name]!) - 31 * DAY)
+			).toISOString()
+		);
+		await db.$executeRawUnsafe(
+			`UPDATE operator_sessions SET ${columns.map((name) => `${name} = ?`).join(', ')}`,
+			...shifted
+		);
 		const after = await requestWeb(web, '/console', { cookie });
 		expect(after.status).toBe(303);
 		expect(after.headers.get('location')).toMatch(/^\/console\/login/);
@@ -72,16 +84,39 @@ describe('console sessions over HTTP', () => {
 		const { web, db } = await startOnHttps();
 		const owner = await signIn(web, 'olga');
 		const before = await signIn(web, 'vera');
-		expect(await (await me(web, before)).json()).toMatchObject({ result: { data: { username: 'vera', role: 'operator' } } });
+		expect(await (await me(web, before)).json()).toMatchObject({
+			result: { data: { username: 'vera', role: 'operator' } }
+		});
 
-		const changed = await postJson(web, '/api/trpc/operators.setRole', { operatorId: ids.vera, role: 'viewer' }, { cookie: owner });
+		const changed = await postJson(
+			web,
+			'/api/trpc/operators.setRole',
+			{ operatorId: ids.vera, role: 'viewer' },
+			{ cookie: owner }
+		);
 		expect(changed.status).toBe(200);
 		expect((await me(web, before)).status).toBe(401);
 
 		const after = await signIn(web, 'vera');
 		expect(after).not.toBe(before);
-		expect(await (await me(web, after)).json()).toMatchObject({ result: { data: { username: 'vera', role: 'viewer' } } });
-		const audit = await db.auditLog.findMany({ where: { action: 'change_operator_role' }, select: { actor: true, details: true } });
-		expect(audit).toEqual([{ actor: 'olga', details: JSON.stringify({ username: 'vera', from: 'operator', to: 'viewer', sessionsEnded: 1, tokensTrimmed: 0 }) }]);
+		expect(await (await me(web, after)).json()).toMatchObject({
+			result: { data: { username: 'vera', role: 'viewer' } }
+		});
+		const audit = await db.auditLog.findMany({
+			where: { action: 'change_operator_role' },
+			select: { actor: true, details: true }
+		});
+		expect(audit).toEqual([
+			{
+				actor: 'olga',
+				details: JSON.stringify({
+					username: 'vera',
+					from: 'operator',
+					to: 'viewer',
+					sessionsEnded: 1,
+					tokensTrimmed: 0
+				})
+			}
+		]);
 	});
 });

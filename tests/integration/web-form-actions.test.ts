@@ -18,16 +18,27 @@ describe('form actions over HTTP', () => {
 		] as const;
 		for (const [pathname, contentType] of posts) {
 			const body = contentType === 'application/json' ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
-			const answer = await requestWeb(web, pathname, { method: 'POST', headers: { 'content-type': contentType, accept: 'text/html' }, body });
+			const answer = await requestWeb(web, pathname, {
+				method: 'POST',
+				headers: { 'content-type': contentType, accept: 'text/html' },
+				body
+			});
 			expect(answer.status, pathname).toBeGreaterThanOrEqual(400);
 			expect(answer.status, pathname).toBeLessThan(500);
 			// With JavaScript, the page asks for JSON: the same 4xx, as an action result.
-			const enhanced = await requestWeb(web, pathname, { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json', 'x-sveltekit-action': 'true' }, body });
+			const enhanced = await requestWeb(web, pathname, {
+				method: 'POST',
+				headers: { 'content-type': contentType, accept: 'application/json', 'x-sveltekit-action': 'true' },
+				body
+			});
 			expect(enhanced.status, `${pathname} (enhanced)`).toBeLessThan(500);
 			expect(await enhanced.text(), `${pathname} (enhanced)`).not.toMatch(/"status":5\d\d/);
 		}
 		await web.stop(); // flushes the log table
-		const errorLines = web.output().split('\n').filter((line) => /"level":(50|60)/.test(line));
+		const errorLines = web
+			.output()
+			.split('\n')
+			.filter((line) => /"level":(50|60)/.test(line));
 		expect(errorLines).toEqual([]);
 		expect(await db.logEntry.count({ where: { level: { in: ['error', 'fatal'] } } })).toBe(0);
 	});

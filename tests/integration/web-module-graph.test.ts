@@ -26,7 +26,9 @@ function importedSpecifiers(source: string): string[] {
 }
 
 function isWorkerOnly(specifier: string): boolean {
-	return WORKER_ONLY_PACKAGES.some((name) => (name.endsWith('/') ? specifier.startsWith(name) : specifier === name || specifier.startsWith(`${name}/`)));
+	return WORKER_ONLY_PACKAGES.some((name) =>
+		name.endsWith('/') ? specifier.startsWith(name) : specifier === name || specifier.startsWith(`${name}/`)
+	);
 }
 
 describe('the built web server', () => {
@@ -44,6 +46,11 @@ describe('the built web server', () => {
 
 	it('reads the import forms the check relies on', () => {
 		const sample = `import "grammy";\nimport { GoogleGenAI } from '@google/genai';\nconst r = await import("@grammyjs/auto-retry");\nrequire('grammy/web');\nimport x from "grammy-like";`;
-		expect(importedSpecifiers(sample).filter(isWorkerOnly)).toEqual(['grammy', '@google/genai', '@grammyjs/auto-retry', 'grammy/web']);
+		expect(importedSpecifiers(sample).filter(isWorkerOnly)).toEqual([
+			'grammy',
+			'@google/genai',
+			'@grammyjs/auto-retry',
+			'grammy/web'
+		]);
 	});
 });

@@ -24,7 +24,8 @@ describe('the web process’s upload checker', () => {
 			try {
 				const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
 				const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-				if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('checker-child.ts')) found.push(Number(entry));
+				if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('checker-child.ts'))
+					found.push(Number(entry));
 			} catch {
 				// the process ended while we looked
 			}
@@ -38,7 +39,11 @@ describe('the web process’s upload checker', () => {
 		await rememberBotUsername(db, systemClock, 'hall_kiosk_bot');
 		const cookie = `kiosk_key=${key}`;
 		expect(checkersOf(web.pid)).toEqual([]);
-		const started = await fetch(`${web.base}/api/kiosk/sessions`, { method: 'POST', headers: { cookie, origin: web.base, 'content-type': 'application/json' }, body: '{}' });
+		const started = await fetch(`${web.base}/api/kiosk/sessions`, {
+			method: 'POST',
+			headers: { cookie, origin: web.base, 'content-type': 'application/json' },
+			body: '{}'
+		});
 		expect(started.status).toBe(201);
 		const { token } = (await started.json()) as { token: string };
 		await eventually(async () => web.output().includes('"msg":"upload checker ready"'), Boolean, 30_000);
@@ -51,19 +56,34 @@ describe('the web process’s upload checker', () => {
 		const { web, db, cookie, token, checker } = await startAndWarm();
 		const now = new Date().toISOString();
 		await db.user.create({ data: { telegramUserId: 42n, createdAt: now } });
-		await db.session.update({ where: { sessionToken: token }, data: { status: 'template_chosen', templateId: 'knight', telegramUserId: 42n, updatedAt: now } });
-		const upload = await fetch(`${web.base}/api/kiosk/sessions/${token}/photo?locale=en`, { method: 'POST', headers: { cookie, origin: web.base, 'content-type': 'image/jpeg' }, body: new Uint8Array(await selfieJpeg()) });
+		await db.session.update({
+			where: { sessionToken: token },
+			data: { status: 'template_chosen', templateId: 'knight', telegramUserId: 42n, updatedAt: now }
+		});
+		const upload = await fetch(`${web.base}/api/kiosk/sessions/${token}/photo?locale=en`, {
+			method: 'POST',
+			headers: { cookie, origin: web.base, 'content-type': 'image/jpeg' },
+			body: new Uint8Array(await selfieJpeg())
+		});
 		expect(upload.status).toBe(201);
 		expect(checkersOf(web.pid)).toEqual([checker]);
 		expect(web.output().match(/"msg":"upload checker ready"/g)).toHaveLength(1);
 
 		process.kill(web.pid, 'SIGKILL');
-		await eventually(async () => isProcessAlive(checker), (running) => !running, 10_000);
+		await eventually(
+			async () => isProcessAlive(checker),
+			(running) => !running,
+			10_000
+		);
 	}, 90_000);
 
 	it('a web process stopped with SIGTERM ends its checker', async () => {
 		const { web, checker } = await startAndWarm();
 		await web.stop();
-		await eventually(async () => isProcessAlive(checker), (running) => !running, 10_000);
+		await eventually(
+			async () => isProcessAlive(checker),
+			(running) => !running,
+			10_000
+		);
 	}, 90_000);
 });

@@ -8,7 +8,12 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 
 /** The worker against a data dir of its own; Telegram is a closed port (the bot keeps retrying getMe). */
 function workerEnv(dataDir: string): NodeJS.ProcessEnv {
-	return { DATA_DIR: dataDir, DB_PATH: path.join(dataDir, 'app.db'), TELEGRAM_API_ROOT: 'http://127.0.0.1:9', TELEGRAM_BOT_TOKEN: '' };
+	return {
+		DATA_DIR: dataDir,
+		DB_PATH: path.join(dataDir, 'app.db'),
+		TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
+		TELEGRAM_BOT_TOKEN: ''
+	};
 }
 
 function deadPid(): number {
@@ -27,7 +32,9 @@ describe('the worker process', () => {
 			expect(readFileSync(path.join(dataDir, 'main.pid'), 'utf8').trim()).toBe(String(first.pid));
 			const second = await startTs('src/worker/main.ts', { env: workerEnv(dataDir) }).finished;
 			expect(second.code).toBe(1);
-			expect(second.stderr).toContain(`worker refuses to start: another worker (pid ${first.pid}) is already running with ${path.join(dataDir, 'main.lock')}`);
+			expect(second.stderr).toContain(
+				`worker refuses to start: another worker (pid ${first.pid}) is already running with ${path.join(dataDir, 'main.lock')}`
+			);
 		} finally {
 			first.kill('SIGKILL');
 		}
@@ -56,7 +63,10 @@ describe('the worker process', () => {
 		expect(existsSync(path.join(dataDir, 'main.lock'))).toBe(false);
 		expect(existsSync(path.join(dataDir, 'main.pid'))).toBe(false);
 		const db = new Database(path.join(dataDir, 'app.db'), { readonly: true });
-		const row = db.prepare('SELECT pid, stopped_at, busy_slots FROM worker_processes').get() as { pid: number; stopped_at: string | null };
+		const row = db.prepare('SELECT pid, stopped_at, busy_slots FROM worker_processes').get() as {
+			pid: number;
+			stopped_at: string | null;
+		};
 		expect(row.pid).toBe(worker.pid);
 		expect(row.stopped_at).not.toBeNull();
 		db.close();

@@ -27,19 +27,23 @@ function workerEnv(dataDir: string): NodeJS.ProcessEnv {
 describe('worker start', () => {
 	const tempDir = useTempDir();
 
-	it('never reads the stopping flag before it exists, with several workers starting at once', { timeout: 90_000 }, async () => {
-		const workers = Array.from({ length: 3 }, () => startTs('src/worker/main.ts', { env: workerEnv(tempDir()) }));
-		try {
-			await Promise.all(workers.map((w) => waitForOutput(w, (out) => out.includes('worker started'), 60_000)));
-			// Every start-up task has had its first run and a second tick (the outboxes tick each second).
-			await new Promise((resolve) => setTimeout(resolve, 2_500));
-			for (const worker of workers) {
-				const { stdout, stderr } = worker.output();
-				expect(stdout + stderr).not.toContain('before initialization');
-				expect(stdout + stderr).not.toContain('scheduled task failed');
+	it(
+		'never reads the stopping flag before it exists, with several workers starting at once',
+		{ timeout: 90_000 },
+		async () => {
+			const workers = Array.from({ length: 3 }, () => startTs('src/worker/main.ts', { env: workerEnv(tempDir()) }));
+			try {
+				await Promise.all(workers.map((w) => waitForOutput(w, (out) => out.includes('worker started'), 60_000)));
+				// Every start-up task has had its first run and a second tick (the outboxes tick each second).
+				await new Promise((resolve) => setTimeout(resolve, 2_500));
+				for (const worker of workers) {
+					const { stdout, stderr } = worker.output();
+					expect(stdout + stderr).not.toContain('before initialization');
+					expect(stdout + stderr).not.toContain('scheduled task failed');
+				}
+			} finally {
+				for (const worker of workers) worker.kill('SIGKILL');
 			}
-		} finally {
-			for (const worker of workers) worker.kill('SIGKILL');
 		}
-	});
+	);
 });

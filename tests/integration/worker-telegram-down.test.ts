@@ -35,7 +35,12 @@ function brokenTelegram(port: number): Promise<Server> {
 function logEntriesOf(dataDir: string): string[] {
 	const db = new Database(path.join(dataDir, 'app.db'), { readonly: true });
 	try {
-		return db.prepare(`SELECT message || ' ' || coalesce(context, '') FROM log_entries WHERE message LIKE 'Telegram not reachable%'`).pluck().all() as string[];
+		return db
+			.prepare(
+				`SELECT message || ' ' || coalesce(context, '') FROM log_entries WHERE message LIKE 'Telegram not reachable%'`
+			)
+			.pluck()
+			.all() as string[];
 	} finally {
 		db.close();
 	}
@@ -48,18 +53,35 @@ describe('the worker when Telegram is down', () => {
 		const server = await brokenTelegram(STAND_IN_PORT);
 		const cases = [
 			{ name: 'unreachable', apiRoot: `http://127.0.0.1:${CLOSED_PORT}`, reason: 'ECONNREFUSED', urlInCause: true },
-			{ name: 'resets mid-call', apiRoot: `http://127.0.0.1:${STAND_IN_PORT}/reset`, reason: /ECONNRESET|socket hang up/, urlInCause: true },
-			{ name: 'never answers', apiRoot: `http://127.0.0.1:${STAND_IN_PORT}/silent`, reason: 'timed out after 10 seconds', urlInCause: false }
+			{
+				name: 'resets mid-call',
+				apiRoot: `http://127.0.0.1:${STAND_IN_PORT}/reset`,
+				reason: /ECONNRESET|socket hang up/,
+				urlInCause: true
+			},
+			{
+				name: 'never answers',
+				apiRoot: `http://127.0.0.1:${STAND_IN_PORT}/silent`,
+				reason: 'timed out after 10 seconds',
+				urlInCause: false
+			}
 		].map((scenario) => {
 			const dataDir = tempDir();
-			const env = { DATA_DIR: dataDir, DB_PATH: path.join(dataDir, 'app.db'), TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_API_ROOT: scenario.apiRoot };
+			const env = {
+				DATA_DIR: dataDir,
+				DB_PATH: path.join(dataDir, 'app.db'),
+				TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+				TELEGRAM_API_ROOT: scenario.apiRoot
+			};
 			return { ...scenario, dataDir, worker: startTs('src/worker/main.ts', { env }) };
 		});
 		try {
 			await Promise.all(
 				cases.map(async ({ name, worker, dataDir, reason, urlInCause }) => {
 					await waitForOutput(worker, (out) => out.includes('Telegram not reachable yet'), PROCESS_WAIT_MS);
-					await expect.poll(() => logEntriesOf(dataDir).length, { timeout: 10_000, message: `${name}: no log_entries row` }).toBeGreaterThan(0);
+					await expect
+						.poll(() => logEntriesOf(dataDir).length, { timeout: 10_000, message: `${name}: no log_entries row` })
+						.toBeGreaterThan(0);
 					const { stdout, stderr } = worker.output();
 					const failure = stdout.split('\n').find((line) => line.includes('Telegram not reachable yet'))!;
 					// The failure is described (what went wrong, where) — only the token is cut out of it.
@@ -79,9 +101,17 @@ describe('the worker when Telegram is down', () => {
 
 	it('finding 14: the worker stops within 5 s of SIGTERM, without an error line, when Telegram went away under its long poll', async () => {
 		const dataDir = tempDir();
-		const emulator = startTs('tools/telegram-emulator/main.ts', { env: { EMULATOR_PORT: String(STAND_IN_PORT), EMULATOR_STATE: 'memory' } });
+		const emulator = startTs('tools/telegram-emulator/main.ts', {
+			env: { EMULATOR_PORT: String(STAND_IN_PORT), EMULATOR_STATE: 'memory' }
+		});
 		const worker = startTs('src/worker/main.ts', {
-			env: { DATA_DIR: dataDir, DB_PATH: path.join(dataDir, 'app.db'), TELEGRAM_BOT_TOKEN: '', TELEGRAM_API_ROOT: '', EMULATOR_PORT: String(STAND_IN_PORT) }
+			env: {
+				DATA_DIR: dataDir,
+				DB_PATH: path.join(dataDir, 'app.db'),
+				TELEGRAM_BOT_TOKEN: '',
+				TELEGRAM_API_ROOT: '',
+				EMULATOR_PORT: String(STAND_IN_PORT)
+			}
 		});
 		try {
 			await waitForOutput(emulator, (out) => out.includes('Telegram emulator:'));
@@ -90,7 +120,10 @@ describe('the worker when Telegram is down', () => {
 			await emulator.finished;
 			const signalledAt = Date.now();
 			worker.kill('SIGTERM');
-			const result = await Promise.race([worker.finished, new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000))]);
+			const result = await Promise.race([
+				worker.finished,
+				new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000))
+			]);
 			const tookMs = Date.now() - signalledAt;
 			const { stdout, stderr } = worker.output();
 			expect(result, `still running 30 s after SIGTERM:\n${stdout}`).not.toBeNull();

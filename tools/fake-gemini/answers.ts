@@ -17,18 +17,38 @@ export interface Usage {
 }
 
 export function answer(parts: Part[], usage: Usage, finishReason = 'STOP'): unknown {
-	return { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0 }], usageMetadata: usageMetadata(usage), modelVersion: 'fake-gemini', responseId: responseId() };
+	return {
+		candidates: [{ content: { role: 'model', parts }, finishReason, index: 0 }],
+		usageMetadata: usageMetadata(usage),
+		modelVersion: 'fake-gemini',
+		responseId: responseId()
+	};
 }
 
 /** A prompt the API refused to answer: no candidates, promptFeedback.blockReason says why. */
 export function blockedPrompt(reason: string, usage: Usage): unknown {
-	return { promptFeedback: { blockReason: reason, safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'MEDIUM', blocked: true }] }, usageMetadata: usageMetadata(usage), modelVersion: 'fake-gemini', responseId: responseId() };
+	return {
+		promptFeedback: {
+			blockReason: reason,
+			safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'MEDIUM', blocked: true }]
+		},
+		usageMetadata: usageMetadata(usage),
+		modelVersion: 'fake-gemini',
+		responseId: responseId()
+	};
 }
 
 /** A candidate that stopped for a safety, recitation or no-image reason: no image in it. */
 export function stopped(reason: string, usage: Usage): unknown {
 	return {
-		candidates: [{ content: { role: 'model', parts: [] }, finishReason: reason, finishMessage: `Unable to show the generated image: the model stopped (${reason}).`, index: 0 }],
+		candidates: [
+			{
+				content: { role: 'model', parts: [] },
+				finishReason: reason,
+				finishMessage: `Unable to show the generated image: the model stopped (${reason}).`,
+				index: 0
+			}
+		],
 		usageMetadata: usageMetadata(usage),
 		modelVersion: 'fake-gemini',
 		responseId: responseId()
@@ -40,10 +60,16 @@ export function noCandidates(usage: Usage): unknown {
 }
 
 /** The parts of an image answer; `chatty` wraps the image in thoughts (one a low-resolution draft) and sentences. */
-export function imageParts(image: { mimeType: string; data: string }, chatty: { draft: { mimeType: string; data: string } } | null): Part[] {
+export function imageParts(
+	image: { mimeType: string; data: string },
+	chatty: { draft: { mimeType: string; data: string } } | null
+): Part[] {
 	if (!chatty) return [{ inlineData: image }];
 	return [
-		{ text: '**Planning the layout**\nI will keep every figure inside its cell and the background flat.', thought: true },
+		{
+			text: '**Planning the layout**\nI will keep every figure inside its cell and the background flat.',
+			thought: true
+		},
 		{ inlineData: chatty.draft, thought: true },
 		{ text: 'Here is the image you asked for.' },
 		{ inlineData: image },
@@ -53,8 +79,12 @@ export function imageParts(image: { mimeType: string; data: string }, chatty: { 
 
 /** The parts of a JSON answer: bare JSON, or (fenced) inside a ```json fence between sentences, thoughts first when chatty. */
 export function jsonParts(json: string, options: { fenced: boolean; chatty: boolean }): Part[] {
-	const text = options.fenced ? `Here is my assessment as JSON:\n\`\`\`json\n${json}\n\`\`\`\nEach value follows the requested schema.` : json;
-	return options.chatty ? [{ text: 'Comparing the drawings with the reference…', thought: true }, { text }] : [{ text }];
+	const text = options.fenced
+		? `Here is my assessment as JSON:\n\`\`\`json\n${json}\n\`\`\`\nEach value follows the requested schema.`
+		: json;
+	return options.chatty
+		? [{ text: 'Comparing the drawings with the reference…', thought: true }, { text }]
+		: [{ text }];
 }
 
 function usageMetadata(usage: Usage): Record<string, unknown> {
@@ -68,7 +98,14 @@ function usageMetadata(usage: Usage): Record<string, unknown> {
 		...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
 		totalTokenCount: usage.promptTokens + candidates + thoughts,
 		promptTokensDetails: [{ modality: 'TEXT', tokenCount: usage.promptTokens }],
-		...(candidates > 0 ? { candidatesTokensDetails: [...(image ? [{ modality: 'IMAGE', tokenCount: image }] : []), ...(text ? [{ modality: 'TEXT', tokenCount: text }] : [])] } : {})
+		...(candidates > 0
+			? {
+					candidatesTokensDetails: [
+						...(image ? [{ modality: 'IMAGE', tokenCount: image }] : []),
+						...(text ? [{ modality: 'TEXT', tokenCount: text }] : [])
+					]
+				}
+			: {})
 	};
 }
 

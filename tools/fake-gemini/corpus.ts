@@ -22,7 +22,20 @@ export interface CorpusSheet {
 
 const GREEN: Rgb = { r: 0, g: 177, b: 64 };
 const BLUE: Rgb = { r: 30, g: 90, b: 200 };
-const CAPTIONS = ['Hello!', 'Wow', 'Party time', 'Yes!', 'LOL', 'Bye', 'Cheers', 'OK', 'Thanks', 'Oops', 'Love it', 'Hi'];
+const CAPTIONS = [
+	'Hello!',
+	'Wow',
+	'Party time',
+	'Yes!',
+	'LOL',
+	'Bye',
+	'Cheers',
+	'OK',
+	'Thanks',
+	'Oops',
+	'Love it',
+	'Hi'
+];
 
 const SHEETS: { name: string; seed: number; format: 'png' | 'jpeg'; background: Rgb; countOffset: -1 | 0 | 1 }[] = [
 	{ name: 'png-green-1', seed: 101, format: 'png', background: GREEN, countOffset: 0 },
@@ -42,8 +55,27 @@ export async function buildCorpus(photo: Buffer): Promise<CorpusSheet[]> {
 	const sheets: CorpusSheet[] = [];
 	for (const [k, spec] of SHEETS.entries()) {
 		const captions = CAPTIONS.slice((k * 2) % 6, ((k * 2) % 6) + 7);
-		const art = await drawSheetArt({ cols: 3, rows: 2, ...CORPUS_SIZE, background: spec.background, captions, face, random: seededRandom(spec.seed), countOffset: spec.countOffset, format: spec.format });
-		sheets.push({ name: spec.name, image: art.image, mimeType: art.mimeType, cols: 3, rows: 2, expected: 6, drawn: art.figures.length, figures: art.figures });
+		const art = await drawSheetArt({
+			cols: 3,
+			rows: 2,
+			...CORPUS_SIZE,
+			background: spec.background,
+			captions,
+			face,
+			random: seededRandom(spec.seed),
+			countOffset: spec.countOffset,
+			format: spec.format
+		});
+		sheets.push({
+			name: spec.name,
+			image: art.image,
+			mimeType: art.mimeType,
+			cols: 3,
+			rows: 2,
+			expected: 6,
+			drawn: art.figures.length,
+			figures: art.figures
+		});
 	}
 	return sheets;
 }

@@ -40,14 +40,31 @@ export async function drawRequested(request: DrawRequest): Promise<DrawnImage> {
 	const { width, height, format } = request;
 	if (request.kind === 'head') {
 		const side = Math.round(Math.min(width, height) * 0.72);
-		const canvas = sharp(paintBackground(width, height, background, random), { raw: { width, height, channels: 3 } }).composite([{ input: await headLayer(face, side), left: Math.round((width - side) / 2), top: Math.round((height - side) / 2) }]);
+		const canvas = sharp(paintBackground(width, height, background, random), {
+			raw: { width, height, channels: 3 }
+		}).composite([
+			{ input: await headLayer(face, side), left: Math.round((width - side) / 2), top: Math.round((height - side) / 2) }
+		]);
 		return encode(canvas, format);
 	}
 	const grid = /(\d+) columns × (\d+) rows/.exec(request.prompt);
 	const cols = request.kind === 'sheet' && grid ? Number(grid[1]) : 1;
 	const rows = request.kind === 'sheet' && grid ? Number(grid[2]) : 1;
-	const captions = request.kind === 'anchor' ? undefined : [...request.prompt.matchAll(/caption "([^"]+)"/g)].map((m) => m[1]!);
-	const sheet = await drawSheetArt({ cols, rows, width, height, background, captions, face, random, countOffset: request.kind === 'sheet' ? request.countOffset : 0, emptyCell: request.emptyCell, format });
+	const captions =
+		request.kind === 'anchor' ? undefined : [...request.prompt.matchAll(/caption "([^"]+)"/g)].map((m) => m[1]!);
+	const sheet = await drawSheetArt({
+		cols,
+		rows,
+		width,
+		height,
+		background,
+		captions,
+		face,
+		random,
+		countOffset: request.kind === 'sheet' ? request.countOffset : 0,
+		emptyCell: request.emptyCell,
+		format
+	});
 	return { image: sheet.image, mimeType: sheet.mimeType };
 }
 
@@ -55,7 +72,11 @@ export async function drawRequested(request: DrawRequest): Promise<DrawnImage> {
  * For other fakes in tests (the OpenAI images fake): a drawing for a prompt at a given size, the
  * kind read from the prompt's words.
  */
-export async function drawFromPrompt(prompt: string, references: Buffer[], size: { width: number; height: number } = { width: 1024, height: 1024 }): Promise<Buffer> {
+export async function drawFromPrompt(
+	prompt: string,
+	references: Buffer[],
+	size: { width: number; height: number } = { width: 1024, height: 1024 }
+): Promise<Buffer> {
 	const drawn = await drawRequested({ kind: imageKindOf(prompt), prompt, references, ...size, seed: hashText(prompt) });
 	return drawn.image;
 }
@@ -69,7 +90,10 @@ export function imageKindOf(prompt: string): ImageRequestKind {
 
 /** A small, soft version of an image: what a model's thought parts carry as a draft. */
 export async function draftOf(image: Buffer): Promise<DrawnImage> {
-	return { image: await sharp(image).resize(256, 256, { fit: 'inside' }).blur(2).png().toBuffer(), mimeType: 'image/png' };
+	return {
+		image: await sharp(image).resize(256, 256, { fit: 'inside' }).blur(2).png().toBuffer(),
+		mimeType: 'image/png'
+	};
 }
 
 function askedColour(prompt: string): Rgb {

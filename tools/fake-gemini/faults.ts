@@ -45,7 +45,8 @@ export const FAULT_KINDS = [
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Requests by what they ask for, read from the prompt the product sends. */
-export type RequestKind = 'passport' | 'anchor_review' | 'sheet_review' | 'pack_review' | 'anchor' | 'sheet' | 'figure' | 'head';
+export type RequestKind =
+	'passport' | 'anchor_review' | 'sheet_review' | 'pack_review' | 'anchor' | 'sheet' | 'figure' | 'head';
 export type FaultMatch = 'any' | 'image' | 'json' | 'qa' | RequestKind;
 
 export interface FaultInput {
@@ -72,9 +73,19 @@ export interface ArmedFault extends Required<Omit<FaultInput, 'delayMs' | 'stick
 }
 
 export function armFault(input: FaultInput): ArmedFault {
-	if (!(FAULT_KINDS as readonly string[]).includes(input.kind)) throw new Error(`unknown fault kind ${String(input.kind)}`);
+	if (!(FAULT_KINDS as readonly string[]).includes(input.kind))
+		throw new Error(`unknown fault kind ${String(input.kind)}`);
 	const until = input.forMs !== undefined ? Date.now() + input.forMs : undefined;
-	return { kind: input.kind, times: until ? Number.MAX_SAFE_INTEGER : (input.times ?? 1), match: input.match ?? 'any', delayMs: input.delayMs ?? 0, stickers: input.stickers ?? [], reason: input.reason, used: 0, until };
+	return {
+		kind: input.kind,
+		times: until ? Number.MAX_SAFE_INTEGER : (input.times ?? 1),
+		match: input.match ?? 'any',
+		delayMs: input.delayMs ?? 0,
+		stickers: input.stickers ?? [],
+		reason: input.reason,
+		used: 0,
+		until
+	};
 }
 
 /** Whether the fault may still apply: uses left, and inside its window when it has one. */
@@ -94,7 +105,11 @@ function duration(ms: number): string {
 	return `${Number((Math.max(0, ms) / 1000).toFixed(3))}s`;
 }
 
-export function errorBody(kind: FaultKind, model: string, fault?: ArmedFault): { status: number; body: unknown } | null {
+export function errorBody(
+	kind: FaultKind,
+	model: string,
+	fault?: ArmedFault
+): { status: number; body: unknown } | null {
 	const retryDelay = duration(fault?.delayMs || 1000);
 	const quota = (quotaId: string, metric: string) => ({
 		status: 429,
@@ -104,8 +119,19 @@ export function errorBody(kind: FaultKind, model: string, fault?: ArmedFault): {
 				message: `You exceeded your current quota, please check your plan and billing details. Quota exceeded for metric: ${metric}, limit: 10, model: ${model}`,
 				status: 'RESOURCE_EXHAUSTED',
 				details: [
-					{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: metric, quotaId, quotaDimensions: { model, location: 'global' } }] },
-					{ '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }] },
+					{
+						'@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+						violations: [{ quotaMetric: metric, quotaId, quotaDimensions: { model, location: 'global' } }]
+					},
+					{
+						'@type': 'type.googleapis.com/google.rpc.Help',
+						links: [
+							{
+								description: 'Learn more about Gemini API quotas',
+								url: 'https://ai.google.dev/gemini-api/docs/rate-limits'
+							}
+						]
+					},
 					{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }
 				]
 			}
@@ -113,24 +139,85 @@ export function errorBody(kind: FaultKind, model: string, fault?: ArmedFault): {
 	});
 	switch (kind) {
 		case 'quota_minute':
-			return quota('GenerateRequestsPerMinutePerProjectPerModel', 'generativelanguage.googleapis.com/generate_content_requests_per_minute');
+			return quota(
+				'GenerateRequestsPerMinutePerProjectPerModel',
+				'generativelanguage.googleapis.com/generate_content_requests_per_minute'
+			);
 		case 'quota_day':
-			return quota('GenerateRequestsPerDayPerProjectPerModel', 'generativelanguage.googleapis.com/generate_content_requests_per_day');
+			return quota(
+				'GenerateRequestsPerDayPerProjectPerModel',
+				'generativelanguage.googleapis.com/generate_content_requests_per_day'
+			);
 		case 'billing':
-			return { status: 429, body: { error: { code: 429, message: 'Your prepayment credits are depleted. Please go to AI Studio at https://ai.studio/projects to manage your project and billing.', status: 'RESOURCE_EXHAUSTED' } } };
+			return {
+				status: 429,
+				body: {
+					error: {
+						code: 429,
+						message:
+							'Your prepayment credits are depleted. Please go to AI Studio at https://ai.studio/projects to manage your project and billing.',
+						status: 'RESOURCE_EXHAUSTED'
+					}
+				}
+			};
 		case 'server':
-			return { status: 503, body: { error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } } };
+			return {
+				status: 503,
+				body: {
+					error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' }
+				}
+			};
 		case 'key_invalid':
-			return { status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [errorInfo('API_KEY_INVALID'), { '@type': 'type.googleapis.com/google.rpc.LocalizedMessage', locale: 'en-US', message: 'API key not valid. Please pass a valid API key.' }] } } };
+			return {
+				status: 400,
+				body: {
+					error: {
+						code: 400,
+						message: 'API key not valid. Please pass a valid API key.',
+						status: 'INVALID_ARGUMENT',
+						details: [
+							errorInfo('API_KEY_INVALID'),
+							{
+								'@type': 'type.googleapis.com/google.rpc.LocalizedMessage',
+								locale: 'en-US',
+								message: 'API key not valid. Please pass a valid API key.'
+							}
+						]
+					}
+				}
+			};
 		case 'permission_denied':
-			return { status: 403, body: { error: { code: 403, message: "Your API key doesn't have the required permissions.", status: 'PERMISSION_DENIED' } } };
+			return {
+				status: 403,
+				body: {
+					error: {
+						code: 403,
+						message: "Your API key doesn't have the required permissions.",
+						status: 'PERMISSION_DENIED'
+					}
+				}
+			};
 		case 'location':
-			return { status: 400, body: { error: { code: 400, message: 'User location is not supported for the API use.', status: 'FAILED_PRECONDITION' } } };
+			return {
+				status: 400,
+				body: {
+					error: {
+						code: 400,
+						message: 'User location is not supported for the API use.',
+						status: 'FAILED_PRECONDITION'
+					}
+				}
+			};
 		default:
 			return null;
 	}
 }
 
 function errorInfo(reason: string): Record<string, unknown> {
-	return { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } };
+	return {
+		'@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+		reason,
+		domain: 'googleapis.com',
+		metadata: { service: 'generativelanguage.googleapis.com' }
+	};
 }

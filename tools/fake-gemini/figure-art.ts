@@ -43,7 +43,10 @@ export async function drawFigureArt(input: FigureInput): Promise<FigureArt> {
 		.composite([{ input: head, left: Math.round((w - headD) / 2), top: Math.round(w * 0.02) }])
 		.png()
 		.toBuffer();
-	const caption = input.caption === undefined ? null : { x: Math.round(w * 0.04), y: plateY, width: Math.round(w * 0.92), height: plateH };
+	const caption =
+		input.caption === undefined
+			? null
+			: { x: Math.round(w * 0.04), y: plateY, width: Math.round(w * 0.92), height: plateH };
 	return { png, width: w, height, caption };
 }
 

@@ -59,13 +59,26 @@ export interface FakeState {
 }
 
 const INPUT_IMAGE_TOKENS = 1120;
-const ERROR_KINDS: FaultKind[] = ['quota_minute', 'quota_day', 'billing', 'server', 'key_invalid', 'permission_denied', 'location'];
+const ERROR_KINDS: FaultKind[] = [
+	'quota_minute',
+	'quota_day',
+	'billing',
+	'server',
+	'key_invalid',
+	'permission_denied',
+	'location'
+];
 
 /**
  * `servedBy`: the model that answers (a deprecated id is served by its replacement, and the answer's
  * modelVersion says so); `closed`: aborted when the client closes the connection.
  */
-export async function generate(model: string, request: GenerateRequest, state: FakeState, options: { servedBy?: string; closed?: AbortSignal } = {}): Promise<Reply> {
+export async function generate(
+	model: string,
+	request: GenerateRequest,
+	state: FakeState,
+	options: { servedBy?: string; closed?: AbortSignal } = {}
+): Promise<Reply> {
 	const config = request.generationConfig ?? {};
 	const parts = request.contents.flatMap((c) => c.parts);
 	const prompt = parts.map((p) => p.text ?? '').join(' ');
@@ -73,10 +86,31 @@ export async function generate(model: string, request: GenerateRequest, state: F
 	const kind = json ? jsonKindOf(prompt) : imageKindOf(prompt);
 	const active = takeFaults(state.faults, kind, prompt);
 	const has = (k: FaultKind) => active.find((f) => f.kind === k);
-	const call: FakeGeminiCall = { model, kind: json ? 'json' : 'image', request: kind, status: 200, fault: active[0]?.kind, faults: active.map((f) => f.kind), prompt, imageConfig: config.imageConfig, schema: Boolean(config.responseJsonSchema ?? config.responseSchema), at: Date.now() };
+	const call: FakeGeminiCall = {
+		model,
+		kind: json ? 'json' : 'image',
+		request: kind,
+		status: 200,
+		fault: active[0]?.kind,
+		faults: active.map((f) => f.kind),
+		prompt,
+		imageConfig: config.imageConfig,
+		schema: Boolean(config.responseJsonSchema ?? config.responseSchema),
+		at: Date.now()
+	};
 	state.calls.push(call);
 	options.closed?.addEventListener('abort', () => (call.closedByClientAt = Date.now()), { once: true });
-	const reply = await replyTo({ model, request, json, kind, prompt, has, call, seeds: state.seeds, closed: options.closed });
+	const reply = await replyTo({
+		model,
+		request,
+		json,
+		kind,
+		prompt,
+		has,
+		call,
+		seeds: state.seeds,
+		closed: options.closed
+	});
 	call.status = reply.status;
 	if (reply.status === 200 && reply.body && typeof reply.body === 'object' && 'modelVersion' in reply.body) {
 		call.modelVersion = options.servedBy ?? model;
@@ -105,37 +139,88 @@ async function replyTo(ctx: Context): Promise<Reply> {
 	if (failure) return failure;
 	const invalid = invalidImageConfig(ctx.request.generationConfig?.imageConfig ?? {});
 	if (invalid) return invalidArgument(invalid);
-	const images = ctx.request.contents.flatMap((c) => c.parts).filter((p) => p.inlineData).map((p) => Buffer.from(p.inlineData!.data, 'base64'));
+	const images = ctx.request.contents
+		.flatMap((c) => c.parts)
+		.filter((p) => p.inlineData)
+		.map((p) => Buffer.from(p.inlineData!.data, 'base64'));
 	const usage: Usage = { promptTokens: Math.ceil(prompt.length / 4) + images.length * INPUT_IMAGE_TOKENS };
 	const blocked = has('blocked_prompt');
 	if (blocked) return ok(blockedPrompt(blocked.reason ?? 'SAFETY', usage));
 	if (has('no_candidates')) return ok(noCandidates(usage));
 	const finish = has('finish');
 	if (finish) return ok(stopped(finish.reason ?? 'IMAGE_SAFETY', { ...usage, thoughtsTokens: 40 }));
-	if (ctx.json && has('unreadable_json')) return ok(answer([{ text: 'I compared the pictures, but I cannot give the verdict in the requested format.' }], { ...usage, textTokens: 18, thoughtsTokens: 24 }));
-	if (ctx.json) return ok(answer(jsonParts(jsonFor(ctx), { fenced: Boolean(has('fenced_json')), chatty: Boolean(has('chatty')) }), { ...usage, textTokens: 60, thoughtsTokens: 24 }));
-	if (has('text_only')) return ok(answer([{ text: 'I can describe the sticker sheet, but I cannot draw this picture right now.' }], { ...usage, textTokens: 22 }));
+	if (ctx.json && has('unreadable_json'))
+		return ok(
+			answer([{ text: 'I compared the pictures, but I cannot give the verdict in the requested format.' }], {
+				...usage,
+				textTokens: 18,
+				thoughtsTokens: 24
+			})
+		);
+	if (ctx.json)
+		return ok(
+			answer(jsonParts(jsonFor(ctx), { fenced: Boolean(has('fenced_json')), chatty: Boolean(has('chatty')) }), {
+				...usage,
+				textTokens: 60,
+				thoughtsTokens: 24
+			})
+		);
+	if (has('text_only'))
+		return ok(
+			answer([{ text: 'I can describe the sticker sheet, but I cannot draw this picture right now.' }], {
+				...usage,
+				textTokens: 22
+			})
+		);
 	return ok(await imageAnswer(ctx, images, usage));
 }
 
 async function imageAnswer(ctx: Context, images: Buffer[], usage: Usage): Promise<unknown> {
 	const asked = ctx.has('default_size') ? {} : (ctx.request.generationConfig?.imageConfig ?? {});
 	const first = images[0] ? await sharp(images[0]).metadata() : undefined;
-	const size = dimensionsFor(asked, first?.width && first.height ? { width: first.width, height: first.height } : undefined);
+	const size = dimensionsFor(
+		asked,
+		first?.width && first.height ? { width: first.width, height: first.height } : undefined
+	);
 	const short = ctx.has('wrong_count');
 	const countOffset = short ? -1 : ctx.has('extra_figure') ? 1 : 0;
 	const emptyCell = short?.stickers[0] !== undefined ? short.stickers[0] - 1 : undefined;
-	const drawn = await drawRequested({ kind: ctx.kind as 'anchor', prompt: ctx.prompt, references: images, width: size.width, height: size.height, seed: seedFor(ctx.seeds, ctx.prompt), countOffset, emptyCell, format: ctx.has('jpeg') ? 'jpeg' : 'png' });
+	const drawn = await drawRequested({
+		kind: ctx.kind as 'anchor',
+		prompt: ctx.prompt,
+		references: images,
+		width: size.width,
+		height: size.height,
+		seed: seedFor(ctx.seeds, ctx.prompt),
+		countOffset,
+		emptyCell,
+		format: ctx.has('jpeg') ? 'jpeg' : 'png'
+	});
 	ctx.call.size = { width: size.width, height: size.height };
 	const image = { mimeType: drawn.mimeType, data: drawn.image.toString('base64') };
 	const draft = ctx.has('chatty') ? await draftOf(drawn.image) : null;
-	const parts = imageParts(image, draft && { draft: { mimeType: draft.mimeType, data: draft.image.toString('base64') } });
-	return answer(parts, { ...usage, imageTokens: IMAGE_TOKENS[size.imageSize] ?? 1120, textTokens: draft ? 24 : 0, thoughtsTokens: draft ? 180 : 0 });
+	const parts = imageParts(
+		image,
+		draft && { draft: { mimeType: draft.mimeType, data: draft.image.toString('base64') } }
+	);
+	return answer(parts, {
+		...usage,
+		imageTokens: IMAGE_TOKENS[size.imageSize] ?? 1120,
+		textTokens: draft ? 24 : 0,
+		thoughtsTokens: draft ? 180 : 0
+	});
 }
 
 function jsonFor(ctx: Context): string {
-	if (ctx.kind === 'passport') return JSON.stringify({ summary: 'one smiling adult with short dark hair and light stubble', hair: 'short, dark', face: 'oval, light stubble', accessories: 'none' });
-	if (ctx.kind === 'anchor_review') return JSON.stringify({ ok: true, likeness: 0.86, notes: ['same person, one full figure'] });
+	if (ctx.kind === 'passport')
+		return JSON.stringify({
+			summary: 'one smiling adult with short dark hair and light stubble',
+			hair: 'short, dark',
+			face: 'oval, light stubble',
+			accessories: 'none'
+		});
+	if (ctx.kind === 'anchor_review')
+		return JSON.stringify({ ok: true, likeness: 0.86, notes: ['same person, one full figure'] });
 	const rejecting = ctx.has('qa_reject') ?? ctx.has('sheet_reject');
 	return packVerdict(ctx.prompt, rejecting?.stickers ?? []);
 }
@@ -162,8 +247,10 @@ function applies(fault: ArmedFault, kind: RequestKind, prompt: string): boolean 
 	if (fault.kind === 'qa_reject') return kind === 'pack_review';
 	if (fault.kind === 'sheet_reject') return kind === 'sheet_review' && packVerdictNames(prompt, fault.stickers);
 	if (['wrong_count', 'extra_figure'].includes(fault.kind)) return kind === 'sheet' && matches(fault.match, kind);
-	if (fault.kind === 'fenced_json' || fault.kind === 'unreadable_json') return ['passport', 'anchor_review', 'sheet_review', 'pack_review'].includes(kind) && matches(fault.match, kind);
-	if (['text_only', 'jpeg', 'default_size'].includes(fault.kind)) return ['anchor', 'sheet', 'figure', 'head'].includes(kind) && matches(fault.match, kind);
+	if (fault.kind === 'fenced_json' || fault.kind === 'unreadable_json')
+		return ['passport', 'anchor_review', 'sheet_review', 'pack_review'].includes(kind) && matches(fault.match, kind);
+	if (['text_only', 'jpeg', 'default_size'].includes(fault.kind))
+		return ['anchor', 'sheet', 'figure', 'head'].includes(kind) && matches(fault.match, kind);
 	return matches(fault.match, kind);
 }
 

@@ -25,8 +25,10 @@ export interface ImageDimensions {
 
 /** Why an imageConfig would be refused (400 INVALID_ARGUMENT), or null when it is fine. */
 export function invalidImageConfig(ask: ImageAsk): string | null {
-	if (ask.imageSize !== undefined && !(ask.imageSize in BASE_SIDE)) return `Invalid image size "${ask.imageSize}". Supported values are 512, 1K, 2K, 4K.`;
-	if (ask.aspectRatio !== undefined && !(ASPECT_RATIOS as readonly string[]).includes(ask.aspectRatio)) return `Invalid aspect ratio "${ask.aspectRatio}". Supported values are ${ASPECT_RATIOS.join(', ')}.`;
+	if (ask.imageSize !== undefined && !(ask.imageSize in BASE_SIDE))
+		return `Invalid image size "${ask.imageSize}". Supported values are 512, 1K, 2K, 4K.`;
+	if (ask.aspectRatio !== undefined && !(ASPECT_RATIOS as readonly string[]).includes(ask.aspectRatio))
+		return `Invalid aspect ratio "${ask.aspectRatio}". Supported values are ${ASPECT_RATIOS.join(', ')}.`;
 	return null;
 }
 

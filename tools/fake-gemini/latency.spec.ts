@@ -32,15 +32,25 @@ afterEach(async () => {
 	gemini = undefined;
 });
 
-const PASSPORT = { contents: [{ role: 'user', parts: [{ text: 'Describe the person in the photo.' }] }], generationConfig: { responseMimeType: 'application/json' } };
-const generateContent = (url: string) => fetch(`${url}/v1beta/models/text-model:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PASSPORT) });
+const PASSPORT = {
+	contents: [{ role: 'user', parts: [{ text: 'Describe the person in the photo.' }] }],
+	generationConfig: { responseMimeType: 'application/json' }
+};
+const generateContent = (url: string) =>
+	fetch(`${url}/v1beta/models/text-model:generateContent`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(PASSPORT)
+	});
 
 describe('the fake Gemini’s fixed latency (latencyMs, FAKE_GEMINI_LATENCY_MS)', () => {
 	it('holds every generateContent answer for latencyMs, each call on its own sleep', async () => {
 		const sleeps = new HeldSleeps();
 		gemini = await createFakeGemini({ models: ['text-model'], latencyMs: 2000, sleep: sleeps.sleep });
 		let answered = 0;
-		const calls = [generateContent(gemini.url), generateContent(gemini.url)].map((call) => call.then((response) => (answered++, response)));
+		const calls = [generateContent(gemini.url), generateContent(gemini.url)].map((call) =>
+			call.then((response) => (answered++, response))
+		);
 		await sleeps.untilAsked(2);
 		expect(sleeps.asked).toEqual([2000, 2000]);
 		expect(answered).toBe(0);

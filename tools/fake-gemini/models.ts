@@ -5,7 +5,14 @@
  * what generateContent answers for one. Which ids exist is configurable; the default is a snapshot
  * of the models the deprecations page listed as current.
  */
-export const DEFAULT_MODEL_IDS = ['gemini-3.1-flash-image', 'gemini-3-pro-image', 'gemini-3.8-flash', 'gemini-3.7-flash', 'gemini-3.5-flash', 'gemini-3.1-flash-lite'];
+export const DEFAULT_MODEL_IDS = [
+	'gemini-3.1-flash-image',
+	'gemini-3-pro-image',
+	'gemini-3.8-flash',
+	'gemini-3.7-flash',
+	'gemini-3.5-flash',
+	'gemini-3.1-flash-lite'
+];
 
 /**
  * Deprecated ids the API still takes but serves with their replacement: the answer's modelVersion
@@ -37,7 +44,9 @@ export function modelResource(id: string): ModelResource {
 		baseModelId: id,
 		version,
 		displayName: id.replace(/^gemini-/, 'Gemini ').replace(/-/g, ' '),
-		description: image ? 'Fake image generation model (tools/fake-gemini).' : 'Fake multimodal text model (tools/fake-gemini).',
+		description: image
+			? 'Fake image generation model (tools/fake-gemini).'
+			: 'Fake multimodal text model (tools/fake-gemini).',
 		inputTokenLimit: image ? 65_536 : 1_048_576,
 		outputTokenLimit: image ? 32_768 : 65_536,
 		supportedGenerationMethods: ['generateContent', 'countTokens', 'createCachedContent', 'batchGenerateContent'],
@@ -55,17 +64,22 @@ export function listModels(ids: string[], query: URLSearchParams): { status: num
 	const offset = token ? Number(Buffer.from(token, 'base64url').toString('utf8')) : 0;
 	if (!Number.isInteger(offset) || offset < 0 || offset > ids.length) return invalidArgument('Invalid page token.');
 	const page = ids.slice(offset, offset + pageSize).map(modelResource);
-	const next = offset + pageSize < ids.length ? Buffer.from(String(offset + pageSize)).toString('base64url') : undefined;
+	const next =
+		offset + pageSize < ids.length ? Buffer.from(String(offset + pageSize)).toString('base64url') : undefined;
 	return { status: 200, body: { models: page, ...(next ? { nextPageToken: next } : {}) } };
 }
 
 export function getModel(ids: string[], id: string): { status: number; body: unknown } {
-	return ids.includes(id) ? { status: 200, body: modelResource(id) } : notFound(`models/${id} is not found for API version v1beta`);
+	return ids.includes(id)
+		? { status: 200, body: modelResource(id) }
+		: notFound(`models/${id} is not found for API version v1beta`);
 }
 
 /** What generateContent answers for a model that does not exist. */
 export function unknownModel(id: string): { status: number; body: unknown } {
-	return notFound(`models/${id} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`);
+	return notFound(
+		`models/${id} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`
+	);
 }
 
 export function notFound(message: string): { status: number; body: unknown } {

@@ -27,10 +27,20 @@ export async function headLayer(face: Buffer, diameter: number): Promise<Buffer>
 	const d = Math.max(8, Math.round(diameter));
 	const rx = d * 0.42;
 	const ry = d * 0.49;
-	const mask = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${d}" height="${d}"><ellipse cx="${d / 2}" cy="${d / 2}" rx="${rx}" ry="${ry}" fill="#fff"/></svg>`);
-	const ring = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${d}" height="${d}"><ellipse cx="${d / 2}" cy="${d / 2}" rx="${rx}" ry="${ry}" fill="none" stroke="#2a1a14" stroke-width="${Math.max(2, d * 0.025)}"/></svg>`);
+	const mask = Buffer.from(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${d}" height="${d}"><ellipse cx="${d / 2}" cy="${d / 2}" rx="${rx}" ry="${ry}" fill="#fff"/></svg>`
+	);
+	const ring = Buffer.from(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${d}" height="${d}"><ellipse cx="${d / 2}" cy="${d / 2}" rx="${rx}" ry="${ry}" fill="none" stroke="#2a1a14" stroke-width="${Math.max(2, d * 0.025)}"/></svg>`
+	);
 	const alpha = await sharp(mask).extractChannel(0).raw().toBuffer();
 	const photo = await sharp(face).resize(d, d).removeAlpha().raw().toBuffer();
-	const masked = await sharp(photo, { raw: { width: d, height: d, channels: 3 } }).joinChannel(alpha, { raw: { width: d, height: d, channels: 1 } }).png().toBuffer();
-	return sharp(masked).composite([{ input: ring }]).png().toBuffer();
+	const masked = await sharp(photo, { raw: { width: d, height: d, channels: 3 } })
+		.joinChannel(alpha, { raw: { width: d, height: d, channels: 1 } })
+		.png()
+		.toBuffer();
+	return sharp(masked)
+		.composite([{ input: ring }])
+		.png()
+		.toBuffer();
 }

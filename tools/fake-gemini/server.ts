@@ -56,7 +56,9 @@ export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise
 	const clear = () => void state.faults.splice(0);
 	const setModels = (ids: string[]) => void (models = [...ids]);
 	const server = createServer((req, res) => {
-		handle(req, res).catch((error: unknown) => send(res, 500, { error: { code: 500, message: String(error), status: 'INTERNAL' } }));
+		handle(req, res).catch((error: unknown) =>
+			send(res, 500, { error: { code: 500, message: String(error), status: 'INTERNAL' } })
+		);
 	});
 
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -64,9 +66,22 @@ export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise
 		const body = await readBody(req);
 		if (url.pathname.startsWith('/_control/')) return control(req.method ?? 'GET', url.pathname, body, res);
 		const path = /^\/v1(?:beta)?\/models(?:\/([^/:]+))?(?::(\w+))?$/.exec(url.pathname);
-		if (!path) return send(res, 404, { error: { code: 404, message: `Method not found: ${url.pathname}`, status: 'NOT_FOUND' } });
+		if (!path)
+			return send(res, 404, {
+				error: { code: 404, message: `Method not found: ${url.pathname}`, status: 'NOT_FOUND' }
+			});
 		const key = req.headers['x-goog-api-key'] ?? url.searchParams.get('key');
-		if (options.apiKey && key !== options.apiKey) return send(res, 400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] } });
+		if (options.apiKey && key !== options.apiKey)
+			return send(res, 400, {
+				error: {
+					code: 400,
+					message: 'API key not valid. Please pass a valid API key.',
+					status: 'INVALID_ARGUMENT',
+					details: [
+						{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }
+					]
+				}
+			});
 		const [, id, method] = path;
 		if (req.method === 'GET' && !id) return reply(res, listModels(models, url.searchParams));
 		if (req.method === 'GET' && id && !method) return reply(res, getModel(models, id));
@@ -76,23 +91,31 @@ export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise
 			const closed = new AbortController();
 			res.on('close', () => res.writableEnded || closed.abort());
 			const servedBy = (options.redirects ?? DEFAULT_REDIRECTS)[id];
-			const answer = await generate(id, JSON.parse(body) as GenerateRequest, state, { servedBy, closed: closed.signal });
+			const answer = await generate(id, JSON.parse(body) as GenerateRequest, state, {
+				servedBy,
+				closed: closed.signal
+			});
 			if (closed.signal.aborted) return;
 			return reply(res, answer);
 		}
-		return send(res, 404, { error: { code: 404, message: `Method not found: ${req.method} ${url.pathname}`, status: 'NOT_FOUND' } });
+		return send(res, 404, {
+			error: { code: 404, message: `Method not found: ${req.method} ${url.pathname}`, status: 'NOT_FOUND' }
+		});
 	}
 
 	function control(method: string, path: string, body: string, res: ServerResponse): void {
 		if (path === '/_control/faults' && method === 'DELETE') return (clear(), send(res, 200, { ok: true }));
 		if (path === '/_control/faults') return send(res, 200, inject(JSON.parse(body) as FaultInput));
 		if (path === '/_control/calls') return send(res, 200, state.calls);
-		if (path === '/_control/models' && method === 'POST') return (setModels((JSON.parse(body) as { ids: string[] }).ids), send(res, 200, { ids: models }));
+		if (path === '/_control/models' && method === 'POST')
+			return (setModels((JSON.parse(body) as { ids: string[] }).ids), send(res, 200, { ids: models }));
 		if (path === '/_control/models') return send(res, 200, { ids: models });
 		send(res, 404, { error: { code: 404, message: 'no such control', status: 'NOT_FOUND' } });
 	}
 
-	const port = await new Promise<number>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+	const port = await new Promise<number>((resolve) =>
+		server.listen(options.port ?? 0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
+	);
 	return {
 		url: `http://127.0.0.1:${port}`,
 		calls: state.calls,
@@ -107,7 +130,10 @@ function reply(res: ServerResponse, answer: { status: number; body: unknown }): 
 
 function send(res: ServerResponse, status: number, body: unknown): void {
 	const text = JSON.stringify(body);
-	res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text) });
+	res.writeHead(status, {
+		'content-type': 'application/json; charset=UTF-8',
+		'content-length': Buffer.byteLength(text)
+	});
 	res.end(text);
 }
 

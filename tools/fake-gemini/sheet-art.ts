@@ -57,13 +57,31 @@ export async function drawSheetArt(input: SheetArtInput): Promise<SheetArt> {
 		const col = input.countOffset === 1 && i <= cols ? i : index % cols;
 		const row = input.countOffset === 1 && i <= cols ? 0 : Math.floor(index / cols);
 		const cell = { w: width / rowCols, h: height / rows };
-		const art = await drawFigureArt({ face: input.face, width: Math.min(cell.w * 0.6, (cell.h * 0.72) / 1.6), caption: captionFor(input.captions, i), random });
-		const left = clamp(Math.round(col * cell.w + (cell.w - art.width) / 2 + between(random, -0.1, 0.1) * cell.w), 8, width - art.width - 8);
-		const top = clamp(Math.round(row * cell.h + (cell.h - art.height) / 2 + between(random, -0.1, 0.1) * cell.h), 8, height - art.height - 8);
+		const art = await drawFigureArt({
+			face: input.face,
+			width: Math.min(cell.w * 0.6, (cell.h * 0.72) / 1.6),
+			caption: captionFor(input.captions, i),
+			random
+		});
+		const left = clamp(
+			Math.round(col * cell.w + (cell.w - art.width) / 2 + between(random, -0.1, 0.1) * cell.w),
+			8,
+			width - art.width - 8
+		);
+		const top = clamp(
+			Math.round(row * cell.h + (cell.h - art.height) / 2 + between(random, -0.1, 0.1) * cell.h),
+			8,
+			height - art.height - 8
+		);
 		layers.push({ input: art.png, left, top });
-		figures.push({ box: { x: left, y: top, width: art.width, height: art.height }, caption: art.caption && { ...art.caption, x: art.caption.x + left, y: art.caption.y + top } });
+		figures.push({
+			box: { x: left, y: top, width: art.width, height: art.height },
+			caption: art.caption && { ...art.caption, x: art.caption.x + left, y: art.caption.y + top }
+		});
 	}
-	const canvas = sharp(paintBackground(width, height, input.background, random), { raw: { width, height, channels: 3 } }).composite(layers);
+	const canvas = sharp(paintBackground(width, height, input.background, random), {
+		raw: { width, height, channels: 3 }
+	}).composite(layers);
 	const jpeg = input.format === 'jpeg';
 	const image = await (jpeg ? canvas.jpeg({ quality: 88 }) : canvas.png({ compressionLevel: 2 })).toBuffer();
 	return { image, mimeType: jpeg ? 'image/jpeg' : 'image/png', figures };
@@ -84,7 +102,8 @@ export function paintBackground(width: number, height: number, asked: Rgb, rando
 		const fy = y / height - 0.5;
 		for (let x = 0; x < width; x++) {
 			const fx = x / width - 0.5;
-			for (let c = 0; c < 3; c++, o++, n = (n + 7919) & 65535) rgb[o] = clamp(Math.round(base[c]! + slopeX[c]! * fx * 2 + slopeY[c]! * fy * 2 + noise[n]!), 0, 255);
+			for (let c = 0; c < 3; c++, o++, n = (n + 7919) & 65535)
+				rgb[o] = clamp(Math.round(base[c]! + slopeX[c]! * fx * 2 + slopeY[c]! * fy * 2 + noise[n]!), 0, 255);
 		}
 	}
 	return rgb;

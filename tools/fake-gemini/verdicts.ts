@@ -5,8 +5,23 @@
  */
 export function packVerdict(prompt: string, rejected: number[]): string {
 	const stickers = reviewedNumbers(prompt).map((n) => {
-		if (rejected.includes(n)) return { n, ok: false, likeness: 0.31, onePerson: true, cropped: false, notes: ['face does not match the anchor: different jaw and hairline'] };
-		return { n, ok: true, likeness: round2(0.78 + ((n * 37) % 17) / 100), onePerson: true, cropped: false, notes: ['same person as the anchor'] };
+		if (rejected.includes(n))
+			return {
+				n,
+				ok: false,
+				likeness: 0.31,
+				onePerson: true,
+				cropped: false,
+				notes: ['face does not match the anchor: different jaw and hairline']
+			};
+		return {
+			n,
+			ok: true,
+			likeness: round2(0.78 + ((n * 37) % 17) / 100),
+			onePerson: true,
+			cropped: false,
+			notes: ['same person as the anchor']
+		};
 	});
 	return JSON.stringify({ stickers });
 }

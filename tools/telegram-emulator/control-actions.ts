@@ -24,7 +24,10 @@ export const userInputSchema = z.object({
 	id: z.number().int().positive().optional(),
 	first_name: z.string().trim().min(1).max(64),
 	last_name: z.string().trim().max(64).optional(),
-	username: z.string().regex(/^@?[a-zA-Z][a-zA-Z0-9_]{3,31}$/).optional(),
+	username: z
+		.string()
+		.regex(/^@?[a-zA-Z][a-zA-Z0-9_]{3,31}$/)
+		.optional(),
 	language_code: z.string().min(2).max(10).optional()
 }) satisfies z.ZodType<UserInput>;
 
@@ -183,8 +186,14 @@ function recordCallback(
 	const { data } = core.store;
 	const id = `${user.id}${String(data.nextCallbackSeq++).padStart(7, '0')}`;
 	const record: CallbackRecord = {
-		id, botUsername: bot.username, userId: user.id, chatId, messageId: input.message_id,
-		data: input.callback_data, createdAt: core.store.clock(), answered: false
+		id,
+		botUsername: bot.username,
+		userId: user.id,
+		chatId,
+		messageId: input.message_id,
+		data: input.callback_data,
+		createdAt: core.store.clock(),
+		answered: false
 	};
 	data.callbacks[id] = record;
 	const ids = Object.keys(data.callbacks);

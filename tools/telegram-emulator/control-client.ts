@@ -100,8 +100,7 @@ export class ControlClient {
 		this.call<ChatMessageView[]>('GET', `chats/${chatId}/messages${botQuery(bot)}`);
 	listChats = (bot?: string) => this.call<ChatSummary[]>('GET', `chats${botQuery(bot)}`);
 	callCounts = () => this.call<CountersSnapshot>('GET', 'counters');
-	updates = (bot?: string) =>
-		this.call<{ pending: unknown[]; history: Update[] }>('GET', `updates${botQuery(bot)}`);
+	updates = (bot?: string) => this.call<{ pending: unknown[]; history: Update[] }>('GET', `updates${botQuery(bot)}`);
 
 	/** Polls the chat until a message satisfies `predicate`; rejects after `timeoutMs`. */
 	waitForMessage = async (

@@ -1,12 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import {
-	ControlError,
-	pressButton,
-	resolveBot,
-	sendUserMessage,
-	userInputSchema
-} from './control-actions.ts';
+import { ControlError, pressButton, resolveBot, sendUserMessage, userInputSchema } from './control-actions.ts';
 import { sendJson, type EmulatorCore } from './core.ts';
 import { faultInputSchema } from './faults.ts';
 import { readRawBody } from './request-body.ts';

@@ -45,8 +45,7 @@ export const TELEGRAM_ERRORS = {
 	noTextToEdit: () => badRequest('there is no text in the message to edit'),
 	replyNotFound: () => badRequest('message to be replied not found'),
 	buttonDataInvalid: () => badRequest('BUTTON_DATA_INVALID'),
-	queryTooOld: () =>
-		badRequest('query is too old and response timeout expired or query ID is invalid'),
+	queryTooOld: () => badRequest('query is too old and response timeout expired or query ID is invalid'),
 	wrongFileId: () => badRequest('wrong file identifier/HTTP URL specified'),
 	invalidFileId: () => badRequest('invalid file_id'),
 	fileTooBig: () => badRequest('file is too big'),
@@ -56,8 +55,7 @@ export const TELEGRAM_ERRORS = {
 	stickerSetNameInvalid: () => badRequest('sticker set name invalid'),
 	stickerSetNameOccupied: () => badRequest('sticker set name is already occupied'),
 	// What Telegram answers when a recently deleted set's name is reused (tdlib/telegram-bot-api#144).
-	stickerSetRecentlyDeleted: () =>
-		new BotApiError(500, 'Internal Server Error: created sticker set not found'),
+	stickerSetRecentlyDeleted: () => new BotApiError(500, 'Internal Server Error: created sticker set not found'),
 	stickerSetTitleInvalid: () => badRequest('sticker set title invalid'),
 	stickerDimensions: () => badRequest('STICKER_PNG_DIMENSIONS'),
 	stickerNotPng: () => badRequest('STICKER_PNG_NOPNG'),

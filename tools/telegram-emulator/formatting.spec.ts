@@ -3,7 +3,9 @@ import { detectUserEntities, formatText } from './formatting.ts';
 
 describe('HTML parse mode', () => {
 	it('turns tags into entities with UTF-16 offsets and decodes character references', () => {
-		expect(formatText('Привет, <b>Аня</b> &amp; <a href="https://t.me/addstickers/x_by_b">set</a> 😀<i>!</i>', 'HTML')).toEqual({
+		expect(
+			formatText('Привет, <b>Аня</b> &amp; <a href="https://t.me/addstickers/x_by_b">set</a> 😀<i>!</i>', 'HTML')
+		).toEqual({
 			text: 'Привет, Аня & set 😀!',
 			entities: [
 				{ type: 'bold', offset: 8, length: 3 },
@@ -22,14 +24,18 @@ describe('HTML parse mode', () => {
 	it('refuses unsupported, unclosed and mismatched tags', () => {
 		expect(() => formatText('<div>x</div>', 'HTML')).toThrow('Unsupported start tag "div" at byte offset 0');
 		expect(() => formatText('<b>x', 'HTML')).toThrow('Can\'t find end tag corresponding to start tag "b"');
-		expect(() => formatText('<b><i>x</b></i>', 'HTML')).toThrow('Unmatched end tag at byte offset 7, expected "</i>", found "</b>"');
+		expect(() => formatText('<b><i>x</b></i>', 'HTML')).toThrow(
+			'Unmatched end tag at byte offset 7, expected "</i>", found "</b>"'
+		);
 		expect(() => formatText('<span>x</span>', 'HTML')).toThrow('Unsupported start tag "span"');
 	});
 });
 
 describe('MarkdownV2 parse mode', () => {
 	it('parses entities and escapes', () => {
-		expect(formatText('*bold* _it_ __under__ ~s~ ||sp|| `c\\`` [link](https://x.io/a\\)b) 1\\.5', 'MarkdownV2')).toEqual({
+		expect(
+			formatText('*bold* _it_ __under__ ~s~ ||sp|| `c\\`` [link](https://x.io/a\\)b) 1\\.5', 'MarkdownV2')
+		).toEqual({
 			text: 'bold it under s sp c` link 1.5',
 			entities: [
 				{ type: 'bold', offset: 0, length: 4 },
@@ -51,7 +57,10 @@ describe('MarkdownV2 parse mode', () => {
 
 describe('legacy Markdown and plain text', () => {
 	it('allows reserved characters and keeps given entities', () => {
-		expect(formatText('*b* 1.5!', 'Markdown')).toEqual({ text: 'b 1.5!', entities: [{ type: 'bold', offset: 0, length: 1 }] });
+		expect(formatText('*b* 1.5!', 'Markdown')).toEqual({
+			text: 'b 1.5!',
+			entities: [{ type: 'bold', offset: 0, length: 1 }]
+		});
 		const entities = [{ type: 'bold', offset: 0, length: 2 }];
 		expect(formatText('<b>', undefined, entities)).toEqual({ text: '<b>', entities });
 		expect(() => formatText('x', 'BBCode')).toThrow('unsupported parse_mode');

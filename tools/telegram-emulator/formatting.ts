@@ -39,9 +39,21 @@ function byteOffset(raw: string, index: number): number {
 // ── HTML ────────────────────────────────────────────────────────────────────
 
 const HTML_TAGS: Record<string, EntityType> = {
-	b: 'bold', strong: 'bold', i: 'italic', em: 'italic', u: 'underline', ins: 'underline',
-	s: 'strikethrough', strike: 'strikethrough', del: 'strikethrough', 'tg-spoiler': 'spoiler',
-	span: 'spoiler', a: 'text_link', code: 'code', pre: 'pre', blockquote: 'blockquote',
+	b: 'bold',
+	strong: 'bold',
+	i: 'italic',
+	em: 'italic',
+	u: 'underline',
+	ins: 'underline',
+	s: 'strikethrough',
+	strike: 'strikethrough',
+	del: 'strikethrough',
+	'tg-spoiler': 'spoiler',
+	span: 'spoiler',
+	a: 'text_link',
+	code: 'code',
+	pre: 'pre',
+	blockquote: 'blockquote',
 	'tg-emoji': 'custom_emoji'
 };
 
@@ -163,8 +175,12 @@ function parseAttributes(source: string): Record<string, string> {
 
 const V2_RESERVED = new Set('_*[]()~`>#+-=|{}.!'.split(''));
 const ENTITY_NAMES: Partial<Record<EntityType, string>> = {
-	bold: 'Bold', italic: 'Italic', underline: 'Underline', strikethrough: 'Strikethrough',
-	spoiler: 'Spoiler', text_link: 'TextUrl'
+	bold: 'Bold',
+	italic: 'Italic',
+	underline: 'Underline',
+	strikethrough: 'Strikethrough',
+	spoiler: 'Spoiler',
+	text_link: 'TextUrl'
 };
 
 interface MarkdownScan {

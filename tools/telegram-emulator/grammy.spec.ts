@@ -39,7 +39,10 @@ describe('grammY long polling', () => {
 			const reply = await emulator.control.waitForMessage(chatId, (m) => m.from_bot);
 			expect(reply.text).toBe('Hello, payload kiosk42');
 			expect(reply.buttons).toEqual([
-				[{ text: 'Make stickers', callback_data: 'make:1' }, { text: 'Site', url: 'https://example.com' }]
+				[
+					{ text: 'Make stickers', callback_data: 'make:1' },
+					{ text: 'Site', url: 'https://example.com' }
+				]
 			]);
 
 			const press = await emulator.control.pressButton({
@@ -89,7 +92,10 @@ describe('grammY uploads', () => {
 		const api = botFor(emulator).api;
 		const chatId = await startedUser(emulator);
 		const png = await makePng(640, 480);
-		const sent = await api.sendPhoto(chatId, new InputFile(png, 'kiosk.png'), { caption: '<b>Your</b> photo', parse_mode: 'HTML' });
+		const sent = await api.sendPhoto(chatId, new InputFile(png, 'kiosk.png'), {
+			caption: '<b>Your</b> photo',
+			parse_mode: 'HTML'
+		});
 		expect(sent.caption).toBe('Your photo');
 		expect(sent.photo?.at(-1)).toMatchObject({ width: 640, height: 480 });
 		const file = await api.getFile(sent.photo?.at(-1)?.file_id ?? '');
@@ -112,10 +118,14 @@ describe('grammY uploads', () => {
 		expect(groupIds[0]).toBeTruthy();
 		expect(groupIds[1]).toBe(groupIds[0]);
 		const upload = await api.uploadStickerFile(chatId, 'static', new InputFile(await makePng(512, 512)));
-		const sticker = await api.sendSticker(chatId, upload.file_id, { reply_parameters: { message_id: album[0]?.message_id ?? 0 } });
+		const sticker = await api.sendSticker(chatId, upload.file_id, {
+			reply_parameters: { message_id: album[0]?.message_id ?? 0 }
+		});
 		expect(sticker.sticker).toMatchObject({ width: 512, height: 512, is_animated: false });
 		expect(sticker.reply_to_message?.message_id).toBe(album[0]?.message_id);
-		const refused = await api.sendMessage(chatId, 'x', { reply_parameters: { message_id: 999 } }).catch((error: unknown) => error);
+		const refused = await api
+			.sendMessage(chatId, 'x', { reply_parameters: { message_id: 999 } })
+			.catch((error: unknown) => error);
 		expect((refused as GrammyError).description).toBe('Bad Request: message to be replied not found');
 	});
 
@@ -149,7 +159,11 @@ describe('grammY sticker sets', () => {
 		expect(view?.stickers).toHaveLength(12);
 		expect(view?.link).toBe(`https://t.me/addstickers/${name}`);
 
-		const replacement = { sticker: new InputFile(await makePng(512, 400)), format: 'static' as const, emoji_list: ['🎉'] };
+		const replacement = {
+			sticker: new InputFile(await makePng(512, 400)),
+			format: 'static' as const,
+			emoji_list: ['🎉']
+		};
 		await api.replaceStickerInSet(userId, name, set.stickers[3]?.file_id ?? '', replacement);
 		expect((await api.getStickerSet(name)).stickers[3]).toMatchObject({ emoji: '🎉', height: 400 });
 
@@ -158,7 +172,9 @@ describe('grammY sticker sets', () => {
 		expect(gone).toBeInstanceOf(GrammyError);
 		expect((gone as GrammyError).description).toBe('Bad Request: STICKERSET_INVALID');
 		// Telegram refuses a recently deleted set's name (with a 500, oddly).
-		const again = await api.createNewStickerSet(userId, name, 'Again', stickers.slice(0, 1)).catch((error: unknown) => error);
+		const again = await api
+			.createNewStickerSet(userId, name, 'Again', stickers.slice(0, 1))
+			.catch((error: unknown) => error);
 		expect((again as GrammyError).error_code).toBe(500);
 	});
 });

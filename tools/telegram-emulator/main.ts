@@ -14,17 +14,26 @@ const envSchema = z.object({
 	EMULATOR_HOST: z.string().min(1).default(DEFAULTS.host),
 	/** A path, or `memory` to keep nothing between runs. */
 	EMULATOR_STATE: z.string().min(1).default('data/telegram-emulator/state.json'),
-	EMULATOR_BOT_USERNAME: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]{3,31}$/).default(DEFAULTS.botUsername),
-	EMULATOR_BOT_TOKEN: z.string().regex(/^\d+:[A-Za-z0-9_-]+$/).optional(),
+	EMULATOR_BOT_USERNAME: z
+		.string()
+		.regex(/^[a-zA-Z][a-zA-Z0-9_]{3,31}$/)
+		.default(DEFAULTS.botUsername),
+	EMULATOR_BOT_TOKEN: z
+		.string()
+		.regex(/^\d+:[A-Za-z0-9_-]+$/)
+		.optional(),
 	EMULATOR_SALES_GROUP_ID: z.coerce.number().int().negative().default(DEFAULTS.salesGroupId),
 	EMULATOR_ADMIN_IDS: z
 		.string()
 		.default('')
-		.transform((list) => list.split(',').map((id) => id.trim()).filter(Boolean).map(Number))
-		.refine(
-			(ids) => ids.every((id) => Number.isSafeInteger(id) && id > 0),
-			'comma-separated positive user ids'
-		),
+		.transform((list) =>
+			list
+				.split(',')
+				.map((id) => id.trim())
+				.filter(Boolean)
+				.map(Number)
+		)
+		.refine((ids) => ids.every((id) => Number.isSafeInteger(id) && id > 0), 'comma-separated positive user ids'),
 	EMULATOR_GROUP_PRIVACY: z.enum(['true', 'false']).default('true')
 });
 
@@ -44,9 +53,7 @@ async function main(): Promise<void> {
 	loadDotEnv();
 	const env = readEnv();
 	const memory = env.EMULATOR_STATE === 'memory';
-	const statePath = isAbsolute(env.EMULATOR_STATE)
-		? env.EMULATOR_STATE
-		: resolve(PROJECT_ROOT, env.EMULATOR_STATE);
+	const statePath = isAbsolute(env.EMULATOR_STATE) ? env.EMULATOR_STATE : resolve(PROJECT_ROOT, env.EMULATOR_STATE);
 	const emulator = await createTelegramEmulator({
 		port: env.EMULATOR_PORT,
 		host: env.EMULATOR_HOST,

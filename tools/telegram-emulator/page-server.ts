@@ -62,11 +62,7 @@ function pageConfigFor(core: EmulatorCore, path: string): PageConfig | undefined
 	return undefined;
 }
 
-export async function handlePageRequest(
-	core: EmulatorCore,
-	res: ServerResponse,
-	path: string
-): Promise<void> {
+export async function handlePageRequest(core: EmulatorCore, res: ServerResponse, path: string): Promise<void> {
 	const asset = /^\/assets\/([^/]+)$/.exec(path)?.[1];
 	if (asset !== undefined) return serveAsset(res, asset);
 	let config: PageConfig | undefined;

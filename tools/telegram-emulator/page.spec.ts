@@ -20,7 +20,12 @@ async function get(path: string): Promise<{ status: number; text: string; type: 
 
 function configOf(html: string): Record<string, unknown> {
 	const content = /<meta name="emulator-config" content="([^"]*)"/.exec(html)?.[1] ?? '';
-	const decoded = content.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+	const decoded = content
+		.replaceAll('&quot;', '"')
+		.replaceAll('&lt;', '<')
+		.replaceAll('&gt;', '>')
+		.replaceAll('&#39;', "'")
+		.replaceAll('&amp;', '&');
 	return JSON.parse(decoded) as Record<string, unknown>;
 }
 
@@ -29,9 +34,15 @@ describe('the chat page', () => {
 		const home = await get('/');
 		expect(home.status).toBe(200);
 		expect(home.type).toContain('text/html');
-		expect(configOf(home.text)).toMatchObject({ bot_username: 'sticker_kiosk_bot', start_payload: null, sales_group_id: -1001000000001 });
+		expect(configOf(home.text)).toMatchObject({
+			bot_username: 'sticker_kiosk_bot',
+			start_payload: null,
+			sales_group_id: -1001000000001
+		});
 		expect(configOf((await get('/start/abc123')).text)).toMatchObject({ start_payload: 'abc123' });
-		expect(configOf((await get('/addstickers/ann_by_sticker_kiosk_bot')).text)).toMatchObject({ sticker_set: 'ann_by_sticker_kiosk_bot' });
+		expect(configOf((await get('/addstickers/ann_by_sticker_kiosk_bot')).text)).toMatchObject({
+			sticker_set: 'ann_by_sticker_kiosk_bot'
+		});
 		expect((await get('/sticker_kiosk_bot?start=abc')).status).toBe(200);
 	});
 

@@ -21,7 +21,9 @@ describe('state file', () => {
 		const first = await startEmulator({ statePath, saveDebounceMs: 10 });
 		const api = botFor(first).api;
 		const userId = await startedUser(first);
-		await api.sendMessage(userId, 'Before the restart', { reply_markup: { inline_keyboard: [[{ text: 'Again', callback_data: 'again' }]] } });
+		await api.sendMessage(userId, 'Before the restart', {
+			reply_markup: { inline_keyboard: [[{ text: 'Again', callback_data: 'again' }]] }
+		});
 		const png = await makePng(512, 512);
 		const photo = await api.sendPhoto(userId, new InputFile(await makePng(300, 200)));
 		await api.createNewStickerSet(userId, 'kept_by_sticker_kiosk_bot', 'Kept', [
@@ -75,7 +77,10 @@ describe('reset', () => {
 			await emulator.control.reset();
 			expect(await emulator.control.listChats()).toEqual([]);
 			expect((await emulator.control.callCounts()).calls).toEqual([]);
-			const { message, update_id } = await emulator.control.sendUserMessage({ user: { first_name: 'New' }, text: 'hi' });
+			const { message, update_id } = await emulator.control.sendUserMessage({
+				user: { first_name: 'New' },
+				text: 'hi'
+			});
 			expect(update_id).toBeGreaterThan(before?.update_id ?? Infinity);
 			// The fault was cleared: this goes through at once.
 			await expect(api.sendMessage(message.chat_id, 'ok')).resolves.toMatchObject({ text: 'ok' });

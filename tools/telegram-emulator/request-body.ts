@@ -65,11 +65,7 @@ export async function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES):
 	return Buffer.concat(chunks);
 }
 
-function readMultipart(
-	req: IncomingMessage,
-	params: Params,
-	uploads: Map<string, UploadedFile>
-): Promise<void> {
+function readMultipart(req: IncomingMessage, params: Params, uploads: Map<string, UploadedFile>): Promise<void> {
 	return new Promise((resolve, reject) => {
 		let parser: busboy.Busboy;
 		try {

@@ -132,9 +132,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 	});
 }
 
-export async function createTelegramEmulator(
-	options: TelegramEmulatorOptions = {}
-): Promise<TelegramEmulator> {
+export async function createTelegramEmulator(options: TelegramEmulatorOptions = {}): Promise<TelegramEmulator> {
 	const persistence = options.statePath
 		? createFilePersistence(options.statePath, options.saveDebounceMs ?? DEFAULTS.saveDebounceMs)
 		: createMemoryPersistence();
@@ -160,11 +158,7 @@ export async function createTelegramEmulator(
 }
 
 /** Answers waiting polls and streams first, then stops the server and writes the state. */
-async function closeEmulator(
-	core: EmulatorCore,
-	server: Server,
-	persistence: StatePersistence
-): Promise<void> {
+async function closeEmulator(core: EmulatorCore, server: Server, persistence: StatePersistence): Promise<void> {
 	core.queue.closeAll();
 	core.events.close();
 	await new Promise((resolve) => setImmediate(resolve)); // let those answers go out

@@ -89,9 +89,7 @@ export class EmulatorStore {
 	findBot(ref?: string | number): BotRecord | undefined {
 		if (ref === undefined || ref === '') return this.primaryBot();
 		const name = String(ref).replace(/^@/, '').toLowerCase();
-		return this.data.bots.find(
-			(bot) => bot.username.toLowerCase() === name || String(bot.id) === name
-		);
+		return this.data.bots.find((bot) => bot.username.toLowerCase() === name || String(bot.id) === name);
 	}
 
 	/**
@@ -227,15 +225,33 @@ export class EmulatorStore {
 
 function createBotRecord(username: string, firstName: string): BotRecord {
 	return {
-		username, firstName, id: null, token: null, nextUpdateId: 1, allowedUpdates: [], webhookUrl: '',
-		commands: [], conversations: {}, pending: [], history: []
+		username,
+		firstName,
+		id: null,
+		token: null,
+		nextUpdateId: 1,
+		allowedUpdates: [],
+		webhookUrl: '',
+		commands: [],
+		conversations: {},
+		pending: [],
+		history: []
 	};
 }
 
 function createInitialData(): EmulatorData {
 	return {
-		version: STATE_VERSION, bots: [], users: {}, nextUserId: FIRST_USER_ID, groups: {}, files: {},
-		nextFileSeq: 1, stickerSets: {}, deletedSetNames: {}, callbacks: {}, nextCallbackSeq: 1
+		version: STATE_VERSION,
+		bots: [],
+		users: {},
+		nextUserId: FIRST_USER_ID,
+		groups: {},
+		files: {},
+		nextFileSeq: 1,
+		stickerSets: {},
+		deletedSetNames: {},
+		callbacks: {},
+		nextCallbackSeq: 1
 	};
 }
 

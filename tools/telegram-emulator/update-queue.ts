@@ -117,8 +117,7 @@ export class UpdateQueue {
 		// A negative offset keeps only the last |offset| updates, as Telegram documents.
 		const isConfirmed =
 			offset > 0
-				? (entry: PendingUpdate) =>
-						entry.update.update_id < offset && (!entry.replay || entry.delivered)
+				? (entry: PendingUpdate) => entry.update.update_id < offset && (!entry.replay || entry.delivered)
 				: (_: PendingUpdate, index: number) => index < bot.pending.length + offset;
 		const kept: PendingUpdate[] = [];
 		let confirmedAny = false;

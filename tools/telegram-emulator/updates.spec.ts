@@ -87,18 +87,37 @@ describe('the sales group', () => {
 		const card = await api.sendMessage(groupId, 'New lead: Ann', {
 			reply_markup: { inline_keyboard: [[{ text: 'Take', callback_data: 'take:1' }]] }
 		});
-		await emulator.control.sendUserMessage({ user_id: 502, chat_id: groupId, text: 'mine', reply_to_message_id: card.message_id });
-		await emulator.control.pressButton({ user_id: 502, chat_id: groupId, message_id: card.message_id, callback_data: 'take:1' });
+		await emulator.control.sendUserMessage({
+			user_id: 502,
+			chat_id: groupId,
+			text: 'mine',
+			reply_to_message_id: card.message_id
+		});
+		await emulator.control.pressButton({
+			user_id: 502,
+			chat_id: groupId,
+			message_id: card.message_id,
+			callback_data: 'take:1'
+		});
 		const updates = await api.getUpdates();
-		expect(updates.map((update) => update.message?.text ?? update.callback_query?.data)).toEqual(['/leads', 'mine', 'take:1']);
+		expect(updates.map((update) => update.message?.text ?? update.callback_query?.data)).toEqual([
+			'/leads',
+			'mine',
+			'take:1'
+		]);
 		expect((await emulator.control.chatMessages(groupId)).map((message) => message.text)).toEqual([
-			'good morning all', '/leads', 'New lead: Ann', 'mine'
+			'good morning all',
+			'/leads',
+			'New lead: Ann',
+			'mine'
 		]);
 	});
 
 	it('refuses presses of buttons that are not on the message', async () => {
 		const chatId = await startedUser(emulator);
-		const sent = await api.sendMessage(chatId, 'Pick', { reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } });
+		const sent = await api.sendMessage(chatId, 'Pick', {
+			reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] }
+		});
 		await expect(
 			emulator.control.pressButton({ user_id: chatId, message_id: sent.message_id, callback_data: 'b' })
 		).rejects.toMatchObject({ status: 400 });

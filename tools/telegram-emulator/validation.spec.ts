@@ -36,7 +36,12 @@ function stickerOf(png: Buffer) {
 describe('sticker set checks', () => {
 	it('refuses malformed set names', async () => {
 		const png = await makePng(512, 512);
-		for (const name of ['1abc_by_sticker_kiosk_bot', 'a__b_by_sticker_kiosk_bot', 'bad-name_by_sticker_kiosk_bot', `${'a'.repeat(60)}_by_sticker_kiosk_bot`]) {
+		for (const name of [
+			'1abc_by_sticker_kiosk_bot',
+			'a__b_by_sticker_kiosk_bot',
+			'bad-name_by_sticker_kiosk_bot',
+			`${'a'.repeat(60)}_by_sticker_kiosk_bot`
+		]) {
 			const error = await refusal(api.createNewStickerSet(userId, name, 'Title', [stickerOf(png)]));
 			expect(error.error_code).toBe(400);
 			expect(error.description).toBe('Bad Request: sticker set name invalid');
@@ -47,16 +52,22 @@ describe('sticker set checks', () => {
 		const png = await makePng(512, 512);
 		const error = await refusal(api.createNewStickerSet(userId, 'ann_pack', 'Title', [stickerOf(png)]));
 		expect(error.description).toBe('Bad Request: sticker set name invalid');
-		await expect(api.createNewStickerSet(userId, 'Ann_by_Sticker_Kiosk_Bot', 'Title', [stickerOf(png)])).resolves.toBe(true);
+		await expect(api.createNewStickerSet(userId, 'Ann_by_Sticker_Kiosk_Bot', 'Title', [stickerOf(png)])).resolves.toBe(
+			true
+		);
 	});
 
 	it('refuses a 600×600 sticker and a JPEG', async () => {
-		const big = await refusal(api.createNewStickerSet(userId, 'big_by_sticker_kiosk_bot', 'Big', [stickerOf(await makePng(600, 600))]));
+		const big = await refusal(
+			api.createNewStickerSet(userId, 'big_by_sticker_kiosk_bot', 'Big', [stickerOf(await makePng(600, 600))])
+		);
 		expect(big.description).toBe('Bad Request: STICKER_PNG_DIMENSIONS');
 		const small = await refusal(api.uploadStickerFile(userId, 'static', new InputFile(await makePng(256, 256))));
 		expect(small.description).toBe('Bad Request: STICKER_PNG_DIMENSIONS');
 		const { default: sharp } = await import('sharp');
-		const jpeg = await sharp(await makePng(512, 512)).jpeg().toBuffer();
+		const jpeg = await sharp(await makePng(512, 512))
+			.jpeg()
+			.toBuffer();
 		const wrongType = await refusal(api.uploadStickerFile(userId, 'static', new InputFile(jpeg)));
 		expect(wrongType.description).toBe('Bad Request: STICKER_PNG_NOPNG');
 	});
@@ -76,14 +87,22 @@ describe('sticker set checks', () => {
 
 describe('message checks', () => {
 	it('refuses an edit that changes nothing', async () => {
-		const sent = await api.sendMessage(userId, 'Same', { reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } });
+		const sent = await api.sendMessage(userId, 'Same', {
+			reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] }
+		});
 		const error = await refusal(
-			api.editMessageText(userId, sent.message_id, 'Same', { reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } })
+			api.editMessageText(userId, sent.message_id, 'Same', {
+				reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] }
+			})
 		);
 		expect(error.error_code).toBe(400);
-		expect(error.description).toMatch(/^Bad Request: message is not modified: specified new message content and reply markup are exactly the same/);
+		expect(error.description).toMatch(
+			/^Bad Request: message is not modified: specified new message content and reply markup are exactly the same/
+		);
 		const markupError = await refusal(
-			api.editMessageReplyMarkup(userId, sent.message_id, { reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } })
+			api.editMessageReplyMarkup(userId, sent.message_id, {
+				reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] }
+			})
 		);
 		expect(markupError.description).toMatch(/^Bad Request: message is not modified/);
 		// Omitting reply_markup removes the keyboard: a real change.
@@ -98,7 +117,11 @@ describe('message checks', () => {
 		});
 		expect(status).toBe(400);
 		expect(body).toEqual({ ok: false, error_code: 400, description: 'Bad Request: BUTTON_DATA_INVALID' });
-		const multibyte = await refusal(api.sendMessage(userId, 'x', { reply_markup: { inline_keyboard: [[{ text: 'Я', callback_data: 'я'.repeat(33) }]] } }));
+		const multibyte = await refusal(
+			api.sendMessage(userId, 'x', {
+				reply_markup: { inline_keyboard: [[{ text: 'Я', callback_data: 'я'.repeat(33) }]] }
+			})
+		);
 		expect(multibyte.description).toBe('Bad Request: BUTTON_DATA_INVALID');
 	});
 

@@ -64,7 +64,7 @@ function parseInlineKeyboard(rows: unknown): InlineKeyboardMarkup | undefined {
 
 function parseInlineButton(button: unknown): InlineKeyboardButton {
 	if (!isRecord(button) || typeof button.text !== 'string') {
-		throw badRequest("can't parse inline keyboard button: Can't find field \"text\"");
+		throw badRequest('can\'t parse inline keyboard button: Can\'t find field "text"');
 	}
 	if (button.text.trim() === '') throw badRequest('text buttons are unallowed in the inline keyboard');
 	if (typeof button.callback_data === 'string') {
@@ -78,8 +78,16 @@ function parseInlineButton(button: unknown): InlineKeyboardButton {
 		}
 		return { text: button.text, url: button.url };
 	}
-	const otherKinds = ['login_url', 'switch_inline_query', 'switch_inline_query_current_chat',
-		'switch_inline_query_chosen_chat', 'copy_text', 'web_app', 'callback_game', 'pay'];
+	const otherKinds = [
+		'login_url',
+		'switch_inline_query',
+		'switch_inline_query_current_chat',
+		'switch_inline_query_chosen_chat',
+		'copy_text',
+		'web_app',
+		'callback_game',
+		'pay'
+	];
 	if (otherKinds.some((kind) => kind in button)) return button as unknown as InlineKeyboardButton;
 	throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
 }
@@ -94,7 +102,7 @@ function parseReplyKeyboard(rows: unknown): KeyboardButton[][] {
 			if (isRecord(button) && typeof button.text === 'string') {
 				return button as unknown as KeyboardButton;
 			}
-			throw badRequest("can't parse keyboard button: Field \"text\" must be of type String");
+			throw badRequest('can\'t parse keyboard button: Field "text" must be of type String');
 		})
 	);
 }

@@ -138,14 +138,16 @@ export function stickerSetView(core: EmulatorCore, set: StickerSetRecord): Stick
 		stickers: set.stickers.flatMap((entry) => {
 			const record = core.store.file(entry.fileId);
 			if (!record) return [];
-			return [{
-				file_id: record.fileId,
-				file_unique_id: record.fileUniqueId,
-				emoji: entry.emoji,
-				width: record.width ?? 512,
-				height: record.height ?? 512,
-				url: fileUrl(core, record.fileId) ?? ''
-			}];
+			return [
+				{
+					file_id: record.fileId,
+					file_unique_id: record.fileUniqueId,
+					emoji: entry.emoji,
+					width: record.width ?? 512,
+					height: record.height ?? 512,
+					url: fileUrl(core, record.fileId) ?? ''
+				}
+			];
 		})
 	};
 }

@@ -8,7 +8,8 @@ import { en } from './admin-alerts/en.ts';
 export const ADMIN_ALERTS = {
 	billing: (reason: string) => fillTemplate(en.billing, { reason }),
 	quotaDay: (until: string, reason: string) => fillTemplate(en.quotaDay, { until, reason }),
-	fallback: (from: string, to: string, failure: string, reason: string) => fillTemplate(en.fallback, { from, to, failure, reason }),
+	fallback: (from: string, to: string, failure: string, reason: string) =>
+		fillTemplate(en.fallback, { from, to, failure, reason }),
 	modelMissing: (reason: string) => fillTemplate(en.modelMissing, { reason }),
 	modelsFound: () => en.modelsFound,
 	providerAccess: (reason: string) => fillTemplate(en.providerAccess, { reason }),

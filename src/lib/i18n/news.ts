@@ -18,5 +18,10 @@ export const NEWS_QUESTION_WORDING_VERSION = 'news-question-1';
 export const NEWS_COMMAND_WORDING_VERSION = 'news-command-1';
 
 /** The texts each version covers, in every language (what news.spec.ts fingerprints). */
-export const NEWS_QUESTION_KEYS = ['question', 'questionNoEvent', 'yes', 'no'] as const satisfies readonly NewsTextKey[];
+export const NEWS_QUESTION_KEYS = [
+	'question',
+	'questionNoEvent',
+	'yes',
+	'no'
+] as const satisfies readonly NewsTextKey[];
 export const NEWS_COMMAND_KEYS = ['newsOn'] as const satisfies readonly NewsTextKey[];

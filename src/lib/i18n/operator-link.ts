@@ -11,5 +11,7 @@ export const operatorLinkText = translator<typeof en>({ en, ru, uz });
 
 /** "Try again in 12 min" in the reader's language. */
 export function lockedText(locale: Locale, retryAfterSeconds: number): string {
-	return operatorLinkText(locale, 'locked', { wait: formatDuration((key, vars) => operatorLinkText(locale, key, vars), retryAfterSeconds) });
+	return operatorLinkText(locale, 'locked', {
+		wait: formatDuration((key, vars) => operatorLinkText(locale, key, vars), retryAfterSeconds)
+	});
 }

@@ -28,9 +28,9 @@ describe('the texts convention', () => {
 		const missing = { hello: 'Hallo', seconds: '{n} s' } satisfies Texts<typeof en>;
 		// @ts-expect-error `bye` is not an English key
 		const extra = { hello: 'Hallo', seconds: '{n} s', minutes: '{n} min', bye: 'Tschüss' } satisfies Texts<typeof en>;
-		const nested = { list: [{ a: 'x' }, { a: 'y' }] } as const;
+		type Nested = { readonly list: readonly [{ readonly a: 'x' }, { readonly a: 'y' }] };
 		// @ts-expect-error a list must have as many entries as the English one
-		const short = { list: [{ a: 'x' }] } satisfies Texts<typeof nested>;
+		const short = { list: [{ a: 'x' }] } satisfies Texts<Nested>;
 		expect([missing, extra, short].map((entry) => Object.keys(entry).length)).toEqual([2, 4, 1]);
 	});
 });

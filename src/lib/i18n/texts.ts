@@ -28,5 +28,7 @@ export function translator<T extends Record<string, string>>(dictionaries: Recor
 
 /** "90 s" / "3 min" with a surface's `seconds` and `minutes` texts: seconds (at least 5) below two minutes. */
 export function formatDuration(say: (key: 'seconds' | 'minutes', vars: TextVars) => string, seconds: number): string {
-	return seconds < 120 ? say('seconds', { n: Math.max(5, Math.round(seconds)) }) : say('minutes', { n: Math.round(seconds / 60) });
+	return seconds < 120
+		? say('seconds', { n: Math.max(5, Math.round(seconds)) })
+		: say('minutes', { n: Math.round(seconds / 60) });
 }

@@ -12,7 +12,10 @@ export const API_TOKEN_DEFAULT_RATE = 60;
 
 export const createApiTokenInput = z.object({
 	name: z.string().trim().min(1, 'Give the token a name.').max(80),
-	scopes: z.array(z.enum(API_SCOPES)).min(1, 'Choose at least one scope.').transform((scopes) => [...new Set(scopes)]),
+	scopes: z
+		.array(z.enum(API_SCOPES))
+		.min(1, 'Choose at least one scope.')
+		.transform((scopes) => [...new Set(scopes)]),
 	expiresInDays: z.number().int().min(1).max(API_TOKEN_MAX_DAYS),
 	ratePerMinute: z.number().int().min(1).max(600).default(API_TOKEN_DEFAULT_RATE)
 });

@@ -3,9 +3,14 @@ import { MAX_CAPTION_CHARS, parseBroadcastHtml } from './broadcast-html.ts';
 
 describe('Telegram HTML of a broadcast', () => {
 	it('accepts Telegram’s tags, counts characters after entities, and re-emits only what it parsed', () => {
-		const parsed = parseBroadcastHtml('<b>Hi</b> &amp; <a href="https://x.uz/a?b=1&amp;c=2">link</a> <tg-spoiler>s</tg-spoiler> <code class="language-js">1&lt;2</code> &#128512;');
+		const parsed = parseBroadcastHtml(
+			'<b>Hi</b> &amp; <a href="https://x.uz/a?b=1&amp;c=2">link</a> <tg-spoiler>s</tg-spoiler> <code class="language-js">1&lt;2</code> &#128512;'
+		);
 		expect(parsed).toMatchObject({ ok: true, plainText: 'Hi & link s 1<2 😀' });
-		if (parsed.ok) expect(parsed.previewHtml).toContain('<a href="https://x.uz/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">link</a>');
+		if (parsed.ok)
+			expect(parsed.previewHtml).toContain(
+				'<a href="https://x.uz/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">link</a>'
+			);
 	});
 
 	it.each([
@@ -32,8 +37,14 @@ describe('Telegram HTML of a broadcast', () => {
 	it('counts the length Telegram counts: after tags and entities, in UTF-16 units, 1024 under a picture', () => {
 		expect(parseBroadcastHtml(`<b>${'a'.repeat(4096)}</b>`).ok).toBe(true);
 		expect(parseBroadcastHtml(`${'&amp;'.repeat(4096)}`).ok).toBe(true);
-		expect(parseBroadcastHtml('a'.repeat(4097))).toMatchObject({ ok: false, problem: { code: 'too_long', length: 4097, max: 4096 } });
-		expect(parseBroadcastHtml('😀'.repeat(513), MAX_CAPTION_CHARS)).toMatchObject({ ok: false, problem: { code: 'too_long', length: 1026 } });
+		expect(parseBroadcastHtml('a'.repeat(4097))).toMatchObject({
+			ok: false,
+			problem: { code: 'too_long', length: 4097, max: 4096 }
+		});
+		expect(parseBroadcastHtml('😀'.repeat(513), MAX_CAPTION_CHARS)).toMatchObject({
+			ok: false,
+			problem: { code: 'too_long', length: 1026 }
+		});
 	});
 
 	it('escapes text in the preview, so nothing typed can become markup', () => {

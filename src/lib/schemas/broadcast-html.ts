@@ -20,7 +20,21 @@ export type HtmlProblem =
 
 export type ParsedHtml = { ok: true; plainText: string; previewHtml: string } | { ok: false; problem: HtmlProblem };
 
-const SIMPLE_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'tg-spoiler', 'code', 'pre', 'blockquote']);
+const SIMPLE_TAGS = new Set([
+	'b',
+	'strong',
+	'i',
+	'em',
+	'u',
+	'ins',
+	's',
+	'strike',
+	'del',
+	'tg-spoiler',
+	'code',
+	'pre',
+	'blockquote'
+]);
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
 const TAG = /^<(\/?)([a-z][a-z0-9-]*)([^<>]*)>/i;
 const ATTRIBUTES = /^(?:\s+[a-z-]+(?:="[^"]*")?)*\s*$/i;
@@ -31,14 +45,18 @@ export function parseBroadcastHtml(raw: string, maxChars = MAX_TEXT_CHARS): Pars
 	const open: string[] = [];
 	let plain = '';
 	let preview = '';
-	for (let i = 0; i < raw.length; ) {
+	for (let i = 0; i < raw.length;) {
 		const ch = raw[i]!;
 		if (ch === '<') {
 			const match = TAG.exec(raw.slice(i));
 			if (!match) return fail({ code: 'stray_angle' });
 			const [whole, closing, name, attrs] = match as unknown as [string, string, string, string];
 			const tag = name.toLowerCase();
-			const step = closing ? (attrs.trim() === '' ? closeTag(open, tag) : { code: 'bad_attribute' as const, tag }) : openTag(open, tag, attrs);
+			const step = closing
+				? attrs.trim() === ''
+					? closeTag(open, tag)
+					: { code: 'bad_attribute' as const, tag }
+				: openTag(open, tag, attrs);
 			if (typeof step !== 'string') return fail(step);
 			preview += step;
 			i += whole.length;
@@ -91,10 +109,14 @@ function safeOpening(tag: string, attrs: Map<string, string>): string | undefine
 	const only = (...names: string[]) => [...attrs.keys()].every((name) => names.includes(name));
 	if (tag === 'a') {
 		const href = attrs.get('href') ?? '';
-		return only('href') && /^(https?:\/\/|tg:\/\/)[^\s"<>]+$/i.test(href) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer" target="_blank">` : undefined;
+		return only('href') && /^(https?:\/\/|tg:\/\/)[^\s"<>]+$/i.test(href)
+			? `<a href="${escapeHtml(href)}" rel="noopener noreferrer" target="_blank">`
+			: undefined;
 	}
-	if (tag === 'span') return only('class') && attrs.get('class') === 'tg-spoiler' ? '<span class="tg-spoiler">' : undefined;
-	if (tag === 'tg-emoji') return only('emoji-id') && /^\d+$/.test(attrs.get('emoji-id') ?? '') ? '<tg-emoji>' : undefined;
+	if (tag === 'span')
+		return only('class') && attrs.get('class') === 'tg-spoiler' ? '<span class="tg-spoiler">' : undefined;
+	if (tag === 'tg-emoji')
+		return only('emoji-id') && /^\d+$/.test(attrs.get('emoji-id') ?? '') ? '<tg-emoji>' : undefined;
 	if (tag === 'code') {
 		const language = attrs.get('class');
 		if (!only('class')) return undefined;

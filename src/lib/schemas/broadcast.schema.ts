@@ -24,7 +24,11 @@ export const composeBroadcastInput = z
 		if ((input.buttonText === '') !== (input.buttonUrl === '')) {
 			ctx.addIssue({ code: 'custom', path: ['buttonUrl'], message: 'A button needs both a label and a link.' });
 		} else if (input.buttonUrl !== '' && !isHttpsUrl(input.buttonUrl)) {
-			ctx.addIssue({ code: 'custom', path: ['buttonUrl'], message: 'The button link must start with https:// and be a full address.' });
+			ctx.addIssue({
+				code: 'custom',
+				path: ['buttonUrl'],
+				message: 'The button link must start with https:// and be a full address.'
+			});
 		}
 	});
 export type ComposeBroadcastInput = z.input<typeof composeBroadcastInput>;

@@ -8,10 +8,16 @@ export type EventState = (typeof EVENT_STATES)[number];
 
 export const CAPTION_COUNT = 12;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is written as YYYY-MM-DD.').nullable();
+const day = z
+	.string()
+	.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is written as YYYY-MM-DD.')
+	.nullable();
 const captionList = z
 	.array(z.string().trim().min(1, 'A caption cannot be empty.').max(40, 'A caption has at most 40 characters.'))
-	.length(CAPTION_COUNT, `Give exactly ${CAPTION_COUNT} captions for a language (one per line), or leave it empty for the built-in ones.`);
+	.length(
+		CAPTION_COUNT,
+		`Give exactly ${CAPTION_COUNT} captions for a language (one per line), or leave it empty for the built-in ones.`
+	);
 
 /** The event's sticker captions per language; a language left out uses the built-in captions. */
 export const eventCaptionsSchema = z.object({ ru: captionList, uz: captionList, en: captionList }).partial();
@@ -22,11 +28,18 @@ export const eventFieldsSchema = z
 		name: z.string().trim().min(1, 'Give the event a name.').max(80, 'An event name has at most 80 characters.'),
 		startsOn: day,
 		endsOn: day,
-		titleTemplate: z.string().trim().min(1, 'The sticker-set title cannot be empty.').max(120, 'The title template has at most 120 characters.'),
+		titleTemplate: z
+			.string()
+			.trim()
+			.min(1, 'The sticker-set title cannot be empty.')
+			.max(120, 'The title template has at most 120 characters.'),
 		/** null = the built-in captions. */
 		captions: eventCaptionsSchema.nullable()
 	})
-	.refine((e) => !e.startsOn || !e.endsOn || e.startsOn <= e.endsOn, { message: 'The event cannot end before it starts.', path: ['endsOn'] });
+	.refine((e) => !e.startsOn || !e.endsOn || e.startsOn <= e.endsOn, {
+		message: 'The event cannot end before it starts.',
+		path: ['endsOn']
+	});
 export type EventFields = z.infer<typeof eventFieldsSchema>;
 
 /** A catalogue as saved or published: at least one outfit, every id once. */
@@ -37,7 +50,12 @@ export const catalogueSchema = z
 	.superRefine((outfits: Outfit[], ctx) => {
 		const seen = new Set<string>();
 		for (const [index, outfit] of outfits.entries()) {
-			if (seen.has(outfit.id)) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `Two outfits share the id "${outfit.id}": each outfit needs its own.` });
+			if (seen.has(outfit.id))
+				ctx.addIssue({
+					code: 'custom',
+					path: [index, 'id'],
+					message: `Two outfits share the id "${outfit.id}": each outfit needs its own.`
+				});
 			seen.add(outfit.id);
 		}
 	});

@@ -14,10 +14,23 @@ export const sessionTokenSchema = z.string().regex(SESSION_TOKEN_PATTERN);
 export const SESSION_STATUSES = ['idle', 'linked', 'consented', 'template_chosen', 'photo_taken', 'expired'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** Statuses a session can still leave (everything but the two final ones). */
-export const OPEN_STATUSES = ['idle', 'linked', 'consented', 'template_chosen'] as const satisfies readonly SessionStatus[];
+export const OPEN_STATUSES = [
+	'idle',
+	'linked',
+	'consented',
+	'template_chosen'
+] as const satisfies readonly SessionStatus[];
 export type OpenStatus = (typeof OPEN_STATUSES)[number];
 
-export const CLOSED_REASONS = ['idle_timeout', 'qr_timeout', 'cancel', 'kiosk_cancel', 'staff_reset', 'camera_error', 'kiosk_reset'] as const;
+export const CLOSED_REASONS = [
+	'idle_timeout',
+	'qr_timeout',
+	'cancel',
+	'kiosk_cancel',
+	'staff_reset',
+	'camera_error',
+	'kiosk_reset'
+] as const;
 export type ClosedReason = (typeof CLOSED_REASONS)[number];
 
 /** Why the pack limit closed a session on link (sessions.notice). */
@@ -28,7 +41,11 @@ export type SessionNotice = (typeof SESSION_NOTICES)[number];
  * What a kiosk may close a session for itself (the others come from the guest, staff or the clock):
  * the guest pressed Cancel on the kiosk, the camera failed, or the page is leaving.
  */
-export const KIOSK_CLOSE_REASONS = ['kiosk_cancel', 'camera_error', 'kiosk_reset'] as const satisfies readonly ClosedReason[];
+export const KIOSK_CLOSE_REASONS = [
+	'kiosk_cancel',
+	'camera_error',
+	'kiosk_reset'
+] as const satisfies readonly ClosedReason[];
 export const kioskCloseSchema = z.object({ reason: z.enum(KIOSK_CLOSE_REASONS) });
 
 export const staffResetSchema = z.object({ pin: z.string().regex(/^\d{4,12}$/) });

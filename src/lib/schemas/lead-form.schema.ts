@@ -29,10 +29,14 @@ export const leadSubmissionSchema = z.object({
 
 export type LeadSubmission = z.output<typeof leadSubmissionSchema>;
 
-export function parseLeadSubmission(input: LeadFormInput): { ok: true; submission: LeadSubmission } | { ok: false; errors: LeadFormErrors } {
+export function parseLeadSubmission(
+	input: LeadFormInput
+): { ok: true; submission: LeadSubmission } | { ok: false; errors: LeadFormErrors } {
 	const errors = checkLeadFields(input);
 	const parsed = leadSubmissionSchema.safeParse(input);
-	if (!parsed.success && parsed.error.issues.some((issue) => issue.path[0] === 'requestId')) errors.requestId = 'badRequestId';
-	if (Object.keys(errors).length > 0 || !parsed.success) return { ok: false, errors: Object.keys(errors).length ? errors : { requestId: 'badRequestId' } };
+	if (!parsed.success && parsed.error.issues.some((issue) => issue.path[0] === 'requestId'))
+		errors.requestId = 'badRequestId';
+	if (Object.keys(errors).length > 0 || !parsed.success)
+		return { ok: false, errors: Object.keys(errors).length ? errors : { requestId: 'badRequestId' } };
 	return { ok: true, submission: parsed.data };
 }

@@ -9,7 +9,14 @@
 export const LEAD_FIELDS = ['name', 'telegram', 'phone', 'eventDate', 'guests', 'comment'] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
 
-export const LEAD_FIELD_LIMITS = { name: 100, telegram: 33, phone: 32, eventDate: 100, guests: 50, comment: 2000 } as const satisfies Record<LeadField, number>;
+export const LEAD_FIELD_LIMITS = {
+	name: 100,
+	telegram: 33,
+	phone: 32,
+	eventDate: 100,
+	guests: 50,
+	comment: 2000
+} as const satisfies Record<LeadField, number>;
 
 export type LeadFormErrors = Partial<Record<LeadField | 'requestId', string>>;
 
@@ -54,7 +61,11 @@ export function normaliseTelegram(value: string): string {
 }
 
 /** The first problem of one field, or null. `other` gives the contact rule its second field. */
-export function checkLeadField(field: LeadField, value: string, other: { telegram?: string; phone?: string } = {}): string | null {
+export function checkLeadField(
+	field: LeadField,
+	value: string,
+	other: { telegram?: string; phone?: string } = {}
+): string | null {
 	const text = value.trim();
 	if (text.length > LEAD_FIELD_LIMITS[field]) return 'tooLong';
 	if (field === 'name' && text === '') return 'nameRequired';

@@ -12,11 +12,23 @@ export const OUTFIT_ID_MAX = 16;
 export const outfitIdSchema = z
 	.string()
 	.trim()
-	.regex(/^[a-z0-9][a-z0-9_-]*$/, 'An outfit id uses lower-case letters, digits, "-" and "_", and starts with a letter or digit.')
+	.regex(
+		/^[a-z0-9][a-z0-9_-]*$/,
+		'An outfit id uses lower-case letters, digits, "-" and "_", and starts with a letter or digit.'
+	)
 	.max(OUTFIT_ID_MAX, `An outfit id has at most ${OUTFIT_ID_MAX} characters.`);
 
 /** The costumes the offline provider can draw; an operator's new outfit picks the closest one. */
-export const OUTFIT_FIGURES = ['astronaut', 'superhero', 'chef', 'pirate', 'wizard', 'knight', 'rockstar', 'chapan'] as const;
+export const OUTFIT_FIGURES = [
+	'astronaut',
+	'superhero',
+	'chef',
+	'pirate',
+	'wizard',
+	'knight',
+	'rockstar',
+	'chapan'
+] as const;
 export type OutfitFigure = (typeof OUTFIT_FIGURES)[number];
 
 const colour = z.string().regex(/^#[0-9a-f]{6}$/i, 'A colour is written as #rrggbb.');
@@ -30,13 +42,21 @@ export const outfitPaletteSchema = z.object({
 });
 export type OutfitPalette = z.infer<typeof outfitPaletteSchema>;
 
-const title = z.string().trim().min(1, 'Every outfit needs a title in each language.').max(40, 'An outfit title has at most 40 characters.');
+const title = z
+	.string()
+	.trim()
+	.min(1, 'Every outfit needs a title in each language.')
+	.max(40, 'An outfit title has at most 40 characters.');
 
 export const outfitSchema = z.object({
 	id: outfitIdSchema,
 	emoji: z.string().trim().min(1, 'Pick an emoji for the outfit.').max(16),
 	title: z.object({ ru: title, uz: title, en: title }),
-	prompt: z.string().trim().min(10, 'Describe the costume for the image model in a few words (10 characters or more).').max(400),
+	prompt: z
+		.string()
+		.trim()
+		.min(10, 'Describe the costume for the image model in a few words (10 characters or more).')
+		.max(400),
 	palette: outfitPaletteSchema,
 	figure: z.enum(OUTFIT_FIGURES),
 	/** The operator's uploaded preview, as the console stored it (hash-named PNG); null = drawn from figure + palette. */

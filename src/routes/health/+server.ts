@@ -10,5 +10,8 @@ import { appContext } from '$lib/server/web/app-context';
  */
 export const GET: RequestHandler = async () => {
 	const { health, serving } = await readPublicHealth(appContext());
-	return json({ ...health, demo: isDemo(appContext().config) }, { status: serving ? 200 : 503, headers: { 'cache-control': 'no-store' } });
+	return json(
+		{ ...health, demo: isDemo(appContext().config) },
+		{ status: serving ? 200 : 503, headers: { 'cache-control': 'no-store' } }
+	);
 };

@@ -9,7 +9,11 @@ const token = z.string().regex(SESSION_TOKEN_PATTERN);
 const outfitId = z.string().regex(/^[a-z0-9_-]{1,16}$/);
 
 const guestCallbackSchema = z.union([
-	z.string().regex(/^gc:/).transform((data) => ({ kind: 'consent' as const, token: data.slice(3) })).pipe(z.object({ kind: z.literal('consent'), token })),
+	z
+		.string()
+		.regex(/^gc:/)
+		.transform((data) => ({ kind: 'consent' as const, token: data.slice(3) }))
+		.pipe(z.object({ kind: z.literal('consent'), token })),
 	z
 		.string()
 		.regex(/^go:[^:]+:/)

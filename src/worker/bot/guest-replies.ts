@@ -1,6 +1,11 @@
 import { GrammyError, InlineKeyboard, InputFile } from 'grammy';
 import { cataloguePicture } from '../../lib/server/events/catalogue-picture.ts';
-import { contentHash, findTelegramFileId, forgetTelegramFileId, rememberTelegramFileId } from '../../lib/server/events/media-files.repository.ts';
+import {
+	contentHash,
+	findTelegramFileId,
+	forgetTelegramFileId,
+	rememberTelegramFileId
+} from '../../lib/server/events/media-files.repository.ts';
 import { offeredCatalogue } from '../../lib/server/events/offered-catalogue.ts';
 import type { LinkOutcome } from '../../lib/server/guests/guest-link.ts';
 import type { StepOutcome } from '../../lib/server/guests/guest-steps.ts';
@@ -28,7 +33,7 @@ export async function sendConsentPrompt(ctx: BotContext, token: string): Promise
  * uploaded once per published version; later guests get it by Telegram file_id.
  */
 export async function sendCatalogue(ctx: BotContext, token: string): Promise<void> {
-	const { db, clock, config, fileStore } = ctx.deps;
+	const { db, clock, fileStore } = ctx.deps;
 	const catalogue = await offeredCatalogue(db, token);
 	const keyboard = new InlineKeyboard();
 	catalogue.outfits.forEach((outfit, index) => {
@@ -84,7 +89,11 @@ export async function replyToLink(ctx: BotContext, token: string, outcome: LinkO
 			await ctx.reply(guestText(ctx.locale, 'packInProgress'));
 			return;
 		case 'pack_ready':
-			await ctx.reply(outcome.packName ? guestText(ctx.locale, 'packReady', { link: packLink(outcome.packName) }) : guestText(ctx.locale, 'packReadyNoLink'));
+			await ctx.reply(
+				outcome.packName
+					? guestText(ctx.locale, 'packReady', { link: packLink(outcome.packName) })
+					: guestText(ctx.locale, 'packReadyNoLink')
+			);
 			return;
 		default:
 			await ctx.reply(refusalText(ctx, outcome));
@@ -94,6 +103,7 @@ export async function replyToLink(ctx: BotContext, token: string, outcome: LinkO
 /** What a button press that did not move the session tells the guest. */
 export function stepRefusalText(ctx: BotContext, outcome: Exclude<StepOutcome, { kind: 'done' }>): string {
 	if (outcome.kind === 'too_early') return guestText(ctx.locale, 'tooEarly');
-	if (outcome.kind === 'already') return guestText(ctx.locale, outcome.step === 'linked' ? 'tooEarly' : 'alreadyConsented');
+	if (outcome.kind === 'already')
+		return guestText(ctx.locale, outcome.step === 'linked' ? 'tooEarly' : 'alreadyConsented');
 	return refusalText(ctx, outcome);
 }

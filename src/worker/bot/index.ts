@@ -31,7 +31,11 @@ export interface CreateBotOptions {
  * The bot with its features in order; `apiRoot` points it at Telegram or at the emulator. `runtime`:
  * the worker's one reader of the settings in force; a bot built without one (tests) reads its own.
  */
-export function createBot(options: CreateBotOptions, input: Omit<BotDeps, 'runtime'> & { runtime?: RuntimeSettings }, otherSenders: readonly Api[] = []): Bot<BotContext> {
+export function createBot(
+	options: CreateBotOptions,
+	input: Omit<BotDeps, 'runtime'> & { runtime?: RuntimeSettings },
+	otherSenders: readonly Api[] = []
+): Bot<BotContext> {
 	const deps: BotDeps = { ...input, runtime: input.runtime ?? new RuntimeSettings(input) };
 	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
 	// Before auto-retry: each retried call takes its own place. Each update's ctx.api copies these.

@@ -22,7 +22,12 @@ export function describeIncoming(ctx: Context): MessageLine | null {
 		const label = pressed === undefined ? null : buttonLabel(ctx.callbackQuery.message?.reply_markup, pressed);
 		return { kind: 'callback', text: excerptOf(label), messageId: idOf(ctx.callbackQuery.message?.message_id) };
 	}
-	if (ctx.editedMessage) return { kind: 'edit', text: excerptOf(ctx.editedMessage.text ?? ctx.editedMessage.caption), messageId: idOf(ctx.editedMessage.message_id) };
+	if (ctx.editedMessage)
+		return {
+			kind: 'edit',
+			text: excerptOf(ctx.editedMessage.text ?? ctx.editedMessage.caption),
+			messageId: idOf(ctx.editedMessage.message_id)
+		};
 	if (ctx.message) return describeMessage(ctx.message);
 	return null;
 }
@@ -31,11 +36,14 @@ function describeMessage(message: Message): MessageLine {
 	const messageId = idOf(message.message_id);
 	if (message.text !== undefined) {
 		const isCommand = message.entities?.some((e) => e.type === 'bot_command' && e.offset === 0) ?? false;
-		return isCommand ? { kind: 'command', text: commandExcerpt(message.text), messageId } : { kind: 'text', text: excerptOf(message.text), messageId };
+		return isCommand
+			? { kind: 'command', text: commandExcerpt(message.text), messageId }
+			: { kind: 'text', text: excerptOf(message.text), messageId };
 	}
 	if (message.photo) return { kind: 'photo', text: excerptOf(message.caption), messageId };
 	if (message.sticker) return { kind: 'sticker', text: excerptOf(message.sticker.emoji), messageId };
-	if (message.document) return { kind: 'document', text: excerptOf(message.caption ?? message.document.file_name), messageId };
+	if (message.document)
+		return { kind: 'document', text: excerptOf(message.caption ?? message.document.file_name), messageId };
 	return { kind: 'other', text: excerptOf(message.caption), messageId };
 }
 
@@ -65,8 +73,10 @@ type Payload = Record<string, unknown>;
 export function describeOutgoing(method: string, payload: Payload, result: unknown): MessageLine | null {
 	const kind = OUTGOING_KINDS[method];
 	if (!kind) return null;
-	const text = typeof payload.text === 'string' ? payload.text : typeof payload.caption === 'string' ? payload.caption : null;
-	const carriesPackLink = (text ?? '').includes(PACK_LINK) || JSON.stringify(payload.reply_markup ?? null).includes(PACK_LINK);
+	const text =
+		typeof payload.text === 'string' ? payload.text : typeof payload.caption === 'string' ? payload.caption : null;
+	const carriesPackLink =
+		(text ?? '').includes(PACK_LINK) || JSON.stringify(payload.reply_markup ?? null).includes(PACK_LINK);
 	return {
 		kind: carriesPackLink && kind !== 'edit' ? 'sticker_set_link' : kind,
 		text: excerptOf(text),
@@ -82,7 +92,12 @@ function sentMessageId(result: unknown): unknown {
 
 /** Private chats have positive ids; groups and channels negative, usernames are strings. */
 export function privateChatIdOf(chatId: unknown): bigint | null {
-	const text = typeof chatId === 'number' || typeof chatId === 'bigint' ? String(chatId) : typeof chatId === 'string' ? chatId : '';
+	const text =
+		typeof chatId === 'number' || typeof chatId === 'bigint'
+			? String(chatId)
+			: typeof chatId === 'string'
+				? chatId
+				: '';
 	return /^[1-9]\d{0,19}$/.test(text) ? BigInt(text) : null;
 }
 

@@ -14,10 +14,19 @@ import { describeIncoming, describeOutgoing, privateChatIdOf, type MessageLine }
  * API transformer on bot.api, which covers replies, the job queue and the worker's tasks (they
  * all get bot.api). Recording never waits and never fails the bot (MessageHistoryWriter).
  */
-export function installMessageHistory(bot: Bot<BotContext>, deps: BotDeps, otherSenders: readonly Api[] = []): MessageHistoryWriter {
-	const writer = new MessageHistoryWriter({ db: deps.db, logger: deps.logger, pseudonymKey: loadPseudonymKey(deps.config.dataDir) });
+export function installMessageHistory(
+	bot: Bot<BotContext>,
+	deps: BotDeps,
+	otherSenders: readonly Api[] = []
+): MessageHistoryWriter {
+	const writer = new MessageHistoryWriter({
+		db: deps.db,
+		logger: deps.logger,
+		pseudonymKey: loadPseudonymKey(deps.config.dataDir)
+	});
 	const fromEnvironment = privateChatIdOf(deps.config.LEADS_CHAT_ID);
-	const excluded = (chat: bigint) => chat === fromEnvironment || chat === privateChatIdOf(deps.runtime.lastSalesGroup());
+	const excluded = (chat: bigint) =>
+		chat === fromEnvironment || chat === privateChatIdOf(deps.runtime.lastSalesGroup());
 	const record = (telegramUserId: bigint, direction: MessageDirection, line: MessageLine) =>
 		writer.record({ telegramUserId, direction, ...line, at: deps.clock.now().toISOString() });
 
@@ -41,7 +50,11 @@ export function installMessageHistory(bot: Bot<BotContext>, deps: BotDeps, other
 type RecordLine = (telegramUserId: bigint, direction: MessageDirection, line: MessageLine) => void;
 
 /** Records a message only once Telegram accepted it; the call itself is passed through untouched. */
-function recordOutgoing(excluded: (chat: bigint) => boolean, record: RecordLine, logger: BotDeps['logger']): Transformer {
+function recordOutgoing(
+	excluded: (chat: bigint) => boolean,
+	record: RecordLine,
+	logger: BotDeps['logger']
+): Transformer {
 	return async (prev, method, payload, signal) => {
 		const response = await prev(method, payload, signal);
 		if (!response.ok) return response;

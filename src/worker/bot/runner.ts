@@ -72,7 +72,9 @@ export class BotRunner {
 			() => false
 		);
 		if (!(await within(confirmed, STOP_CONFIRM_MS))) {
-			this.logger.info('Telegram did not confirm the last updates before stopping; they come again at the next start and are skipped as handled');
+			this.logger.info(
+				'Telegram did not confirm the last updates before stopping; they come again at the next start and are skipped as handled'
+			);
 		}
 		await within(this.#polling, STOP_CONFIRM_MS);
 	}

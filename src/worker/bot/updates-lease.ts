@@ -1,4 +1,10 @@
-import { acquireLease, releaseLease, renewLease, seizeLease, type LeaseTerms } from '../../lib/server/fleet/leader-lease.repository.ts';
+import {
+	acquireLease,
+	releaseLease,
+	renewLease,
+	seizeLease,
+	type LeaseTerms
+} from '../../lib/server/fleet/leader-lease.repository.ts';
 import type { Db } from '../../lib/server/db/client.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
 import { SECOND, type Clock } from '../../lib/server/time/clock.ts';
@@ -60,7 +66,9 @@ export class UpdatesLeaseKeeper {
 		if (!this.holding) return;
 		this.#heldUntil = undefined;
 		await this.#deps.poller.stop();
-		await releaseLease(this.#deps.db, this.#terms).catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'could not release the Telegram updates lease; it expires on its own'));
+		await releaseLease(this.#deps.db, this.#terms).catch((error: unknown) =>
+			this.#deps.logger.warn({ err: error }, 'could not release the Telegram updates lease; it expires on its own')
+		);
 	}
 
 	async #acquire(): Promise<void> {

@@ -55,7 +55,12 @@ export class JobLoop {
 				if (!(await hasQueuedJob(this.#deps.db))) break;
 				if (await readQueuePause(this.#deps.db, this.#deps.clock)) break;
 				const claimStarted = performance.now();
-				const claimed = await claimNextJob(this.#deps.db, this.#deps.clock, this.#deps.workerId, this.#deps.settings.leaseMs);
+				const claimed = await claimNextJob(
+					this.#deps.db,
+					this.#deps.clock,
+					this.#deps.workerId,
+					this.#deps.settings.leaseMs
+				);
 				if (!claimed) break;
 				// claimMs: the claim's transaction as this worker waited for it (row locks of other workers included).
 				const claimMs = Math.round((performance.now() - claimStarted) * 10) / 10;
@@ -77,10 +82,17 @@ export class JobLoop {
 		const now = Date.now();
 		if (now - this.#lastSweep < this.#deps.settings.leaseMs / 2) return;
 		this.#lastSweep = now;
-		const { requeued, failed } = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock, { except: this.#running.values(), maxAttempts: this.#deps.settings.maxAttempts });
-		if (requeued.length > 0) this.#deps.logger.warn({ jobIds: requeued }, 'requeued jobs whose worker stopped (lease expired)');
+		const { requeued, failed } = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock, {
+			except: this.#running.values(),
+			maxAttempts: this.#deps.settings.maxAttempts
+		});
+		if (requeued.length > 0)
+			this.#deps.logger.warn({ jobIds: requeued }, 'requeued jobs whose worker stopped (lease expired)');
 		for (const jobId of failed) {
-			this.#deps.logger.error({ jobId, attempts: this.#deps.settings.maxAttempts }, 'job failed for good: its worker stopped on every claim');
+			this.#deps.logger.error(
+				{ jobId, attempts: this.#deps.settings.maxAttempts },
+				'job failed for good: its worker stopped on every claim'
+			);
 			await afterFailedForGood(this.#deps, jobId, 'the worker stopped on every claim of this job');
 		}
 	}

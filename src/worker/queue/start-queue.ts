@@ -17,7 +17,17 @@ import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-
  * `budget`: the worker's one bot-wide send budget, shared with the broadcasts (a fresh one when not given).
  * `fileStore`: the process's one store from openFileStore at start (required: the loop never opens its own).
  */
-type QueueInput = { config: Config; db: Db; clock: Clock; logger: Logger; api: TelegramApi; workerId: string; noticeApi?: TelegramApi; budget?: BotBudget; fileStore: FileStore };
+type QueueInput = {
+	config: Config;
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	api: TelegramApi;
+	workerId: string;
+	noticeApi?: TelegramApi;
+	budget?: BotBudget;
+	fileStore: FileStore;
+};
 
 /** Builds the job loop from the configuration (worker main.ts and tests that run it in-process). */
 export async function createJobLoop(input: QueueInput): Promise<JobLoop> {
@@ -67,7 +77,12 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 			leaseMs: config.JOB_LEASE_SECONDS * 1000,
 			crashPoint
 		},
-		alerts: { db: input.db, api: noticeApi, logger: input.logger.child({ component: 'admin-alerts' }), pacing: { budget, sleep: timerSleep } },
+		alerts: {
+			db: input.db,
+			api: noticeApi,
+			logger: input.logger.child({ component: 'admin-alerts' }),
+			pacing: { budget, sleep: timerSleep }
+		},
 		sleep: abortableSleep
 	};
 	return deps;

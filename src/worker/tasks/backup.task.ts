@@ -1,4 +1,10 @@
-import { clearBackupStarted, isBackupDue, recordBackupFailure, recordBackupStarted, recordBackupSuccess } from '../../lib/server/backup/backup-status.ts';
+import {
+	clearBackupStarted,
+	isBackupDue,
+	recordBackupFailure,
+	recordBackupStarted,
+	recordBackupSuccess
+} from '../../lib/server/backup/backup-status.ts';
 import { takeBackup } from '../../lib/server/backup/take-backup.ts';
 import type { DatabaseTarget } from '../../lib/server/config/config.ts';
 import type { Db } from '../../lib/server/db/client.ts';
@@ -24,7 +30,11 @@ export async function runBackupIfDue(deps: BackupTaskDeps): Promise<'taken' | 'n
 	if (!(await isBackupDue(deps.db, deps.clock))) return 'not-due';
 	await recordBackupStarted(deps.db, deps.clock);
 	try {
-		const result = await takeBackup(deps.database, { backupDir: deps.backupDir, clock: deps.clock, logger: deps.logger });
+		const result = await takeBackup(deps.database, {
+			backupDir: deps.backupDir,
+			clock: deps.clock,
+			logger: deps.logger
+		});
 		await recordBackupSuccess(deps.db, deps.clock, result);
 		return 'taken';
 	} catch (error) {

@@ -13,7 +13,12 @@ export interface BotIdentity {
  * Publishes the bot's @username, learnt from getMe, for the web process's kiosk QR codes (the web
  * never calls Telegram). A pass writes it only when it is known and not yet published by this worker.
  */
-export function botUsernamePublisher(deps: { db: Db; clock: Clock; logger: Logger; bot: BotIdentity }): () => Promise<void> {
+export function botUsernamePublisher(deps: {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	bot: BotIdentity;
+}): () => Promise<void> {
 	let published: string | undefined;
 	return async () => {
 		const username = deps.bot.isInited() ? deps.bot.botInfo.username : undefined;

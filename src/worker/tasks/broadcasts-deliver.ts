@@ -11,7 +11,11 @@ import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { SECOND, type Clock } from '../../lib/server/time/clock.ts';
 
-export { BROADCAST_CRASH_STEPS, MAX_ATTEMPTS, type BroadcastCrashStep } from '../../lib/server/broadcasts/broadcast-outbox.ts';
+export {
+	BROADCAST_CRASH_STEPS,
+	MAX_ATTEMPTS,
+	type BroadcastCrashStep
+} from '../../lib/server/broadcasts/broadcast-outbox.ts';
 
 /**
  * The broadcast task: starts the broadcasts whose time has come, runs one pass of the broadcast
@@ -34,7 +38,10 @@ export interface BroadcastDeliveryDeps {
 }
 
 /** The broadcast outbox's deps from the worker's config; `budget` is the worker's one send budget. */
-export function createBroadcastDeliveryDeps(config: Config, deps: { db: Db; clock: Clock; logger: Logger; budget: BotBudget; fileStore: FileStore }): BroadcastDeliveryDeps {
+export function createBroadcastDeliveryDeps(
+	config: Config,
+	deps: { db: Db; clock: Clock; logger: Logger; budget: BotBudget; fileStore: FileStore }
+): BroadcastDeliveryDeps {
 	return {
 		...deps,
 		// The outbox client has no auto-retry: a blind retry of an ambiguous failure is a duplicate message.
@@ -45,7 +52,10 @@ export function createBroadcastDeliveryDeps(config: Config, deps: { db: Db; cloc
 	};
 }
 
-export async function deliverBroadcasts(deps: BroadcastDeliveryDeps, shouldStop: () => boolean = () => false): Promise<number> {
+export async function deliverBroadcasts(
+	deps: BroadcastDeliveryDeps,
+	shouldStop: () => boolean = () => false
+): Promise<number> {
 	const started = await startDueBroadcasts(deps.db, deps.clock.now().toISOString());
 	if (started.length > 0) deps.logger.info({ broadcasts: started }, 'broadcasts started');
 	const crashPoint = deps.crashPoint as ((step: string) => void) | undefined;

@@ -1,6 +1,11 @@
 import type { Db } from '../../lib/server/db/client.ts';
 import { recordStage } from '../../lib/server/jobs/job-progress.ts';
-import { claimDelayNotice, failJobPastDeadline, listActiveJobsCreatedBy, listQueuedJobsNotNoticed } from '../../lib/server/jobs/job.repository.ts';
+import {
+	claimDelayNotice,
+	failJobPastDeadline,
+	listActiveJobsCreatedBy,
+	listQueuedJobsNotNoticed
+} from '../../lib/server/jobs/job.repository.ts';
 import type { QueuePause } from '../../lib/server/jobs/queue-pause.ts';
 import { listQueuePauses, runningMsSince, syncQueuePauses } from '../../lib/server/jobs/queue-pauses.repository.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
@@ -39,7 +44,11 @@ export async function enforceJobDeadlines(deps: DeadlineDeps): Promise<{ noticed
 }
 
 /** Jobs created at least `ms` ago whose running time has reached `ms` (a pause's time not counted). */
-async function jobsRunningFor(deps: DeadlineDeps, ms: number, where: { delayNoticeSentAt?: null; packCreatedAt?: null }): Promise<Candidate[]> {
+async function jobsRunningFor(
+	deps: DeadlineDeps,
+	ms: number,
+	where: { delayNoticeSentAt?: null; packCreatedAt?: null }
+): Promise<Candidate[]> {
 	const now = deps.clock.now();
 	const cutoff = new Date(now.getTime() - ms).toISOString();
 	const candidates = await listActiveJobsCreatedBy(deps.db, cutoff, where);
@@ -53,14 +62,21 @@ async function tellWaitingGuests(deps: DeadlineDeps, pause: QueuePause): Promise
 	if (deps.clock.now().getTime() - Date.parse(pause.since) < PAUSE_NOTICE_AFTER_MS) return [];
 	const waiting = await listQueuedJobsNotNoticed(deps.db);
 	// The operator's words for guests ("Back at 14:00") go along; the staff's reason never does.
-	return pause.guestNote ? queueNoticeOnce(deps, waiting, 'pausedWithNote', { note: pause.guestNote }) : queueNoticeOnce(deps, waiting, 'paused');
+	return pause.guestNote
+		? queueNoticeOnce(deps, waiting, 'pausedWithNote', { note: pause.guestNote })
+		: queueNoticeOnce(deps, waiting, 'paused');
 }
 
 async function queueDelayNotices(deps: DeadlineDeps): Promise<number[]> {
 	return queueNoticeOnce(deps, await jobsRunningFor(deps, deps.delayNoticeMs, { delayNoticeSentAt: null }), 'delay');
 }
 
-async function queueNoticeOnce(deps: DeadlineDeps, jobs: Pick<Candidate, 'jobId'>[], key: GenerationText, params?: Record<string, string>): Promise<number[]> {
+async function queueNoticeOnce(
+	deps: DeadlineDeps,
+	jobs: Pick<Candidate, 'jobId'>[],
+	key: GenerationText,
+	params?: Record<string, string>
+): Promise<number[]> {
 	const queued: number[] = [];
 	for (const job of jobs) {
 		if (await claimDelayNotice(deps.db, job.jobId, deps.clock.now().toISOString(), key, params)) queued.push(job.jobId);
@@ -74,7 +90,12 @@ async function failOverdueJobs(deps: DeadlineDeps): Promise<number[]> {
 	const failed: number[] = [];
 	for (const job of overdue) {
 		const minutes = Math.round(deps.hardDeadlineMs / 60_000);
-		const result = await failJobPastDeadline(db, clock, job.jobId, `deadline: not done within ${minutes} min of running queue time`);
+		const result = await failJobPastDeadline(
+			db,
+			clock,
+			job.jobId,
+			`deadline: not done within ${minutes} min of running queue time`
+		);
 		if (!result.won) continue;
 		failed.push(job.jobId);
 		await recordStage(db, clock, job.jobId, 'failed', 'hard deadline');

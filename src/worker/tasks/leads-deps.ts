@@ -16,7 +16,13 @@ export interface LeadsTaskDeps extends LeadCardDeps {
 }
 
 /** The leads tasks' deps from the worker's config: the outbox client (no auto-retry), the sales group, one cooldown. */
-export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger: Logger, pacing: SendPacing): LeadsTaskDeps {
+export function createLeadsTaskDeps(
+	config: Config,
+	db: Db,
+	clock: Clock,
+	logger: Logger,
+	pacing: SendPacing
+): LeadsTaskDeps {
 	// The environment's sales group; the schedule passes the one in force to each pass (console Settings).
 	const settings = leadsSettingsFrom(settingsFromEnvironment(config));
 	const api = createOutboxApi(config.telegram);
@@ -26,7 +32,10 @@ export function createLeadsTaskDeps(config: Config, db: Db, clock: Clock, logger
 }
 
 /** The leads tasks' deps with the sales group and its language in force: a changed group gets the next new card. */
-export async function leadsInForce(leads: LeadsTaskDeps, runtime: Pick<RuntimeSettings, 'read'>): Promise<LeadsTaskDeps> {
+export async function leadsInForce(
+	leads: LeadsTaskDeps,
+	runtime: Pick<RuntimeSettings, 'read'>
+): Promise<LeadsTaskDeps> {
 	const now = leadsSettingsFrom(await runtime.read());
 	return { ...leads, chatId: now.chatId, locale: now.locale };
 }

@@ -1,6 +1,11 @@
 import type { Locale } from '../../lib/i18n/locale.ts';
 import { LEAD_STATUSES } from '../../lib/schemas/lead-status.ts';
-import { claimDigest, readDigestFigures, releaseDigest, type DigestFigures } from '../../lib/server/leads/lead-digest.ts';
+import {
+	claimDigest,
+	readDigestFigures,
+	releaseDigest,
+	type DigestFigures
+} from '../../lib/server/leads/lead-digest.ts';
 import { leadText, statusLabel, type LeadTextKey } from '../../lib/i18n/leads.ts';
 import { noteFloodControl } from '../../lib/server/telegram/flood-control.ts';
 import type { LeadsTaskDeps } from './leads-deps.ts';

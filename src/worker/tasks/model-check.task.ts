@@ -1,5 +1,10 @@
 import type { Config } from '../../lib/server/config/config.ts';
-import { pauseForMissingModels, pauseForProviderAccess, recordModelsFound, type ModelPauseDeps } from '../../lib/server/jobs/model-pause.ts';
+import {
+	pauseForMissingModels,
+	pauseForProviderAccess,
+	recordModelsFound,
+	type ModelPauseDeps
+} from '../../lib/server/jobs/model-pause.ts';
 import { checkConfiguredModels, configuredModels } from '../../lib/server/providers/model-check.ts';
 
 export type ModelCheckOutcome = 'none' | 'ok' | 'missing' | 'unreachable' | 'denied';
@@ -25,7 +30,10 @@ export async function runModelCheck(config: Config, deps: ModelPauseDeps): Promi
 	}
 	const unreachable = verdicts.filter((v) => v.answer === 'unreachable');
 	if (unreachable.length) {
-		deps.logger.warn({ unreachable: unreachable.map((v) => ({ setting: v.setting, detail: v.detail })) }, 'model check could not reach the provider');
+		deps.logger.warn(
+			{ unreachable: unreachable.map((v) => ({ setting: v.setting, detail: v.detail })) },
+			'model check could not reach the provider'
+		);
 		return 'unreachable';
 	}
 	await recordModelsFound(deps);

@@ -30,7 +30,13 @@ export interface RuntimeApplyDeps {
 	parts: LiveParts;
 }
 
-type ProviderKeys = 'IMAGE_PROVIDER' | 'GEMINI_IMAGE_MODEL' | 'GEMINI_VISION_MODEL' | 'OPENAI_IMAGE_MODEL' | 'GEMINI_API_KEY' | 'OPENAI_API_KEY';
+type ProviderKeys =
+	| 'IMAGE_PROVIDER'
+	| 'GEMINI_IMAGE_MODEL'
+	| 'GEMINI_VISION_MODEL'
+	| 'OPENAI_IMAGE_MODEL'
+	| 'GEMINI_API_KEY'
+	| 'OPENAI_API_KEY';
 
 /**
  * The image provider and its models as this worker draws with them. A console change is not used
@@ -66,7 +72,14 @@ export class ProviderSettingsInUse {
 	/** What tells two provider settings apart; the keys only by a digest (this string is kept in memory only). */
 	static key(config: Pick<Config, ProviderKeys>): string {
 		const digest = (secret: string | undefined) => (secret ? createHash('sha256').update(secret).digest('hex') : '');
-		return [config.IMAGE_PROVIDER, config.GEMINI_IMAGE_MODEL, config.GEMINI_VISION_MODEL, config.OPENAI_IMAGE_MODEL, digest(config.GEMINI_API_KEY), digest(config.OPENAI_API_KEY)].join('|');
+		return [
+			config.IMAGE_PROVIDER,
+			config.GEMINI_IMAGE_MODEL,
+			config.GEMINI_VISION_MODEL,
+			config.OPENAI_IMAGE_MODEL,
+			digest(config.GEMINI_API_KEY),
+			digest(config.OPENAI_API_KEY)
+		].join('|');
 	}
 
 	/** Whether to ask about `wanted` now: not what is in use, not refused already, not unreachable a moment ago. */
@@ -91,7 +104,8 @@ export class ProviderSettingsInUse {
 export async function applyRuntimeSettings(deps: RuntimeApplyDeps): Promise<void> {
 	const values = await deps.runtime.read();
 	const { queue, statuses } = deps.parts;
-	if (queue.settings.slots !== values.workerSlots) deps.logger.info({ from: queue.settings.slots, to: values.workerSlots }, 'worker slots changed');
+	if (queue.settings.slots !== values.workerSlots)
+		deps.logger.info({ from: queue.settings.slots, to: values.workerSlots }, 'worker slots changed');
 	queue.settings.slots = values.workerSlots;
 	queue.notices.slots = values.workerSlots;
 	statuses.slots = values.workerSlots;
@@ -111,7 +125,10 @@ async function switchProviderWhenChecked(deps: RuntimeApplyDeps, values: Setting
 			refused.answer === 'missing'
 				? `${refused.provider} does not know the model “${refused.model}”, so the worker keeps drawing with ${describe(deps.providers.config)}. Check the id (${refused.setting}).`
 				: `${refused.provider} refused our access (${refused.detail ?? 'no detail'}), so the worker keeps drawing with ${describe(deps.providers.config)}.`;
-		deps.logger.warn({ setting: refused.setting, model: refused.model, answer: refused.answer }, 'image provider change refused: model check failed');
+		deps.logger.warn(
+			{ setting: refused.setting, model: refused.model, answer: refused.answer },
+			'image provider change refused: model check failed'
+		);
 		await recordProviderRefusal(deps.db, deps.clock, sentence);
 		return;
 	}

@@ -30,7 +30,11 @@ const FORGET_UPDATES_EVERY_RUNS = 600;
 export function sessionTimeoutsPass(deps: SessionTimeoutDeps): () => Promise<void> {
 	let runs = 0;
 	return async () => {
-		const expired = await expireOverdueSessions({ db: deps.db, clock: deps.clock, timeouts: sessionTimeoutsFrom(deps.config) });
+		const expired = await expireOverdueSessions({
+			db: deps.db,
+			clock: deps.clock,
+			timeouts: sessionTimeoutsFrom(deps.config)
+		});
 		for (const session of expired) await tellGuest(deps, session);
 		if (runs++ % FORGET_UPDATES_EVERY_RUNS === 0) await forgetOldUpdates(deps.db, deps.clock);
 	};

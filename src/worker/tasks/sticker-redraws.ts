@@ -4,7 +4,12 @@ import { createPackState, pickRenderMode } from '../../lib/server/jobs/pipeline/
 import { callProvider } from '../../lib/server/jobs/pipeline/provider-call.ts';
 import { redrawSticker } from '../../lib/server/jobs/pipeline/sticker-redraw.ts';
 import { findJob } from '../../lib/server/jobs/job.repository.ts';
-import { claimStickerRedraw, finishStickerRedraw, requeueUnfinishedRedraws, type RedrawRequest } from '../../lib/server/jobs/sticker-redraws.repository.ts';
+import {
+	claimStickerRedraw,
+	finishStickerRedraw,
+	requeueUnfinishedRedraws,
+	type RedrawRequest
+} from '../../lib/server/jobs/sticker-redraws.repository.ts';
 import { buildJobContext } from '../../lib/server/jobs/run/job-context.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 import { errorText } from '../../lib/server/errors/error-text.ts';
@@ -30,7 +35,10 @@ export async function runNextStickerRedraw(deps: QueueDeps, signal: AbortSignal)
 	try {
 		await redrawDeliveredSticker(deps, request, signal);
 		await finishStickerRedraw(deps.db, deps.clock, request.id, { ok: true });
-		deps.logger.info({ jobId: request.jobId, sticker: request.stickerNumber }, 'sticker redrawn and replaced in the set');
+		deps.logger.info(
+			{ jobId: request.jobId, sticker: request.stickerNumber },
+			'sticker redrawn and replaced in the set'
+		);
 	} catch (error) {
 		const message = error instanceof RedrawRefused ? error.message : `could not redraw: ${errorText(error)}`;
 		deps.logger.warn({ err: error, jobId: request.jobId, sticker: request.stickerNumber }, 'sticker redraw failed');
@@ -41,18 +49,34 @@ export async function runNextStickerRedraw(deps: QueueDeps, signal: AbortSignal)
 
 async function redrawDeliveredSticker(deps: QueueDeps, request: RedrawRequest, signal: AbortSignal): Promise<void> {
 	const job = await findJob(deps.db, request.jobId);
-	if (!job || job.status !== 'done' || !job.packName) throw new RedrawRefused('the job is no longer a delivered pack (reset or erased)');
+	if (!job || job.status !== 'done' || !job.packName)
+		throw new RedrawRefused('the job is no longer a delivered pack (reset or erased)');
 	const files = jobFileKeys(job.jobId, job.sessionToken);
 	const fileStore = deps.fileStore;
 	const [faceCrop, anchor] = await Promise.all([fileStore.get(files.faceCrop), fileStore.get(files.anchor)]);
-	if (!faceCrop || !anchor) throw new RedrawRefused('the guest’s photo and drawings are gone (deleted after PHOTO_TTL_HOURS), so there is nothing to draw from');
+	if (!faceCrop || !anchor)
+		throw new RedrawRefused(
+			'the guest’s photo and drawings are gone (deleted after PHOTO_TTL_HOURS), so there is nothing to draw from'
+		);
 	const ctx = await buildJobContext(deps, job.jobId, signal, { redraw: { faceCrop } });
 	const appearance = await callProvider(ctx, 'passport', 'vision', () => ctx.provider.describeAppearance(ctx.brief));
 	const state = createPackState(pickRenderMode(job.renderMode, 'figure'));
 	// Each request draws differently: the attempt number varies the model's (or offline) drawing.
-	const verdict = await redrawSticker(ctx, state, { appearance, anchor, n: request.stickerNumber, stage: 'regen', attempt: 2 + request.id });
-	if (!verdict.ok) throw new RedrawRefused(`the new drawing failed the checks (${verdict.reasons.join(', ')}); the pack is unchanged`);
-	await replaceStickerInPack(deps.api, { userId: job.telegramUserId, packName: job.packName, stickerNumber: request.stickerNumber, png: await readStored(fileStore, files.sticker(request.stickerNumber)) });
+	const verdict = await redrawSticker(ctx, state, {
+		appearance,
+		anchor,
+		n: request.stickerNumber,
+		stage: 'regen',
+		attempt: 2 + request.id
+	});
+	if (!verdict.ok)
+		throw new RedrawRefused(`the new drawing failed the checks (${verdict.reasons.join(', ')}); the pack is unchanged`);
+	await replaceStickerInPack(deps.api, {
+		userId: job.telegramUserId,
+		packName: job.packName,
+		stickerNumber: request.stickerNumber,
+		png: await readStored(fileStore, files.sticker(request.stickerNumber))
+	});
 }
 
 /** A redraw that cannot be done, with the sentence operators see. */

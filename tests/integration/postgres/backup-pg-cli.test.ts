@@ -26,7 +26,9 @@ describe('npm run backup / npm run restore with DATABASE_URL', () => {
 		const backup = await runTs('scripts/backup.ts', { env });
 		expect(backup.stderr).toBe('');
 		expect(backup.code).toBe(0);
-		expect(backup.stdout).toMatch(/backup ok: .*my-backups\/app-\d{8}-\d{6}\.pgdump \(\d+ bytes, archive readable, mode 600\)/);
+		expect(backup.stdout).toMatch(
+			/backup ok: .*my-backups\/app-\d{8}-\d{6}\.pgdump \(\d+ bytes, archive readable, mode 600\)/
+		);
 		const [file] = readdirSync(backupDir);
 		expect(await readLastBackup(db)).toMatchObject({ integrity: 'ok', file: path.join(backupDir, file!) });
 		await db.user.deleteMany({});
@@ -56,7 +58,16 @@ describe('npm run replay-erasures (after a point-in-time recovery)', () => {
 			await insertGuest(db, { id: 52n, at });
 		}
 		// After the moment recovered to, the old database erased guest 51.
-		await eraseGuest({ db: live().db, clock: new FakeClock('2027-01-01T05:00:00.000Z'), pseudonymKey, fileStore: localFileStore(dataDir) }, 51n, 'forget');
+		await eraseGuest(
+			{
+				db: live().db,
+				clock: new FakeClock('2027-01-01T05:00:00.000Z'),
+				pseudonymKey,
+				fileStore: localFileStore(dataDir)
+			},
+			51n,
+			'forget'
+		);
 		const env = { DATABASE_URL: recovered().url, REPLAY_FROM_URL: live().url, DATA_DIR: dataDir };
 
 		const refused = await runTs('scripts/replay-erasures.ts', { env, args: [] });
@@ -69,6 +80,9 @@ describe('npm run replay-erasures (after a point-in-time recovery)', () => {
 		const { db } = recovered();
 		expect(await db.user.findMany({ select: { telegramUserId: true } })).toEqual([{ telegramUserId: 52n }]);
 		expect(await db.erasure.count({ where: { reason: 'forget' } })).toBe(1);
-		expect(JSON.parse((await db.setting.findUniqueOrThrow({ where: { key: 'last_restore' } })).value)).toMatchObject({ from: 'point-in-time recovery', backupTakenAt: '2027-01-01T04:00:00.000Z' });
+		expect(JSON.parse((await db.setting.findUniqueOrThrow({ where: { key: 'last_restore' } })).value)).toMatchObject({
+			from: 'point-in-time recovery',
+			backupTakenAt: '2027-01-01T04:00:00.000Z'
+		});
 	}, 120_000);
 });

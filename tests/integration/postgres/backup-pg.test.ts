@@ -53,11 +53,17 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 			expect(await restored.user.findMany({ select: { telegramUserId: true } })).toEqual([{ telegramUserId: 7002n }]);
 			expect(await restored.session.count({ where: { telegramUserId: 7002n } })).toBe(1);
 			expect(await restored.job.count({ where: { telegramUserId: 7001n } })).toBe(0);
-			expect(await restored.erasure.findMany({ select: { kind: true, reason: true } })).toEqual([{ kind: 'guest', reason: 'forget' }]);
+			expect(await restored.erasure.findMany({ select: { kind: true, reason: true } })).toEqual([
+				{ kind: 'guest', reason: 'forget' }
+			]);
 			expect(result.counts).toMatchObject({ users: 1, sessions: 1, jobs: 1 });
 			expect(result.keptAside && existsSync(result.keptAside)).toBe(true);
 			const note = await restored.setting.findUniqueOrThrow({ where: { key: 'last_restore' } });
-			expect(JSON.parse(note.value)).toMatchObject({ from: 'app-20270301-020000.pgdump', backupTakenAt: T0, reapplied: { guests: 1, leads: 0 } });
+			expect(JSON.parse(note.value)).toMatchObject({
+				from: 'app-20270301-020000.pgdump',
+				backupTakenAt: T0,
+				reapplied: { guests: 1, leads: 0 }
+			});
 		} finally {
 			await restored.$disconnect();
 		}
@@ -68,15 +74,24 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		const db = openPostgresDatabase(url);
 		const backupDir = path.join(tempDir(), 'backups');
 		const clock = new FakeClock(T0);
-		expect(await runBackupIfDue({ db, clock, logger: silentLogger, database: { engine: 'postgresql', url }, backupDir })).toBe('taken');
-		for (let day = 10; day < 24; day++) writeFileSync(path.join(backupDir, `app-202702${day}-020000.${day % 2 ? 'pgdump' : 'db.gz'}`), 'older');
+		expect(
+			await runBackupIfDue({ db, clock, logger: silentLogger, database: { engine: 'postgresql', url }, backupDir })
+		).toBe('taken');
+		for (let day = 10; day < 24; day++)
+			writeFileSync(path.join(backupDir, `app-202702${day}-020000.${day % 2 ? 'pgdump' : 'db.gz'}`), 'older');
 		clock.advance(24 * HOUR);
-		expect(await runBackupIfDue({ db, clock, logger: silentLogger, database: { engine: 'postgresql', url }, backupDir })).toBe('taken');
+		expect(
+			await runBackupIfDue({ db, clock, logger: silentLogger, database: { engine: 'postgresql', url }, backupDir })
+		).toBe('taken');
 		const names = readdirSync(backupDir).sort();
 		expect(names).toHaveLength(14);
 		expect(names[0]).toBe('app-20270212-020000.db.gz');
 		expect(names.slice(-2)).toEqual(['app-20270301-020000.pgdump', 'app-20270302-020000.pgdump']);
-		expect(await readLastBackup(db)).toMatchObject({ at: '2027-03-02T02:00:00.000Z', file: path.join(backupDir, 'app-20270302-020000.pgdump'), integrity: 'ok' });
+		expect(await readLastBackup(db)).toMatchObject({
+			at: '2027-03-02T02:00:00.000Z',
+			file: path.join(backupDir, 'app-20270302-020000.pgdump'),
+			integrity: 'ok'
+		});
 		await db.$disconnect();
 	}, 60_000);
 
@@ -86,8 +101,20 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		expect(password.length).toBeGreaterThan(0);
 		const recorded = recordingRunner();
 		const dir = tempDir();
-		const backup = await createPgBackup({ url, backupDir: dir, clock: new FakeClock(T0), logger: silentLogger, run: recorded.run });
-		await restorePgBackup({ backupFile: backup.file, url, clock: new FakeClock(T0), pseudonymKey: randomBytes(32), run: recorded.run });
+		const backup = await createPgBackup({
+			url,
+			backupDir: dir,
+			clock: new FakeClock(T0),
+			logger: silentLogger,
+			run: recorded.run
+		});
+		await restorePgBackup({
+			backupFile: backup.file,
+			url,
+			clock: new FakeClock(T0),
+			pseudonymKey: randomBytes(32),
+			run: recorded.run
+		});
 		const commands = recorded.calls.map((c) => path.basename(c.command));
 		expect(commands).toEqual(expect.arrayContaining(['pg_dump', 'pg_restore']));
 		for (const call of recorded.calls) expect([call.command, ...call.args].join(' ')).not.toContain(password);
@@ -101,7 +128,9 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		const empty = tempDir();
 		const backupDir = path.join(empty, 'backups');
 		const options = { url, backupDir, clock: new FakeClock(T0), logger: silentLogger };
-		await expect(createPgBackup({ ...options, toolSearch: { versionsBase: path.join(empty, 'none'), pathDirs: [empty] } })).rejects.toThrow(
+		await expect(
+			createPgBackup({ ...options, toolSearch: { versionsBase: path.join(empty, 'none'), pathDirs: [empty] } })
+		).rejects.toThrow(
 			/^no pg_dump of PostgreSQL \d+ found under .* or on PATH: apt-get install -y postgresql-client-\d+$/
 		);
 		const oldBin = path.join(tempDir(), 'bin');
@@ -109,9 +138,9 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		mkdirSync(oldBin);
 		writeFileSync(fake, '#!/bin/sh\necho "pg_dump (PostgreSQL) 9.6.24"\n');
 		chmodSync(fake, 0o755);
-		await expect(createPgBackup({ ...options, toolSearch: { versionsBase: path.join(empty, 'none'), pathDirs: [oldBin] } })).rejects.toThrow(
-			`(${fake} is version 9)`
-		);
+		await expect(
+			createPgBackup({ ...options, toolSearch: { versionsBase: path.join(empty, 'none'), pathDirs: [oldBin] } })
+		).rejects.toThrow(`(${fake} is version 9)`);
 		expect(existsSync(backupDir)).toBe(false);
 	});
 
@@ -119,7 +148,17 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		const { db, url } = database();
 		const clock = new FakeClock(T0);
 		const backup = await createPgBackup({ url, backupDir: tempDir(), clock, logger: silentLogger });
-		await db.workerProcess.create({ data: { id: 'kiosk-2:4242:1', hostname: 'kiosk-2', pid: 4242, version: '1.0.0', slots: 2, startedAt: T0, heartbeatAt: T0 } });
+		await db.workerProcess.create({
+			data: {
+				id: 'kiosk-2:4242:1',
+				hostname: 'kiosk-2',
+				pid: 4242,
+				version: '1.0.0',
+				slots: 2,
+				startedAt: T0,
+				heartbeatAt: T0
+			}
+		});
 		clock.advance(10_000);
 		await insertGuest(db, { id: 7100n, at: T0 }); // written after the backup: a refused restore keeps it
 		const attempt = restorePgBackup({ backupFile: backup.file, url, clock, pseudonymKey: randomBytes(32) });
@@ -127,10 +166,25 @@ describe('backups on PostgreSQL (pg_dump)', () => {
 		await expect(attempt).rejects.toThrow(/1 worker\(s\) still running: kiosk-2 pid 4242 .*Stop every worker/);
 		expect(await db.user.count({ where: { telegramUserId: 7100n } })).toBe(1);
 		// A web process (registered on PostgreSQL) counts as well, named as one.
-		await db.workerProcess.create({ data: { id: 'web-1:300:1', kind: 'web', hostname: 'web-1', pid: 300, version: '1.0.0', startedAt: T0, heartbeatAt: clock.now().toISOString() } });
-		await expect(restorePgBackup({ backupFile: backup.file, url, clock, pseudonymKey: randomBytes(32) })).rejects.toThrow(
+		await db.workerProcess.create({
+			data: {
+				id: 'web-1:300:1',
+				kind: 'web',
+				hostname: 'web-1',
+				pid: 300,
+				version: '1.0.0',
+				startedAt: T0,
+				heartbeatAt: clock.now().toISOString()
+			}
+		});
+		await expect(
+			restorePgBackup({ backupFile: backup.file, url, clock, pseudonymKey: randomBytes(32) })
+		).rejects.toThrow(
 			`1 worker(s) and 1 web process(es) still running: kiosk-2 pid 4242 (worker, heartbeat ${T0}), web-1 pid 300 (web process, heartbeat ${clock.now().toISOString()}). Stop every worker and web process first`
 		);
-		await db.workerProcess.updateMany({ where: { id: { in: ['kiosk-2:4242:1', 'web-1:300:1'] } }, data: { stoppedAt: clock.now().toISOString() } });
+		await db.workerProcess.updateMany({
+			where: { id: { in: ['kiosk-2:4242:1', 'web-1:300:1'] } },
+			data: { stoppedAt: clock.now().toISOString() }
+		});
 	}, 60_000);
 });

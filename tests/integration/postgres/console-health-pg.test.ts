@@ -21,10 +21,30 @@ import { RuntimeSettings } from '../../../src/lib/server/settings/runtime-settin
 const T0 = '2027-05-10T03:00:00.000Z';
 
 /** The console's router on a PostgreSQL configuration (DATABASE_URL, no DB_PATH), as the Health page calls it. */
-function pgConsoleCaller(db: Db, clock: Clock, url: string, dataDir: string, backupDir: string, operator: OperatorIdentity) {
-	const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir, BACKUP_DIR: backupDir, LOG_LEVEL: 'silent' }, PROJECT_ROOT);
-	const app = { config, db, clock, logger: silentLogger, version: 'test', fileStore: localFileStore(config.dataDir), runtime: new RuntimeSettings({ db, clock, config }) };
-	return createCaller(createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: '10.0.0.7' }));
+function pgConsoleCaller(
+	db: Db,
+	clock: Clock,
+	url: string,
+	dataDir: string,
+	backupDir: string,
+	operator: OperatorIdentity
+) {
+	const config = parseConfig(
+		{ NODE_ENV: 'test', DATABASE_URL: url, DATA_DIR: dataDir, BACKUP_DIR: backupDir, LOG_LEVEL: 'silent' },
+		PROJECT_ROOT
+	);
+	const app = {
+		config,
+		db,
+		clock,
+		logger: silentLogger,
+		version: 'test',
+		fileStore: localFileStore(config.dataDir),
+		runtime: new RuntimeSettings({ db, clock, config })
+	};
+	return createCaller(
+		createTrpcContext(app, new Request('http://localhost/api/trpc'), { operator, clientIp: '10.0.0.7' })
+	);
 }
 
 /** Backups named as the daily backup names them, one a day before T0 (the oldest first). */
@@ -47,14 +67,23 @@ describe('console Health on PostgreSQL', () => {
 		const planted = plantOlderBackups(backupDir, 9);
 		const backup = await createPgBackup({ url, backupDir, clock, logger: silentLogger, keep: 5 });
 		await recordBackupSuccess(db, clock, backup);
-		await registerWorker(db, clock, { id: 'web-1:300:1', kind: 'web', pid: 300, hostname: 'web-1', version: 'v2', slots: 0 });
+		await registerWorker(db, clock, {
+			id: 'web-1:300:1',
+			kind: 'web',
+			pid: 300,
+			hostname: 'web-1',
+			version: 'v2',
+			slots: 0
+		});
 		clock.advance(10 * SECOND);
 		const viewer = await insertOperator(db, clock, 'vic', 'viewer');
 
 		const health = await pgConsoleCaller(db, clock, url, dataDir, backupDir, viewer).health.read();
 
 		const { hostname, port, pathname, password } = new URL(url);
-		const sizeNow = await db.$queryRawUnsafe<{ bytes: bigint }[]>('SELECT pg_database_size(current_database()) AS bytes');
+		const sizeNow = await db.$queryRawUnsafe<{ bytes: bigint }[]>(
+			'SELECT pg_database_size(current_database()) AS bytes'
+		);
 		expect(health.db).toMatchObject({
 			storage: 'server',
 			sharedServer: true,
@@ -75,7 +104,9 @@ describe('console Health on PostgreSQL', () => {
 		const kept = [path.basename(backup.file), ...planted.slice(-4).reverse()];
 		expect(health.db.backups.dir).toBe(backupDir);
 		expect(health.db.backups.kept).toBe(14);
-		expect(health.db.backups.files).toEqual(kept.map((name) => ({ name, bytes: statSync(path.join(backupDir, name)).size, takenAt: expect.any(String) })));
+		expect(health.db.backups.files).toEqual(
+			kept.map((name) => ({ name, bytes: statSync(path.join(backupDir, name)).size, takenAt: expect.any(String) }))
+		);
 		expect(health.db.backups.files![0]!.takenAt).toBe(T0);
 		expect(health.db.backups.files![1]!.takenAt).toBe('2027-05-09T03:00:00.000Z');
 		expect(health.lastBackup).toMatchObject({ at: T0, file: backup.file, integrity: 'ok' });
@@ -93,6 +124,9 @@ describe('console Health on PostgreSQL', () => {
 		const dataDir = tempDir();
 		const viewer = await insertOperator(db, clock, 'nora', 'viewer');
 		const health = await pgConsoleCaller(db, clock, url, dataDir, path.join(dataDir, 'none-yet'), viewer).health.read();
-		expect(health.db).toMatchObject({ storage: 'server', backups: { dir: path.join(dataDir, 'none-yet'), kept: 14, files: [] } });
+		expect(health.db).toMatchObject({
+			storage: 'server',
+			backups: { dir: path.join(dataDir, 'none-yet'), kept: 14, files: [] }
+		});
 	});
 });

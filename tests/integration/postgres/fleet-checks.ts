@@ -20,7 +20,9 @@ export function overlappingClaims(lines: LogLine[]): string[] {
 			const next = ofJob[i]!;
 			const heldUntil = releaseOf(lines, held, jobId);
 			if (heldUntil === null || heldUntil > next.at) {
-				problems.push(`job ${jobId}: claimed by ${next.launch.workerId} at ${iso(next.at)} while ${held.launch.workerId} held it since ${iso(held.at)}`);
+				problems.push(
+					`job ${jobId}: claimed by ${next.launch.workerId} at ${iso(next.at)} while ${held.launch.workerId} held it since ${iso(held.at)}`
+				);
 			}
 		}
 	}
@@ -28,7 +30,13 @@ export function overlappingClaims(lines: LogLine[]): string[] {
 }
 
 function releaseOf(lines: LogLine[], claim: LogLine, jobId: number): number | null {
-	const released = lines.find((line) => line.launch === claim.launch && line.at >= claim.at && RELEASED.has(line.msg) && Number(line.fields.jobId) === jobId);
+	const released = lines.find(
+		(line) =>
+			line.launch === claim.launch &&
+			line.at >= claim.at &&
+			RELEASED.has(line.msg) &&
+			Number(line.fields.jobId) === jobId
+	);
 	const ends = [released?.at, claim.launch.killedAt].filter((at): at is number => typeof at === 'number');
 	return ends.length ? Math.min(...ends) : null;
 }
@@ -49,13 +57,15 @@ export function taskPeriodBreaches(lines: LogLine[], rows: TaskRunRow[]): string
 	const runs = lines.filter((line) => line.msg === 'fleet task run' && line.fields.period !== null);
 	const problems: string[] = [];
 	for (const [key, ofPeriod] of groupBy(runs, (line) => `${line.fields.task} ${line.fields.period}`)) {
-		if (ofPeriod.length > 1) problems.push(`${key} ran ${ofPeriod.length} times: ${ofPeriod.map((line) => line.launch.workerId).join(', ')}`);
+		if (ofPeriod.length > 1)
+			problems.push(`${key} ran ${ofPeriod.length} times: ${ofPeriod.map((line) => line.launch.workerId).join(', ')}`);
 	}
 	const ranBy = new Map(runs.map((line) => [`${line.fields.task} ${line.fields.period}`, line.launch]));
 	for (const row of rows) {
 		const key = `${row.task} ${row.periodStart}`;
 		const launch = ranBy.get(key);
-		if (launch && launch.workerId !== row.claimedBy) problems.push(`${key} was claimed by ${row.claimedBy} but run by ${launch.workerId}`);
+		if (launch && launch.workerId !== row.claimedBy)
+			problems.push(`${key} was claimed by ${row.claimedBy} but run by ${launch.workerId}`);
 	}
 	return problems;
 }
@@ -66,17 +76,34 @@ export function taskPeriodBreaches(lines: LogLine[], rows: TaskRunRow[]): string
  * launch ticks, and of the ticking launches one claims the period. A period is rightly unrun when
  * every live launch was still inside a run that began earlier (a task never overlaps itself).
  */
-export function unrunPeriods(lines: LogLine[], rows: TaskRunRow[], task: string, periodMs: number, from: number, to: number): string[] {
+export function unrunPeriods(
+	lines: LogLine[],
+	rows: TaskRunRow[],
+	task: string,
+	periodMs: number,
+	from: number,
+	to: number
+): string[] {
 	const claimed = new Set(rows.filter((row) => row.task === task).map((row) => row.periodStart));
 	const busy = runSpans(lines, task);
 	const started = scheduleStarts(lines, task);
 	const missing: string[] = [];
-	for (let start = Date.parse(periodStartOf(new Date(from), periodMs)) + periodMs; start + periodMs <= to; start += periodMs) {
+	for (
+		let start = Date.parse(periodStartOf(new Date(from), periodMs)) + periodMs;
+		start + periodMs <= to;
+		start += periodMs
+	) {
 		const period = new Date(start).toISOString();
 		if (claimed.has(period)) continue;
 		const tick = start + Math.min(PERIOD_TICK_OFFSET_MS, periodMs / 10);
-		const idle = [...started].filter(([launch, at]) => at <= tick && (launch.killedAt === null || launch.killedAt > tick) && !busy.some((span) => span.launch === launch && span.from <= tick && span.to > tick));
-		if (idle.length) missing.push(`${task} ${period} unrun although ${idle.map(([launch]) => launch.workerId).join(', ')} was idle`);
+		const idle = [...started].filter(
+			([launch, at]) =>
+				at <= tick &&
+				(launch.killedAt === null || launch.killedAt > tick) &&
+				!busy.some((span) => span.launch === launch && span.from <= tick && span.to > tick)
+		);
+		if (idle.length)
+			missing.push(`${task} ${period} unrun although ${idle.map(([launch]) => launch.workerId).join(', ')} was idle`);
 	}
 	return missing;
 }
@@ -89,7 +116,8 @@ export function unrunPeriods(lines: LogLine[], rows: TaskRunRow[], task: string,
 function scheduleStarts(lines: LogLine[], task: string): Map<LogLine['launch'], number> {
 	const starts = new Map(lines.filter((line) => line.msg === 'worker started').map((line) => [line.launch, line.at]));
 	for (const line of lines) {
-		if (line.msg === 'fleet task run' && line.fields.task === task && line.fields.atStart === true) starts.set(line.launch, line.at);
+		if (line.msg === 'fleet task run' && line.fields.task === task && line.fields.atStart === true)
+			starts.set(line.launch, line.at);
 	}
 	return starts;
 }
@@ -97,7 +125,10 @@ function scheduleStarts(lines: LogLine[], task: string): Map<LogLine['launch'], 
 /** Each launch's runs of `task`, from its "fleet task run" line to its "fleet task done" line (or its death). */
 function runSpans(lines: LogLine[], task: string): { launch: LogLine['launch']; from: number; to: number }[] {
 	const spans: { launch: LogLine['launch']; from: number; to: number }[] = [];
-	for (const [launch, ofLaunch] of groupBy(lines.filter((line) => line.fields.task === task), (line) => line.launch)) {
+	for (const [launch, ofLaunch] of groupBy(
+		lines.filter((line) => line.fields.task === task),
+		(line) => line.launch
+	)) {
 		let runFrom: number | null = null;
 		for (const line of ofLaunch.sort((a, b) => a.at - b.at)) {
 			if (line.msg === 'fleet task run') runFrom = line.at;

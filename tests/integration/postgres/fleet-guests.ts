@@ -31,11 +31,14 @@ export async function walkGuest(deps: FleetGuestDeps, kioskKey: string, guestId:
 	const cookie = `kiosk_key=${kioskKey}`;
 	const token = await startSession(deps, cookie);
 	const control = deps.emulator.control;
-	const botSays = (test: (m: ChatMessageView) => boolean) => control.waitForMessage(guestId, (m) => m.from_bot && test(m), { timeoutMs: deps.botTimeoutMs, intervalMs: 100 });
+	const botSays = (test: (m: ChatMessageView) => boolean) =>
+		control.waitForMessage(guestId, (m) => m.from_bot && test(m), { timeoutMs: deps.botTimeoutMs, intervalMs: 100 });
 	await control.sendUserMessage({ user_id: guestId, text: `/start ${token}` });
 	const consent = await botSays((m) => m.buttons.flat().some((b) => b.callback_data === `gc:${token}`));
 	await control.pressButton({ user_id: guestId, message_id: consent.message_id, callback_data: `gc:${token}` });
-	const catalogue = await botSays((m) => m.photo !== undefined && m.buttons.flat().some((b) => b.callback_data?.startsWith('go:')));
+	const catalogue = await botSays(
+		(m) => m.photo !== undefined && m.buttons.flat().some((b) => b.callback_data?.startsWith('go:'))
+	);
 	const outfit = catalogue.buttons.flat().find((b) => b.callback_data?.startsWith('go:'))!.callback_data!;
 	await control.pressButton({ user_id: guestId, message_id: catalogue.message_id, callback_data: outfit });
 	await waitForStatus(deps, cookie, token, 'template_chosen');

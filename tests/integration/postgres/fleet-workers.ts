@@ -71,7 +71,12 @@ export class WorkerFleet {
 	/** Every JSON log line every launch printed, killed ones included (up to their death). */
 	logLines(): LogLine[] {
 		return this.launches.flatMap((launch) =>
-			parseLines(launch.process.output().stdout).map((fields) => ({ launch, at: Date.parse(String(fields.time)), msg: String(fields.msg), fields }))
+			parseLines(launch.process.output().stdout).map((fields) => ({
+				launch,
+				at: Date.parse(String(fields.time)),
+				msg: String(fields.msg),
+				fields
+			}))
 		);
 	}
 }

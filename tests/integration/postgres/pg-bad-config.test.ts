@@ -27,14 +27,20 @@ describe('PostgreSQL configuration that cannot work: one clear line at start, no
 		const port = await closedPort();
 		const result = await migrateWith({ DATABASE_URL: `postgresql://app:secret@127.0.0.1:${port}/kiosk` });
 		expect(result.code).toBe(1);
-		expect(result.stderr).toBe(`cannot reach PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check the host and port in DATABASE_URL and that the server is running`);
+		expect(result.stderr).toBe(
+			`cannot reach PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check the host and port in DATABASE_URL and that the server is running`
+		);
 	});
 
 	it('the worker itself refuses to start with that line', async () => {
 		const port = await closedPort();
-		const result = await runTs('src/worker/main.ts', { env: { DB_PATH: '', DATABASE_URL: `postgresql://app:secret@127.0.0.1:${port}/kiosk`, DATA_DIR: tempDir() } });
+		const result = await runTs('src/worker/main.ts', {
+			env: { DB_PATH: '', DATABASE_URL: `postgresql://app:secret@127.0.0.1:${port}/kiosk`, DATA_DIR: tempDir() }
+		});
 		expect(result.code).toBe(1);
-		expect(result.stderr.trim()).toBe(`worker refuses to start: cannot reach PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check the host and port in DATABASE_URL and that the server is running`);
+		expect(result.stderr.trim()).toBe(
+			`worker refuses to start: cannot reach PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check the host and port in DATABASE_URL and that the server is running`
+		);
 	});
 
 	it('a wrong password names the user and never prints the password', async () => {
@@ -51,7 +57,9 @@ describe('PostgreSQL configuration that cannot work: one clear line at start, no
 	it('a database that does not exist is named', async () => {
 		const result = await migrateWith({ DATABASE_URL: databaseUrl(inject('pgServerUrl'), 'no_such_db') });
 		expect(result.code).toBe(1);
-		expect(result.stderr).toBe(`PostgreSQL at 127.0.0.1:${new URL(inject('pgServerUrl')).port} has no database "no_such_db": create it or fix DATABASE_URL`);
+		expect(result.stderr).toBe(
+			`PostgreSQL at 127.0.0.1:${new URL(inject('pgServerUrl')).port} has no database "no_such_db": create it or fix DATABASE_URL`
+		);
 	});
 
 	it('DATABASE_URL together with DB_PATH is refused before anything is opened', async () => {

@@ -12,7 +12,13 @@ import { atOnce, fulfilled, refusals, useTwoClients } from './race-clients.ts';
 
 const ROUNDS = 15;
 const actor = { name: 'oleg', ip: null };
-const fields = (name: string) => ({ name, startsOn: null, endsOn: null, titleTemplate: '{event} · {first_name}', captions: null });
+const fields = (name: string) => ({
+	name,
+	startsOn: null,
+	endsOn: null,
+	titleTemplate: '{event} · {first_name}',
+	captions: null
+});
 
 describe('event writes from two web processes at once', () => {
 	const database = usePgTestDb();
@@ -30,11 +36,18 @@ describe('event writes from two web processes at once', () => {
 	it('two events sharing a kiosk started at once: never both live', async () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
-			const kiosk = await one.kiosk.create({ data: { name: `hall-${round}`, keyHash: `k-${round}`, createdAt: clock.now().toISOString() } });
-			const events = [await startableEvent(one, `a-${round}`, [kiosk.id]), await startableEvent(one, `b-${round}`, [kiosk.id])];
+			const kiosk = await one.kiosk.create({
+				data: { name: `hall-${round}`, keyHash: `k-${round}`, createdAt: clock.now().toISOString() }
+			});
+			const events = [
+				await startableEvent(one, `a-${round}`, [kiosk.id]),
+				await startableEvent(one, `b-${round}`, [kiosk.id])
+			];
 			const outcomes = await atOnce([one, two], (db, n) => startEvent(db, clock, actor, events[n]!));
 			expect(refusals(outcomes)).toEqual(['KioskLiveElsewhere']);
-			await Promise.all(events.map((id) => one.event.updateMany({ where: { id, state: 'live' }, data: { state: 'ended' } })));
+			await Promise.all(
+				events.map((id) => one.event.updateMany({ where: { id, state: 'live' }, data: { state: 'ended' } }))
+			);
 		}
 	});
 
@@ -42,10 +55,14 @@ describe('event writes from two web processes at once', () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
 			const id = await startableEvent(one, `twice-${round}`, []);
-			expect(refusals(await atOnce([one, two], (db) => startEvent(db, clock, actor, id)))).toEqual(['EventNotStartable']);
+			expect(refusals(await atOnce([one, two], (db) => startEvent(db, clock, actor, id)))).toEqual([
+				'EventNotStartable'
+			]);
 			expect(refusals(await atOnce([one, two], (db) => endEvent(db, clock, actor, id)))).toEqual(['EventNotLive']);
 			expect((await findEvent(one, id))?.state).toBe('ended');
-			const audited = await one.auditLog.findMany({ where: { action: { in: ['event_start', 'event_end'] }, details: { contains: `"eventId":${id}` } } });
+			const audited = await one.auditLog.findMany({
+				where: { action: { in: ['event_start', 'event_end'] }, details: { contains: `"eventId":${id}` } }
+			});
 			expect(audited.map((row) => row.action).sort()).toEqual(['event_end', 'event_start']);
 		}
 	});
@@ -55,11 +72,16 @@ describe('event writes from two web processes at once', () => {
 		const event = await createEvent(one, clock, actor, fields('catalogue'));
 		for (let round = 0; round < ROUNDS; round++) {
 			const draft = await readDraft(one, event.id);
-			const outcomes = await atOnce([one, two], (db, n) => saveDraft(db, clock, { name: `op-${n}`, ip: null }, event.id, draft.revision, draft.outfits.slice(0, 2 + n)));
+			const outcomes = await atOnce([one, two], (db, n) =>
+				saveDraft(db, clock, { name: `op-${n}`, ip: null }, event.id, draft.revision, draft.outfits.slice(0, 2 + n))
+			);
 			expect(refusals(outcomes)).toEqual(['DraftSavedMeanwhile']);
 			const saved = await readDraft(one, event.id);
 			expect(saved.revision).toBe(draft.revision + 1);
-			expect(saved).toMatchObject({ outfits: fulfilled(outcomes)[0]!.outfits, updatedBy: fulfilled(outcomes)[0]!.updatedBy });
+			expect(saved).toMatchObject({
+				outfits: fulfilled(outcomes)[0]!.outfits,
+				updatedBy: fulfilled(outcomes)[0]!.updatedBy
+			});
 		}
 	});
 
@@ -69,7 +91,11 @@ describe('event writes from two web processes at once', () => {
 		for (let round = 0; round < ROUNDS; round++) {
 			const outcomes = await atOnce([one, two], (db) => publishDraft(db, clock, actor, event.id, 0));
 			expect(refusals(outcomes)).toEqual([]);
-			expect(fulfilled(outcomes).map((v) => v.version).sort((a, b) => a - b)).toEqual([2 * round + 1, 2 * round + 2]);
+			expect(
+				fulfilled(outcomes)
+					.map((v) => v.version)
+					.sort((a, b) => a - b)
+			).toEqual([2 * round + 1, 2 * round + 2]);
 		}
 		expect((await findEvent(one, event.id))?.catalogueVersion).toBe(2 * ROUNDS);
 	});

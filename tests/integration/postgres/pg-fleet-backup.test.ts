@@ -54,8 +54,15 @@ describe('fleet backups on PostgreSQL', () => {
 			// A worker restarted later in that hour (its run at start) does not dump a third time.
 			await workers[1]!.scheduler.runNow(workers[1]!.task, { atStart: true });
 			expect(dumps()).toHaveLength(2);
-			const periods = await workers[0]!.db.scheduledTaskRun.findMany({ where: { task: 'backup' }, orderBy: { periodStart: 'asc' } });
-			expect(periods.map((p) => p.periodStart)).toEqual(['2027-05-10T10:00:00.000Z', '2027-05-10T11:00:00.000Z', '2027-05-11T11:00:00.000Z']);
+			const periods = await workers[0]!.db.scheduledTaskRun.findMany({
+				where: { task: 'backup' },
+				orderBy: { periodStart: 'asc' }
+			});
+			expect(periods.map((p) => p.periodStart)).toEqual([
+				'2027-05-10T10:00:00.000Z',
+				'2027-05-10T11:00:00.000Z',
+				'2027-05-11T11:00:00.000Z'
+			]);
 		} finally {
 			await Promise.all(workers.map((w) => w.scheduler.stop().then(() => w.db.$disconnect())));
 		}
@@ -68,7 +75,8 @@ describe('fleet backups on PostgreSQL', () => {
 		const clock = new FakeClock('2027-06-01T10:59:58.000Z');
 		const scheduler = new Scheduler(silentLogger, taskPeriodClaims(db, clock, 'worker-b'), () => clock.now().getTime());
 		const task = backupTask({ db, clock, logger: silentLogger, database: { engine: 'postgresql', url }, backupDir });
-		const dumps = () => (existsSync(backupDir) ? readdirSync(backupDir).filter((name) => name.endsWith('.pgdump')) : []);
+		const dumps = () =>
+			existsSync(backupDir) ? readdirSync(backupDir).filter((name) => name.endsWith('.pgdump')) : [];
 		try {
 			// Worker A started the day's dump in the last seconds of 10:00 and is still writing it.
 			await recordBackupStarted(db, clock);

@@ -15,7 +15,11 @@ describe('the leader lease on PostgreSQL', () => {
 		try {
 			const clock = new FakeClock('2026-03-01T10:00:00.000Z');
 			const race = async () => {
-				const won = await Promise.all(clients.map((db, n) => acquireLease(db, clock, { name: 'telegram-updates', holder: `worker-${n}`, ttlMs: TTL_MS })));
+				const won = await Promise.all(
+					clients.map((db, n) =>
+						acquireLease(db, clock, { name: 'telegram-updates', holder: `worker-${n}`, ttlMs: TTL_MS })
+					)
+				);
 				return won.flatMap((ok, n) => (ok ? [n] : []));
 			};
 			const [first] = await race();
@@ -30,7 +34,14 @@ describe('the leader lease on PostgreSQL', () => {
 			expect(rounds).toHaveLength(1);
 			const holder = (await clients[0]!.leaderLease.findUniqueOrThrow({ where: { name: 'telegram-updates' } })).holder;
 			expect(holder).toBe(`worker-${rounds[0]}`);
-			if (rounds[0] !== first) expect(await renewLease(clients[first!]!, clock, { name: 'telegram-updates', holder: `worker-${first}`, ttlMs: TTL_MS })).toBe(false);
+			if (rounds[0] !== first)
+				expect(
+					await renewLease(clients[first!]!, clock, {
+						name: 'telegram-updates',
+						holder: `worker-${first}`,
+						ttlMs: TTL_MS
+					})
+				).toBe(false);
 		} finally {
 			await Promise.all(clients.map((db) => db.$disconnect()));
 		}

@@ -6,7 +6,14 @@ import { systemClock } from '../../../src/lib/server/time/clock.ts';
 import { createTelegramEmulator } from '../../../tools/telegram-emulator/server.ts';
 import { usePgTestDb } from '../../helpers/pg-test-db.ts';
 import { bucketStore, useS3Server } from '../../helpers/s3-server.ts';
-import { arrivalFigures, broadcastCopies, queueNewsBroadcast, seedLeads, seedNewsRecipients, seedPackGuest } from '../../helpers/send-budget-load.ts';
+import {
+	arrivalFigures,
+	broadcastCopies,
+	queueNewsBroadcast,
+	seedLeads,
+	seedNewsRecipients,
+	seedPackGuest
+} from '../../helpers/send-budget-load.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
 import { makeFaceCrop, makeSelfie } from '../generation-selfie.ts';
 import { eventually } from '../guest-harness.ts';
@@ -37,43 +44,59 @@ describe('two workers share one Telegram send budget', () => {
 		for (const step of cleanUp.splice(0).reverse()) await step();
 	});
 
-	it('keeps a broadcast, packs and sales-group cards within Telegram’s limits, each copy once', { timeout: 300_000 }, async () => {
-		const { url, db } = database();
-		const s3 = await bucket();
-		const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN, callLogLimit: 50_000 });
-		cleanUp.push(() => emulator.close());
-		const recipients = await seedNewsRecipients(db, emulator, RECIPIENTS);
-		// Packs wait until both workers run, so the load overlaps whichever starts first.
-		await startMaintenance(db, systemClock, 'admin', 'test: packs start once both workers run');
-		const selfie = await makeSelfie();
-		const fixtures = { selfie, faceCrop: await makeFaceCrop(selfie) };
-		const jobIds: number[] = [];
-		for (let n = 1; n <= PACKS; n++) jobIds.push((await seedPackGuest(db, emulator, bucketStore(s3), fixtures, n)).jobId);
+	it(
+		'keeps a broadcast, packs and sales-group cards within Telegram’s limits, each copy once',
+		{ timeout: 300_000 },
+		async () => {
+			const { url, db } = database();
+			const s3 = await bucket();
+			const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN, callLogLimit: 50_000 });
+			cleanUp.push(() => emulator.close());
+			const recipients = await seedNewsRecipients(db, emulator, RECIPIENTS);
+			// Packs wait until both workers run, so the load overlaps whichever starts first.
+			await startMaintenance(db, systemClock, 'admin', 'test: packs start once both workers run');
+			const selfie = await makeSelfie();
+			const fixtures = { selfie, faceCrop: await makeFaceCrop(selfie) };
+			const jobIds: number[] = [];
+			for (let n = 1; n <= PACKS; n++)
+				jobIds.push((await seedPackGuest(db, emulator, bucketStore(s3), fixtures, n)).jobId);
 
-		const fleet = new WorkerFleet(tempDir(), { NODE_ENV: 'test', DATABASE_URL: url, DB_PATH: '', TELEGRAM_API_ROOT: emulator.url, ...s3.env, JOB_POLL_MS: '200' });
-		cleanUp.push(() => fleet.stopAll());
-		await Promise.all([fleet.start(0), fleet.start(1)]);
-		await endMaintenance(db);
-		const marker = `Budget news ${Date.now().toString(36)}`;
-		const broadcastId = await queueNewsBroadcast(db, `${marker}: doors open at six.`);
-		await seedLeads(db, LEADS);
+			const fleet = new WorkerFleet(tempDir(), {
+				NODE_ENV: 'test',
+				DATABASE_URL: url,
+				DB_PATH: '',
+				TELEGRAM_API_ROOT: emulator.url,
+				...s3.env,
+				JOB_POLL_MS: '200'
+			});
+			cleanUp.push(() => fleet.stopAll());
+			await Promise.all([fleet.start(0), fleet.start(1)]);
+			await endMaintenance(db);
+			const marker = `Budget news ${Date.now().toString(36)}`;
+			const broadcastId = await queueNewsBroadcast(db, `${marker}: doors open at six.`);
+			await seedLeads(db, LEADS);
 
-		await eventually(() => loadState(db, broadcastId, jobIds), (state) => state.broadcastDone && state.packsEnded && state.cards === LEADS, 240_000);
-		const figures = arrivalFigures(emulator.core.counters.snapshot().calls);
-		const context = JSON.stringify(figures);
-		expect(figures.messages, context).toBeGreaterThanOrEqual(RECIPIENTS + LEADS + PACKS * 3);
-		expect(figures.peakPerSecond, context).toBeLessThanOrEqual(30);
-		// The budget spaces places when they are taken (1.2 s a chat, 3.1 s the group); Telegram counts
-		// arrivals. A worker the machine stalls between its place and its call can land two arrivals
-		// closer than that (docs/scale-out.md, "Not there yet"), so per chat and per group this bounds
-		// what a stall can do — never a burst — and leaves the exact spacing to the places themselves.
-		expect(figures.maxPerChatPerSecond, context).toBeLessThanOrEqual(2);
-		expect(figures.closestGroupGapMs, context).toBeGreaterThanOrEqual(1000);
-		expect(figures.maxPerGroupPerMinute, context).toBeLessThanOrEqual(20);
-		expect(await broadcastCopies(emulator, recipients, marker)).toEqual({ lost: [], doubled: [] });
-		const jobs = await db.job.findMany({ where: { jobId: { in: jobIds } }, select: { status: true } });
-		expect(jobs.map((job) => job.status)).toEqual(jobIds.map(() => 'done'));
-	});
+			await eventually(
+				() => loadState(db, broadcastId, jobIds),
+				(state) => state.broadcastDone && state.packsEnded && state.cards === LEADS,
+				240_000
+			);
+			const figures = arrivalFigures(emulator.core.counters.snapshot().calls);
+			const context = JSON.stringify(figures);
+			expect(figures.messages, context).toBeGreaterThanOrEqual(RECIPIENTS + LEADS + PACKS * 3);
+			expect(figures.peakPerSecond, context).toBeLessThanOrEqual(30);
+			// The budget spaces places when they are taken (1.2 s a chat, 3.1 s the group); Telegram counts
+			// arrivals. A worker the machine stalls between its place and its call can land two arrivals
+			// closer than that (docs/scale-out.md, "Not there yet"), so per chat and per group this bounds
+			// what a stall can do — never a burst — and leaves the exact spacing to the places themselves.
+			expect(figures.maxPerChatPerSecond, context).toBeLessThanOrEqual(2);
+			expect(figures.closestGroupGapMs, context).toBeGreaterThanOrEqual(1000);
+			expect(figures.maxPerGroupPerMinute, context).toBeLessThanOrEqual(20);
+			expect(await broadcastCopies(emulator, recipients, marker)).toEqual({ lost: [], doubled: [] });
+			const jobs = await db.job.findMany({ where: { jobId: { in: jobIds } }, select: { status: true } });
+			expect(jobs.map((job) => job.status)).toEqual(jobIds.map(() => 'done'));
+		}
+	);
 });
 
 async function loadState(db: Db, broadcastId: number, jobIds: number[]) {

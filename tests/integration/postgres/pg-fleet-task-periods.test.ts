@@ -16,14 +16,21 @@ describe('scheduled task periods on PostgreSQL', () => {
 			const clock = new FakeClock('2026-03-01T10:00:30.000Z');
 			const winners: string[] = [];
 			for (let period = 0; period < 5; period++) {
-				const claims = await Promise.all(clients.map((db, n) => claimTaskPeriod(db, clock, 'leads-digest', MINUTE, `worker-${n}`)));
+				const claims = await Promise.all(
+					clients.map((db, n) => claimTaskPeriod(db, clock, 'leads-digest', MINUTE, `worker-${n}`))
+				);
 				const won = claims.flatMap((claim, n) => (claim ? [`worker-${n}`] : []));
 				expect(won).toHaveLength(1);
 				winners.push(won[0]!);
 				clock.advance(MINUTE);
 			}
 			const rows = await clients[0]!.scheduledTaskRun.findMany({ orderBy: { periodStart: 'asc' } });
-			expect(rows.map((row) => [row.periodStart, row.claimedBy])).toEqual(winners.map((winner, period) => [new Date(Date.parse('2026-03-01T10:00:00.000Z') + period * MINUTE).toISOString(), winner]));
+			expect(rows.map((row) => [row.periodStart, row.claimedBy])).toEqual(
+				winners.map((winner, period) => [
+					new Date(Date.parse('2026-03-01T10:00:00.000Z') + period * MINUTE).toISOString(),
+					winner
+				])
+			);
 		} finally {
 			await Promise.all(clients.map((db) => db.$disconnect()));
 		}

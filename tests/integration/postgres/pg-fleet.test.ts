@@ -43,57 +43,87 @@ describe(`a fleet on PostgreSQL + S3 with workers killed at random (seed ${SEED}
 		for (const step of cleanUp.splice(0).reverse()) await step();
 	});
 
-	it('every guest gets one set and one link, each fleet task runs once per period, no job is held by two workers', { timeout: 600_000 }, async () => {
-		const { url, db } = database();
-		const dir = tempDir();
-		const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
-		cleanUp.push(() => emulator.close());
-		const shared = { DATABASE_URL: url, DB_PATH: '', TELEGRAM_API_ROOT: emulator.url, ...(await bucket()).env };
-		const webs = await Promise.all([0, 1].map((n) => startBuiltWeb(path.join(dir, `web-${n}`), shared)));
-		cleanUp.push(async () => void (await Promise.all(webs.map((web) => web.stop()))));
-		// A job whose claims all die with their worker fails at JOB_MAX_ATTEMPTS (a poison pill); up to 8
-		// kills could hit one job 3 times, and these kills are not the job's doing: every guest still gets a set.
-		const fleet = new WorkerFleet(dir, { ...shared, NODE_ENV: 'test', LOG_LEVEL: 'debug', JOB_LEASE_SECONDS: '10', JOB_POLL_MS: '200', JOB_BACKOFF_BASE_SECONDS: '0', PROVIDER_RETRY_BASE_MS: '20', JOB_MAX_ATTEMPTS: '10' });
-		cleanUp.push(() => fleet.stopAll());
-		await Promise.all(Array.from({ length: WORKERS }, (_, slot) => fleet.start(slot)));
-		// Fleet tasks are judged from here: before every worker has started, a period may rightly go unrun.
-		const began = Date.now();
+	it(
+		'every guest gets one set and one link, each fleet task runs once per period, no job is held by two workers',
+		{ timeout: 600_000 },
+		async () => {
+			const { url, db } = database();
+			const dir = tempDir();
+			const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
+			cleanUp.push(() => emulator.close());
+			const shared = { DATABASE_URL: url, DB_PATH: '', TELEGRAM_API_ROOT: emulator.url, ...(await bucket()).env };
+			const webs = await Promise.all([0, 1].map((n) => startBuiltWeb(path.join(dir, `web-${n}`), shared)));
+			cleanUp.push(async () => void (await Promise.all(webs.map((web) => web.stop()))));
+			// A job whose claims all die with their worker fails at JOB_MAX_ATTEMPTS (a poison pill); up to 8
+			// kills could hit one job 3 times, and these kills are not the job's doing: every guest still gets a set.
+			const fleet = new WorkerFleet(dir, {
+				...shared,
+				NODE_ENV: 'test',
+				LOG_LEVEL: 'debug',
+				JOB_LEASE_SECONDS: '10',
+				JOB_POLL_MS: '200',
+				JOB_BACKOFF_BASE_SECONDS: '0',
+				PROVIDER_RETRY_BASE_MS: '20',
+				JOB_MAX_ATTEMPTS: '10'
+			});
+			cleanUp.push(() => fleet.stopAll());
+			await Promise.all(Array.from({ length: WORKERS }, (_, slot) => fleet.start(slot)));
+			// Fleet tasks are judged from here: before every worker has started, a period may rightly go unrun.
+			const began = Date.now();
 
-		// The kiosks' Start needs the bot's name, which a worker records once it has met Telegram.
-		await eventually(() => readBotUsername(db), (name) => name !== null, 60_000);
-		const chaos = startChaos(fleet, db, seededRandom(SEED));
-		reportFailure = () => writeFailureReport(fleet, emulator);
-		const walked = await walkAllGuests({ webs, emulator, random: seededRandom(SEED + 1), botTimeoutMs: 60_000 }, db);
-		await waitForAllDone(db, walked.length);
-		const killed = await chaos.stop();
-		const ended = Date.now();
-		await fleet.stopAll();
-		const lines = fleet.logLines();
-		const context = `seed ${SEED}; killed: ${killed.map((k) => `${k.launch.workerId}${k.heldJob ? ' (holding a job)' : ''}`).join(', ')}`;
+			// The kiosks' Start needs the bot's name, which a worker records once it has met Telegram.
+			await eventually(
+				() => readBotUsername(db),
+				(name) => name !== null,
+				60_000
+			);
+			const chaos = startChaos(fleet, db, seededRandom(SEED));
+			reportFailure = () => writeFailureReport(fleet, emulator);
+			const walked = await walkAllGuests({ webs, emulator, random: seededRandom(SEED + 1), botTimeoutMs: 60_000 }, db);
+			await waitForAllDone(db, walked.length);
+			const killed = await chaos.stop();
+			const ended = Date.now();
+			await fleet.stopAll();
+			const lines = fleet.logLines();
+			const context = `seed ${SEED}; killed: ${killed.map((k) => `${k.launch.workerId}${k.heldJob ? ' (holding a job)' : ''}`).join(', ')}`;
 
-		// One set of 12 and one link per guest, whatever the kills did.
-		const jobs = await db.job.findMany({ orderBy: { jobId: 'asc' } });
-		expect(jobs.map((job) => [job.telegramUserId, job.status]), context).toEqual(walked.map((guest) => [BigInt(guest.guestId), 'done']));
-		const sets = await emulator.control.stickerSets();
-		for (const guest of walked) {
-			const job = jobs.find((row) => row.jobId === guest.jobId)!;
-			const own = sets.filter((set) => set.owner_user_id === guest.guestId);
-			expect(own.map((set) => [set.name, set.stickers.length]), `${context}; guest ${guest.guestId}`).toEqual([[job.packName, 12]]);
-			const links = (await emulator.control.chatMessages(guest.guestId)).filter((m) => m.from_bot && m.text?.includes('https://t.me/addstickers/'));
-			expect(links.map((m) => m.text?.includes(`https://t.me/addstickers/${job.packName}`)), `${context}; guest ${guest.guestId}`).toEqual([true]);
+			// One set of 12 and one link per guest, whatever the kills did.
+			const jobs = await db.job.findMany({ orderBy: { jobId: 'asc' } });
+			expect(
+				jobs.map((job) => [job.telegramUserId, job.status]),
+				context
+			).toEqual(walked.map((guest) => [BigInt(guest.guestId), 'done']));
+			const sets = await emulator.control.stickerSets();
+			for (const guest of walked) {
+				const job = jobs.find((row) => row.jobId === guest.jobId)!;
+				const own = sets.filter((set) => set.owner_user_id === guest.guestId);
+				expect(
+					own.map((set) => [set.name, set.stickers.length]),
+					`${context}; guest ${guest.guestId}`
+				).toEqual([[job.packName, 12]]);
+				const links = (await emulator.control.chatMessages(guest.guestId)).filter(
+					(m) => m.from_bot && m.text?.includes('https://t.me/addstickers/')
+				);
+				expect(
+					links.map((m) => m.text?.includes(`https://t.me/addstickers/${job.packName}`)),
+					`${context}; guest ${guest.guestId}`
+				).toEqual([true]);
+			}
+
+			// No job was claimed while another launch still held it; killed holders' jobs did move on.
+			expect(overlappingClaims(lines), context).toEqual([]);
+			expect(killed.length, context).toBeGreaterThanOrEqual(3);
+			if (killed.some((k) => k.heldJob))
+				expect(lines.filter((line) => line.msg === 'job claimed').length, context).toBeGreaterThan(walked.length);
+
+			// Each fleet-wide task ran once in each period it was claimed, and no period went unrun.
+			const rows = await db.scheduledTaskRun.findMany();
+			expect(taskPeriodBreaches(lines, rows), context).toEqual([]);
+			expect(unrunPeriods(lines, rows, 'job-deadlines', JOB_DEADLINES_PERIOD_MS, began, ended), context).toEqual([]);
+			for (const task of ['leads-reminders', 'rpd-warning'])
+				expect(unrunPeriods(lines, rows, task, MINUTE, began, ended), context).toEqual([]);
 		}
-
-		// No job was claimed while another launch still held it; killed holders' jobs did move on.
-		expect(overlappingClaims(lines), context).toEqual([]);
-		expect(killed.length, context).toBeGreaterThanOrEqual(3);
-		if (killed.some((k) => k.heldJob)) expect(lines.filter((line) => line.msg === 'job claimed').length, context).toBeGreaterThan(walked.length);
-
-		// Each fleet-wide task ran once in each period it was claimed, and no period went unrun.
-		const rows = await db.scheduledTaskRun.findMany();
-		expect(taskPeriodBreaches(lines, rows), context).toEqual([]);
-		expect(unrunPeriods(lines, rows, 'job-deadlines', JOB_DEADLINES_PERIOD_MS, began, ended), context).toEqual([]);
-		for (const task of ['leads-reminders', 'rpd-warning']) expect(unrunPeriods(lines, rows, task, MINUTE, began, ended), context).toEqual([]);
-	});
+	);
 });
 
 /**
@@ -102,8 +132,15 @@ describe(`a fleet on PostgreSQL + S3 with workers killed at random (seed ${SEED}
  */
 async function writeFailureReport(fleet: WorkerFleet, emulator: TelegramEmulator): Promise<void> {
 	const file = path.join(PROJECT_ROOT, '.tmp', `fleet-failure-seed-${SEED}.json`);
-	const chats = await Promise.all((await emulator.control.users()).map(async (user) => ({ user: user.id, messages: await emulator.control.chatMessages(user.id) })));
-	const lines = fleet.logLines().map((line) => ({ workerId: line.launch.workerId, killedAt: line.launch.killedAt, ...line.fields }));
+	const chats = await Promise.all(
+		(await emulator.control.users()).map(async (user) => ({
+			user: user.id,
+			messages: await emulator.control.chatMessages(user.id)
+		}))
+	);
+	const lines = fleet
+		.logLines()
+		.map((line) => ({ workerId: line.launch.workerId, killedAt: line.launch.killedAt, ...line.fields }));
 	mkdirSync(path.dirname(file), { recursive: true });
 	writeFileSync(file, JSON.stringify({ seed: SEED, lines, chats, updates: await emulator.control.updates() }, null, 1));
 	console.error(`the fleet test failed: its workers' logs and the chats are in ${file}`);
@@ -112,11 +149,16 @@ async function writeFailureReport(fleet: WorkerFleet, emulator: TelegramEmulator
 /** Each kiosk serves its guests one after another; the kiosks run side by side. */
 async function walkAllGuests(deps: FleetGuestDeps, db: Db) {
 	const kiosks = await Promise.all(Array.from({ length: KIOSKS }, (_, k) => createKiosk(db, systemClock, `hall-${k}`)));
-	const guests = await Promise.all(Array.from({ length: KIOSKS * GUESTS_PER_KIOSK }, (_, n) => deps.emulator.control.createUser({ first_name: `Guest${n}`, language_code: 'en' })));
+	const guests = await Promise.all(
+		Array.from({ length: KIOSKS * GUESTS_PER_KIOSK }, (_, n) =>
+			deps.emulator.control.createUser({ first_name: `Guest${n}`, language_code: 'en' })
+		)
+	);
 	const perKiosk = await Promise.all(
 		kiosks.map(async ({ key }, k) => {
 			const walked = [];
-			for (let n = 0; n < GUESTS_PER_KIOSK; n++) walked.push(await walkGuest(deps, key, guests[k * GUESTS_PER_KIOSK + n]!.id));
+			for (let n = 0; n < GUESTS_PER_KIOSK; n++)
+				walked.push(await walkGuest(deps, key, guests[k * GUESTS_PER_KIOSK + n]!.id));
 			return walked;
 		})
 	);
@@ -153,7 +195,12 @@ function startChaos(fleet: WorkerFleet, db: Db, random: Random): { stop(): Promi
 			await new Promise((resolve) => setTimeout(resolve, 2000 + random() * 4000));
 			if (stopped) break;
 			const holders = await workersHoldingJobs(db);
-			const aimed = kills.length % 2 === 1 ? Array.from({ length: WORKERS }, (_, slot) => slot).filter((slot) => holders.has(fleet.current(slot).workerId)) : [];
+			const aimed =
+				kills.length % 2 === 1
+					? Array.from({ length: WORKERS }, (_, slot) => slot).filter((slot) =>
+							holders.has(fleet.current(slot).workerId)
+						)
+					: [];
 			const slot = aimed.length ? aimed[Math.floor(random() * aimed.length)]! : Math.floor(random() * WORKERS);
 			const launch = fleet.current(slot);
 			kills.push({ launch, heldJob: holders.has(launch.workerId) });
@@ -171,6 +218,9 @@ function startChaos(fleet: WorkerFleet, db: Db, random: Random): { stop(): Promi
 
 async function workersHoldingJobs(db: Db): Promise<Set<string>> {
 	const processing = await db.job.findMany({ where: { status: 'processing' }, select: { jobId: true } });
-	const leases = await db.jobLease.findMany({ where: { jobId: { in: processing.map((job) => job.jobId) } }, select: { workerId: true } });
+	const leases = await db.jobLease.findMany({
+		where: { jobId: { in: processing.map((job) => job.jobId) } },
+		select: { workerId: true }
+	});
 	return new Set(leases.map((lease) => lease.workerId));
 }

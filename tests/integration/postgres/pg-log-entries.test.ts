@@ -21,8 +21,18 @@ describe('warnings and errors in log_entries on PostgreSQL', () => {
 		logger.warn({ jobId: 12 }, 'provider slow');
 		sink.flush();
 		await sink.settled();
-		expect(await db.logEntry.findMany({ select: { process: true, level: true, message: true, context: true, workerId: true } })).toEqual([
-			{ process: 'worker', level: 'warn', message: 'provider slow', context: JSON.stringify({ jobId: 12 }), workerId: 'host:7:1' }
+		expect(
+			await db.logEntry.findMany({
+				select: { process: true, level: true, message: true, context: true, workerId: true }
+			})
+		).toEqual([
+			{
+				process: 'worker',
+				level: 'warn',
+				message: 'provider slow',
+				context: JSON.stringify({ jobId: 12 }),
+				workerId: 'host:7:1'
+			}
 		]);
 		expect(sink.pendingLines).toBe(0);
 
@@ -37,7 +47,10 @@ describe('warnings and errors in log_entries on PostgreSQL', () => {
 		sink.flush();
 		await sink.settled();
 		expect(sink.pendingLines).toBe(0);
-		expect((await db.logEntry.findMany({ orderBy: { id: 'asc' } })).map((row) => row.message)).toEqual(['provider slow', 'queue stalled']);
+		expect((await db.logEntry.findMany({ orderBy: { id: 'asc' } })).map((row) => row.message)).toEqual([
+			'provider slow',
+			'queue stalled'
+		]);
 		sink.close();
 		expect(troubles).toEqual([]);
 	});

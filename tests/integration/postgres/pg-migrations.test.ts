@@ -2,7 +2,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { readMigrationFiles, POSTGRES_MIGRATIONS_DIR } from '../../../src/lib/server/db/migrations/migration-files.ts';
-import { diffMigrationsToSchema, isEmptyMigration, postgresTarget } from '../../../src/lib/server/db/migrations/new-migration.ts';
+import {
+	diffMigrationsToSchema,
+	isEmptyMigration,
+	postgresTarget
+} from '../../../src/lib/server/db/migrations/new-migration.ts';
 import { migratePostgres } from '../../../src/lib/server/db/migrations/pg-migrate.ts';
 import { migrateSafely } from '../../../src/lib/server/db/migrations/safe-migrate.ts';
 import { describeSchema } from '../../../src/lib/server/db/migrations/schema-shape.ts';
@@ -37,7 +41,14 @@ type Row = Record<string, unknown>;
 /** Rows as comparable text: every value as a string, times of the migration run ("…_at") left out. */
 function comparable(rows: Row[]): string[] {
 	return rows
-		.map((row) => JSON.stringify(Object.keys(row).sort().filter((key) => !key.endsWith('_at')).map((key) => [key, row[key] === null ? null : String(row[key])])))
+		.map((row) =>
+			JSON.stringify(
+				Object.keys(row)
+					.sort()
+					.filter((key) => !key.endsWith('_at'))
+					.map((key) => [key, row[key] === null ? null : String(row[key])])
+			)
+		)
 		.sort();
 }
 
@@ -66,8 +77,15 @@ describe('PostgreSQL migrations', () => {
 			const dbPath = path.join(tempDir(), 'app.db');
 			await migrateSafely({ dbPath, migrationsDir: path.join(PROJECT_ROOT, 'prisma', 'migrations'), clock });
 			const sqlite = openSqliteFile(dbPath);
-			const sqliteTables = Object.fromEntries([...describeSchema(sqlite)].map(([table, shape]) => [table, [...shape.columns].sort()]));
-			const sqliteRows = Object.fromEntries(Object.keys(sqliteTables).map((table) => [table, comparable(sqlite.prepare(`SELECT * FROM "${table}"`).all() as Row[])]));
+			const sqliteTables = Object.fromEntries(
+				[...describeSchema(sqlite)].map(([table, shape]) => [table, [...shape.columns].sort()])
+			);
+			const sqliteRows = Object.fromEntries(
+				Object.keys(sqliteTables).map((table) => [
+					table,
+					comparable(sqlite.prepare(`SELECT * FROM "${table}"`).all() as Row[])
+				])
+			);
 			sqlite.close();
 			expect(await columnsByTable(url)).toEqual(sqliteTables);
 			// The rows the migrations write (the default event and its catalogue) are there on both.
@@ -85,7 +103,13 @@ describe('PostgreSQL migrations', () => {
 
 	it('the drift check notices a schema the migrations do not produce', async () => {
 		const target = postgresTarget(PROJECT_ROOT, inject('pgServerUrl'));
-		const changed = { ...target, schema: { ...target.schema, content: `${target.schema.content}\nmodel Extra {\n  id Int @id\n  @@map("extra")\n}\n` } };
+		const changed = {
+			...target,
+			schema: {
+				...target.schema,
+				content: `${target.schema.content}\nmodel Extra {\n  id Int @id\n  @@map("extra")\n}\n`
+			}
+		};
 		const sql = await diffMigrationsToSchema(changed);
 		expect(isEmptyMigration(sql)).toBe(false);
 		expect(sql).toContain('CREATE TABLE "extra"');
@@ -95,10 +119,21 @@ describe('PostgreSQL migrations', () => {
 		const url = await createDatabase(inject('pgServerUrl'), 'empty');
 		try {
 			const env = { DB_PATH: '', DATABASE_URL: url };
-			const outputs = await Promise.all([runTs('src/lib/server/db/migrate-cli.ts', { env }), runTs('src/lib/server/db/migrate-cli.ts', { env })]);
-			expect(outputs.map((o) => [o.code, o.stderr])).toEqual([[0, ''], [0, '']]);
+			const outputs = await Promise.all([
+				runTs('src/lib/server/db/migrate-cli.ts', { env }),
+				runTs('src/lib/server/db/migrate-cli.ts', { env })
+			]);
+			expect(outputs.map((o) => [o.code, o.stderr])).toEqual([
+				[0, ''],
+				[0, '']
+			]);
 			const lines = outputs.map((o) => o.stdout.trim().replace(/^postgresql \S+: /, '')).sort();
-			expect(lines).toEqual([`applied ${readMigrationFiles(MIGRATIONS_DIR).map((file) => file.name).join(', ')}`, 'up to date']);
+			expect(lines).toEqual([
+				`applied ${readMigrationFiles(MIGRATIONS_DIR)
+					.map((file) => file.name)
+					.join(', ')}`,
+				'up to date'
+			]);
 		} finally {
 			await dropDatabase(url);
 		}
@@ -108,7 +143,10 @@ describe('PostgreSQL migrations', () => {
 		const url = await createDatabase(inject('pgServerUrl'), 'empty');
 		try {
 			const names = readMigrationFiles(MIGRATIONS_DIR).map((file) => file.name);
-			const results = await Promise.all([migratePostgres({ url, migrationsDir: MIGRATIONS_DIR, clock }), migratePostgres({ url, migrationsDir: MIGRATIONS_DIR, clock })]);
+			const results = await Promise.all([
+				migratePostgres({ url, migrationsDir: MIGRATIONS_DIR, clock }),
+				migratePostgres({ url, migrationsDir: MIGRATIONS_DIR, clock })
+			]);
 			expect(results.map((r) => r.applied).sort((a, b) => b.length - a.length)).toEqual([names, []]);
 			const client = new pg.Client({ connectionString: url });
 			await client.connect();

@@ -38,10 +38,14 @@ describe('npm run db:move-to-postgres', () => {
 
 	it('refuses a SQLite target and a missing file', async () => {
 		const dir = tempDir();
-		const noTarget = await runTs('scripts/move-to-postgres.ts', { env: { DB_PATH: path.join(dir, 'app.db'), DATA_DIR: dir, DATABASE_URL: '' } });
+		const noTarget = await runTs('scripts/move-to-postgres.ts', {
+			env: { DB_PATH: path.join(dir, 'app.db'), DATA_DIR: dir, DATABASE_URL: '' }
+		});
 		expect(noTarget.code).toBe(1);
 		expect(noTarget.stderr).toContain('move refused: set DATABASE_URL');
-		const missing = await runTs('scripts/move-to-postgres.ts', { env: { DB_PATH: path.join(dir, 'none.db'), DATA_DIR: dir, DATABASE_URL: target().url } });
+		const missing = await runTs('scripts/move-to-postgres.ts', {
+			env: { DB_PATH: path.join(dir, 'none.db'), DATA_DIR: dir, DATABASE_URL: target().url }
+		});
 		expect(missing.code).toBe(1);
 		expect(missing.stderr).toContain('move refused: no SQLite database at');
 	}, 60_000);

@@ -24,8 +24,12 @@ describe('an operator link code used from two clients at once', () => {
 			const outcomes = fulfilled(await atOnce([one, two], (db, n) => linkTelegramChat(db, clock, chats[n]!, code)));
 			expect(outcomes.map((o) => o.kind).sort()).toEqual(['linked', 'wrong']);
 			const winner = chats[outcomes.findIndex((o) => o.kind === 'linked')];
-			expect(await one.operator.findUniqueOrThrow({ where: { id: operator.id } })).toMatchObject({ telegramId: winner });
-			expect(await one.auditLog.count({ where: { action: 'operator_telegram_verified', telegramUserId: winner } })).toBe(1);
+			expect(await one.operator.findUniqueOrThrow({ where: { id: operator.id } })).toMatchObject({
+				telegramId: winner
+			});
+			expect(
+				await one.auditLog.count({ where: { action: 'operator_telegram_verified', telegramUserId: winner } })
+			).toBe(1);
 		}
 		expect(await one.operatorLinkCode.count()).toBe(0);
 	});

@@ -22,7 +22,9 @@ describe('operator writes from two web processes at once', () => {
 		for (let round = 0; round < ROUNDS; round++) {
 			await one.operator.deleteMany();
 			const token = (await issueSetupToken(one, clock))!;
-			const outcomes = await atOnce([one, two], (db, n) => createOwner(db, clock, { token, username: `owner-${round}-${n}`, password: TEST_PASSWORD, ip: null }));
+			const outcomes = await atOnce([one, two], (db, n) =>
+				createOwner(db, clock, { token, username: `owner-${round}-${n}`, password: TEST_PASSWORD, ip: null })
+			);
 			expect(fulfilled(outcomes)).toHaveLength(1);
 			expect(await one.operator.count()).toBe(1);
 			const refused = outcomes.find((o) => o.status === 'rejected');
@@ -34,8 +36,13 @@ describe('operator writes from two web processes at once', () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
 			await one.operator.deleteMany();
-			const owners = [await insertOperator(one, clock, `ann-${round}`, 'owner'), await insertOperator(one, clock, `bob-${round}`, 'owner')];
-			const outcomes = await atOnce([one, two], (db, n) => removeOperator(db, clock, { name: owners[n]!.username, ip: null, operatorId: owners[n]!.id }, owners[1 - n]!.id));
+			const owners = [
+				await insertOperator(one, clock, `ann-${round}`, 'owner'),
+				await insertOperator(one, clock, `bob-${round}`, 'owner')
+			];
+			const outcomes = await atOnce([one, two], (db, n) =>
+				removeOperator(db, clock, { name: owners[n]!.username, ip: null, operatorId: owners[n]!.id }, owners[1 - n]!.id)
+			);
 			expect(refusals(outcomes)).toEqual(['OperatorRefused']);
 			expect(await one.operator.count({ where: { role: 'owner' } })).toBe(1);
 		}
@@ -45,8 +52,19 @@ describe('operator writes from two web processes at once', () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
 			await one.operator.deleteMany();
-			const owners = [await insertOperator(one, clock, `cat-${round}`, 'owner'), await insertOperator(one, clock, `dan-${round}`, 'owner')];
-			const outcomes = await atOnce([one, two], (db, n) => changeOperatorRole(db, clock, { name: owners[n]!.username, ip: null, operatorId: owners[n]!.id }, owners[1 - n]!.id, 'operator'));
+			const owners = [
+				await insertOperator(one, clock, `cat-${round}`, 'owner'),
+				await insertOperator(one, clock, `dan-${round}`, 'owner')
+			];
+			const outcomes = await atOnce([one, two], (db, n) =>
+				changeOperatorRole(
+					db,
+					clock,
+					{ name: owners[n]!.username, ip: null, operatorId: owners[n]!.id },
+					owners[1 - n]!.id,
+					'operator'
+				)
+			);
 			expect(refusals(outcomes)).toEqual(['OperatorRefused']);
 			expect(await one.operator.count({ where: { role: 'owner' } })).toBe(1);
 		}
@@ -55,9 +73,18 @@ describe('operator writes from two web processes at once', () => {
 	it('one username added from both at once: one operator, the other told the name is taken', async () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
-			const outcomes = await atOnce([one, two], (db) => addOperator(db, clock, { name: 'owner', ip: null }, { username: `eve-${round}`, role: 'operator', password: TEST_PASSWORD }));
+			const outcomes = await atOnce([one, two], (db) =>
+				addOperator(
+					db,
+					clock,
+					{ name: 'owner', ip: null },
+					{ username: `eve-${round}`, role: 'operator', password: TEST_PASSWORD }
+				)
+			);
 			expect(fulfilled(outcomes)).toHaveLength(1);
-			expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason.message).toBe(`An operator named “eve-${round}” already exists.`);
+			expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason.message).toBe(
+				`An operator named “eve-${round}” already exists.`
+			);
 		}
 	});
 });

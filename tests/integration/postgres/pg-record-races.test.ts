@@ -25,9 +25,17 @@ describe('record writes from two processes at once', () => {
 	it('one status pressed twice at once (a replayed button): one change, one history row', async () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
-			const lead = await one.lead.create({ data: { requestId: `status-${round}`, createdAt: clock.now().toISOString() } });
-			const outcomes = await atOnce([one, two], (db, n) => setLeadStatus({ db, clock }, lead.id, 'in_work', { telegramUserId: BigInt(100 + n), name: `admin-${n}` }));
-			expect(fulfilled(outcomes).map((o) => o.outcome).sort()).toEqual(['changed', 'unchanged']);
+			const lead = await one.lead.create({
+				data: { requestId: `status-${round}`, createdAt: clock.now().toISOString() }
+			});
+			const outcomes = await atOnce([one, two], (db, n) =>
+				setLeadStatus({ db, clock }, lead.id, 'in_work', { telegramUserId: BigInt(100 + n), name: `admin-${n}` })
+			);
+			expect(
+				fulfilled(outcomes)
+					.map((o) => o.outcome)
+					.sort()
+			).toEqual(['changed', 'unchanged']);
 			expect(await one.leadStatusHistory.count({ where: { leadId: lead.id } })).toBe(1);
 		}
 	});
@@ -37,7 +45,11 @@ describe('record writes from two processes at once', () => {
 		for (let round = 0; round < ROUNDS; round++) {
 			const sent = submission({ ipHash: `${round}`.padStart(32, 'b') });
 			const outcomes = await atOnce([one, two], (db) => receiveLead({ db, clock }, sent));
-			expect(fulfilled(outcomes).map((o) => o.outcome).sort()).toEqual(['already_received', 'lead']);
+			expect(
+				fulfilled(outcomes)
+					.map((o) => o.outcome)
+					.sort()
+			).toEqual(['already_received', 'lead']);
 			expect(await one.lead.count({ where: { requestId: sent.requestId } })).toBe(1);
 		}
 	});
@@ -46,8 +58,15 @@ describe('record writes from two processes at once', () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
 			const first = submission({ ipHash: `${round}`.padStart(32, 'c') });
-			const second = { ...submission({ ipHash: `${round}`.padStart(32, 'd') }), telegram: first.telegram!.toUpperCase(), phone: first.phone, comment: 'a second try' };
-			const outcomes = fulfilled(await atOnce([one, two], (db, n) => receiveLead({ db, clock }, n === 0 ? first : second)));
+			const second = {
+				...submission({ ipHash: `${round}`.padStart(32, 'd') }),
+				telegram: first.telegram!.toUpperCase(),
+				phone: first.phone,
+				comment: 'a second try'
+			};
+			const outcomes = fulfilled(
+				await atOnce([one, two], (db, n) => receiveLead({ db, clock }, n === 0 ? first : second))
+			);
 			expect(outcomes.map((o) => o.outcome).sort()).toEqual(['lead', 'repeat']);
 			expect(new Set(outcomes.map((o) => (o.outcome === 'rate_limited' ? null : o.leadId))).size).toBe(1);
 		}
@@ -56,7 +75,13 @@ describe('record writes from two processes at once', () => {
 	it('submissions from one client at once on two web processes: exactly the hour’s limit of 8 is stored', async () => {
 		const [one, two] = clients();
 		const ipHash = 'e'.repeat(32);
-		const outcomes = fulfilled(await Promise.all(Array.from({ length: 12 }, (_, n) => atOnce([n % 2 ? one : two], (db) => receiveLead({ db, clock }, submission({ ipHash }))))).then((all) => all.flat()));
+		const outcomes = fulfilled(
+			await Promise.all(
+				Array.from({ length: 12 }, (_, n) =>
+					atOnce([n % 2 ? one : two], (db) => receiveLead({ db, clock }, submission({ ipHash })))
+				)
+			).then((all) => all.flat())
+		);
 		expect(outcomes.filter((o) => o.outcome === 'lead')).toHaveLength(8);
 		expect(outcomes.filter((o) => o.outcome === 'rate_limited')).toHaveLength(4);
 	});
@@ -65,7 +90,9 @@ describe('record writes from two processes at once', () => {
 		const [one, two] = clients();
 		for (let round = 0; round < ROUNDS; round++) {
 			await one.leadCardEdit.deleteMany();
-			const lead = await one.lead.create({ data: { requestId: `card-${round}`, createdAt: clock.now().toISOString() } });
+			const lead = await one.lead.create({
+				data: { requestId: `card-${round}`, createdAt: clock.now().toISOString() }
+			});
 			await requestCardEdit(one, lead.id, clock.now());
 			const claims = fulfilled(await atOnce([one, two], (db) => claimCardEdit(db, clock.now(), MINUTE)));
 			expect(claims.filter((c) => c !== null).map((c) => c!.leadId)).toEqual([lead.id]);
@@ -77,10 +104,22 @@ describe('record writes from two processes at once', () => {
 		for (let round = 0; round < ROUNDS; round++) {
 			const day = new Date(Date.parse('2026-04-01T00:00:00.000Z') + round * 86_400_000).toISOString().slice(0, 10);
 			const outcomes = await atOnce([one, two], (db, n) =>
-				recordBotMessage(db, { telegramUserId: 7n, direction: n === 0 ? 'in' : 'out', kind: 'text', text: null, messageId: null, at: `${day}T09:00:0${n}.000Z` })
+				recordBotMessage(db, {
+					telegramUserId: 7n,
+					direction: n === 0 ? 'in' : 'out',
+					kind: 'text',
+					text: null,
+					messageId: null,
+					at: `${day}T09:00:0${n}.000Z`
+				})
 			);
 			expect(refusals(outcomes)).toEqual([]);
-			expect(await one.messageActivity.findUnique({ where: { day } })).toEqual({ day, incoming: 1, outgoing: 1, guests: 1 });
+			expect(await one.messageActivity.findUnique({ where: { day } })).toEqual({
+				day,
+				incoming: 1,
+				outgoing: 1,
+				guests: 1
+			});
 		}
 	});
 
@@ -90,13 +129,23 @@ describe('record writes from two processes at once', () => {
 			await atOnce([one, two], (db, n) => setBalanceOverride(db, clock, operator, round * 10 + n));
 			if (round === 0) {
 				// The first ever: one of the two found nothing before it, the other found that one.
-				const previous = (await one.auditLog.findMany({ where: { action: 'set_balance_override' }, orderBy: { id: 'asc' } })).map((row) => (JSON.parse(row.details ?? '{}') as { previous: unknown }).previous);
+				const previous = (
+					await one.auditLog.findMany({ where: { action: 'set_balance_override' }, orderBy: { id: 'asc' } })
+				).map((row) => (JSON.parse(row.details ?? '{}') as { previous: unknown }).previous);
 				expect(previous.filter((p) => p === null)).toHaveLength(1);
 			}
-			const audits = await one.auditLog.findMany({ where: { action: 'set_balance_override' }, orderBy: { id: 'desc' }, take: 2 });
-			const [last, first] = audits.map((row) => JSON.parse(row.details ?? '{}') as { value: number; previous: { value: number } | null });
+			const audits = await one.auditLog.findMany({
+				where: { action: 'set_balance_override' },
+				orderBy: { id: 'desc' },
+				take: 2
+			});
+			const [last, first] = audits.map(
+				(row) => JSON.parse(row.details ?? '{}') as { value: number; previous: { value: number } | null }
+			);
 			expect(last!.previous?.value).toBe(first!.value);
-			const stored = JSON.parse((await one.setting.findUniqueOrThrow({ where: { key: BALANCE_KEY } })).value) as { value: number };
+			const stored = JSON.parse((await one.setting.findUniqueOrThrow({ where: { key: BALANCE_KEY } })).value) as {
+				value: number;
+			};
 			expect(stored.value).toBe(last!.value);
 		}
 	});

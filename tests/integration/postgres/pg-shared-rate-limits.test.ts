@@ -38,7 +38,8 @@ describe('rate limits shared by two web processes on PostgreSQL', () => {
 	it('a kiosk gets its 10 starts in total, then 429 with Retry-After from either process', async () => {
 		const { db } = database();
 		await rememberBotUsername(db, systemClock, 'sticker_test_bot');
-		const start = (web: BuiltWeb, key: string) => requestWeb(web, '/api/kiosk/sessions', { method: 'POST', cookie: `kiosk_key=${key}` });
+		const start = (web: BuiltWeb, key: string) =>
+			requestWeb(web, '/api/kiosk/sessions', { method: 'POST', cookie: `kiosk_key=${key}` });
 		// A first start in each process pays for its warm-up (connections, the upload checker), so the
 		// 12 below take well under the 6 s in which one token comes back.
 		const warmUp = await createKiosk(db, systemClock, 'warm-up');
@@ -49,7 +50,10 @@ describe('rate limits shared by two web processes on PostgreSQL', () => {
 		for (const refused of answers.slice(10)) {
 			expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 			expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(6);
-			expect(await refused.json()).toEqual({ error: 'rate_limited', message: 'Too many requests from this kiosk. Wait a few seconds.' });
+			expect(await refused.json()).toEqual({
+				error: 'rate_limited',
+				message: 'Too many requests from this kiosk. Wait a few seconds.'
+			});
 		}
 		// The warm-up kiosk's allowance is its own.
 		expect((await start(webs[0]!, warmUp.key)).status).toBe(201);
@@ -58,8 +62,15 @@ describe('rate limits shared by two web processes on PostgreSQL', () => {
 	it('an API token of 3 a minute gets 3 requests in total across both processes', async () => {
 		const { db } = database();
 		const owner = await insertOperator(db, systemClock, 'olga', 'owner');
-		const token = await createApiToken(db, systemClock, owner.id, { name: 'crm', scopes: ['stats:read'], expiresInDays: 30, ratePerMinute: 3 });
-		const answers = await alternate(4, (web) => fetch(`${web.base}/api/v1/events`, { headers: { authorization: `Bearer ${token.secret}` } }));
+		const token = await createApiToken(db, systemClock, owner.id, {
+			name: 'crm',
+			scopes: ['stats:read'],
+			expiresInDays: 30,
+			ratePerMinute: 3
+		});
+		const answers = await alternate(4, (web) =>
+			fetch(`${web.base}/api/v1/events`, { headers: { authorization: `Bearer ${token.secret}` } })
+		);
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
 		expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThan(15);
 		expect(Number(answers[3]!.headers.get('retry-after'))).toBeLessThanOrEqual(20);

@@ -15,7 +15,10 @@ export function useTwoClients(database: () => { url: string }): () => [Db, Db] {
 }
 
 /** Both clients run `step` at the same moment; the outcomes in client order, refusals included. */
-export function atOnce<T>(clients: readonly Db[], step: (db: Db, n: number) => Promise<T>): Promise<PromiseSettledResult<T>[]> {
+export function atOnce<T>(
+	clients: readonly Db[],
+	step: (db: Db, n: number) => Promise<T>
+): Promise<PromiseSettledResult<T>[]> {
 	return Promise.allSettled(clients.map((db, n) => step(db, n)));
 }
 

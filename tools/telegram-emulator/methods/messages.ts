@@ -160,8 +160,17 @@ function answerCallbackQuery(call: MethodCall): true {
 }
 
 const CHAT_ACTIONS = new Set([
-	'typing', 'upload_photo', 'record_video', 'upload_video', 'record_voice', 'upload_voice',
-	'upload_document', 'choose_sticker', 'find_location', 'record_video_note', 'upload_video_note'
+	'typing',
+	'upload_photo',
+	'record_video',
+	'upload_video',
+	'record_voice',
+	'upload_voice',
+	'upload_document',
+	'choose_sticker',
+	'find_location',
+	'record_video_note',
+	'upload_video_note'
 ]);
 
 function sendChatAction(call: MethodCall): true {

@@ -47,9 +47,7 @@ type ReplyMessage = NonNullable<Message['reply_to_message']>;
 
 function readReplyTarget(call: MethodCall, chatId: number): ReplyMessage | undefined {
 	const parameters = readJson(call.params, 'reply_parameters');
-	const messageId = isRecord(parameters)
-		? Number(parameters.message_id)
-		: readInt(call.params, 'reply_to_message_id');
+	const messageId = isRecord(parameters) ? Number(parameters.message_id) : readInt(call.params, 'reply_to_message_id');
 	if (messageId === undefined || Number.isNaN(messageId)) return undefined;
 	const target = call.core.store.findMessage(call.bot, chatId, messageId);
 	const allowWithout =
@@ -96,8 +94,7 @@ export function findChatMessage(call: MethodCall, missing: () => Error): StoredM
 	const chatId = readChatId(call.params);
 	if (!call.core.store.chatObject(chatId)) throw TELEGRAM_ERRORS.chatNotFound();
 	const messageId = readInt(call.params, 'message_id');
-	const stored =
-		messageId === undefined ? undefined : call.core.store.findMessage(call.bot, chatId, messageId);
+	const stored = messageId === undefined ? undefined : call.core.store.findMessage(call.bot, chatId, messageId);
 	if (!stored) throw missing();
 	return stored;
 }

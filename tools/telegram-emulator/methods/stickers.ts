@@ -3,12 +3,7 @@ import type { MethodCall, MethodHandler } from '../core.ts';
 import { badRequest, TELEGRAM_ERRORS } from '../errors.ts';
 import { isRecord, readJson, readString, requireInt, requireString } from '../params.ts';
 import type { StickerEntry, StickerSetRecord } from '../types.ts';
-import {
-	inspectStaticSticker,
-	LIMITS,
-	validateStickerSetName,
-	validateStickerSetTitle
-} from '../validation.ts';
+import { inspectStaticSticker, LIMITS, validateStickerSetName, validateStickerSetTitle } from '../validation.ts';
 import { extensionFor, readInputBytes, storeFile } from './input-files.ts';
 import { fileObject, stickerObject } from './media.ts';
 
@@ -139,8 +134,7 @@ function deleteStickerFromSet(call: MethodCall): true {
 	const fileId = requireString(call.params, 'sticker');
 	const set = Object.values(call.core.store.data.stickerSets).find(
 		(candidate) =>
-			candidate.botUsername === call.bot.username &&
-			candidate.stickers.some((entry) => entry.fileId === fileId)
+			candidate.botUsername === call.bot.username && candidate.stickers.some((entry) => entry.fileId === fileId)
 	);
 	if (!set) throw TELEGRAM_ERRORS.stickerNotInSet();
 	set.stickers = set.stickers.filter((entry) => entry.fileId !== fileId);

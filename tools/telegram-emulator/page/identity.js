@@ -86,9 +86,10 @@ export class IdentityController {
 	}
 
 	async loadChoices() {
-		const users = this.kind === 'guest'
-			? await api.users()
-			: (await api.group(this.groupId)).members.map((member) => member.user).filter(Boolean);
+		const users =
+			this.kind === 'guest'
+				? await api.users()
+				: (await api.group(this.groupId)).members.map((member) => member.user).filter(Boolean);
 		const current = this.current();
 		this.select.replaceChildren(el('option', { value: '' }, users.length ? 'Choose…' : 'Nobody yet'));
 		for (const user of users) {

@@ -42,18 +42,29 @@ function linkify(text) {
 
 function wrap(node, entity, segment) {
 	switch (entity.type) {
-		case 'bold': return el('strong', {}, node);
-		case 'italic': return el('em', {}, node);
-		case 'underline': return el('u', {}, node);
-		case 'strikethrough': return el('s', {}, node);
-		case 'code': return el('code', {}, node);
-		case 'pre': return el('code', { class: 'pre' }, node);
-		case 'spoiler': return el('span', { class: 'spoiler', tabindex: '0', title: 'Spoiler' }, node);
+		case 'bold':
+			return el('strong', {}, node);
+		case 'italic':
+			return el('em', {}, node);
+		case 'underline':
+			return el('u', {}, node);
+		case 'strikethrough':
+			return el('s', {}, node);
+		case 'code':
+			return el('code', {}, node);
+		case 'pre':
+			return el('code', { class: 'pre' }, node);
+		case 'spoiler':
+			return el('span', { class: 'spoiler', tabindex: '0', title: 'Spoiler' }, node);
 		case 'blockquote':
-		case 'expandable_blockquote': return el('span', { class: 'quote' }, node);
-		case 'text_link': return link(entity.url, node);
-		case 'url': return link(segment, node);
-		default: return node;
+		case 'expandable_blockquote':
+			return el('span', { class: 'quote' }, node);
+		case 'text_link':
+			return link(entity.url, node);
+		case 'url':
+			return link(segment, node);
+		default:
+			return node;
 	}
 }
 

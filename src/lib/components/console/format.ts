@@ -29,7 +29,14 @@ export function formatTime(iso: string | null | undefined): string {
 	if (!iso) return '—';
 	const d = new Date(iso);
 	if (Number.isNaN(d.getTime())) return iso;
-	return d.toLocaleString('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+	return d.toLocaleString('en-GB', {
+		year: 'numeric',
+		month: 'short',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit'
+	});
 }
 
 export function formatBytes(bytes: number | null | undefined): string {
@@ -47,8 +54,10 @@ export function formatBytes(bytes: number | null | undefined): string {
 /** Who paused the queue, for the banner and the Health page (maintenance.source). */
 export function pauseSourceText(source: string): string {
 	if (source === 'auto') return 'automatically — the image provider reported a billing problem';
-	if (source === 'config') return 'automatically — a provider setting needs fixing (an unknown model, or a key, permission or location the provider refuses)';
+	if (source === 'config')
+		return 'automatically — a provider setting needs fixing (an unknown model, or a key, permission or location the provider refuses)';
 	if (source === 'quota_day') return "automatically — the image provider's daily quota is spent";
-	if (source === 'quota_minute') return "automatically — held for the image provider's per-minute quota (it named how long to wait)";
+	if (source === 'quota_minute')
+		return "automatically — held for the image provider's per-minute quota (it named how long to wait)";
 	return 'by an operator';
 }

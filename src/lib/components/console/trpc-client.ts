@@ -41,7 +41,11 @@ export function useConsoleClient(): ConsoleClient {
  */
 /** A form the server refused field by field (zod): the first field's sentence, not the list of issues. */
 function firstInputProblem(error: unknown): string | null {
-	const zod = (error as { data?: { zodError?: { formErrors: string[]; fieldErrors: Record<string, string[] | undefined> } | null } }).data?.zodError;
+	const zod = (
+		error as {
+			data?: { zodError?: { formErrors: string[]; fieldErrors: Record<string, string[] | undefined> } | null };
+		}
+	).data?.zodError;
 	if (!zod) return null;
 	return zod.formErrors[0] ?? Object.values(zod.fieldErrors).flat()[0] ?? null;
 }

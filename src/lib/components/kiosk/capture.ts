@@ -16,5 +16,7 @@ export function captureFrame(video: HTMLVideoElement, maxSide = CAPTURE_MAX_SIDE
 	context.translate(canvas.width, 0);
 	context.scale(-1, 1);
 	context.drawImage(video, 0, 0, canvas.width, canvas.height);
-	return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('capture failed'))), 'image/jpeg', CAPTURE_QUALITY));
+	return new Promise((resolve, reject) =>
+		canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('capture failed'))), 'image/jpeg', CAPTURE_QUALITY)
+	);
 }

@@ -6,7 +6,12 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; 
 
 const BACKOFF_MS = [300, 1_000, 2_000, 4_000];
 
-async function call<T>(method: string, path: string, body?: unknown, retries = BACKOFF_MS.length): Promise<ApiResult<T>> {
+async function call<T>(
+	method: string,
+	path: string,
+	body?: unknown,
+	retries = BACKOFF_MS.length
+): Promise<ApiResult<T>> {
 	for (let attempt = 0; ; attempt++) {
 		try {
 			const response = await fetch(`/api/kiosk${path}`, {
@@ -30,7 +35,8 @@ export const kioskApi = {
 	saveKey: (key: string) => call<{ kiosk: { name: string } }>('POST', '/key', { key }, 0),
 	start: () => call<StartedSession>('POST', '/sessions', {}, 1),
 	session: (token: string) => call<KioskSessionView>('GET', `/sessions/${token}`),
-	close: (token: string, reason: (typeof KIOSK_CLOSE_REASONS)[number]) => call<{ closed: boolean }>('POST', `/sessions/${token}/close`, { reason }),
+	close: (token: string, reason: (typeof KIOSK_CLOSE_REASONS)[number]) =>
+		call<{ closed: boolean }>('POST', `/sessions/${token}/close`, { reason }),
 	staffReset: (pin: string) => call<{ closed: number }>('POST', '/staff-reset', { pin }, 0)
 };
 
@@ -38,7 +44,12 @@ export const kioskApi = {
  * Uploads the photo with progress (fetch cannot report upload progress; XMLHttpRequest can). The
  * kiosk's language goes along, so a refusal's `sentence` is in it.
  */
-export function uploadPhoto(token: string, photo: Blob, locale: Locale, onProgress: (fraction: number) => void): Promise<ApiResult<{ jobId: number }>> {
+export function uploadPhoto(
+	token: string,
+	photo: Blob,
+	locale: Locale,
+	onProgress: (fraction: number) => void
+): Promise<ApiResult<{ jobId: number }>> {
 	return new Promise((resolve) => {
 		const xhr = new XMLHttpRequest();
 		xhr.open('POST', `/api/kiosk/sessions/${token}/photo?locale=${locale}`);

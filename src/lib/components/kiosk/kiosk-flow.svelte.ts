@@ -3,7 +3,8 @@ import type { Locale } from '$lib/i18n/locale';
 import { kioskApi, uploadPhoto, type ApiResult } from './kiosk-api';
 import { UploadRetry } from './upload-retry.svelte';
 
-export type Screen = 'loading' | 'key' | 'start' | 'paused' | 'qr' | 'telegram' | 'camera' | 'uploading' | 'queued' | 'closed';
+export type Screen =
+	'loading' | 'key' | 'start' | 'paused' | 'qr' | 'telegram' | 'camera' | 'uploading' | 'queued' | 'closed';
 
 const QUEUED_SCREEN_MS = 15_000;
 const CLOSED_SCREEN_MS = 8_000;
@@ -107,7 +108,8 @@ export class KioskFlow {
 		if (!started.ok) {
 			if (started.error === 'paused') this.paused = true;
 			this.problem = started.error;
-			if (started.error === 'bot_not_ready') setTimeout(() => this.screen === 'start' && void this.start(), BOT_RETRY_MS);
+			if (started.error === 'bot_not_ready')
+				setTimeout(() => this.screen === 'start' && void this.start(), BOT_RETRY_MS);
 			if (started.error === 'paused') this.screen = 'paused';
 			return;
 		}
@@ -147,7 +149,9 @@ export class KioskFlow {
 		this.screen = 'uploading';
 		this.uploadProgress = 0;
 		this.problem = null;
-		const result = await this.uploadRetry.run(() => uploadPhoto(session.token, photo, this.locale, (fraction) => (this.uploadProgress = fraction)));
+		const result = await this.uploadRetry.run(() =>
+			uploadPhoto(session.token, photo, this.locale, (fraction) => (this.uploadProgress = fraction))
+		);
 		if (!result || this.session?.token !== session.token) return; // cancelled while waiting
 		await this.#uploadAnswered(result);
 	}
@@ -245,7 +249,8 @@ export class KioskFlow {
 		// The server has the photo (a try whose answer was lost) or the session ended: nothing to send again.
 		if (view.status !== 'template_chosen') this.uploadRetry.stop();
 		this.screen = this.#screenFor(view);
-		if (this.screen === 'queued' || this.screen === 'closed') this.#returnLater(this.screen === 'queued' ? QUEUED_SCREEN_MS : CLOSED_SCREEN_MS);
+		if (this.screen === 'queued' || this.screen === 'closed')
+			this.#returnLater(this.screen === 'queued' ? QUEUED_SCREEN_MS : CLOSED_SCREEN_MS);
 	}
 
 	#screenFor(view: KioskSessionView): Screen {

@@ -3,7 +3,8 @@ export const en = {
 	billing:
 		'⛔️ Image provider reports no funds / billing problem. The queue is paused (maintenance, source auto). ' +
 		'Resume it in the console after topping up.\n{reason}',
-	quotaDay: '⏸ Image provider daily quota is exhausted. The queue is paused until {until} (midnight Pacific).\n{reason}',
+	quotaDay:
+		'⏸ Image provider daily quota is exhausted. The queue is paused until {until} (midnight Pacific).\n{reason}',
 	fallback:
 		'🔀 Image provider {from} cannot serve jobs ({failure}); {to} (IMAGE_PROVIDER_FALLBACK) is drawing them instead. ' +
 		'Each job tries {from} first.\n{reason}',

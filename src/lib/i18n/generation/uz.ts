@@ -14,15 +14,19 @@ export const uz = {
 	link_placeholder: '📦 Deyarli tayyor — to‘plamni yig‘yapmiz…',
 	link: '🎉 Stikerlar to‘plamingiz tayyor! Qo‘shish uchun bosing:\n{link}',
 	delay: '⏳ Bu odatdagidan biroz ko‘proq vaqt olyapti — stikerlaringiz yo‘lda. Kutganingiz uchun rahmat!',
-	failed: '😔 Kechirasiz, bu safar stikerlarni chiza olmadik. Kiosk yonidagi xodimlarga murojaat qiling — ular qayta urinib ko‘radi.',
-	refused: 
+	failed:
+		'😔 Kechirasiz, bu safar stikerlarni chiza olmadik. Kiosk yonidagi xodimlarga murojaat qiling — ular qayta urinib ko‘radi.',
+	refused:
 		'😔 Kechirasiz, chizish xizmatimiz bu suratdan stikerlar yasay olmadi. Kiosk yonidagi xodimlarga murojaat qiling — yangi surat odatda yordam beradi.',
 	deadline:
 		'😔 Kechirasiz, stikerlar juda uzoq tayyorlandi va to‘xtatdik. Kiosk yonidagi xodimlarga murojaat qiling — ular qayta ' +
 		'boshlaydi.',
-	no_face: '😔 Kechirasiz, bu suratda yuzni aniq ko‘ra olmadik va uni chiza olmadik. Kiosk yonidagi xodimlarga murojaat qiling — ' +
+	no_face:
+		'😔 Kechirasiz, bu suratda yuzni aniq ko‘ra olmadik va uni chiza olmadik. Kiosk yonidagi xodimlarga murojaat qiling — ' +
 		'yangi surat bilan albatta chiqadi.',
-	paused: '⏸ To‘plamingiz kechikmoqda: chizish biroz vaqtga to‘xtatildi. U pauzadan keyin shu yerga keladi — hech narsa qilish shart emas.',
-	pausedWithNote: '⏸ To‘plamingiz kechikmoqda: chizish biroz vaqtga to‘xtatildi. Jamoadan xabar: «{note}». U pauzadan keyin shu yerga keladi — hech narsa qilish shart emas.',
+	paused:
+		'⏸ To‘plamingiz kechikmoqda: chizish biroz vaqtga to‘xtatildi. U pauzadan keyin shu yerga keladi — hech narsa qilish shart emas.',
+	pausedWithNote:
+		'⏸ To‘plamingiz kechikmoqda: chizish biroz vaqtga to‘xtatildi. Jamoadan xabar: «{note}». U pauzadan keyin shu yerga keladi — hech narsa qilish shart emas.',
 	pack_title: 'Bayram stikerlarim'
 } satisfies Texts<typeof en>;

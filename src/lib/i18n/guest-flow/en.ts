@@ -20,7 +20,8 @@ export const en = {
 	closed_idle_timeout: 'The kiosk session timed out. Tap Start on the kiosk to begin again.',
 	closed_cancel: 'This session was cancelled. Tap Start on the kiosk to begin again.',
 	closed_staff_reset: 'The kiosk was reset by the staff. Tap Start on the kiosk to begin again.',
-	closed_camera_error: 'The kiosk camera had a problem. Tap Start on the kiosk to try again, or ask the staff for help.',
+	closed_camera_error:
+		'The kiosk camera had a problem. Tap Start on the kiosk to try again, or ask the staff for help.',
 	closed_kiosk_cancel: 'The session was cancelled at the kiosk. Tap Start on the kiosk to begin again.',
 	closed_kiosk_reset: 'The kiosk was restarted. Tap Start on the kiosk to begin again.',
 	closed_other: 'This session is closed. Tap Start on the kiosk to begin again.',

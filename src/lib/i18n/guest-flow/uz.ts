@@ -5,7 +5,7 @@ import type { en } from './en.ts';
 export const uz = {
 	lookAtKiosk: "Libos tanlandi — kiosk ekraniga qarang, kamera o'sha yerda yoqiladi. 📸",
 	consentPrompt:
-		"Salom, {name}! Stikerlaringizni chizishdan oldin maxfiylik haqida:\n\n" +
+		'Salom, {name}! Stikerlaringizni chizishdan oldin maxfiylik haqida:\n\n' +
 		"Kiosk bitta selfi oladi. Biz undan faqat stikerlar to'plamingiz uchun foydalanamiz va to'plam tayyor bo'lishi bilan " +
 		"o'chiramiz (eng kechi 72 soatdan keyin). To'plamni yuborish uchun Telegram ismingiz va id raqamingizni saqlaymiz. Istalgan " +
 		"vaqtda /cancel bilan to'xtatishingiz mumkin.\n\nRozimisiz?",
@@ -23,7 +23,8 @@ export const uz = {
 	closed_idle_timeout: 'Kioskdagi seans vaqti tugadi. Qaytadan boshlash uchun kioskda «Start» tugmasini bosing.',
 	closed_cancel: 'Bu seans bekor qilindi. Qaytadan boshlash uchun kioskda «Start» tugmasini bosing.',
 	closed_staff_reset: 'Kioskni xodimlar qayta ishga tushirdi. Qaytadan boshlash uchun «Start» tugmasini bosing.',
-	closed_camera_error: 'Kiosk kamerasida muammo yuz berdi. «Start» tugmasini yana bosing yoki xodimlarga murojaat qiling.',
+	closed_camera_error:
+		'Kiosk kamerasida muammo yuz berdi. «Start» tugmasini yana bosing yoki xodimlarga murojaat qiling.',
 	closed_kiosk_cancel: 'Sessiya kioskda bekor qilindi. Qaytadan boshlash uchun kioskda «Start» tugmasini bosing.',
 	closed_kiosk_reset: 'Kiosk qayta ishga tushirildi. Qaytadan boshlash uchun «Start» tugmasini bosing.',
 	closed_other: 'Bu seans yopilgan. Qaytadan boshlash uchun kioskda «Start» tugmasini bosing.',

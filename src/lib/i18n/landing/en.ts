@@ -88,7 +88,8 @@ export const en = {
 			'Telegram.',
 		unavailable:
 			'We could not save your request because of a problem on our side. It has not been sent — please try again in a minute.',
-		network: 'We could not reach the server, so your request has not been sent. Check your connection and press the button again.'
+		network:
+			'We could not reach the server, so your request has not been sent. Check your connection and press the button again.'
 	},
 	errors: {
 		nameRequired: 'Please tell us your name.',

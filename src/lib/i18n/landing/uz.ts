@@ -7,7 +7,7 @@ export const uz = {
 		title: "Tadbiringiz uchun AI stiker-kiosk — har bir mehmon Telegram'da o'z stikerlar to'plamini oladi",
 		description:
 			"Bayram yoki konferensiyadagi kiosk: mehmon selfi oladi va bir daqiqadan so'ng Telegram'da 12 ta shaxsiy stiker oladi. " +
-			"Tadbiringizga band qiling."
+			'Tadbiringizga band qiling.'
 	},
 	languages: 'Til',
 	hero: {
@@ -51,7 +51,10 @@ export const uz = {
 		title: 'Qanday ishlaydi',
 		items: [
 			{ title: '«Start»ni bosing', text: "Kiosk QR-kodni ko'rsatadi." },
-			{ title: 'Telefon bilan skanerlang', text: 'Telegram-botimiz ochiladi; mehmon rozilik beradi va libos tanlaydi.' },
+			{
+				title: 'Telefon bilan skanerlang',
+				text: 'Telegram-botimiz ochiladi; mehmon rozilik beradi va libos tanlaydi.'
+			},
 			{ title: 'Jilmaying', text: 'Kiosk kamerasi soniyalarni sanaydi va selfi oladi.' },
 			{ title: "To'plamni oling", text: "Bot stikerlar to'plami havolasini yuboradi — odatda ikki daqiqa ichida." }
 		]
@@ -90,8 +93,9 @@ export const uz = {
 		invalid: 'Belgilangan maydonlarni tekshiring. Ariza hali yuborilmadi.',
 		rateLimited:
 			"Ulanishingizdan juda ko'p ariza keldi. Ariza yuborilmadi — bir soatdan so'ng urinib ko'ring yoki bizga Telegram'da " +
-			"yozing.",
-		unavailable: "Biz tomonda xatolik tufayli arizani saqlab bo'lmadi. U yuborilmadi — bir daqiqadan so'ng qayta urinib ko'ring.",
+			'yozing.',
+		unavailable:
+			"Biz tomonda xatolik tufayli arizani saqlab bo'lmadi. U yuborilmadi — bir daqiqadan so'ng qayta urinib ko'ring.",
 		network: "Serverga ulanib bo'lmadi, shuning uchun ariza yuborilmadi. Ulanishni tekshiring va tugmani yana bosing."
 	},
 	errors: {

@@ -44,6 +44,6 @@ export const uz = {
 	forgetNotFound: "#{id} ariza yo'q.",
 	forgetDone:
 		"#{id} ariza: ism, Telegram, telefon, izoh va IP xeshi o'chirildi. Kundalik zaxira nusxalarda ular nusxalar almashguncha " +
-		"({days} kun) saqlanadi.",
+		'({days} kun) saqlanadi.',
 	forgetAlready: "#{id} ariza {date} kuni allaqachon o'chirilgan. Zaxira nusxalar {days} kunda almashadi."
 } satisfies Texts<typeof en>;

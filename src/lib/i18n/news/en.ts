@@ -5,8 +5,10 @@
  * NEWS_COMMAND_WORDING_VERSION — the opt-ins recorded so far name the words the guest saw.
  */
 export const en = {
-	question: 'One more thing: would you like news from {event} — new events and offers? We write only if you say yes; /stop ends it at any time.',
-	questionNoEvent: 'One more thing: would you like news from us — new events and offers? We write only if you say yes; /stop ends it at any time.',
+	question:
+		'One more thing: would you like news from {event} — new events and offers? We write only if you say yes; /stop ends it at any time.',
+	questionNoEvent:
+		'One more thing: would you like news from us — new events and offers? We write only if you say yes; /stop ends it at any time.',
 	yes: 'Yes, send me news',
 	no: 'No, thanks',
 	answeredYes: 'Done: we will send you news now and then. Send /stop to end it at any time.',

@@ -32,7 +32,12 @@ export interface ApiTokenView {
 /** Last use is written at most once a minute per token: reads stay reads under steady polling. */
 export const LAST_USE_RESOLUTION_MS = MINUTE;
 
-export async function createApiToken(db: Db, clock: Clock, operatorId: number, input: NewApiToken): Promise<{ id: number; secret: string; expiresAt: string }> {
+export async function createApiToken(
+	db: Db,
+	clock: Clock,
+	operatorId: number,
+	input: NewApiToken
+): Promise<{ id: number; secret: string; expiresAt: string }> {
 	const secret = generateTokenSecret();
 	const now = clock.now();
 	const expiresAt = new Date(now.getTime() + input.expiresInDays * DAY).toISOString();
@@ -51,7 +56,11 @@ export async function createApiToken(db: Db, clock: Clock, operatorId: number, i
 	return { id: row.id, secret, expiresAt };
 }
 
-export async function listApiTokens(db: Db, now: Date, viewer: { id: number; seesAll: boolean }): Promise<ApiTokenView[]> {
+export async function listApiTokens(
+	db: Db,
+	now: Date,
+	viewer: { id: number; seesAll: boolean }
+): Promise<ApiTokenView[]> {
 	const rows = await db.apiToken.findMany({
 		where: viewer.seesAll ? {} : { operatorId: viewer.id },
 		orderBy: { id: 'desc' },
@@ -73,7 +82,12 @@ export async function listApiTokens(db: Db, now: Date, viewer: { id: number; see
 }
 
 /** True when this call revoked it; a token already revoked, someone else's or missing gives false. */
-export async function revokeApiToken(db: Db, clock: Clock, tokenId: number, viewer: { id: number; seesAll: boolean }): Promise<boolean> {
+export async function revokeApiToken(
+	db: Db,
+	clock: Clock,
+	tokenId: number,
+	viewer: { id: number; seesAll: boolean }
+): Promise<boolean> {
 	const { count } = await db.apiToken.updateMany({
 		where: { id: tokenId, revokedAt: null, ...(viewer.seesAll ? {} : { operatorId: viewer.id }) },
 		data: { revokedAt: clock.now().toISOString() }

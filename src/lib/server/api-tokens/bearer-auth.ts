@@ -17,7 +17,9 @@ export interface TokenIdentity {
 	ratePerMinute: number;
 }
 
-export type BearerResult = { ok: true; identity: TokenIdentity } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'revoked' | 'expired' };
+export type BearerResult =
+	| { ok: true; identity: TokenIdentity }
+	| { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'revoked' | 'expired' };
 
 export async function authenticateBearer(db: Db, now: Date, authorization: string | null): Promise<BearerResult> {
 	if (!authorization) return { ok: false, reason: 'missing' };
@@ -29,5 +31,14 @@ export async function authenticateBearer(db: Db, now: Date, authorization: strin
 	if (state !== 'active') return { ok: false, reason: state };
 	await recordTokenUse(db, row.id, now);
 	const { id, username, displayName, role } = row.operator;
-	return { ok: true, identity: { tokenId: row.id, tokenName: row.name, operator: { id, username, displayName, role }, scopes: readScopes(row.scopes), ratePerMinute: row.ratePerMinute } };
+	return {
+		ok: true,
+		identity: {
+			tokenId: row.id,
+			tokenName: row.name,
+			operator: { id, username, displayName, role },
+			scopes: readScopes(row.scopes),
+			ratePerMinute: row.ratePerMinute
+		}
+	};
 }

@@ -22,18 +22,43 @@ export type JobCounts = Record<JobStatus, number>;
 
 export async function listEventStats(db: Db, eventId?: number): Promise<EventStats[]> {
 	const onlyEvent = eventId === undefined ? Prisma.empty : Prisma.sql`WHERE e.id = ${eventId}`;
-	const rows = await db.$queryRaw<{ id: number; name: string; state: string; starts_on: string | null; ends_on: string | null; sessions: bigint | number; jobs: bigint | number; packs: bigint | number }[]>`
+	const rows = await db.$queryRaw<
+		{
+			id: number;
+			name: string;
+			state: string;
+			starts_on: string | null;
+			ends_on: string | null;
+			sessions: bigint | number;
+			jobs: bigint | number;
+			packs: bigint | number;
+		}[]
+	>`
 		SELECT e.id, e.name, e.state, e.starts_on, e.ends_on,
 		   (SELECT COUNT(*) FROM kiosk_sessions ks WHERE ks.event_id = e.id) AS sessions,
 		   (SELECT COUNT(*) FROM job_snapshots s WHERE s.event_id = e.id) AS jobs,
 		   (SELECT COUNT(*) FROM job_snapshots s JOIN jobs j ON j.job_id = s.job_id WHERE s.event_id = e.id AND j.link_sent_at IS NOT NULL) AS packs
 		FROM events e ${onlyEvent} ORDER BY e.id`;
-	return rows.map((r) => ({ id: Number(r.id), name: r.name, state: r.state, startsOn: r.starts_on, endsOn: r.ends_on, sessions: Number(r.sessions), jobs: Number(r.jobs), packsDelivered: Number(r.packs) }));
+	return rows.map((r) => ({
+		id: Number(r.id),
+		name: r.name,
+		state: r.state,
+		startsOn: r.starts_on,
+		endsOn: r.ends_on,
+		sessions: Number(r.sessions),
+		jobs: Number(r.jobs),
+		packsDelivered: Number(r.packs)
+	}));
 }
 
 /** Per outfit (jobs.template_id) of one event: how many packs were asked for and how they stand. */
-export async function packStatsOfEvent(db: Db, eventId: number): Promise<{ templateId: string; jobs: JobCounts; delivered: number }[]> {
-	const rows = await db.$queryRaw<{ template_id: string; status: string; n: bigint | number; delivered: bigint | number }[]>`
+export async function packStatsOfEvent(
+	db: Db,
+	eventId: number
+): Promise<{ templateId: string; jobs: JobCounts; delivered: number }[]> {
+	const rows = await db.$queryRaw<
+		{ template_id: string; status: string; n: bigint | number; delivered: bigint | number }[]
+	>`
 		SELECT j.template_id, j.status, COUNT(*) AS n, SUM(CASE WHEN j.link_sent_at IS NULL THEN 0 ELSE 1 END) AS delivered
 		FROM job_snapshots s JOIN jobs j ON j.job_id = s.job_id
 		WHERE s.event_id = ${eventId}
@@ -49,14 +74,19 @@ export async function packStatsOfEvent(db: Db, eventId: number): Promise<{ templ
 }
 
 /** Jobs by status, all of them or those created since a moment. */
-export async function jobsSummary(db: Db, since?: string): Promise<{ byStatus: JobCounts; total: number; packsDelivered: number }> {
+export async function jobsSummary(
+	db: Db,
+	since?: string
+): Promise<{ byStatus: JobCounts; total: number; packsDelivered: number }> {
 	const where = since ? { createdAt: { gte: since } } : {};
 	const [grouped, packsDelivered] = await Promise.all([
 		db.job.groupBy({ by: ['status'], where, _count: { _all: true } }),
 		db.job.count({ where: { ...where, linkSentAt: { not: null } } })
 	]);
 	const byStatus = emptyCounts();
-	for (const group of grouped) if ((JOB_STATUSES as readonly string[]).includes(group.status)) byStatus[group.status as JobStatus] = group._count._all;
+	for (const group of grouped)
+		if ((JOB_STATUSES as readonly string[]).includes(group.status))
+			byStatus[group.status as JobStatus] = group._count._all;
 	return { byStatus, total: grouped.reduce((sum, group) => sum + group._count._all, 0), packsDelivered };
 }
 

@@ -9,6 +9,14 @@ describe('CSV for spreadsheets', () => {
 	});
 
 	it('quotes every cell, doubles quotes, keeps line breaks inside a cell, ends rows with CRLF', () => {
-		expect(toCsv(['a', 'b'], [['say "hi"', null], ['two\nlines', 7]])).toBe('"a","b"\r\n"say ""hi""",""\r\n"two\nlines","7"\r\n');
+		expect(
+			toCsv(
+				['a', 'b'],
+				[
+					['say "hi"', null],
+					['two\nlines', 7]
+				]
+			)
+		).toBe('"a","b"\r\n"say ""hi""",""\r\n"two\nlines","7"\r\n');
 	});
 });

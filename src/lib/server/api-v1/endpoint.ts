@@ -15,7 +15,11 @@ export interface ApiContext extends AppContext {
 
 type Shape = z.ZodObject;
 
-export interface Endpoint<P extends Shape | undefined = Shape | undefined, Q extends Shape | undefined = Shape | undefined, B extends Shape | undefined = Shape | undefined> {
+export interface Endpoint<
+	P extends Shape | undefined = Shape | undefined,
+	Q extends Shape | undefined = Shape | undefined,
+	B extends Shape | undefined = Shape | undefined
+> {
 	method: 'GET' | 'POST';
 	path: string;
 	operationId: string;
@@ -42,6 +46,10 @@ export class ApiError extends Error {
 }
 
 /** Keeps each endpoint's handler typed by its own schemas while the registry holds them all. */
-export function defineEndpoint<P extends Shape | undefined = undefined, Q extends Shape | undefined = undefined, B extends Shape | undefined = undefined>(endpoint: Endpoint<P, Q, B>): Endpoint {
+export function defineEndpoint<
+	P extends Shape | undefined = undefined,
+	Q extends Shape | undefined = undefined,
+	B extends Shape | undefined = undefined
+>(endpoint: Endpoint<P, Q, B>): Endpoint {
 	return endpoint as unknown as Endpoint;
 }

@@ -47,7 +47,8 @@ export const API_ENDPOINTS: Endpoint[] = [
 		scope: 'leads:read',
 		query: s.leadsPageQuery,
 		answer: { json: s.leadsPage },
-		handle: (ctx, { query }) => leadsPage(ctx.db, { ...query, since: query.since && new Date(query.since).toISOString() })
+		handle: (ctx, { query }) =>
+			leadsPage(ctx.db, { ...query, since: query.since && new Date(query.since).toISOString() })
 	}),
 	defineEndpoint({
 		method: 'GET',
@@ -57,7 +58,8 @@ export const API_ENDPOINTS: Endpoint[] = [
 		scope: 'leads:read',
 		query: s.leadsFilter,
 		answer: { csv: 'leads.csv' },
-		handle: (ctx, { query }) => leadsCsv(ctx.db, { ...query, since: query.since && new Date(query.since).toISOString() })
+		handle: (ctx, { query }) =>
+			leadsCsv(ctx.db, { ...query, since: query.since && new Date(query.since).toISOString() })
 	}),
 	defineEndpoint({
 		method: 'POST',
@@ -70,10 +72,28 @@ export const API_ENDPOINTS: Endpoint[] = [
 		answer: { json: s.leadStatusResult },
 		handle: async (ctx, { params, body }) => {
 			const { username } = ctx.identity.operator;
-			const audit = { actor: { name: username, ip: ctx.clientIp }, details: { via: 'api', tokenId: ctx.identity.tokenId } };
-			const change = await setLeadStatus(ctx, params.id, body.status, { telegramUserId: CONSOLE_ACTOR_ID, name: `api: ${username}` }, audit);
+			const audit = {
+				actor: { name: username, ip: ctx.clientIp },
+				details: { via: 'api', tokenId: ctx.identity.tokenId }
+			};
+			const change = await setLeadStatus(
+				ctx,
+				params.id,
+				body.status,
+				{ telegramUserId: CONSOLE_ACTOR_ID, name: `api: ${username}` },
+				audit
+			);
 			if (change.outcome === 'not_found') throw new ApiError(404, 'not_found', `There is no lead #${params.id}.`);
-			ctx.logger.info({ leadId: params.id, status: body.status, outcome: change.outcome, by: username, tokenId: ctx.identity.tokenId }, 'lead status set through the API');
+			ctx.logger.info(
+				{
+					leadId: params.id,
+					status: body.status,
+					outcome: change.outcome,
+					by: username,
+					tokenId: ctx.identity.tokenId
+				},
+				'lead status set through the API'
+			);
 			return { outcome: change.outcome };
 		}
 	})

@@ -10,7 +10,11 @@ import { apiError } from './schemas.ts';
 type JsonSchema = Record<string, unknown>;
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-	const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'throw' }) as JsonSchema;
+	const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+		io,
+		target: 'draft-2020-12',
+		unrepresentable: 'throw'
+	}) as JsonSchema;
 	return rest;
 }
 
@@ -22,7 +26,13 @@ function parametersOf(endpoint: Endpoint): JsonSchema[] {
 		Object.entries(shape?.shape ?? {}).map(([name, field]) => {
 			const schema = schemaOf(field as z.ZodType, 'input');
 			const { description, ...rest } = schema;
-			return { name, in: where, required: where === 'path' || !(field as z.ZodType).safeParse(undefined).success, schema: rest, ...(description ? { description } : {}) };
+			return {
+				name,
+				in: where,
+				required: where === 'path' || !(field as z.ZodType).safeParse(undefined).success,
+				schema: rest,
+				...(description ? { description } : {})
+			};
 		});
 	return [...place('path', endpoint.params), ...place('query', endpoint.query)];
 }
@@ -38,29 +48,47 @@ function operationOf(endpoint: Endpoint): JsonSchema {
 		description: `Needs the \`${endpoint.scope}\` scope.`,
 		security: [{ bearerToken: [endpoint.scope] }],
 		parameters: parametersOf(endpoint),
-		...(endpoint.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(endpoint.body, 'input') } } } } : {}),
+		...(endpoint.body
+			? {
+					requestBody: { required: true, content: { 'application/json': { schema: schemaOf(endpoint.body, 'input') } } }
+				}
+			: {}),
 		responses: {
 			'200': success,
 			'400': errorAnswer('The input does not match the operation'),
 			'401': errorAnswer('Missing, malformed, unknown, revoked or expired token (see WWW-Authenticate)'),
 			'403': errorAnswer('The token lacks the scope'),
 			'404': errorAnswer('No such record'),
-			'429': { ...errorAnswer('Over the token’s rate; wait Retry-After seconds'), headers: { 'Retry-After': { schema: { type: 'integer' } } } }
+			'429': {
+				...errorAnswer('Over the token’s rate; wait Retry-After seconds'),
+				headers: { 'Retry-After': { schema: { type: 'integer' } } }
+			}
 		}
 	};
 }
 
 export function buildOpenApiDocument(endpoints: readonly Endpoint[]): JsonSchema {
 	const paths: Record<string, Record<string, JsonSchema>> = {};
-	for (const endpoint of endpoints) (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operationOf(endpoint);
+	for (const endpoint of endpoints)
+		(paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operationOf(endpoint);
 	return {
 		openapi: '3.1.0',
-		info: { title: 'Sticker kiosk API', version: '1', description: 'Statistics and leads for outside systems. Authenticate with a personal API token from the console.' },
+		info: {
+			title: 'Sticker kiosk API',
+			version: '1',
+			description: 'Statistics and leads for outside systems. Authenticate with a personal API token from the console.'
+		},
 		servers: [{ url: '/api/v1' }],
 		security: [{ bearerToken: [] }],
 		paths,
 		components: {
-			securitySchemes: { bearerToken: { type: 'http', scheme: 'bearer', description: 'A personal API token (skt_…) made on the console’s API tokens page' } },
+			securitySchemes: {
+				bearerToken: {
+					type: 'http',
+					scheme: 'bearer',
+					description: 'A personal API token (skt_…) made on the console’s API tokens page'
+				}
+			},
 			schemas: { Error: schemaOf(apiError, 'output') }
 		}
 	};

@@ -7,7 +7,12 @@ import { LEAD_STATUSES } from '../../schemas/lead-status.ts';
  * openapi.ts turns the same objects into the OpenAPI document.
  */
 const isoTime = z.iso.datetime({ offset: true }).describe('ISO 8601 time (UTC)');
-const jobCounts = z.object(Object.fromEntries(JOB_STATUSES.map((s) => [s, z.number().int()])) as Record<(typeof JOB_STATUSES)[number], z.ZodNumber>);
+const jobCounts = z.object(
+	Object.fromEntries(JOB_STATUSES.map((s) => [s, z.number().int()])) as Record<
+		(typeof JOB_STATUSES)[number],
+		z.ZodNumber
+	>
+);
 
 export const eventIdParams = z.object({ id: z.coerce.number().int().positive().describe('events.id') });
 export const leadIdParams = z.object({ id: z.coerce.number().int().positive().describe('The lead number') });
@@ -24,10 +29,14 @@ export const eventStats = z.object({
 });
 export const eventList = z.object({ events: z.array(eventStats) });
 export const eventDetail = eventStats.extend({
-	packs: z.array(z.object({ templateId: z.string().describe('The outfit'), jobs: jobCounts, delivered: z.number().int() }))
+	packs: z.array(
+		z.object({ templateId: z.string().describe('The outfit'), jobs: jobCounts, delivered: z.number().int() })
+	)
 });
 
-export const jobsSummaryQuery = z.object({ since: isoTime.optional().describe('Only jobs created at or after this time') });
+export const jobsSummaryQuery = z.object({
+	since: isoTime.optional().describe('Only jobs created at or after this time')
+});
 export const jobsSummary = z.object({ byStatus: jobCounts, total: z.number().int(), packsDelivered: z.number().int() });
 
 export const leadsFilter = z.object({
@@ -53,9 +62,20 @@ const lead = z.object({
 	statusAt: z.string().nullable(),
 	erasedAt: z.string().nullable().describe('Set when the lead was erased; contact fields are empty then')
 });
-export const leadsPage = z.object({ page: z.number().int(), pageSize: z.number().int(), total: z.number().int(), leads: z.array(lead) });
+export const leadsPage = z.object({
+	page: z.number().int(),
+	pageSize: z.number().int(),
+	total: z.number().int(),
+	leads: z.array(lead)
+});
 
 export const leadStatusBody = z.object({ status: z.enum(LEAD_STATUSES) });
 export const leadStatusResult = z.object({ outcome: z.enum(['changed', 'unchanged']) });
 
-export const apiError = z.object({ error: z.object({ code: z.string(), message: z.string(), issues: z.array(z.object({ path: z.string(), message: z.string() })).optional() }) });
+export const apiError = z.object({
+	error: z.object({
+		code: z.string(),
+		message: z.string(),
+		issues: z.array(z.object({ path: z.string(), message: z.string() })).optional()
+	})
+});

@@ -29,7 +29,16 @@ export async function listAuditEntries(db: Db, filter: AuditFilter): Promise<Aud
 			...(filter.action ? { action: filter.action } : {}),
 			...(filter.actor ? { actor: { contains: filter.actor } } : {}),
 			...(filter.beforeId ? { id: { lt: filter.beforeId } } : {}),
-			...(subject ? (numeric ? { OR: [{ telegramUserId: BigInt(numeric) }, ...(Number(numeric) <= 2 ** 31 ? [{ jobId: Number(numeric) }] : [])] } : { id: -1 }) : {})
+			...(subject
+				? numeric
+					? {
+							OR: [
+								{ telegramUserId: BigInt(numeric) },
+								...(Number(numeric) <= 2 ** 31 ? [{ jobId: Number(numeric) }] : [])
+							]
+						}
+					: { id: -1 }
+				: {})
 		},
 		orderBy: { id: 'desc' },
 		take: Math.min(filter.limit ?? 100, 500)
@@ -38,6 +47,11 @@ export async function listAuditEntries(db: Db, filter: AuditFilter): Promise<Aud
 }
 
 export async function listAuditActors(db: Db): Promise<string[]> {
-	const rows = await db.auditLog.findMany({ distinct: ['actor'], select: { actor: true }, orderBy: { actor: 'asc' }, take: 200 });
+	const rows = await db.auditLog.findMany({
+		distinct: ['actor'],
+		select: { actor: true },
+		orderBy: { actor: 'asc' },
+		take: 200
+	});
 	return rows.map((row) => row.actor);
 }

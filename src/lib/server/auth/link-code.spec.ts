@@ -16,6 +16,7 @@ describe('operator link codes', () => {
 	});
 
 	it('refuse what cannot be a code, so it never reaches the lookup', () => {
-		for (const typed of ['', 'ABCDEFG', 'ABCDEFGHJ', 'ABCD-EFGU', 'ABCD_EFGH', '12345678ü']) expect(normaliseLinkCode(typed)).toBeNull();
+		for (const typed of ['', 'ABCDEFG', 'ABCDEFGHJ', 'ABCD-EFGU', 'ABCD_EFGH', '12345678ü'])
+			expect(normaliseLinkCode(typed)).toBeNull();
 	});
 });

@@ -19,11 +19,7 @@ export function generateLinkCode(randomBytes: (n: number) => Uint8Array = crypto
 
 /** The code as stored for comparison, or null when what was typed cannot be a code. */
 export function normaliseLinkCode(typed: string): string | null {
-	const plain = typed
-		.toUpperCase()
-		.replace(/[\s-]/g, '')
-		.replace(/O/g, '0')
-		.replace(/[IL]/g, '1');
+	const plain = typed.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
 	if (plain.length !== LENGTH || [...plain].some((c) => !ALPHABET.includes(c))) return null;
 	return plain;
 }

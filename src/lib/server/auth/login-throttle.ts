@@ -23,7 +23,11 @@ export interface ThrottleRule {
 	policy: ThrottlePolicy;
 }
 
-export const ACCOUNT_CLIENT_POLICY: ThrottlePolicy = { freeFailures: 3, baseDelayMs: 2 * SECOND, maxDelayMs: 15 * MINUTE };
+export const ACCOUNT_CLIENT_POLICY: ThrottlePolicy = {
+	freeFailures: 3,
+	baseDelayMs: 2 * SECOND,
+	maxDelayMs: 15 * MINUTE
+};
 export const CLIENT_POLICY: ThrottlePolicy = { freeFailures: 20, baseDelayMs: 2 * SECOND, maxDelayMs: HOUR };
 /** A key quiet for this long starts again from zero. */
 export const THROTTLE_FORGET_AFTER_MS = DAY;
@@ -73,9 +77,17 @@ export async function reserveAttempt(db: Db, clock: Clock, rules: ThrottleRule[]
 			const stale = !row || now.getTime() - Date.parse(row.lastFailureAt) > THROTTLE_FORGET_AFTER_MS;
 			const failures = stale ? 1 : row.failures + 1;
 			const delay = throttleDelayMs(failures, policy);
-			const data = { failures, lastFailureAt: now.toISOString(), blockedUntil: delay > 0 ? new Date(now.getTime() + delay).toISOString() : null };
+			const data = {
+				failures,
+				lastFailureAt: now.toISOString(),
+				blockedUntil: delay > 0 ? new Date(now.getTime() + delay).toISOString() : null
+			};
 			const firstFailureAt = stale ? now.toISOString() : row.firstFailureAt;
-			await tx.loginThrottle.upsert({ where: { key }, create: { key, firstFailureAt, ...data }, update: { firstFailureAt, ...data } });
+			await tx.loginThrottle.upsert({
+				where: { key },
+				create: { key, firstFailureAt, ...data },
+				update: { firstFailureAt, ...data }
+			});
 		}
 		return 0;
 	});

@@ -32,7 +32,13 @@ export async function createOperatorSession(db: Db, clock: Clock, operatorId: nu
 	const expiresAt = new Date(now.getTime() + SESSION_IDLE_LIFETIME_MS);
 	const absoluteExpiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS);
 	await db.operatorSession.create({
-		data: { id: hashSessionToken(token), operatorId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(), absoluteExpiresAt: absoluteExpiresAt.toISOString() }
+		data: {
+			id: hashSessionToken(token),
+			operatorId,
+			createdAt: now.toISOString(),
+			expiresAt: expiresAt.toISOString(),
+			absoluteExpiresAt: absoluteExpiresAt.toISOString()
+		}
 	});
 	return { token, expiresAt };
 }
@@ -44,7 +50,12 @@ export async function createOperatorSession(db: Db, clock: Clock, operatorId: nu
  * `renew: false` for checks that cannot write the cookie again (an open live stream): renewing
  * there would push the server's expiry past the browser's cookie, which is then never rewritten.
  */
-export async function validateOperatorSession(db: Db, clock: Clock, token: string, { renew = true }: { renew?: boolean } = {}): Promise<ValidSession | null> {
+export async function validateOperatorSession(
+	db: Db,
+	clock: Clock,
+	token: string,
+	{ renew = true }: { renew?: boolean } = {}
+): Promise<ValidSession | null> {
 	if (!/^[a-z2-7]{20,64}$/.test(token)) return null;
 	const id = hashSessionToken(token);
 	const row = await db.operatorSession.findUnique({ where: { id }, include: { operator: true } });
@@ -58,9 +69,15 @@ export async function validateOperatorSession(db: Db, clock: Clock, token: strin
 	}
 	const { operator } = row;
 	if (operator.disabledAt !== null || !isRole(operator.role)) return null;
-	const identity: OperatorIdentity = { id: operator.id, username: operator.username, displayName: operator.displayName, role: operator.role };
+	const identity: OperatorIdentity = {
+		id: operator.id,
+		username: operator.username,
+		displayName: operator.displayName,
+		role: operator.role
+	};
 	const renewedAt = Math.min(now + SESSION_IDLE_LIFETIME_MS, absoluteExpiresAt);
-	if (!renew || expiresAt - now >= SESSION_RENEW_WHEN_UNDER_MS || renewedAt <= expiresAt) return { operator: identity, expiresAt: new Date(expiresAt), renewed: false };
+	if (!renew || expiresAt - now >= SESSION_RENEW_WHEN_UNDER_MS || renewedAt <= expiresAt)
+		return { operator: identity, expiresAt: new Date(expiresAt), renewed: false };
 	await db.operatorSession.updateMany({ where: { id }, data: { expiresAt: new Date(renewedAt).toISOString() } });
 	return { operator: identity, expiresAt: new Date(renewedAt), renewed: true };
 }
@@ -82,6 +99,8 @@ export async function invalidateOperatorSessions(db: Db, operatorId: number): Pr
  */
 export async function deleteExpiredOperatorSessions(db: Db, clock: Clock): Promise<number> {
 	const now = clock.now().toISOString();
-	const { count } = await db.operatorSession.deleteMany({ where: { OR: [{ expiresAt: { lte: now } }, { absoluteExpiresAt: { lte: now } }] } });
+	const { count } = await db.operatorSession.deleteMany({
+		where: { OR: [{ expiresAt: { lte: now } }, { absoluteExpiresAt: { lte: now } }] }
+	});
 	return count;
 }

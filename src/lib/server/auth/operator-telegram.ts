@@ -27,7 +27,10 @@ export interface OperatorTelegram {
 }
 
 export async function readOperatorTelegram(db: Db, clock: Clock, operatorId: number): Promise<OperatorTelegram> {
-	const row = await db.operator.findUnique({ where: { id: operatorId }, select: { telegramId: true, telegramVerifiedAt: true, linkCode: { select: { expiresAt: true } } } });
+	const row = await db.operator.findUnique({
+		where: { id: operatorId },
+		select: { telegramId: true, telegramVerifiedAt: true, linkCode: { select: { expiresAt: true } } }
+	});
 	const expiresAt = row?.linkCode?.expiresAt ?? null;
 	return {
 		telegramId: row?.telegramId?.toString() ?? null,
@@ -38,13 +41,18 @@ export async function readOperatorTelegram(db: Db, clock: Clock, operatorId: num
 
 /** The chat a test send may go to: the operator's proven one, or null. */
 export async function readVerifiedTelegramId(db: Db, operatorId: number): Promise<bigint | null> {
-	const row = await db.operator.findUnique({ where: { id: operatorId }, select: { telegramId: true, telegramVerifiedAt: true } });
+	const row = await db.operator.findUnique({
+		where: { id: operatorId },
+		select: { telegramId: true, telegramVerifiedAt: true }
+	});
 	return row?.telegramId && row.telegramVerifiedAt ? row.telegramId : null;
 }
 
 /** Whether the operator has an id typed in before proof was required (shown, never used). */
 export async function hasUnprovenTelegramId(db: Db, operatorId: number): Promise<boolean> {
-	return (await db.operator.count({ where: { id: operatorId, telegramId: { not: null }, telegramVerifiedAt: null } })) > 0;
+	return (
+		(await db.operator.count({ where: { id: operatorId, telegramId: { not: null }, telegramVerifiedAt: null } })) > 0
+	);
 }
 
 export interface IssuedLinkCode {
@@ -54,7 +62,13 @@ export interface IssuedLinkCode {
 }
 
 /** A new code for the console to show; it replaces the operator's previous one. Audited (never the code). */
-export async function issueLinkCode(db: Db, clock: Clock, actor: Actor, operatorId: number, newCode = generateLinkCode): Promise<IssuedLinkCode> {
+export async function issueLinkCode(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	operatorId: number,
+	newCode = generateLinkCode
+): Promise<IssuedLinkCode> {
 	const now = clock.now();
 	const expiresAt = new Date(now.getTime() + LINK_CODE_TTL_MS).toISOString();
 	for (let attempt = 0; ; attempt++) {
@@ -91,7 +105,9 @@ export async function linkTelegramChat(db: Db, clock: Clock, chatId: bigint, typ
 	const allowance = await peekToken(db, clock, WRONG_LINK_CODES, subject);
 	if (!allowance.allowed) return { kind: 'locked', retryAfterSeconds: allowance.retryAfterSeconds };
 	const normalised = normaliseLinkCode(typed);
-	const result = normalised ? await takeCode(db, clock, chatId, hashLinkCode(normalised)) : ({ kind: 'wrong' } as const);
+	const result = normalised
+		? await takeCode(db, clock, chatId, hashLinkCode(normalised))
+		: ({ kind: 'wrong' } as const);
 	if (result.kind === 'wrong') await takeToken(db, clock, WRONG_LINK_CODES, subject);
 	return result;
 }
@@ -99,14 +115,24 @@ export async function linkTelegramChat(db: Db, clock: Clock, chatId: bigint, typ
 async function takeCode(db: Db, clock: Clock, chatId: bigint, codeHash: string): Promise<LinkResult> {
 	const nowIso = clock.now().toISOString();
 	return db.$transaction(async (tx) => {
-		const code = await tx.operatorLinkCode.findUnique({ where: { codeHash }, include: { operator: { select: { username: true, disabledAt: true } } } });
+		const code = await tx.operatorLinkCode.findUnique({
+			where: { codeHash },
+			include: { operator: { select: { username: true, disabledAt: true } } }
+		});
 		if (!code || code.operator.disabledAt) return { kind: 'wrong' };
 		const { count } = await tx.operatorLinkCode.deleteMany({ where: { operatorId: code.operatorId, codeHash } });
 		if (count === 0) return { kind: 'wrong' };
 		if (code.expiresAt <= nowIso) return { kind: 'expired' };
-		await tx.operator.update({ where: { id: code.operatorId }, data: { telegramId: chatId, telegramVerifiedAt: nowIso } });
+		await tx.operator.update({
+			where: { id: code.operatorId },
+			data: { telegramId: chatId, telegramVerifiedAt: nowIso }
+		});
 		const actor: Actor = { name: code.operator.username, ip: null };
-		await recordAudit(tx, clock, actor, { action: 'operator_telegram_verified', telegramUserId: chatId, details: { via: 'bot /link' } });
+		await recordAudit(tx, clock, actor, {
+			action: 'operator_telegram_verified',
+			telegramUserId: chatId,
+			details: { via: 'bot /link' }
+		});
 		return { kind: 'linked', username: code.operator.username };
 	});
 }
@@ -117,6 +143,9 @@ export async function unlinkTelegramChat(db: Db, clock: Clock, actor: Actor, ope
 		const before = await tx.operator.findUnique({ where: { id: operatorId }, select: { telegramId: true } });
 		await tx.operator.update({ where: { id: operatorId }, data: { telegramId: null, telegramVerifiedAt: null } });
 		await tx.operatorLinkCode.deleteMany({ where: { operatorId } });
-		await recordAudit(tx, clock, actor, { action: 'operator_telegram_unlink', telegramUserId: before?.telegramId ?? null });
+		await recordAudit(tx, clock, actor, {
+			action: 'operator_telegram_unlink',
+			telegramUserId: before?.telegramId ?? null
+		});
 	});
 }

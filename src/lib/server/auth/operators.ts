@@ -76,7 +76,13 @@ export async function addOperator(db: Db, clock: Clock, actor: Actor, input: New
 	const added = db.$transaction(async (tx) => {
 		if (await tx.operator.findUnique({ where: { username } })) throw taken;
 		const row = await tx.operator.create({
-			data: { username, displayName: input.displayName?.trim() || null, role: input.role, passwordHash, createdAt: clock.now().toISOString() }
+			data: {
+				username,
+				displayName: input.displayName?.trim() || null,
+				role: input.role,
+				passwordHash,
+				createdAt: clock.now().toISOString()
+			}
 		});
 		await recordAudit(tx, clock, actor, { action: 'add_operator', details: { username, role: input.role } });
 		return { id: row.id, username, displayName: row.displayName, role: input.role };
@@ -90,7 +96,12 @@ export async function addOperator(db: Db, clock: Clock, actor: Actor, input: New
 /** Locks every owner's row for the rest of the transaction, so a count of owners after it stays true until the commit. */
 async function lockOwners(tx: Tx): Promise<void> {
 	const owners = await tx.operator.findMany({ where: { role: 'owner' }, select: { id: true } });
-	await lockRows(tx, 'operators', 'id', owners.map((o) => o.id));
+	await lockRows(
+		tx,
+		'operators',
+		'id',
+		owners.map((o) => o.id)
+	);
 }
 
 /** Whether this operator is the only owner left (call after lockOwners). */
@@ -104,7 +115,13 @@ async function isLastOwner(tx: Tx, target: { role: string }): Promise<boolean> {
  * tokens lose the scopes the new role lacks in the same transaction (audited as `tokensTrimmed`).
  * Never your own role (another owner does that), never the last owner.
  */
-export async function changeOperatorRole(db: Db, clock: Clock, actor: Actor & { operatorId: number }, operatorId: number, role: Role): Promise<{ sessionsEnded: number }> {
+export async function changeOperatorRole(
+	db: Db,
+	clock: Clock,
+	actor: Actor & { operatorId: number },
+	operatorId: number,
+	role: Role
+): Promise<{ sessionsEnded: number }> {
 	if (operatorId === actor.operatorId) throw new OperatorError('You cannot change your own role. Ask another owner.');
 	return db.$transaction(async (tx) => {
 		await lockOwners(tx);
@@ -115,13 +132,21 @@ export async function changeOperatorRole(db: Db, clock: Clock, actor: Actor & { 
 		await tx.operator.update({ where: { id: operatorId }, data: { role } });
 		const { count } = await tx.operatorSession.deleteMany({ where: { operatorId } });
 		const tokensTrimmed = await trimTokenScopes(tx, operatorId, scopesOfRole(role));
-		await recordAudit(tx, clock, actor, { action: 'change_operator_role', details: { username: target.username, from: target.role, to: role, sessionsEnded: count, tokensTrimmed } });
+		await recordAudit(tx, clock, actor, {
+			action: 'change_operator_role',
+			details: { username: target.username, from: target.role, to: role, sessionsEnded: count, tokensTrimmed }
+		});
 		return { sessionsEnded: count };
 	});
 }
 
 /** Removes an operator and every session of theirs in one transaction. Never yourself, never the last owner. */
-export async function removeOperator(db: Db, clock: Clock, actor: Actor & { operatorId: number }, operatorId: number): Promise<{ sessionsEnded: number }> {
+export async function removeOperator(
+	db: Db,
+	clock: Clock,
+	actor: Actor & { operatorId: number },
+	operatorId: number
+): Promise<{ sessionsEnded: number }> {
 	if (operatorId === actor.operatorId) throw new OperatorError('You cannot remove yourself. Ask another owner.');
 	return db.$transaction(async (tx) => {
 		await lockOwners(tx);
@@ -130,7 +155,10 @@ export async function removeOperator(db: Db, clock: Clock, actor: Actor & { oper
 		if (await isLastOwner(tx, target)) throw new OperatorError('The last owner cannot be removed.');
 		const { count } = await tx.operatorSession.deleteMany({ where: { operatorId } });
 		await tx.operator.delete({ where: { id: operatorId } });
-		await recordAudit(tx, clock, actor, { action: 'remove_operator', details: { username: target.username, role: target.role, sessionsEnded: count } });
+		await recordAudit(tx, clock, actor, {
+			action: 'remove_operator',
+			details: { username: target.username, role: target.role, sessionsEnded: count }
+		});
 		return { sessionsEnded: count };
 	});
 }

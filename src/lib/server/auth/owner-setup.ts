@@ -21,7 +21,8 @@ export const SETUP_SETTING_KEY = 'console_setup_token';
 export const SETUP_LINK_LIFETIME_MS = DAY;
 const setupRecordSchema = z.object({ hash: z.string().length(64), created_at: z.string() });
 const SETUP_DONE = 'Setup is already done. Sign in instead.';
-const INVALID_SETUP_LINK = 'This setup link is not valid any more. Use the newest link in first-run-secrets.txt in the data directory.';
+const INVALID_SETUP_LINK =
+	'This setup link is not valid any more. Use the newest link in first-run-secrets.txt in the data directory.';
 const EXPIRED_SETUP_LINK =
 	'This setup link has expired (a link works for 24 hours). Restart the web process and use the new link it prints on its terminal and in first-run-secrets.txt in the data directory.';
 
@@ -35,12 +36,17 @@ export async function isSetupDone(db: Db): Promise<boolean> {
 
 /** A fresh token (replacing any earlier one) while no operator exists; null once someone does. */
 export async function issueSetupToken(db: Db, clock: Clock): Promise<string | null> {
-	if ((await isSetupDone(db))) {
+	if (await isSetupDone(db)) {
 		await deleteSetting(db, SETUP_SETTING_KEY);
 		return null;
 	}
 	const token = generateSessionToken();
-	await writeSetting(db, clock, SETUP_SETTING_KEY, JSON.stringify({ hash: hashSessionToken(token), created_at: clock.now().toISOString() }));
+	await writeSetting(
+		db,
+		clock,
+		SETUP_SETTING_KEY,
+		JSON.stringify({ hash: hashSessionToken(token), created_at: clock.now().toISOString() })
+	);
 	return token;
 }
 
@@ -82,7 +88,13 @@ export async function createOwner(db: Db, clock: Clock, input: OwnerInput): Prom
 		const stored = (await tx.setting.findUnique({ where: { key: SETUP_SETTING_KEY } }))?.value ?? null;
 		throwUnlessOpen(storedTokenState(stored, input.token, clock));
 		const row = await tx.operator.create({
-			data: { username, displayName: input.displayName?.trim() || null, role: 'owner', passwordHash, createdAt: clock.now().toISOString() }
+			data: {
+				username,
+				displayName: input.displayName?.trim() || null,
+				role: 'owner',
+				passwordHash,
+				createdAt: clock.now().toISOString()
+			}
 		});
 		await tx.setting.deleteMany({ where: { key: SETUP_SETTING_KEY } });
 		await recordAudit(tx, clock, { name: username, ip: input.ip }, { action: 'setup_owner', details: { username } });

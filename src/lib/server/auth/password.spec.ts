@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ARGON2_OPTIONS, DUMMY_PASSWORD_HASH, hashPassword, PASSWORD_SLOTS, tryTakePasswordSlot, type PasswordSlot } from './password.ts';
+import {
+	ARGON2_OPTIONS,
+	DUMMY_PASSWORD_HASH,
+	hashPassword,
+	PASSWORD_SLOTS,
+	tryTakePasswordSlot,
+	type PasswordSlot
+} from './password.ts';
 
 describe('password slots', () => {
 	it('gives out PASSWORD_SLOTS slots at once, then none until one is released', () => {
@@ -31,7 +38,9 @@ describe('password slots', () => {
 	});
 
 	it('checks unknown accounts against a dummy hash with the same cost parameters, never signing anyone in', async () => {
-		expect(DUMMY_PASSWORD_HASH).toContain(`$m=${ARGON2_OPTIONS.memoryCost},t=${ARGON2_OPTIONS.timeCost},p=${ARGON2_OPTIONS.parallelism}$`);
+		expect(DUMMY_PASSWORD_HASH).toContain(
+			`$m=${ARGON2_OPTIONS.memoryCost},t=${ARGON2_OPTIONS.timeCost},p=${ARGON2_OPTIONS.parallelism}$`
+		);
 		const slot: PasswordSlot = tryTakePasswordSlot()!;
 		try {
 			expect(await slot.verify(null, 'dummy-password-nobody-has')).toBe(false);

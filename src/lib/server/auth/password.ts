@@ -4,7 +4,12 @@ import { hash, verify, type Options } from '@node-rs/argon2';
  * argon2id with OWASP's minimum (19 MiB, 2 passes, 1 lane). The parameters travel inside each
  * PHC string, so raising them later still verifies old hashes.
  */
-export const ARGON2_OPTIONS: Options = { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+export const ARGON2_OPTIONS: Options = {
+	algorithm: 2 as Options['algorithm'],
+	memoryCost: 19_456,
+	timeCost: 2,
+	parallelism: 1
+};
 
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
@@ -21,7 +26,8 @@ export const PASSWORD_SLOTS = 2;
  * ARGON2_OPTIONS) so it costs the same time as a known one — from the first attempt on — and an
  * attacker cannot tell which usernames exist.
  */
-export const DUMMY_PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$G85r+GA8g6NOkCVGvG8T5A$BM+VKUT2XQhzYHabwhiiOR5QG6WwUP0SAMGCMQK6d48';
+export const DUMMY_PASSWORD_HASH =
+	'$argon2id$v=19$m=19456,t=2,p=1$G85r+GA8g6NOkCVGvG8T5A$BM+VKUT2XQhzYHabwhiiOR5QG6WwUP0SAMGCMQK6d48';
 
 let freeSlots = PASSWORD_SLOTS;
 const waiting: (() => void)[] = [];

@@ -42,6 +42,12 @@ export async function announceConsoleSetup(app: AppContext): Promise<void> {
 	const token = await issueSetupToken(app.db, app.clock);
 	if (!token) return;
 	const link = setupLink(app.config.publicBaseUrl, token);
-	const file = keepFirstRunSecret(app.config.dataDir, app.clock, 'Console first run: create the owner account at', [link, '(the link works once, for 24 hours; a restart before setup gives a new one)']);
-	app.logger.warn({ file }, 'console setup: no operator exists yet — the one-time setup link is in the first-run secrets file');
+	const file = keepFirstRunSecret(app.config.dataDir, app.clock, 'Console first run: create the owner account at', [
+		link,
+		'(the link works once, for 24 hours; a restart before setup gives a new one)'
+	]);
+	app.logger.warn(
+		{ file },
+		'console setup: no operator exists yet — the one-time setup link is in the first-run secrets file'
+	);
 }

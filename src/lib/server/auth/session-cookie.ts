@@ -22,7 +22,13 @@ export function readSessionCookie(cookies: Cookies, secure: boolean): string | u
 }
 
 export function setSessionCookie(cookies: Cookies, token: string, expiresAt: Date, secure: boolean): void {
-	cookies.set(sessionCookieName(secure), token, { path: '/', httpOnly: true, secure, sameSite: 'lax', expires: expiresAt });
+	cookies.set(sessionCookieName(secure), token, {
+		path: '/',
+		httpOnly: true,
+		secure,
+		sameSite: 'lax',
+		expires: expiresAt
+	});
 }
 
 export function clearSessionCookie(cookies: Cookies, secure: boolean): void {

@@ -1,7 +1,13 @@
 import type { Db } from '../db/client.ts';
 import { hashClientIp } from '../privacy/ip-hash.ts';
 import type { Clock } from '../time/clock.ts';
-import { forgetAttempts, refundAttempt, reserveAttempt, secondsUntilAllowed, signInRulesFor } from './login-throttle.ts';
+import {
+	forgetAttempts,
+	refundAttempt,
+	reserveAttempt,
+	secondsUntilAllowed,
+	signInRulesFor
+} from './login-throttle.ts';
 import { createOperatorSession, type IssuedSession } from './operator-session.ts';
 import { normaliseUsername } from './operators.ts';
 import { tryTakePasswordSlot, type PasswordSlot } from './password.ts';
@@ -58,7 +64,12 @@ export async function signIn({ db, clock, ipSalt }: SignInDeps, input: SignInInp
 }
 
 /** The operator when the password is theirs; an unknown or disabled account costs the same check. */
-async function checkPassword(db: Db, slot: PasswordSlot, username: string, password: string): Promise<OperatorIdentity | null> {
+async function checkPassword(
+	db: Db,
+	slot: PasswordSlot,
+	username: string,
+	password: string
+): Promise<OperatorIdentity | null> {
 	const row = username ? await db.operator.findUnique({ where: { username } }) : null;
 	const usable = row !== null && row.disabledAt === null && isRole(row.role);
 	const valid = await slot.verify(usable ? row.passwordHash : null, password);

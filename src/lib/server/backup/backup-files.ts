@@ -49,7 +49,12 @@ export function listBackups(dir: string): BackupFile[] {
 		.filter((name) => BACKUP_NAME.test(name))
 		.sort(compareBackupNames)
 		.reverse()
-		.map((name) => ({ name, path: path.join(dir, name), bytes: statSync(path.join(dir, name)).size, takenAt: backupTimeFromName(name) }));
+		.map((name) => ({
+			name,
+			path: path.join(dir, name),
+			bytes: statSync(path.join(dir, name)).size,
+			takenAt: backupTimeFromName(name)
+		}));
 }
 
 function compareBackupNames(a: string, b: string): number {

@@ -17,7 +17,12 @@ export const BACKUP_DUE_AFTER_MS = 24 * HOUR - 30 * MINUTE;
 /** A started backup older than this is taken for dead (its worker was killed mid-dump): the next check dumps again. */
 export const BACKUP_RUNNING_AT_MOST_MS = 30 * MINUTE;
 
-export const lastBackupSchema = z.object({ at: z.string(), file: z.string(), bytes: z.number(), integrity: z.literal('ok') });
+export const lastBackupSchema = z.object({
+	at: z.string(),
+	file: z.string(),
+	bytes: z.number(),
+	integrity: z.literal('ok')
+});
 export type LastBackup = z.infer<typeof lastBackupSchema>;
 
 export async function recordBackupSuccess(db: Db, clock: Clock, result: BackupResult): Promise<void> {

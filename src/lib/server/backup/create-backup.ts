@@ -50,7 +50,8 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
 		await gzipTo(snapshot, partial);
 		renameSync(partial, target);
 	} finally {
-		for (const leftover of [partial, snapshot, `${snapshot}-wal`, `${snapshot}-shm`, `${snapshot}-journal`]) rmSync(leftover, { force: true });
+		for (const leftover of [partial, snapshot, `${snapshot}-wal`, `${snapshot}-shm`, `${snapshot}-journal`])
+			rmSync(leftover, { force: true });
 	}
 	const removed = pruneBackups(options.backupDir, options.keep ?? BACKUPS_KEPT);
 	const result = { file: target, bytes: statSync(target).size, takenAt, removed };
@@ -79,11 +80,11 @@ function sealSnapshot(snapshot: string, takenAt: string): void {
 		const integrity = integrityCheck(conn);
 		if (integrity !== 'ok') throw new BackupError(`the snapshot failed integrity_check: ${integrity}`);
 		conn.pragma('journal_mode = DELETE');
-		conn.prepare(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`).run(
-			BACKUP_TAKEN_AT_KEY,
-			takenAt,
-			takenAt
-		);
+		conn
+			.prepare(
+				`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`
+			)
+			.run(BACKUP_TAKEN_AT_KEY, takenAt, takenAt);
 	} finally {
 		conn.close();
 	}

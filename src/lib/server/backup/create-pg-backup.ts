@@ -5,7 +5,14 @@ import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../time/clock.ts';
 import { BACKUPS_KEPT, newBackupPath, prepareBackupDir, pruneBackups, REQUIRED_TABLES } from './backup-files.ts';
 import type { BackupResult } from './create-backup.ts';
-import { connectionFor, findPgTool, runTool, serverMajorVersion, type PgToolSearch, type ToolRunner } from './pg-tools.ts';
+import {
+	connectionFor,
+	findPgTool,
+	runTool,
+	serverMajorVersion,
+	type PgToolSearch,
+	type ToolRunner
+} from './pg-tools.ts';
 
 export interface PgBackupOptions {
 	url: string;
@@ -36,7 +43,11 @@ export async function createPgBackup(options: PgBackupOptions): Promise<BackupRe
 	const partial = `${target}.partial`;
 	const { args, env } = connectionFor(options.url);
 	try {
-		await run(pgDump, ['--format=custom', '--compress=9', '--no-owner', '--no-privileges', `--file=${partial}`, ...args], env);
+		await run(
+			pgDump,
+			['--format=custom', '--compress=9', '--no-owner', '--no-privileges', `--file=${partial}`, ...args],
+			env
+		);
 		chmodSync(partial, 0o600);
 		assertProductArchive(await listArchive(pgRestore, partial, run));
 		renameSync(partial, target);
@@ -45,7 +56,10 @@ export async function createPgBackup(options: PgBackupOptions): Promise<BackupRe
 	}
 	const removed = pruneBackups(options.backupDir, options.keep ?? BACKUPS_KEPT);
 	const result = { file: target, bytes: statSync(target).size, takenAt, removed };
-	options.logger.info({ file: path.basename(target), bytes: result.bytes, removed }, 'database backup written (pg_dump)');
+	options.logger.info(
+		{ file: path.basename(target), bytes: result.bytes, removed },
+		'database backup written (pg_dump)'
+	);
 	return result;
 }
 
@@ -58,5 +72,6 @@ export async function listArchive(pgRestore: string, file: string, run: ToolRunn
 export function assertProductArchive(toc: string): void {
 	const tables = new Set([...toc.matchAll(/^\d+;\s+\d+\s+\d+\s+TABLE\s+\S+\s+(\S+)/gm)].map((m) => m[1]));
 	const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
-	if (missing.length > 0) throw new Error(`the archive is not a database of this product (missing ${missing.join(', ')})`);
+	if (missing.length > 0)
+		throw new Error(`the archive is not a database of this product (missing ${missing.join(', ')})`);
 }

@@ -42,7 +42,10 @@ export async function collectErasures(currentDbPath: string, since: string, key:
 	}
 	try {
 		const integrity = integrityCheck(conn);
-		if (integrity !== 'ok') throw new ReplayError(`the current database fails integrity_check (${integrity}); its erasures cannot be read reliably`);
+		if (integrity !== 'ok')
+			throw new ReplayError(
+				`the current database fails integrity_check (${integrity}); its erasures cannot be read reliably`
+			);
 		return await collectErasuresFrom(sqliteRunner(conn), since, key);
 	} finally {
 		conn.close();
@@ -61,7 +64,14 @@ async function collectGuestErasures(sql: SqlRunner, since: string, key: Buffer):
 			`SELECT subject, reason, erased_at, pack_name_hashes AS h FROM erasures WHERE kind = 'guest' AND ${sql.dialect.instant('erased_at')} >= ${sql.dialect.instant('?')} ORDER BY id`,
 			[since]
 		);
-		for (const r of rows) found.push({ subject: r.subject, reason: r.reason, erasedAt: r.erased_at, packNameHashes: r.h ? (JSON.parse(r.h) as string[]) : null, fromLedger: true });
+		for (const r of rows)
+			found.push({
+				subject: r.subject,
+				reason: r.reason,
+				erasedAt: r.erased_at,
+				packNameHashes: r.h ? (JSON.parse(r.h) as string[]) : null,
+				fromLedger: true
+			});
 	}
 	const resets = await sql.all<{ u: unknown; ts: string }>(
 		`SELECT telegram_user_id AS u, ts FROM audit_log WHERE action = 'reset_user' AND telegram_user_id IS NOT NULL AND ${sql.dialect.instant('ts')} >= ${sql.dialect.instant('?')}`,
@@ -69,26 +79,34 @@ async function collectGuestErasures(sql: SqlRunner, since: string, key: Buffer):
 	);
 	for (const r of resets) {
 		const subject = pseudonymForGuest(key, BigInt(String(r.u)));
-		if (!found.some((g) => g.subject === subject)) found.push({ subject, reason: 'reset_user', erasedAt: r.ts, packNameHashes: null, fromLedger: false });
+		if (!found.some((g) => g.subject === subject))
+			found.push({ subject, reason: 'reset_user', erasedAt: r.ts, packNameHashes: null, fromLedger: false });
 	}
 	return found;
 }
 
 async function collectLeadErasures(sql: SqlRunner, since: string): Promise<{ id: number; erasedAt: string }[]> {
-	const leads = await sql.all<{ id: number; erased_at: string }>(`SELECT id, erased_at FROM leads WHERE erased_at IS NOT NULL`);
+	const leads = await sql.all<{ id: number; erased_at: string }>(
+		`SELECT id, erased_at FROM leads WHERE erased_at IS NOT NULL`
+	);
 	const result = new Map(leads.map((l) => [Number(l.id), l.erased_at]));
 	if (await tableExists(sql, 'erasures')) {
 		const rows = await sql.all<{ subject: string; erased_at: string }>(
 			`SELECT subject, erased_at FROM erasures WHERE kind = 'lead' AND ${sql.dialect.instant('erased_at')} >= ${sql.dialect.instant('?')}`,
 			[since]
 		);
-		for (const r of rows) if (/^\d+$/.test(r.subject) && !result.has(Number(r.subject))) result.set(Number(r.subject), r.erased_at);
+		for (const r of rows)
+			if (/^\d+$/.test(r.subject) && !result.has(Number(r.subject))) result.set(Number(r.subject), r.erased_at);
 	}
 	return [...result].map(([id, erasedAt]) => ({ id, erasedAt }));
 }
 
 /** Applies the erasures to the restored SQLite copy in one transaction; returns how many rows needed it. */
-export async function applyErasures(conn: Database.Database, erasures: ErasuresToReplay, key: Buffer): Promise<{ guests: number; leads: number }> {
+export async function applyErasures(
+	conn: Database.Database,
+	erasures: ErasuresToReplay,
+	key: Buffer
+): Promise<{ guests: number; leads: number }> {
 	conn.exec('BEGIN IMMEDIATE');
 	try {
 		const applied = await applyErasuresWith(sqliteRunner(conn), erasures, key);
@@ -101,7 +119,11 @@ export async function applyErasures(conn: Database.Database, erasures: ErasuresT
 }
 
 /** Applies the erasures through `sql`, which the caller runs inside one transaction (either engine). */
-export async function applyErasuresWith(sql: SqlRunner, erasures: ErasuresToReplay, key: Buffer): Promise<{ guests: number; leads: number }> {
+export async function applyErasuresWith(
+	sql: SqlRunner,
+	erasures: ErasuresToReplay,
+	key: Buffer
+): Promise<{ guests: number; leads: number }> {
 	const guests = await replayGuestErasures(sql, erasures.guests, key);
 	let leads = 0;
 	for (const lead of erasures.leads) leads += await eraseLeadRows(sql, lead.id, lead.erasedAt);
@@ -111,8 +133,14 @@ export async function applyErasuresWith(sql: SqlRunner, erasures: ErasuresToRepl
 async function replayGuestErasures(sql: SqlRunner, erasures: GuestErasureToReplay[], key: Buffer): Promise<number> {
 	// Audit entries count too: a guest reset before the backup may be named only there — or only in
 	// the retired-set list, whose rows a later /forget must take out of the restored copy as well.
-	const auditIds = await sql.all<{ u: unknown }>(`SELECT DISTINCT telegram_user_id AS u FROM audit_log WHERE telegram_user_id IS NOT NULL`);
-	const ids = [...(await listGuestIds(sql)), ...auditIds.map((r) => BigInt(String(r.u))), ...(await listRetiredSetOwners(sql))];
+	const auditIds = await sql.all<{ u: unknown }>(
+		`SELECT DISTINCT telegram_user_id AS u FROM audit_log WHERE telegram_user_id IS NOT NULL`
+	);
+	const ids = [
+		...(await listGuestIds(sql)),
+		...auditIds.map((r) => BigInt(String(r.u))),
+		...(await listRetiredSetOwners(sql))
+	];
 	const idBySubject = new Map(ids.map((id) => [pseudonymForGuest(key, id), id]));
 	const hasLedger = await tableExists(sql, 'erasures');
 	let erased = 0;
@@ -124,7 +152,13 @@ async function replayGuestErasures(sql: SqlRunner, erasures: GuestErasureToRepla
 			erased++;
 		}
 		if (hasLedger && erasure.fromLedger) {
-			await recordErasure(sql, { kind: 'guest', subject: erasure.subject, reason: erasure.reason, erasedAt: erasure.erasedAt, packNameHashes: erasure.packNameHashes });
+			await recordErasure(sql, {
+				kind: 'guest',
+				subject: erasure.subject,
+				reason: erasure.reason,
+				erasedAt: erasure.erasedAt,
+				packNameHashes: erasure.packNameHashes
+			});
 		}
 	}
 	return erased;

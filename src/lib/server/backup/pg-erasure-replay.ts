@@ -17,11 +17,18 @@ export async function assertNoProcessAlive(db: Db, clock: Clock, force: boolean)
 	if (force || !(await tableExists(prismaRunner(db), 'worker_processes'))) return;
 	const alive = await liveProcesses(db, clock);
 	if (alive.length === 0) return;
-	const names = alive.map((p) => `${p.hostname} pid ${p.pid} (${KIND_NAMES[p.kind].one}, heartbeat ${p.heartbeatAt})`).join(', ');
-	throw new RestoreError(`${countByKind(alive)} still running: ${names}. Stop every worker and web process first (systemctl stop sticker-bot sticker-api on each machine), or pass --force`);
+	const names = alive
+		.map((p) => `${p.hostname} pid ${p.pid} (${KIND_NAMES[p.kind].one}, heartbeat ${p.heartbeatAt})`)
+		.join(', ');
+	throw new RestoreError(
+		`${countByKind(alive)} still running: ${names}. Stop every worker and web process first (systemctl stop sticker-bot sticker-api on each machine), or pass --force`
+	);
 }
 
-const KIND_NAMES = { worker: { one: 'worker', counted: 'worker(s)' }, web: { one: 'web process', counted: 'web process(es)' } } as const;
+const KIND_NAMES = {
+	worker: { one: 'worker', counted: 'worker(s)' },
+	web: { one: 'web process', counted: 'web process(es)' }
+} as const;
 
 /** "1 worker(s)", "2 web process(es)", "1 worker(s) and 1 web process(es)". */
 function countByKind(alive: LiveProcess[]): string {
@@ -33,13 +40,20 @@ function countByKind(alive: LiveProcess[]): string {
 }
 
 /** The erasures recorded in `db` since `since`; null when it holds no product tables (nothing was ever erased). */
-export async function collectPgErasures(db: Db, since: string, pseudonymKey: Buffer, withoutReplay: boolean): Promise<ErasuresToReplay | null> {
+export async function collectPgErasures(
+	db: Db,
+	since: string,
+	pseudonymKey: Buffer,
+	withoutReplay: boolean
+): Promise<ErasuresToReplay | null> {
 	try {
 		if (!(await tableExists(prismaRunner(db), 'audit_log'))) return null;
 		return await collectErasuresFrom(prismaRunner(db), since, pseudonymKey);
 	} catch (error) {
 		if (withoutReplay) return null;
-		throw new RestoreError(`cannot read the current database's erasures (${(error as Error).message}). Nothing was changed. To restore anyway (erasures made after the backup would come back), pass --without-replay`);
+		throw new RestoreError(
+			`cannot read the current database's erasures (${(error as Error).message}). Nothing was changed. To restore anyway (erasures made after the backup would come back), pass --without-replay`
+		);
 	}
 }
 
@@ -50,10 +64,21 @@ export interface RestoreNote {
 }
 
 /** Re-applies the erasures and notes the restore for the Health page, in one transaction. */
-export async function replayIntoRestored(db: Db, erasures: ErasuresToReplay | null, note: RestoreNote, clock: Clock, pseudonymKey: Buffer): Promise<RestoreResult['reapplied']> {
+export async function replayIntoRestored(
+	db: Db,
+	erasures: ErasuresToReplay | null,
+	note: RestoreNote,
+	clock: Clock,
+	pseudonymKey: Buffer
+): Promise<RestoreResult['reapplied']> {
 	return db.$transaction(async (tx) => {
 		const reapplied = erasures ? await applyErasuresWith(prismaRunner(tx), erasures, pseudonymKey) : null;
-		await writeSetting(tx, clock, LAST_RESTORE_KEY, JSON.stringify({ at: clock.now().toISOString(), ...note, reapplied }));
+		await writeSetting(
+			tx,
+			clock,
+			LAST_RESTORE_KEY,
+			JSON.stringify({ at: clock.now().toISOString(), ...note, reapplied })
+		);
 		return reapplied;
 	});
 }
@@ -74,14 +99,23 @@ export interface PointInTimeReplayOptions {
  * After a managed database's point-in-time recovery into a new database: the erasures recorded
  * in the old one since the moment are applied to the recovered one, exactly as after a restore.
  */
-export async function replayAfterPointInTimeRecovery(options: PointInTimeReplayOptions): Promise<{ reapplied: RestoreResult['reapplied'] }> {
+export async function replayAfterPointInTimeRecovery(
+	options: PointInTimeReplayOptions
+): Promise<{ reapplied: RestoreResult['reapplied'] }> {
 	const from = openPostgresDatabase(options.fromUrl);
 	const into = openPostgresDatabase(options.intoUrl);
 	try {
 		await assertNoProcessAlive(into, options.clock, options.force ?? false);
 		const erasures = await collectPgErasures(from, options.since, options.pseudonymKey, false);
-		if (!erasures) throw new RestoreError('the database to read erasures from holds no tables of this product; nothing was changed');
-		const reapplied = await replayIntoRestored(into, erasures, { from: 'point-in-time recovery', backupTakenAt: options.since }, options.clock, options.pseudonymKey);
+		if (!erasures)
+			throw new RestoreError('the database to read erasures from holds no tables of this product; nothing was changed');
+		const reapplied = await replayIntoRestored(
+			into,
+			erasures,
+			{ from: 'point-in-time recovery', backupTakenAt: options.since },
+			options.clock,
+			options.pseudonymKey
+		);
 		return { reapplied };
 	} finally {
 		await Promise.all([from.$disconnect(), into.$disconnect()]);

@@ -3,8 +3,19 @@ import { connectionFor } from './pg-tools.ts';
 
 describe('connectionFor (DATABASE_URL as pg_dump/pg_restore options)', () => {
 	it('puts host, port, user and database on the command line and the password only in PGPASSWORD', () => {
-		const { args, env } = connectionFor('postgresql://kiosk:s%40cret%20pw@db.example.com:6543/kiosk_prod?sslmode=require');
-		expect(args).toEqual(['--dbname', 'kiosk_prod', '--host', 'db.example.com', '--port', '6543', '--username', 'kiosk']);
+		const { args, env } = connectionFor(
+			'postgresql://kiosk:s%40cret%20pw@db.example.com:6543/kiosk_prod?sslmode=require'
+		);
+		expect(args).toEqual([
+			'--dbname',
+			'kiosk_prod',
+			'--host',
+			'db.example.com',
+			'--port',
+			'6543',
+			'--username',
+			'kiosk'
+		]);
 		expect(args.join(' ')).not.toContain('s@cret');
 		expect(env).toMatchObject({ PGPASSWORD: 's@cret pw', PGSSLMODE: 'require' });
 	});

@@ -18,7 +18,9 @@ export const runTool: ToolRunner = async (command, args, env) => {
 		return { stdout };
 	} catch (error) {
 		const failure = error as { stderr?: string; message: string };
-		throw new PgToolError(`${path.basename(command)} failed: ${(failure.stderr || failure.message).trim().slice(0, 1000)}`);
+		throw new PgToolError(
+			`${path.basename(command)} failed: ${(failure.stderr || failure.message).trim().slice(0, 1000)}`
+		);
 	}
 };
 
@@ -38,7 +40,12 @@ export interface PgToolSearch {
  * pg_restore cannot read a newer archive, so a mismatch is stopped here with a sentence that says
  * what to install instead of pg_dump's own error half-way through.
  */
-export async function findPgTool(tool: PgTool, serverMajor: number, search: PgToolSearch = {}, run: ToolRunner = runTool): Promise<string> {
+export async function findPgTool(
+	tool: PgTool,
+	serverMajor: number,
+	search: PgToolSearch = {},
+	run: ToolRunner = runTool
+): Promise<string> {
 	const base = search.versionsBase ?? '/usr/lib/postgresql';
 	const pathDirs = search.pathDirs ?? (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
 	const candidates = [
@@ -52,7 +59,9 @@ export async function findPgTool(tool: PgTool, serverMajor: number, search: PgTo
 		seen.push(`${file} is version ${major ?? 'unknown'}`);
 	}
 	const found = seen.length > 0 ? ` (${seen.join('; ')})` : '';
-	throw new PgToolError(`no ${tool} of PostgreSQL ${serverMajor} found under ${base}/*/bin or on PATH${found}: apt-get install -y postgresql-client-${serverMajor}`);
+	throw new PgToolError(
+		`no ${tool} of PostgreSQL ${serverMajor} found under ${base}/*/bin or on PATH${found}: apt-get install -y postgresql-client-${serverMajor}`
+	);
 }
 
 async function toolMajor(file: string, run: ToolRunner): Promise<number | null> {

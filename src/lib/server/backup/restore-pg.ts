@@ -8,7 +8,14 @@ import { backupTimeFromName, REQUIRED_TABLES } from './backup-files.ts';
 import { assertProductArchive, listArchive } from './create-pg-backup.ts';
 import type { ErasuresToReplay } from './erasure-replay.ts';
 import { assertNoProcessAlive, collectPgErasures, replayIntoRestored } from './pg-erasure-replay.ts';
-import { connectionFor, findPgTool, runTool, serverMajorVersion, type PgToolSearch, type ToolRunner } from './pg-tools.ts';
+import {
+	connectionFor,
+	findPgTool,
+	runTool,
+	serverMajorVersion,
+	type PgToolSearch,
+	type ToolRunner
+} from './pg-tools.ts';
 import { RestoreError, type RestoreResult } from './restore.ts';
 
 export interface PgRestoreOptions {
@@ -39,7 +46,8 @@ export async function restorePgBackup(options: PgRestoreOptions): Promise<Restor
 	const pgRestore = await findPgTool('pg_restore', major, options.toolSearch, run);
 	const pgDump = await findPgTool('pg_dump', major, options.toolSearch, run);
 	await verifyArchive(pgRestore, options.backupFile, run);
-	const backupTakenAt = backupTimeFromName(path.basename(options.backupFile)) ?? statSync(options.backupFile).mtime.toISOString();
+	const backupTakenAt =
+		backupTimeFromName(path.basename(options.backupFile)) ?? statSync(options.backupFile).mtime.toISOString();
 	const current = openPostgresDatabase(options.url);
 	let erasures: ErasuresToReplay | null;
 	let hasProductTables: boolean;
@@ -52,7 +60,20 @@ export async function restorePgBackup(options: PgRestoreOptions): Promise<Restor
 	}
 	const keptAside = hasProductTables ? await dumpCurrentAside(pgDump, options, run) : null;
 	const { args, env } = connectionFor(options.url);
-	await run(pgRestore, ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', ...args, options.backupFile], env);
+	await run(
+		pgRestore,
+		[
+			'--clean',
+			'--if-exists',
+			'--no-owner',
+			'--no-privileges',
+			'--single-transaction',
+			'--exit-on-error',
+			...args,
+			options.backupFile
+		],
+		env
+	);
 	// A new client: the old one's cached statements describe the tables that were just replaced.
 	const restored = openPostgresDatabase(options.url);
 	try {

@@ -1,4 +1,13 @@
-import { chownSync, copyFileSync, createReadStream, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+	chownSync,
+	copyFileSync,
+	createReadStream,
+	createWriteStream,
+	existsSync,
+	renameSync,
+	rmSync,
+	statSync
+} from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -71,17 +80,25 @@ function assertNoProcessRunning(dataDir: string, force: boolean): void {
 	const running = (['worker', 'web'] as const)
 		.map((owner) => ({ owner, pid: liveLockHolder(dataDir, owner) }))
 		.filter((holder) => holder.pid !== null)
-		.map(({ owner, pid }) => `the ${owner === 'web' ? 'web process' : 'worker'} (pid ${pid}) holds ${instanceLockPath(dataDir, owner)}`);
+		.map(
+			({ owner, pid }) =>
+				`the ${owner === 'web' ? 'web process' : 'worker'} (pid ${pid}) holds ${instanceLockPath(dataDir, owner)}`
+		);
 	if (running.length === 0) return;
-	throw new RestoreError(`${running.join(' and ')}: stop the web and worker services first (systemctl stop sticker-bot sticker-api), or pass --force`);
+	throw new RestoreError(
+		`${running.join(' and ')}: stop the web and worker services first (systemctl stop sticker-bot sticker-api), or pass --force`
+	);
 }
 
 async function unpack(source: string, target: string): Promise<void> {
 	try {
-		if (source.endsWith('.gz')) await pipeline(createReadStream(source), createGunzip(), createWriteStream(target, { mode: 0o600 }));
+		if (source.endsWith('.gz'))
+			await pipeline(createReadStream(source), createGunzip(), createWriteStream(target, { mode: 0o600 }));
 		else copyFileSync(source, target);
 	} catch (error) {
-		throw new RestoreError(`${path.basename(source)} cannot be unpacked (${(error as Error).message}); nothing was changed`);
+		throw new RestoreError(
+			`${path.basename(source)} cannot be unpacked (${(error as Error).message}); nothing was changed`
+		);
 	}
 }
 
@@ -102,7 +119,10 @@ function openVerified(file: string): Database.Database {
 }
 
 /** Reads when the backup was taken, re-applies later erasures, notes the restore. */
-async function prepareStaged(conn: Database.Database, options: RestoreOptions): Promise<Omit<RestoreResult, 'keptAside' | 'counts'>> {
+async function prepareStaged(
+	conn: Database.Database,
+	options: RestoreOptions
+): Promise<Omit<RestoreResult, 'keptAside' | 'counts'>> {
 	const backupTakenAt = readTakenAt(conn, options.backupFile);
 	let reapplied: RestoreResult['reapplied'] = null;
 	if (existsSync(options.dbPath)) {
@@ -112,7 +132,11 @@ async function prepareStaged(conn: Database.Database, options: RestoreOptions): 
 	const now = options.clock.now().toISOString();
 	const note = JSON.stringify({ at: now, from: path.basename(options.backupFile), backupTakenAt, reapplied });
 	conn.prepare(`DELETE FROM settings WHERE key = ?`).run(BACKUP_TAKEN_AT_KEY);
-	conn.prepare(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`).run(LAST_RESTORE_KEY, note, now);
+	conn
+		.prepare(
+			`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`
+		)
+		.run(LAST_RESTORE_KEY, note, now);
 	return { backupTakenAt, reapplied };
 }
 
@@ -121,13 +145,16 @@ async function collectOrExplain(options: RestoreOptions, since: string): Promise
 		return await collectErasures(options.dbPath, since, options.pseudonymKey);
 	} catch (error) {
 		if (options.withoutReplay) return null;
-		throw new RestoreError(`${(error as Error).message}. Nothing was changed. To restore anyway (erasures made after the backup would come back), pass --without-replay`);
+		throw new RestoreError(
+			`${(error as Error).message}. Nothing was changed. To restore anyway (erasures made after the backup would come back), pass --without-replay`
+		);
 	}
 }
 
 /** The time stamped into the snapshot, else the one in its name, else the file's mtime. */
 function readTakenAt(conn: Database.Database, backupFile: string): string {
-	const stamped = conn.prepare(`SELECT value FROM settings WHERE key = ?`).pluck().get(BACKUP_TAKEN_AT_KEY) as string | undefined;
+	const stamped = conn.prepare(`SELECT value FROM settings WHERE key = ?`).pluck().get(BACKUP_TAKEN_AT_KEY) as
+		string | undefined;
 	return stamped ?? backupTimeFromName(path.basename(backupFile)) ?? statSync(backupFile).mtime.toISOString();
 }
 

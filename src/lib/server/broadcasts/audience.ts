@@ -27,7 +27,9 @@ function audienceWhere(eventId: number | null): Prisma.Sql {
 }
 
 export async function countAudience(db: Db | Tx, eventId: number | null): Promise<number> {
-	const rows = await db.$queryRaw<{ n: bigint | number }[]>`SELECT count(*) AS n FROM users u WHERE ${audienceWhere(eventId)}`;
+	const rows = await db.$queryRaw<
+		{ n: bigint | number }[]
+	>`SELECT count(*) AS n FROM users u WHERE ${audienceWhere(eventId)}`;
 	return Number(rows[0]?.n ?? 0);
 }
 
@@ -35,7 +37,12 @@ export async function countAudience(db: Db | Tx, eventId: number | null): Promis
  * One queued outbox row per guest of the audience, as it is at this moment; returns how many.
  * The selected parameters are cast: PostgreSQL types a parameter in a select list as text.
  */
-export async function queueAudience(tx: Tx, broadcastId: number, eventId: number | null, nowIso: string): Promise<number> {
+export async function queueAudience(
+	tx: Tx,
+	broadcastId: number,
+	eventId: number | null,
+	nowIso: string
+): Promise<number> {
 	return tx.$executeRaw`
 		INSERT INTO broadcast_recipients (broadcast_id, telegram_user_id, test, state, attempts, updated_at)
 		SELECT CAST(${broadcastId} AS INTEGER), u.telegram_user_id, FALSE, 'queued', 0, CAST(${nowIso} AS TEXT) FROM users u WHERE ${audienceWhere(eventId)}
@@ -73,7 +80,11 @@ export interface OptedInCounts {
 
 /** How many guests said yes to news (and would get a broadcast now), in total and per event. */
 export async function countOptedIn(db: Db): Promise<OptedInCounts> {
-	const events = await db.event.findMany({ where: { state: { not: 'draft' } }, select: { id: true, name: true, state: true }, orderBy: { id: 'desc' } });
+	const events = await db.event.findMany({
+		where: { state: { not: 'draft' } },
+		select: { id: true, name: true, state: true },
+		orderBy: { id: 'desc' }
+	});
 	const total = await countAudience(db, null);
 	const perEvent = [];
 	for (const event of events) perEvent.push({ ...event, optedIn: total === 0 ? 0 : await countAudience(db, event.id) });

@@ -32,7 +32,10 @@ export interface BroadcastActionDeps {
 export type ComposedBroadcast = z.output<typeof composeBroadcastInput>;
 
 export async function composeBroadcast(deps: BroadcastActionDeps, input: ComposedBroadcast): Promise<Broadcast> {
-	if (input.eventId !== null && !(await deps.db.event.findUnique({ where: { id: input.eventId }, select: { id: true } }))) {
+	if (
+		input.eventId !== null &&
+		!(await deps.db.event.findUnique({ where: { id: input.eventId }, select: { id: true } }))
+	) {
 		throw new DomainError({ code: 'BroadcastEventNotFound', eventId: input.eventId });
 	}
 	const imagePath = input.imageName ? await resolveBroadcastImage(deps.fileStore, input.imageName) : null;
@@ -47,7 +50,10 @@ export async function composeBroadcast(deps: BroadcastActionDeps, input: Compose
 			buttonUrl: input.buttonUrl || null,
 			createdBy: deps.actor.name
 		});
-		await recordAudit(tx, deps.clock, deps.actor, { action: 'broadcast_create', details: { broadcastId: broadcast.id, eventId: input.eventId } });
+		await recordAudit(tx, deps.clock, deps.actor, {
+			action: 'broadcast_create',
+			details: { broadcastId: broadcast.id, eventId: input.eventId }
+		});
 		return broadcast;
 	});
 }
@@ -60,15 +66,21 @@ export async function sendBroadcast(deps: BroadcastActionDeps, id: number, sendA
 }
 
 export function pauseBroadcastNow(deps: BroadcastActionDeps, id: number): Promise<Broadcast> {
-	return audited(deps, id, 'pause', 'broadcast_pause', {}, (db) => pauseBroadcast(db, deps.clock.now().toISOString(), id));
+	return audited(deps, id, 'pause', 'broadcast_pause', {}, (db) =>
+		pauseBroadcast(db, deps.clock.now().toISOString(), id)
+	);
 }
 
 export function resumeBroadcastNow(deps: BroadcastActionDeps, id: number): Promise<Broadcast> {
-	return audited(deps, id, 'resume', 'broadcast_resume', {}, (db) => resumeBroadcast(db, deps.clock.now().toISOString(), id));
+	return audited(deps, id, 'resume', 'broadcast_resume', {}, (db) =>
+		resumeBroadcast(db, deps.clock.now().toISOString(), id)
+	);
 }
 
 export function cancelBroadcastNow(deps: BroadcastActionDeps, id: number): Promise<Broadcast> {
-	return audited(deps, id, 'cancel', 'broadcast_cancel', {}, (db) => cancelBroadcast(db, deps.clock.now().toISOString(), id));
+	return audited(deps, id, 'cancel', 'broadcast_cancel', {}, (db) =>
+		cancelBroadcast(db, deps.clock.now().toISOString(), id)
+	);
 }
 
 async function audited(

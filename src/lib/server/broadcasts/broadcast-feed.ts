@@ -6,7 +6,9 @@ import type { Dialect } from '../db/dialect/dialect.ts';
  * records, far more often than anything the console's shared marker watches; the audience count
  * moves with news opt-ins and opt-outs, guests and blocks, and the test-send target with the operator's Telegram id and its proof.
  */
-const broadcastMarkerSql = ({ joinedText }: Dialect) => `SELECT (SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM broadcasts) || '|' ||
+const broadcastMarkerSql = ({
+	joinedText
+}: Dialect) => `SELECT (SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM broadcasts) || '|' ||
 	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM broadcast_recipients) || '|' ||
 	(SELECT count(*) || ':' || coalesce(max(updated_at), '') FROM news_opt_ins) || '|' ||
 	(SELECT count(*) || ':' || count(consented_at) FROM users) || '|' ||

@@ -2,7 +2,12 @@ import type { OperatorIdentity } from '../auth/roles.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { MAX_INPUT_PIXELS } from '../media/photo-normalise.ts';
 import { answerPictureUpload } from '../web/picture-upload.ts';
-import { MAX_BROADCAST_IMAGE_BYTES, readBroadcastImage, resolveBroadcastImage, storeBroadcastImage } from './broadcast-image.ts';
+import {
+	MAX_BROADCAST_IMAGE_BYTES,
+	readBroadcastImage,
+	resolveBroadcastImage,
+	storeBroadcastImage
+} from './broadcast-image.ts';
 
 /**
  * POST /api/console/broadcasts/image: a broadcast's picture as the raw request body, up to
@@ -10,7 +15,11 @@ import { MAX_BROADCAST_IMAGE_BYTES, readBroadcastImage, resolveBroadcastImage, s
  * are the console's picture uploads' own (web/picture-upload.ts).
  * GET …/image/<name>: the stored picture, for the preview.
  */
-export function answerBroadcastImageUpload(files: FileStore, operator: OperatorIdentity | null | undefined, request: Request): Promise<Response> {
+export function answerBroadcastImageUpload(
+	files: FileStore,
+	operator: OperatorIdentity | null | undefined,
+	request: Request
+): Promise<Response> {
 	return answerPictureUpload(operator, request, {
 		maxBytes: MAX_BROADCAST_IMAGE_BYTES,
 		maxPixels: MAX_INPUT_PIXELS,
@@ -18,12 +27,19 @@ export function answerBroadcastImageUpload(files: FileStore, operator: OperatorI
 	});
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+	new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-export async function answerBroadcastImage(files: FileStore, operator: OperatorIdentity | null | undefined, name: string): Promise<Response> {
+export async function answerBroadcastImage(
+	files: FileStore,
+	operator: OperatorIdentity | null | undefined,
+	name: string
+): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
 	const reference = await resolveBroadcastImage(files, name);
 	const bytes = reference ? await readBroadcastImage(files, reference) : null;
 	if (!bytes) return json(404, { error: 'No such picture.' });
-	return new Response(new Uint8Array(bytes), { headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, no-store' } });
+	return new Response(new Uint8Array(bytes), {
+		headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, no-store' }
+	});
 }

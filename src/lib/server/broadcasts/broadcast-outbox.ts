@@ -8,7 +8,13 @@ import type { TelegramApi } from '../telegram/api.ts';
 import { sendBroadcastMessage, type BroadcastContent, type SentBroadcast } from '../telegram/broadcast-message.ts';
 import { MINUTE, SECOND, type Clock } from '../time/clock.ts';
 import { readStanding, type Standing } from './audience.ts';
-import { claimNextRecipient, closeRecipient, recordRecipientFailure, recordRecipientSent, type ClaimedRecipient } from './broadcast-recipients.repository.ts';
+import {
+	claimNextRecipient,
+	closeRecipient,
+	recordRecipientFailure,
+	recordRecipientSent,
+	type ClaimedRecipient
+} from './broadcast-recipients.repository.ts';
 import { readBroadcastImage } from './broadcast-image.ts';
 import { recordImageFileId } from './broadcasts.repository.ts';
 import { readTestSendStanding } from './test-send.ts';
@@ -51,14 +57,21 @@ const STANDING_REASON: Record<Exclude<Standing, 'ok'>, string> = {
 	blocked: 'blocked the bot'
 };
 
-export function broadcastOutbox(deps: BroadcastOutboxDeps): OutboxSender<ClaimedRecipient, BroadcastMessage, SentBroadcast> {
+export function broadcastOutbox(
+	deps: BroadcastOutboxDeps
+): OutboxSender<ClaimedRecipient, BroadcastMessage, SentBroadcast> {
 	const nowIso = () => deps.clock.now().toISOString();
 	return {
 		name: 'broadcast message',
 		perPass: Number.MAX_SAFE_INTEGER,
 		// One pass sends for at most this long, so shutdown and new broadcasts are never kept waiting.
 		passMs: 10 * SECOND,
-		ladder: { backoff: { baseMs: 5 * SECOND, capMs: 10 * MINUTE, jitter: [0.8, 1.2] }, maxAttempts: MAX_ATTEMPTS, recipient: 'person', floodCountsAsAttempt: false },
+		ladder: {
+			backoff: { baseMs: 5 * SECOND, capMs: 10 * MINUTE, jitter: [0.8, 1.2] },
+			maxAttempts: MAX_ATTEMPTS,
+			recipient: 'person',
+			floodCountsAsAttempt: false
+		},
 		places: 'bulk',
 		crashSteps: { afterClaim: 'broadcast_after_claim', afterSend: 'broadcast_after_send' },
 		claim: (now) => claimNextRecipient(deps.db, now, deps.leaseMs),
@@ -67,16 +80,26 @@ export function broadcastOutbox(deps: BroadcastOutboxDeps): OutboxSender<Claimed
 		describe: (row) => ({ recipientId: row.id, broadcastId: row.broadcastId }),
 		async prepare(row) {
 			// A test copy is checked too (opted out or blocked since the operator pressed the button).
-			const standing = row.test ? await readTestSendStanding(deps.db, row.telegramUserId) : await readStanding(deps.db, row.telegramUserId);
-			if (standing !== 'ok') return { end: standing === 'blocked' ? 'blocked' : 'skipped', reason: STANDING_REASON[standing] };
+			const standing = row.test
+				? await readTestSendStanding(deps.db, row.telegramUserId)
+				: await readStanding(deps.db, row.telegramUserId);
+			if (standing !== 'ok')
+				return { end: standing === 'blocked' ? 'blocked' : 'skipped', reason: STANDING_REASON[standing] };
 			return { message: { locale: await readGuestLanguage(deps.db, row.telegramUserId) } };
 		},
-		send: async (row, message) => sendBroadcastMessage(deps.api, row.telegramUserId, message.locale, await withPicture(deps.fileStore, row.broadcast)),
+		send: async (row, message) =>
+			sendBroadcastMessage(
+				deps.api,
+				row.telegramUserId,
+				message.locale,
+				await withPicture(deps.fileStore, row.broadcast)
+			),
 		async recordSent(row, _message, sent) {
 			await recordRecipientSent(deps.db, nowIso(), row.id, BigInt(sent.messageId));
 			if (sent.photoFileId) await recordImageFileId(deps.db, row.broadcastId, sent.photoFileId);
 		},
-		postpone: (row, retryAt, error, counts) => recordRecipientFailure(deps.db, nowIso(), row.id, error ?? 'no place in the send budget yet', retryAt, counts),
+		postpone: (row, retryAt, error, counts) =>
+			recordRecipientFailure(deps.db, nowIso(), row.id, error ?? 'no place in the send budget yet', retryAt, counts),
 		async end(row, as, reason, called) {
 			if (as === 'skipped') return closeRecipient(deps.db, nowIso(), row.id, 'skipped', reason);
 			if (as !== 'blocked') return recordRecipientFailure(deps.db, nowIso(), row.id, reason, null);

@@ -16,8 +16,17 @@ export async function claimNextRecipient(db: Db, now: Date, leaseMs: number): Pr
 	const due = Prisma.sql`r.state = 'queued' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= ${nowIso})
 		AND (r.test = TRUE OR EXISTS (SELECT 1 FROM broadcasts b WHERE b.id = r.broadcast_id AND b.state = 'sending'))`;
 	const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-	return claimRowWithLease(db, { table: 'broadcast_recipients', alias: 'r', due, orderBy: 'r.test DESC, r.id', leaseColumn: 'next_attempt_at', leaseUntil }, (tx, id) =>
-		tx.broadcastRecipient.findUnique({ where: { id }, include: { broadcast: true } })
+	return claimRowWithLease(
+		db,
+		{
+			table: 'broadcast_recipients',
+			alias: 'r',
+			due,
+			orderBy: 'r.test DESC, r.id',
+			leaseColumn: 'next_attempt_at',
+			leaseUntil
+		},
+		(tx, id) => tx.broadcastRecipient.findUnique({ where: { id }, include: { broadcast: true } })
 	);
 }
 
@@ -34,7 +43,14 @@ export async function recordRecipientSent(db: Db, nowIso: string, id: number, me
  * A failure to retry at `retryAt`, or (retryAt null) the last word: failed with its reason.
  * Flood control (countsAsAttempt false) only postpones: it says nothing about this guest.
  */
-export async function recordRecipientFailure(db: Db, nowIso: string, id: number, error: string, retryAt: Date | null, countsAsAttempt = true): Promise<void> {
+export async function recordRecipientFailure(
+	db: Db,
+	nowIso: string,
+	id: number,
+	error: string,
+	retryAt: Date | null,
+	countsAsAttempt = true
+): Promise<void> {
 	await db.broadcastRecipient.updateMany({
 		where: stillQueued(id),
 		data: {
@@ -48,8 +64,17 @@ export async function recordRecipientFailure(db: Db, nowIso: string, id: number,
 }
 
 /** Ends a row without a call (blocked, opted out, no longer a guest) or after a 403 (blocked). */
-export async function closeRecipient(db: Db | Tx, nowIso: string, id: number, state: 'blocked' | 'skipped', reason: string): Promise<void> {
-	await db.broadcastRecipient.updateMany({ where: stillQueued(id), data: { state, error: reason, nextAttemptAt: null, updatedAt: nowIso } });
+export async function closeRecipient(
+	db: Db | Tx,
+	nowIso: string,
+	id: number,
+	state: 'blocked' | 'skipped',
+	reason: string
+): Promise<void> {
+	await db.broadcastRecipient.updateMany({
+		where: stillQueued(id),
+		data: { state, error: reason, nextAttemptAt: null, updatedAt: nowIso }
+	});
 }
 
 /** Opt-out takes effect at once: the guest's rows still queued in any broadcast are skipped. */
@@ -62,8 +87,21 @@ export async function skipQueuedForGuest(db: Db | Tx, nowIso: string, telegramUs
 }
 
 /** A test send to the operator's own chat; pressing it again sends it again. */
-export async function queueTestSend(db: Db | Tx, nowIso: string, broadcastId: number, telegramUserId: bigint): Promise<void> {
-	const fresh = { state: 'queued', attempts: 0, nextAttemptAt: null, error: null, messageId: null, sentAt: null, updatedAt: nowIso };
+export async function queueTestSend(
+	db: Db | Tx,
+	nowIso: string,
+	broadcastId: number,
+	telegramUserId: bigint
+): Promise<void> {
+	const fresh = {
+		state: 'queued',
+		attempts: 0,
+		nextAttemptAt: null,
+		error: null,
+		messageId: null,
+		sentAt: null,
+		updatedAt: nowIso
+	};
 	await db.broadcastRecipient.upsert({
 		where: { broadcastId_telegramUserId_test: { broadcastId, telegramUserId, test: true } },
 		create: { broadcastId, telegramUserId, test: true, ...fresh },

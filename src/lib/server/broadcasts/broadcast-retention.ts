@@ -15,7 +15,10 @@ export async function eraseExpiredBroadcasts(db: Db, clock: Clock, files: FileSt
 	const before = new Date(clock.now().getTime() - BROADCAST_RETENTION_DAYS * DAY).toISOString();
 	const expired = await findExpiredBroadcasts(db, before);
 	if (expired.length === 0) return 0;
-	const count = await deleteBroadcasts(db, expired.map((b) => b.id));
+	const count = await deleteBroadcasts(
+		db,
+		expired.map((b) => b.id)
+	);
 	for (const broadcast of expired) await removeBroadcastImage(files, broadcast.imagePath);
 	return count;
 }

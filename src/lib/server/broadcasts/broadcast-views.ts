@@ -74,14 +74,20 @@ export async function readBroadcastDetail(db: Db, id: number, operatorId: number
 		optedOutSince,
 		audienceNow,
 		failures,
-		testSend: testSend ? { state: testSend.state, error: testSend.error, at: testSend.sentAt ?? testSend.updatedAt } : null,
+		testSend: testSend
+			? { state: testSend.state, error: testSend.error, at: testSend.sentAt ?? testSend.updatedAt }
+			: null,
 		myTelegramId: myTelegramId?.toString() ?? null
 	};
 }
 
 /** Events an operator can address (every event except drafts), newest first. */
 export async function readBroadcastEvents(db: Db): Promise<{ id: number; name: string; state: string }[]> {
-	return db.event.findMany({ where: { state: { not: 'draft' } }, select: { id: true, name: true, state: true }, orderBy: { id: 'desc' } });
+	return db.event.findMany({
+		where: { state: { not: 'draft' } },
+		select: { id: true, name: true, state: true },
+		orderBy: { id: 'desc' }
+	});
 }
 
 function summarise(b: Broadcast, names: Map<number, string>, counts: RecipientCounts): BroadcastSummary {
@@ -107,7 +113,11 @@ async function eventNames(db: Db): Promise<Map<number, string>> {
 }
 
 async function countRecipients(db: Db, broadcastId: number): Promise<RecipientCounts> {
-	const groups = await db.broadcastRecipient.groupBy({ by: ['state'], where: { broadcastId, test: false }, _count: { _all: true } });
+	const groups = await db.broadcastRecipient.groupBy({
+		by: ['state'],
+		where: { broadcastId, test: false },
+		_count: { _all: true }
+	});
 	const counts = Object.fromEntries(RECIPIENT_STATES.map((s) => [s, 0])) as RecipientCounts;
 	for (const g of groups) if (g.state in counts) counts[g.state as RecipientState] = g._count._all;
 	return counts;
@@ -116,9 +126,16 @@ async function countRecipients(db: Db, broadcastId: number): Promise<RecipientCo
 /** Guests of this broadcast who opted out (button or /stop) after it started. */
 async function readOptedOutSince(db: Db, broadcast: Broadcast): Promise<number> {
 	if (!broadcast.startedAt) return 0;
-	const rows = await db.broadcastRecipient.findMany({ where: { broadcastId: broadcast.id, test: false }, select: { telegramUserId: true } });
+	const rows = await db.broadcastRecipient.findMany({
+		where: { broadcastId: broadcast.id, test: false },
+		select: { telegramUserId: true }
+	});
 	if (rows.length === 0) return 0;
-	return countOptedOutSince(db, rows.map((r) => r.telegramUserId), broadcast.startedAt);
+	return countOptedOutSince(
+		db,
+		rows.map((r) => r.telegramUserId),
+		broadcast.startedAt
+	);
 }
 
 async function readFailureReasons(db: Db, broadcastId: number): Promise<{ reason: string; count: number }[]> {

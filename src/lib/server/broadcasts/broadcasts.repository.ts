@@ -60,7 +60,13 @@ export function pauseBroadcast(db: Db | Tx, nowIso: string, id: number): Promise
  * stale by the update (resumed, started and paused again from another process meanwhile).
  */
 export async function resumeBroadcast(db: Db, nowIso: string, id: number): Promise<StateChange> {
-	const started = await changeState(db, id, ['paused'], { state: 'sending', updatedAt: nowIso }, { startedAt: { not: null } });
+	const started = await changeState(
+		db,
+		id,
+		['paused'],
+		{ state: 'sending', updatedAt: nowIso },
+		{ startedAt: { not: null } }
+	);
 	if (started.won || started.found !== 'paused') return started;
 	return changeState(db, id, ['paused'], { state: 'scheduled', updatedAt: nowIso }, { startedAt: null });
 }
@@ -68,7 +74,11 @@ export async function resumeBroadcast(db: Db, nowIso: string, id: number): Promi
 /** Cancelled: the worker sends nothing more; rows still queued are recorded as skipped. */
 export async function cancelBroadcast(db: Db, nowIso: string, id: number): Promise<StateChange> {
 	return db.$transaction(async (tx) => {
-		const change = await changeState(tx, id, ['draft', 'scheduled', 'sending', 'paused'], { state: 'cancelled', updatedAt: nowIso, finishedAt: nowIso });
+		const change = await changeState(tx, id, ['draft', 'scheduled', 'sending', 'paused'], {
+			state: 'cancelled',
+			updatedAt: nowIso,
+			finishedAt: nowIso
+		});
 		if (change.won) {
 			await tx.broadcastRecipient.updateMany({
 				where: { broadcastId: id, test: false, state: 'queued' },
@@ -84,11 +94,18 @@ export async function cancelBroadcast(db: Db, nowIso: string, id: number): Promi
  * who qualify at this moment) and written as queued outbox rows in the same transaction.
  */
 export async function startDueBroadcasts(db: Db, nowIso: string): Promise<number[]> {
-	const due = await db.broadcast.findMany({ where: { state: 'scheduled', sendAt: { lte: nowIso } }, select: { id: true, eventId: true }, orderBy: { id: 'asc' } });
+	const due = await db.broadcast.findMany({
+		where: { state: 'scheduled', sendAt: { lte: nowIso } },
+		select: { id: true, eventId: true },
+		orderBy: { id: 'asc' }
+	});
 	const started: number[] = [];
 	for (const { id, eventId } of due) {
 		const won = await db.$transaction(async (tx) => {
-			const { count } = await tx.broadcast.updateMany({ where: { id, state: 'scheduled' }, data: { state: 'sending', startedAt: nowIso, updatedAt: nowIso } });
+			const { count } = await tx.broadcast.updateMany({
+				where: { id, state: 'scheduled' },
+				data: { state: 'sending', startedAt: nowIso, updatedAt: nowIso }
+			});
 			if (count === 0) return false;
 			const queued = await queueAudience(tx, id, eventId, nowIso);
 			await tx.broadcast.update({ where: { id }, data: { audienceCount: queued } });
@@ -113,7 +130,11 @@ export async function recordImageFileId(db: Db, id: number, fileId: string): Pro
 }
 
 /** Broadcasts finished (or drafts made) before `beforeIso`: the retention clock's candidates. */
-export function findExpiredBroadcasts(db: Db, beforeIso: string, limit = 100): Promise<Pick<Broadcast, 'id' | 'imagePath'>[]> {
+export function findExpiredBroadcasts(
+	db: Db,
+	beforeIso: string,
+	limit = 100
+): Promise<Pick<Broadcast, 'id' | 'imagePath'>[]> {
 	return db.broadcast.findMany({
 		where: { OR: [{ finishedAt: { lt: beforeIso } }, { state: 'draft', createdAt: { lt: beforeIso } }] },
 		select: { id: true, imagePath: true },

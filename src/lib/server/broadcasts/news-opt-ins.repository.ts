@@ -22,7 +22,12 @@ export interface NewsChoice {
  * The question is queued at most once per guest: a row is made (state asked) only when the guest
  * has none — not after an earlier question, /news or /stop. Returns whether this call made it.
  */
-export async function recordQuestionQueued(tx: Tx, telegramUserId: bigint, eventId: number | null, nowIso: string): Promise<boolean> {
+export async function recordQuestionQueued(
+	tx: Tx,
+	telegramUserId: bigint,
+	eventId: number | null,
+	nowIso: string
+): Promise<boolean> {
 	const made = await tx.$executeRaw`
 		INSERT INTO news_opt_ins (telegram_user_id, state, event_id, updated_at)
 		VALUES (${telegramUserId}, 'asked', ${eventId}, ${nowIso})
@@ -31,8 +36,17 @@ export async function recordQuestionQueued(tx: Tx, telegramUserId: bigint, event
 }
 
 /** Telegram took the question: the words (version) and language the guest was shown, and when. */
-export async function recordQuestionShown(db: Db | Tx, telegramUserId: bigint, wordingVersion: string, locale: string, nowIso: string): Promise<void> {
-	await db.newsOptIn.updateMany({ where: { telegramUserId, state: 'asked' }, data: { wordingVersion, locale, askedAt: nowIso, updatedAt: nowIso } });
+export async function recordQuestionShown(
+	db: Db | Tx,
+	telegramUserId: bigint,
+	wordingVersion: string,
+	locale: string,
+	nowIso: string
+): Promise<void> {
+	await db.newsOptIn.updateMany({
+		where: { telegramUserId, state: 'asked' },
+		data: { wordingVersion, locale, askedAt: nowIso, updatedAt: nowIso }
+	});
 }
 
 /**
@@ -49,10 +63,22 @@ export function findNewsOptIn(db: Db | Tx, telegramUserId: bigint): Promise<News
 }
 
 /** Yes or No under the question: only an unanswered question takes an answer. */
-export async function recordQuestionAnswer(db: Db | Tx, telegramUserId: bigint, choice: NewsChoice, nowIso: string): Promise<boolean> {
+export async function recordQuestionAnswer(
+	db: Db | Tx,
+	telegramUserId: bigint,
+	choice: NewsChoice,
+	nowIso: string
+): Promise<boolean> {
 	const { count } = await db.newsOptIn.updateMany({
 		where: { telegramUserId, state: 'asked' },
-		data: { state: choice.state, via: choice.via, wordingVersion: choice.wordingVersion, locale: choice.locale, answeredAt: nowIso, updatedAt: nowIso }
+		data: {
+			state: choice.state,
+			via: choice.via,
+			wordingVersion: choice.wordingVersion,
+			locale: choice.locale,
+			answeredAt: nowIso,
+			updatedAt: nowIso
+		}
 	});
 	return count > 0;
 }
@@ -63,7 +89,12 @@ export async function recordQuestionAnswer(db: Db | Tx, telegramUserId: bigint, 
  * Returns whether it changed. Raw SQL: an upsert whose update is conditional, which Prisma's
  * upsert cannot express.
  */
-export async function recordOwnChoice(db: Db | Tx, telegramUserId: bigint, choice: NewsChoice, nowIso: string): Promise<boolean> {
+export async function recordOwnChoice(
+	db: Db | Tx,
+	telegramUserId: bigint,
+	choice: NewsChoice,
+	nowIso: string
+): Promise<boolean> {
 	const broadcastId = choice.broadcastId ?? null;
 	const changed = await db.$executeRaw`
 		INSERT INTO news_opt_ins (telegram_user_id, state, wording_version, locale, via, broadcast_id, answered_at, updated_at)
@@ -77,5 +108,7 @@ export async function recordOwnChoice(db: Db | Tx, telegramUserId: bigint, choic
 
 /** Of these guests, how many said no (any way) at or after `sinceIso`. */
 export function countOptedOutSince(db: Db, telegramUserIds: bigint[], sinceIso: string): Promise<number> {
-	return db.newsOptIn.count({ where: { telegramUserId: { in: telegramUserIds }, state: 'out', answeredAt: { gte: sinceIso } } });
+	return db.newsOptIn.count({
+		where: { telegramUserId: { in: telegramUserIds }, state: 'out', answeredAt: { gte: sinceIso } }
+	});
 }

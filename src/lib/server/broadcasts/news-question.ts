@@ -9,9 +9,15 @@ import { recordQuestionQueued } from './news-opt-ins.repository.ts';
  * delivery. Once per guest: a guest who was asked before (whatever they answered, or if they
  * never did) or who used /news or /stop is not asked again, on any later pack or event.
  */
-export async function queueNewsQuestionOnce(tx: Tx, job: { jobId: number; telegramUserId: bigint }, nowIso: string): Promise<boolean> {
+export async function queueNewsQuestionOnce(
+	tx: Tx,
+	job: { jobId: number; telegramUserId: bigint },
+	nowIso: string
+): Promise<boolean> {
 	const snapshot = await tx.jobSnapshot.findUnique({ where: { jobId: job.jobId }, select: { eventId: true } });
-	const event = snapshot ? await tx.event.findUnique({ where: { id: snapshot.eventId }, select: { id: true, name: true } }) : null;
+	const event = snapshot
+		? await tx.event.findUnique({ where: { id: snapshot.eventId }, select: { id: true, name: true } })
+		: null;
 	if (!(await recordQuestionQueued(tx, job.telegramUserId, event?.id ?? null, nowIso))) return false;
 	const notice = event ? { textKey: 'question', params: { event: event.name } } : { textKey: 'questionNoEvent' };
 	await queueGuestNotice(tx, job, { kind: 'news_question', ...notice }, nowIso);

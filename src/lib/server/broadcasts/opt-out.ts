@@ -22,7 +22,12 @@ export async function optOutOfBroadcasts(
 	const nowIso = clock.now().toISOString();
 	return db.$transaction(async (tx) => {
 		// No wording is recorded for a no: nothing needs proving about a guest who asked for less.
-		const changed = await recordOwnChoice(tx, telegramUserId, { state: 'out', via, wordingVersion: null, locale, broadcastId }, nowIso);
+		const changed = await recordOwnChoice(
+			tx,
+			telegramUserId,
+			{ state: 'out', via, wordingVersion: null, locale, broadcastId },
+			nowIso
+		);
 		await skipQueuedForGuest(tx, nowIso, telegramUserId);
 		return { already: !changed };
 	});

@@ -18,8 +18,16 @@ import { findBroadcast } from './broadcasts.repository.ts';
  * and every refusal for the chat's standing or the limit is audited with the chat's id in
  * `telegram_user_id` (pseudonymised with the guest's rows should that chat ever be erased).
  */
-export const TEST_SENDS_PER_MINUTE: RateLimit = { name: 'broadcast-test-minute', capacity: 5, refillPerSecond: 5 / (MINUTE / SECOND) };
-export const TEST_SENDS_PER_DAY: RateLimit = { name: 'broadcast-test-day', capacity: 30, refillPerSecond: 30 / (DAY / SECOND) };
+export const TEST_SENDS_PER_MINUTE: RateLimit = {
+	name: 'broadcast-test-minute',
+	capacity: 5,
+	refillPerSecond: 5 / (MINUTE / SECOND)
+};
+export const TEST_SENDS_PER_DAY: RateLimit = {
+	name: 'broadcast-test-day',
+	capacity: 30,
+	refillPerSecond: 30 / (DAY / SECOND)
+};
 
 export type TestSendStanding = 'ok' | 'opted_out' | 'blocked';
 
@@ -32,9 +40,17 @@ export async function readTestSendStanding(db: Db | Tx, chatId: bigint): Promise
 	return standing === 'opted_out' || standing === 'blocked' ? standing : 'ok';
 }
 
-export async function testSendBroadcast(deps: BroadcastActionDeps, id: number, operatorId: number): Promise<{ telegramId: string }> {
+export async function testSendBroadcast(
+	deps: BroadcastActionDeps,
+	id: number,
+	operatorId: number
+): Promise<{ telegramId: string }> {
 	const chatId = await readVerifiedTelegramId(deps.db, operatorId);
-	if (chatId === null) throw new DomainError({ code: 'TestSendNeedsProvenChat', unproven: await hasUnprovenTelegramId(deps.db, operatorId) });
+	if (chatId === null)
+		throw new DomainError({
+			code: 'TestSendNeedsProvenChat',
+			unproven: await hasUnprovenTelegramId(deps.db, operatorId)
+		});
 	if (!(await findBroadcast(deps.db, id))) throw new DomainError({ code: 'BroadcastNotFound', broadcastId: id });
 	const standing = await readTestSendStanding(deps.db, chatId);
 	if (standing !== 'ok') {
@@ -43,13 +59,25 @@ export async function testSendBroadcast(deps: BroadcastActionDeps, id: number, o
 	}
 	const limit = await takeTestSendAllowance(deps, operatorId);
 	if (!limit.allowed) {
-		await auditRefusal(deps, id, chatId, 'rate_limited', { per: limit.per, retryAfterSeconds: limit.retryAfterSeconds });
-		throw new DomainError({ code: 'TestSendRateLimited', per: limit.per, limit: limit.per === 'minute' ? TEST_SENDS_PER_MINUTE.capacity : TEST_SENDS_PER_DAY.capacity, retryAfterSeconds: limit.retryAfterSeconds });
+		await auditRefusal(deps, id, chatId, 'rate_limited', {
+			per: limit.per,
+			retryAfterSeconds: limit.retryAfterSeconds
+		});
+		throw new DomainError({
+			code: 'TestSendRateLimited',
+			per: limit.per,
+			limit: limit.per === 'minute' ? TEST_SENDS_PER_MINUTE.capacity : TEST_SENDS_PER_DAY.capacity,
+			retryAfterSeconds: limit.retryAfterSeconds
+		});
 	}
 	const nowIso = deps.clock.now().toISOString();
 	await deps.db.$transaction(async (tx) => {
 		await queueTestSend(tx, nowIso, id, chatId);
-		await recordAudit(tx, deps.clock, deps.actor, { action: 'broadcast_test_send', telegramUserId: chatId, details: { broadcastId: id } });
+		await recordAudit(tx, deps.clock, deps.actor, {
+			action: 'broadcast_test_send',
+			telegramUserId: chatId,
+			details: { broadcastId: id }
+		});
 	});
 	return { telegramId: chatId.toString() };
 }
@@ -63,7 +91,8 @@ type Allowance = { allowed: true } | { allowed: false; per: 'minute' | 'day'; re
  */
 async function takeTestSendAllowance(deps: BroadcastActionDeps, operatorId: number): Promise<Allowance> {
 	const subject = String(operatorId);
-	const refused = (per: 'minute' | 'day', decision: RateDecision): Allowance | null => (decision.allowed ? null : { allowed: false, per, retryAfterSeconds: decision.retryAfterSeconds });
+	const refused = (per: 'minute' | 'day', decision: RateDecision): Allowance | null =>
+		decision.allowed ? null : { allowed: false, per, retryAfterSeconds: decision.retryAfterSeconds };
 	return (
 		refused('day', await peekToken(deps.db, deps.clock, TEST_SENDS_PER_DAY, subject)) ??
 		refused('minute', await takeToken(deps.db, deps.clock, TEST_SENDS_PER_MINUTE, subject)) ??
@@ -71,6 +100,16 @@ async function takeTestSendAllowance(deps: BroadcastActionDeps, operatorId: numb
 	);
 }
 
-async function auditRefusal(deps: BroadcastActionDeps, broadcastId: number, chatId: bigint, reason: TestSendStanding | 'rate_limited', more: Record<string, unknown> = {}): Promise<void> {
-	await recordAudit(deps.db, deps.clock, deps.actor, { action: 'broadcast_test_refused', telegramUserId: chatId, details: { broadcastId, reason, ...more } });
+async function auditRefusal(
+	deps: BroadcastActionDeps,
+	broadcastId: number,
+	chatId: bigint,
+	reason: TestSendStanding | 'rate_limited',
+	more: Record<string, unknown> = {}
+): Promise<void> {
+	await recordAudit(deps.db, deps.clock, deps.actor, {
+		action: 'broadcast_test_refused',
+		telegramUserId: chatId,
+		details: { broadcastId, reason, ...more }
+	});
 }

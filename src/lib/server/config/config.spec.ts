@@ -29,7 +29,11 @@ describe('configuration', () => {
 
 	it('talks to Telegram itself once a bot token is set', () => {
 		const config = parseConfig({ TELEGRAM_BOT_TOKEN: '123456:AAbbCCddEEffGGhhIIjjKKll' }, ROOT);
-		expect(config.telegram).toEqual({ mode: 'cloud', token: '123456:AAbbCCddEEffGGhhIIjjKKll', apiRoot: 'https://api.telegram.org' });
+		expect(config.telegram).toEqual({
+			mode: 'cloud',
+			token: '123456:AAbbCCddEEffGGhhIIjjKKll',
+			apiRoot: 'https://api.telegram.org'
+		});
 	});
 
 	it.each([
@@ -46,14 +50,29 @@ describe('configuration', () => {
 		[{ IMAGE_PROVIDER_FALLBACK: 'openai' }, 'OPENAI_API_KEY is required when IMAGE_PROVIDER_FALLBACK=openai'],
 		[{ TELEGRAM_BOT_TOKEN: 'not-a-token' }, 'TELEGRAM_BOT_TOKEN must look like 123456:ABC… (from @BotFather)'],
 		[{ TELEGRAM_API_ROOT: 'localhost:8081' }, 'TELEGRAM_API_ROOT must be a full URL, e.g. http://127.0.0.1:8081'],
-		[{ PUBLIC_BASE_URL: 'stickers.example.com' }, 'PUBLIC_BASE_URL must be a full URL, e.g. https://stickers.example.com'],
+		[
+			{ PUBLIC_BASE_URL: 'stickers.example.com' },
+			'PUBLIC_BASE_URL must be a full URL, e.g. https://stickers.example.com'
+		],
 		[{ ADMIN_TELEGRAM_IDS: '123,@boss' }, 'ADMIN_TELEGRAM_IDS "@boss" is not a Telegram id (digits only)'],
 		[{ LEADS_CHAT_ID: 'sales' }, 'LEADS_CHAT_ID must be a Telegram chat id (digits, may start with -)'],
 		[{ LEADS_IP_SALT: 'short' }, 'LEADS_IP_SALT must be at least 16 characters'],
-		[{ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://s.example.com' }, 'LEADS_IP_SALT is required in production (visitor IPs are stored only as its HMAC)'],
-		[{ NODE_ENV: 'production', LEADS_IP_SALT: 'x'.repeat(32) }, 'PUBLIC_BASE_URL is required in production (kiosk QR codes and links use it)'],
-		[{ DATABASE_URL: 'mysql://app@db/kiosk' }, 'DATABASE_URL must be a PostgreSQL URL: postgresql://user:password@host:5432/database (or postgres://…)'],
-		[{ DATABASE_URL: 'db.example.com:5432' }, 'DATABASE_URL must be a PostgreSQL URL: postgresql://user:password@host:5432/database (or postgres://…)'],
+		[
+			{ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://s.example.com' },
+			'LEADS_IP_SALT is required in production (visitor IPs are stored only as its HMAC)'
+		],
+		[
+			{ NODE_ENV: 'production', LEADS_IP_SALT: 'x'.repeat(32) },
+			'PUBLIC_BASE_URL is required in production (kiosk QR codes and links use it)'
+		],
+		[
+			{ DATABASE_URL: 'mysql://app@db/kiosk' },
+			'DATABASE_URL must be a PostgreSQL URL: postgresql://user:password@host:5432/database (or postgres://…)'
+		],
+		[
+			{ DATABASE_URL: 'db.example.com:5432' },
+			'DATABASE_URL must be a PostgreSQL URL: postgresql://user:password@host:5432/database (or postgres://…)'
+		],
 		[
 			{ DATABASE_URL: 'postgresql://app@db/kiosk', DB_PATH: 'data/app.db' },
 			'DATABASE_URL and DB_PATH are both set: DATABASE_URL runs on PostgreSQL, DB_PATH names a SQLite file — unset one'
@@ -67,12 +86,18 @@ describe('configuration', () => {
 	});
 
 	it('parses admin ids as bigints (Telegram ids outgrew 32 bits)', () => {
-		expect(parseConfig({ ADMIN_TELEGRAM_IDS: ' 7000000001, 42 ' }, ROOT).ADMIN_TELEGRAM_IDS).toEqual([7000000001n, 42n]);
+		expect(parseConfig({ ADMIN_TELEGRAM_IDS: ' 7000000001, 42 ' }, ROOT).ADMIN_TELEGRAM_IDS).toEqual([
+			7000000001n,
+			42n
+		]);
 	});
 
 	it('runs on SQLite by default and on PostgreSQL once DATABASE_URL is set (postgresql:// or postgres://)', () => {
 		expect(parseConfig({}, ROOT).database).toEqual({ engine: 'sqlite', path: '/srv/kiosk/data/app.db' });
-		expect(parseConfig({ DB_PATH: 'data/x.db' }, ROOT).database).toEqual({ engine: 'sqlite', path: '/srv/kiosk/data/x.db' });
+		expect(parseConfig({ DB_PATH: 'data/x.db' }, ROOT).database).toEqual({
+			engine: 'sqlite',
+			path: '/srv/kiosk/data/x.db'
+		});
 		for (const url of ['postgresql://app:pw@db.example.com:5432/kiosk', 'postgres://app@10.0.0.5/kiosk']) {
 			expect(parseConfig({ DATABASE_URL: url }, ROOT).database).toEqual({ engine: 'postgresql', url });
 		}
@@ -86,7 +111,10 @@ describe('configuration', () => {
 		const printDbPath = 'tests/helpers/print-config.ts';
 		const fromRoot = await runTs(printDbPath, { env: { DB_PATH: 'data/x.db' } });
 		const fromTmp = await runTs(printDbPath, { env: { DB_PATH: 'data/x.db' }, cwd: '/tmp' });
-		const fromSrc = await runTs(printDbPath, { env: { DB_PATH: 'data/x.db' }, cwd: path.resolve(import.meta.dirname, '..') });
+		const fromSrc = await runTs(printDbPath, {
+			env: { DB_PATH: 'data/x.db' },
+			cwd: path.resolve(import.meta.dirname, '..')
+		});
 		expect(fromRoot.stdout.trim()).toBe(path.resolve(import.meta.dirname, '../../../../data/x.db'));
 		expect(fromTmp.stdout.trim()).toBe(fromRoot.stdout.trim());
 		expect(fromSrc.stdout.trim()).toBe(fromRoot.stdout.trim());
@@ -95,6 +123,8 @@ describe('configuration', () => {
 	it('stops the worker at start-up with the variable and its rule', async () => {
 		const result = await runTs('src/worker/main.ts', { env: { PHOTO_TTL_HOURS: '100' } });
 		expect(result.code).toBe(1);
-		expect(result.stderr).toContain('worker refuses to start: Invalid configuration:\n  - PHOTO_TTL_HOURS must be from 1 to 72');
+		expect(result.stderr).toContain(
+			'worker refuses to start: Invalid configuration:\n  - PHOTO_TTL_HOURS must be from 1 to 72'
+		);
 	});
 });

@@ -52,7 +52,9 @@ export function parseConfig(raw: Record<string, string | undefined>, projectRoot
 		telegram: {
 			mode: emulator ? 'emulator' : 'cloud',
 			token: env.TELEGRAM_BOT_TOKEN ?? EMULATOR_BOT_TOKEN,
-			apiRoot: (env.TELEGRAM_API_ROOT ?? (emulator ? `http://127.0.0.1:${env.EMULATOR_PORT}` : TELEGRAM_CLOUD_API_ROOT)).replace(/\/$/, '')
+			apiRoot: (
+				env.TELEGRAM_API_ROOT ?? (emulator ? `http://127.0.0.1:${env.EMULATOR_PORT}` : TELEGRAM_CLOUD_API_ROOT)
+			).replace(/\/$/, '')
 		}
 	};
 }

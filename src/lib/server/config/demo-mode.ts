@@ -13,7 +13,10 @@ export function isDemo(config: Pick<Config, 'telegram'>): boolean {
  */
 export function announceDemoMode(config: Config, logger: Logger): void {
 	if (config.NODE_ENV !== 'production' || !isDemo(config)) return;
-	logger.warn({ apiRoot: config.telegram.apiRoot }, 'DEMO MODE (DEMO_MODE=1): no TELEGRAM_BOT_TOKEN, the bot talks to the local Telegram emulator');
+	logger.warn(
+		{ apiRoot: config.telegram.apiRoot },
+		'DEMO MODE (DEMO_MODE=1): no TELEGRAM_BOT_TOKEN, the bot talks to the local Telegram emulator'
+	);
 	const rule = '!'.repeat(78);
 	process.stderr.write(
 		[

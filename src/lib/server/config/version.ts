@@ -13,7 +13,10 @@ export function readVersion(projectRoot: string): string {
 	const versionFile = path.join(projectRoot, 'VERSION');
 	if (existsSync(versionFile)) return (cached = readFileSync(versionFile, 'utf8').trim());
 	try {
-		const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'ignore'] });
+		const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+			cwd: projectRoot,
+			stdio: ['ignore', 'pipe', 'ignore']
+		});
 		return (cached = hash.toString().trim());
 	} catch {
 		const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };

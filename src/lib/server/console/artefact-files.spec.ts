@@ -18,7 +18,9 @@ describe('console file access', () => {
 	symlinkSync(path.join(root, 'app.db'), path.join(root, 'debug_sheets', 'job1_link.png'));
 
 	it('serves debug artefacts, stickers and outfit previews', async () => {
-		expect(await resolveArtefactFile(root, 'debug_sheets/job1_anchor.png')).toBe(path.join(root, 'debug_sheets', 'job1_anchor.png'));
+		expect(await resolveArtefactFile(root, 'debug_sheets/job1_anchor.png')).toBe(
+			path.join(root, 'debug_sheets', 'job1_anchor.png')
+		);
 		expect(await resolveArtefactFile(root, 'outfit-previews/0123456789abcdef0123456789abcdef.png')).not.toBeNull();
 		expect(await resolveArtefactFile(root, 'sessions/tok1/stickers/sticker_1.png')).not.toBeNull();
 	});
@@ -27,11 +29,24 @@ describe('console file access', () => {
 		mkdirSync(path.join(root, 'sessions', '-dashFirstToken0123456789abcdefgh', 'stickers'), { recursive: true });
 		writeFileSync(path.join(root, 'sessions', '-dashFirstToken0123456789abcdefgh', 'stickers', 'sticker_1.png'), 'png');
 		expect(isAllowedArtefactPath('sessions/-dashFirstToken0123456789abcdefgh/stickers/sticker_1.png')).toBe(true);
-		expect(await resolveArtefactFile(root, 'sessions/-dashFirstToken0123456789abcdefgh/stickers/sticker_1.png')).not.toBeNull();
+		expect(
+			await resolveArtefactFile(root, 'sessions/-dashFirstToken0123456789abcdefgh/stickers/sticker_1.png')
+		).not.toBeNull();
 	});
 
 	it('refuses selfies, the database, traversal, odd types and symlinks out of the folders', async () => {
-		for (const bad of ['sessions/tok1/selfie_ab.jpg', 'app.db', '../app.db', 'debug_sheets/../app.db', 'debug_sheets/..', 'debug_sheets/x.db', 'debug_sheets/.hidden.png', 'sessions/tok1/stickers/../selfie_ab.jpg', 'outfit-previews/../app.db', 'outfit-previews/x/y.png']) {
+		for (const bad of [
+			'sessions/tok1/selfie_ab.jpg',
+			'app.db',
+			'../app.db',
+			'debug_sheets/../app.db',
+			'debug_sheets/..',
+			'debug_sheets/x.db',
+			'debug_sheets/.hidden.png',
+			'sessions/tok1/stickers/../selfie_ab.jpg',
+			'outfit-previews/../app.db',
+			'outfit-previews/x/y.png'
+		]) {
 			expect(await resolveArtefactFile(root, bad)).toBeNull();
 		}
 		expect(isAllowedArtefactPath('debug_sheets/job1_anchor.png')).toBe(true);

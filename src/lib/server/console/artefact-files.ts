@@ -23,7 +23,8 @@ export function isAllowedArtefactPath(relative: string): boolean {
 	const parts = relative.split('/');
 	if (!parts.every((part) => SEGMENT.test(part) && !part.includes('..'))) return false;
 	const shapeOk =
-		(parts.length === 2 && (parts[0] === 'debug_sheets' || parts[0] === 'outfit-previews')) || (parts.length === 4 && parts[0] === 'sessions' && parts[2] === 'stickers');
+		(parts.length === 2 && (parts[0] === 'debug_sheets' || parts[0] === 'outfit-previews')) ||
+		(parts.length === 4 && parts[0] === 'sessions' && parts[2] === 'stickers');
 	return shapeOk && path.extname(relative).toLowerCase() in ARTEFACT_TYPES;
 }
 
@@ -34,7 +35,11 @@ export async function resolveArtefactFile(dataDir: string, relative: string): Pr
 		const root = await fsp.realpath(dataDir);
 		const real = await fsp.realpath(path.join(root, ...relative.split('/')));
 		// The resolved file must itself be an allowed artefact: a symlink cannot lead to the database.
-		if (!real.startsWith(root + path.sep) || !isAllowedArtefactPath(path.relative(root, real).split(path.sep).join('/'))) return null;
+		if (
+			!real.startsWith(root + path.sep) ||
+			!isAllowedArtefactPath(path.relative(root, real).split(path.sep).join('/'))
+		)
+			return null;
 		return (await fsp.stat(real)).isFile() ? real : null;
 	} catch {
 		return null;
@@ -86,7 +91,12 @@ async function listFiles(store: FileStore, prefix: string): Promise<ArtefactFile
 		const name = path.posix.basename(file.key);
 		const kind = path.extname(name).toLowerCase() === '.json' ? 'json' : 'image';
 		// The version makes the page load a file again once it changes (a redrawn sticker keeps its name).
-		files.push({ name, url: `${artefactUrl(file.key)}?v=${Math.round(file.modifiedAt.getTime())}`, kind, bytes: file.bytes });
+		files.push({
+			name,
+			url: `${artefactUrl(file.key)}?v=${Math.round(file.modifiedAt.getTime())}`,
+			kind,
+			bytes: file.bytes
+		});
 	}
 	return files.sort((a, b) => a.name.localeCompare(b.name));
 }

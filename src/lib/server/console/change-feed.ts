@@ -115,7 +115,11 @@ export async function* watchChanges(feed: ChangeFeed, signal: AbortSignal | unde
 }
 
 /** A snapshot now and whenever it differs after a change: what every console page subscribes to. */
-export async function* watchSnapshots<T>(feed: ChangeFeed, signal: AbortSignal | undefined, read: () => Promise<T>): AsyncGenerator<T> {
+export async function* watchSnapshots<T>(
+	feed: ChangeFeed,
+	signal: AbortSignal | undefined,
+	read: () => Promise<T>
+): AsyncGenerator<T> {
 	let previous = '';
 	for await (const _ of watchChanges(feed, signal)) {
 		const snapshot = await read();

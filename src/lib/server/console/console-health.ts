@@ -30,7 +30,6 @@ export interface ConsoleHealth {
 	providers: ProvidersView;
 }
 
-
 export interface ConsoleHealthDeps {
 	db: Db;
 	clock: Clock;
@@ -69,7 +68,12 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 
 /** The ten launches of one kind that beat last. */
 async function readProcesses(db: Db, kind: ProcessKind, now: Date): Promise<ProcessView[]> {
-	const rows = await db.workerProcess.findMany({ where: { kind }, orderBy: { heartbeatAt: 'desc' }, take: 10, select: PROCESS_VIEW_FIELDS });
+	const rows = await db.workerProcess.findMany({
+		where: { kind },
+		orderBy: { heartbeatAt: 'desc' },
+		take: 10,
+		select: PROCESS_VIEW_FIELDS
+	});
 	return rows.map((row) => processView(row, now));
 }
 

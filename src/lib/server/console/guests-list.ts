@@ -78,24 +78,54 @@ export async function listGuests(db: Db, rawSearch: string): Promise<GuestList> 
 		news: readNews(newsOf.get(user.telegramUserId)),
 		jobs: jobs
 			.filter((job) => job.telegramUserId === user.telegramUserId)
-			.map((job) => ({ jobId: job.jobId, status: jobStatusSchema.parse(job.status), createdAt: job.createdAt, packLink: job.packName ? packLink(job.packName) : null }))
+			.map((job) => ({
+				jobId: job.jobId,
+				status: jobStatusSchema.parse(job.status),
+				createdAt: job.createdAt,
+				packLink: job.packName ? packLink(job.packName) : null
+			}))
 	}));
 	return { search, rows, total, truncated: users.length > PAGE };
 }
 
-function readNews(row: { state: string; via: string | null; wordingVersion: string | null; locale: string | null; askedAt: string | null; answeredAt: string | null } | undefined): GuestNews | null {
+function readNews(
+	row:
+		| {
+				state: string;
+				via: string | null;
+				wordingVersion: string | null;
+				locale: string | null;
+				askedAt: string | null;
+				answeredAt: string | null;
+		  }
+		| undefined
+): GuestNews | null {
 	if (!row) return null;
 	const state = row.state === 'in' || row.state === 'out' ? row.state : 'asked';
-	return { state, via: row.via, wordingVersion: row.wordingVersion, locale: row.locale, askedAt: row.askedAt, answeredAt: row.answeredAt };
+	return {
+		state,
+		via: row.via,
+		wordingVersion: row.wordingVersion,
+		locale: row.locale,
+		askedAt: row.askedAt,
+		answeredAt: row.answeredAt
+	};
 }
 
 /** Digits match the id exactly (or a name containing them); "@x" matches usernames; words match names. */
 function guestWhere(search: string) {
 	if (search === '') return {};
 	if (search.startsWith('@')) return { username: { contains: search.slice(1) } };
-	const text = [{ firstName: { contains: search } }, { lastName: { contains: search } }, { username: { contains: search } }];
+	const text = [
+		{ firstName: { contains: search } },
+		{ lastName: { contains: search } },
+		{ username: { contains: search } }
+	];
 	if (/^\d{1,20}$/.test(search)) return { OR: [{ telegramUserId: BigInt(search) }, ...text] };
 	const words = search.split(/\s+/).filter(Boolean);
-	if (words.length > 1) return { AND: words.map((word) => ({ OR: [{ firstName: { contains: word } }, { lastName: { contains: word } }] })) };
+	if (words.length > 1)
+		return {
+			AND: words.map((word) => ({ OR: [{ firstName: { contains: word } }, { lastName: { contains: word } }] }))
+		};
 	return { OR: text };
 }

@@ -72,7 +72,15 @@ export interface JobDetail {
 	consistency: unknown;
 	likeness: unknown;
 	/** Operators' redraws of single stickers, newest first. */
-	redraws: { id: number; stickerNumber: number; status: string; requestedBy: string; error: string | null; createdAt: string; updatedAt: string }[];
+	redraws: {
+		id: number;
+		stickerNumber: number;
+		status: string;
+		requestedBy: string;
+		error: string | null;
+		createdAt: string;
+		updatedAt: string;
+	}[];
 	stickers: ArtefactFile[];
 	/** Per sticker: the local gate's and the provider review's verdicts, joined (from the two files above). */
 	verdicts: StickerVerdictRow[];
@@ -93,8 +101,26 @@ export async function readJobDetail(db: Db, files: FileStore, jobId: number): Pr
 		readProgress(db, jobId),
 		listJobArtefacts(files, jobId),
 		listStickers(files, job.sessionToken),
-		db.stickerRedraw.findMany({ where: { jobId }, orderBy: { id: 'desc' }, take: 50, select: { id: true, stickerNumber: true, status: true, requestedBy: true, error: true, createdAt: true, updatedAt: true } }),
-		readGuestMessages(db, { telegramUserId: job.telegramUserId, createdAt: job.createdAt, updatedAt: job.updatedAt, finished }),
+		db.stickerRedraw.findMany({
+			where: { jobId },
+			orderBy: { id: 'desc' },
+			take: 50,
+			select: {
+				id: true,
+				stickerNumber: true,
+				status: true,
+				requestedBy: true,
+				error: true,
+				createdAt: true,
+				updatedAt: true
+			}
+		}),
+		readGuestMessages(db, {
+			telegramUserId: job.telegramUserId,
+			createdAt: job.createdAt,
+			updatedAt: job.updatedAt,
+			finished
+		}),
 		listJobNotices(db, jobId)
 	]);
 	const usage = usageRows.map(toUsageRow);
@@ -132,10 +158,14 @@ export async function readJobDetail(db: Db, files: FileStore, jobId: number): Pr
 		totalCostUsd: usage.reduce((sum, row) => sum + row.costUsd, 0),
 		cost: summarisePackCost(usage),
 		refusals: refusalsIn(usage),
-		drawnImages: usage.filter((u) => u.ok && u.kind === 'image' && u.resolution).map((u) => ({ stage: u.stage ?? u.kind, resolution: u.resolution! })),
+		drawnImages: usage
+			.filter((u) => u.ok && u.kind === 'image' && u.resolution)
+			.map((u) => ({ stage: u.stage ?? u.kind, resolution: u.resolution! })),
 		anchor: artefacts.find((f) => f.kind === 'image' && f.name === `${prefix}anchor.png`) ?? null,
 		sheets: artefacts.filter((f) => f.kind === 'image' && f.name !== `${prefix}anchor.png`),
-		diagnoses: await Promise.all(others.map(async (f) => ({ name: f.name, content: await readJsonArtefact(files, f.name) }))),
+		diagnoses: await Promise.all(
+			others.map(async (f) => ({ name: f.name, content: await readJsonArtefact(files, f.name) }))
+		),
 		consistency,
 		likeness,
 		stickers,
@@ -187,11 +217,18 @@ interface ProgressRow {
  */
 async function readProgress(db: Db, jobId: number): Promise<ProgressRow | null> {
 	try {
-		const rows = await db.$queryRaw<{ stage: string; detail: string | null; stage_started_at: string; stage_log: string | null }[]>`
+		const rows = await db.$queryRaw<
+			{ stage: string; detail: string | null; stage_started_at: string; stage_log: string | null }[]
+		>`
 			SELECT stage, detail, stage_started_at, stage_log FROM job_progress WHERE job_id = ${jobId}`;
 		const row = rows[0];
 		if (!row) return null;
-		return { stage: row.stage, detail: row.detail, stageStartedAt: row.stage_started_at, stageLog: parseStageLog(row.stage_log) };
+		return {
+			stage: row.stage,
+			detail: row.detail,
+			stageStartedAt: row.stage_started_at,
+			stageLog: parseStageLog(row.stage_log)
+		};
 	} catch {
 		return null;
 	}
@@ -201,26 +238,40 @@ function parseStageLog(raw: string | null): { stage: string; at: string }[] {
 	try {
 		const parsed: unknown = JSON.parse(raw ?? '[]');
 		if (!Array.isArray(parsed)) return [];
-		return parsed.filter((e): e is { stage: string; at: string } => typeof e?.stage === 'string' && typeof e?.at === 'string');
+		return parsed.filter(
+			(e): e is { stage: string; at: string } => typeof e?.stage === 'string' && typeof e?.at === 'string'
+		);
 	} catch {
 		return [];
 	}
 }
 
 function buildHistory(
-	job: { createdAt: string; packCreatedAt: string | null; linkSentAt: string | null; delayNoticeSentAt: string | null; status: string; updatedAt: string },
+	job: {
+		createdAt: string;
+		packCreatedAt: string | null;
+		linkSentAt: string | null;
+		delayNoticeSentAt: string | null;
+		status: string;
+		updatedAt: string;
+	},
 	audit: { ts: string; actor: string; action: string }[],
 	stageLog: { stage: string; at: string }[],
 	usage: UsageRow[]
 ): JobEvent[] {
 	const events: JobEvent[] = [{ at: job.createdAt, what: 'queued (created_at — deadlines count from here)' }];
 	for (const entry of stageLog) events.push({ at: entry.at, what: `stage: ${entry.stage}` });
-	if (job.delayNoticeSentAt) events.push({ at: job.delayNoticeSentAt, what: '“taking longer” notice sent to the guest' });
+	if (job.delayNoticeSentAt)
+		events.push({ at: job.delayNoticeSentAt, what: '“taking longer” notice sent to the guest' });
 	if (job.packCreatedAt) events.push({ at: job.packCreatedAt, what: 'sticker set created' });
 	if (job.linkSentAt) events.push({ at: job.linkSentAt, what: 'link sent to the guest' });
 	for (const entry of audit) events.push({ at: entry.ts, what: `${entry.action} by ${entry.actor}` });
 	const failures = usage.filter((u) => !u.ok);
-	for (const failure of failures.slice(-5)) events.push({ at: failure.ts, what: `provider call failed (${failure.stage ?? failure.kind}${failure.httpStatus ? `, HTTP ${failure.httpStatus}` : ''})` });
+	for (const failure of failures.slice(-5))
+		events.push({
+			at: failure.ts,
+			what: `provider call failed (${failure.stage ?? failure.kind}${failure.httpStatus ? `, HTTP ${failure.httpStatus}` : ''})`
+		});
 	if (job.status === 'done' || job.status === 'failed') events.push({ at: job.updatedAt, what: `now ${job.status}` });
 	return events.sort((a, b) => a.at.localeCompare(b.at));
 }

@@ -7,8 +7,24 @@ import type { Db } from '../db/client.ts';
  * likeness, one person, cropped, notes), with whether it was drawn again. Files written by older
  * versions may lack fields: what is missing shows as unknown, never as a pass.
  */
-const localVerdict = z.object({ n: z.number(), ok: z.boolean(), faces: z.number().optional(), coverage: z.number().optional(), reasons: z.array(z.string()).default([]), regenerated: z.boolean().optional(), head: z.boolean().optional() });
-const reviewVerdict = z.object({ n: z.number(), ok: z.boolean(), likeness: z.number().optional(), onePerson: z.boolean().optional(), cropped: z.boolean().optional(), notes: z.array(z.string()).default([]), regenerated: z.boolean().optional() });
+const localVerdict = z.object({
+	n: z.number(),
+	ok: z.boolean(),
+	faces: z.number().optional(),
+	coverage: z.number().optional(),
+	reasons: z.array(z.string()).default([]),
+	regenerated: z.boolean().optional(),
+	head: z.boolean().optional()
+});
+const reviewVerdict = z.object({
+	n: z.number(),
+	ok: z.boolean(),
+	likeness: z.number().optional(),
+	onePerson: z.boolean().optional(),
+	cropped: z.boolean().optional(),
+	notes: z.array(z.string()).default([]),
+	regenerated: z.boolean().optional()
+});
 const consistencyFile = z.object({ stickers: z.array(localVerdict) });
 const likenessFile = z.object({ pack: z.object({ stickers: z.array(reviewVerdict) }) });
 
@@ -45,7 +61,10 @@ export interface GuestMessage {
 /** The job's window: from its creation to a few minutes after it last changed (the link, a failure notice). */
 const AFTER_LAST_CHANGE_MS = 10 * 60_000;
 
-export async function readGuestMessages(db: Db, job: { telegramUserId: bigint; createdAt: string; updatedAt: string; finished: boolean }): Promise<GuestMessage[]> {
+export async function readGuestMessages(
+	db: Db,
+	job: { telegramUserId: bigint; createdAt: string; updatedAt: string; finished: boolean }
+): Promise<GuestMessage[]> {
 	const until = job.finished ? new Date(Date.parse(job.updatedAt) + AFTER_LAST_CHANGE_MS).toISOString() : undefined;
 	const rows = await db.botMessage.findMany({
 		where: { telegramUserId: job.telegramUserId, at: { gte: job.createdAt, ...(until ? { lte: until } : {}) } },

@@ -1,5 +1,11 @@
 import type { Db } from '../db/client.ts';
-import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
+import {
+	ACTIVE_JOB_STATUSES,
+	FINISHED_JOB_STATUSES,
+	JOB_STATUSES,
+	jobStatusSchema,
+	type JobStatus
+} from '../../schemas/job-status.ts';
 import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
 import { PROCESS_VIEW_FIELDS, processView, type ProcessView } from '../workers/worker-registry.ts';
 import { readQueuePause, type QueuePause } from '../jobs/queue-pause.ts';
@@ -28,7 +34,6 @@ export interface LiveJob {
 	deadlineAt?: string;
 }
 
-
 export interface LiveSnapshot {
 	at: string;
 	deadlineMinutes: number;
@@ -40,7 +45,14 @@ export interface LiveSnapshot {
 	recentJobs: LiveJob[];
 	workers: ProcessView[];
 	openSessions: { status: string; count: number }[];
-	today: { packs: number; spendUsd: number; imageRequests: number; quotaDayStart: string; quota: number | null; warnAt: number | null };
+	today: {
+		packs: number;
+		spendUsd: number;
+		imageRequests: number;
+		quotaDayStart: string;
+		quota: number | null;
+		warnAt: number | null;
+	};
 	packsPerHour: { hour: string; count: number }[];
 	/** Provider health (last success and failure, errors in 15 min) and the queue's pause. */
 	health: ProvidersView;
@@ -54,7 +66,18 @@ export interface LiveSettings {
 
 export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSettings): Promise<LiveSnapshot> {
 	const now = clock.now();
-	const [maintenance, queuePause, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour, health] = await Promise.all([
+	const [
+		maintenance,
+		queuePause,
+		jobCounts,
+		activeJobs,
+		recentJobs,
+		workers,
+		openSessions,
+		today,
+		packsPerHour,
+		health
+	] = await Promise.all([
 		readMaintenance(db),
 		readQueuePause(db, clock),
 		countJobsByStatus(db),
@@ -67,7 +90,20 @@ export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSetti
 		readProvidersView(db, clock)
 	]);
 	await addDeadlines(db, now, settings.deadlineMinutes, activeJobs);
-	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, maintenance, queuePause, jobCounts, activeJobs, recentJobs, workers, openSessions, today, packsPerHour, health };
+	return {
+		at: now.toISOString(),
+		deadlineMinutes: settings.deadlineMinutes,
+		maintenance,
+		queuePause,
+		jobCounts,
+		activeJobs,
+		recentJobs,
+		workers,
+		openSessions,
+		today,
+		packsPerHour,
+		health
+	};
 }
 
 async function countJobsByStatus(db: Db): Promise<Record<JobStatus, number>> {
@@ -77,8 +113,17 @@ async function countJobsByStatus(db: Db): Promise<Record<JobStatus, number>> {
 	return counts;
 }
 
-async function readJobs(db: Db, statuses: readonly JobStatus[], order: 'asc' | 'desc', take: number): Promise<LiveJob[]> {
-	const jobs = await db.job.findMany({ where: { status: { in: [...statuses] } }, orderBy: order === 'asc' ? { createdAt: 'asc' } : { updatedAt: 'desc' }, take });
+async function readJobs(
+	db: Db,
+	statuses: readonly JobStatus[],
+	order: 'asc' | 'desc',
+	take: number
+): Promise<LiveJob[]> {
+	const jobs = await db.job.findMany({
+		where: { status: { in: [...statuses] } },
+		orderBy: order === 'asc' ? { createdAt: 'asc' } : { updatedAt: 'desc' },
+		take
+	});
 	const users = await db.user.findMany({ where: { telegramUserId: { in: jobs.map((j) => j.telegramUserId) } } });
 	const byId = new Map(users.map((u) => [u.telegramUserId, u]));
 	return jobs.map((job) => ({
@@ -99,17 +144,28 @@ async function addDeadlines(db: Db, now: Date, deadlineMinutes: number, jobs: Li
 	const pauses = await listQueuePauses(db, new Date(oldest.createdAt));
 	for (const job of jobs) {
 		const created = new Date(job.createdAt);
-		job.deadlineAt = new Date(created.getTime() + deadlineMinutes * 60_000 + pausedMsBetween(pauses, created, now)).toISOString();
+		job.deadlineAt = new Date(
+			created.getTime() + deadlineMinutes * 60_000 + pausedMsBetween(pauses, created, now)
+		).toISOString();
 	}
 }
 
 async function readWorkers(db: Db, now: Date): Promise<ProcessView[]> {
-	const rows = await db.workerProcess.findMany({ where: { stoppedAt: null, kind: 'worker' }, orderBy: { heartbeatAt: 'desc' }, take: 10, select: PROCESS_VIEW_FIELDS });
+	const rows = await db.workerProcess.findMany({
+		where: { stoppedAt: null, kind: 'worker' },
+		orderBy: { heartbeatAt: 'desc' },
+		take: 10,
+		select: PROCESS_VIEW_FIELDS
+	});
 	return rows.map((row) => processView(row, now));
 }
 
 async function countOpenSessions(db: Db): Promise<{ status: string; count: number }[]> {
-	const groups = await db.session.groupBy({ by: ['status'], where: { status: { in: [...OPEN_STATUSES] } }, _count: { _all: true } });
+	const groups = await db.session.groupBy({
+		by: ['status'],
+		where: { status: { in: [...OPEN_STATUSES] } },
+		_count: { _all: true }
+	});
 	return OPEN_STATUSES.map((status) => ({ status, count: groups.find((g) => g.status === status)?._count._all ?? 0 }));
 }
 
@@ -121,16 +177,31 @@ async function readToday(db: Db, now: Date, settings: LiveSettings): Promise<Liv
 		db.apiUsage.aggregate({ where: { ts: { gte: utcStart } }, _sum: { estCostUsd: true } }),
 		db.apiUsage.count({ where: { kind: 'image', ts: { gte: quotaDayStart } } })
 	]);
-	return { packs, spendUsd: spend._sum.estCostUsd ?? 0, imageRequests, quotaDayStart, quota: settings.imageQuotaPerDay, warnAt: settings.imageWarnAt };
+	return {
+		packs,
+		spendUsd: spend._sum.estCostUsd ?? 0,
+		imageRequests,
+		quotaDayStart,
+		quota: settings.imageQuotaPerDay,
+		warnAt: settings.imageWarnAt
+	};
 }
 
 async function countPacksPerHour(db: Db, now: Date): Promise<{ hour: string; count: number }[]> {
 	const currentHour = Math.floor(now.getTime() / HOUR) * HOUR;
 	const from = new Date(currentHour - (PACKS_PER_HOUR_WINDOW - 1) * HOUR).toISOString();
-	const rows = await db.job.findMany({ where: { status: 'done', linkSentAt: { gte: from } }, select: { linkSentAt: true } });
-	const hours = Array.from({ length: PACKS_PER_HOUR_WINDOW }, (_, i) => currentHour - (PACKS_PER_HOUR_WINDOW - 1 - i) * HOUR);
+	const rows = await db.job.findMany({
+		where: { status: 'done', linkSentAt: { gte: from } },
+		select: { linkSentAt: true }
+	});
+	const hours = Array.from(
+		{ length: PACKS_PER_HOUR_WINDOW },
+		(_, i) => currentHour - (PACKS_PER_HOUR_WINDOW - 1 - i) * HOUR
+	);
 	return hours.map((start) => ({
 		hour: new Date(start).toISOString(),
-		count: rows.filter((r) => r.linkSentAt && Date.parse(r.linkSentAt) >= start && Date.parse(r.linkSentAt) < start + HOUR).length
+		count: rows.filter(
+			(r) => r.linkSentAt && Date.parse(r.linkSentAt) >= start && Date.parse(r.linkSentAt) < start + HOUR
+		).length
 	}));
 }

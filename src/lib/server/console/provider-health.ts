@@ -46,14 +46,21 @@ function toPauseView(pause: QueuePause): PauseView {
 
 export async function readProviderHealth(db: Db, clock: Clock): Promise<ProviderHealth[]> {
 	const since = new Date(clock.now().getTime() - RECENT_ERRORS_WINDOW_MS).toISOString();
-	const [names, modelCheck] = await Promise.all([db.apiUsage.findMany({ distinct: ['provider'], select: { provider: true } }), readModelCheck(db)]);
+	const [names, modelCheck] = await Promise.all([
+		db.apiUsage.findMany({ distinct: ['provider'], select: { provider: true } }),
+		readModelCheck(db)
+	]);
 	const missing = modelCheck?.missing ?? [];
 	const all = new Set([...names.map((n) => n.provider), ...missing.map((m) => m.provider)]);
 	return Promise.all(
 		[...all].sort().map(async (provider) => {
 			const [lastOk, lastError, errorsRecent, callsRecent] = await Promise.all([
 				db.apiUsage.findFirst({ where: { provider, ok: 1 }, orderBy: { ts: 'desc' }, select: { ts: true } }),
-				db.apiUsage.findFirst({ where: { provider, ok: 0 }, orderBy: { ts: 'desc' }, select: { ts: true, error: true } }),
+				db.apiUsage.findFirst({
+					where: { provider, ok: 0 },
+					orderBy: { ts: 'desc' },
+					select: { ts: true, error: true }
+				}),
 				db.apiUsage.count({ where: { provider, ok: 0, ts: { gte: since } } }),
 				db.apiUsage.count({ where: { provider, ts: { gte: since } } })
 			]);

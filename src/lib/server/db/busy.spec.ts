@@ -15,7 +15,9 @@ describe('isDatabaseBusy', () => {
 		db = created.db;
 		const holder = new Database(created.dbPath);
 		holder.exec('BEGIN IMMEDIATE');
-		const failure = await db.$transaction(async (tx) => tx.setting.create({ data: { key: 'k', value: 'v', updatedAt: 'x' } })).catch((e: unknown) => e);
+		const failure = await db
+			.$transaction(async (tx) => tx.setting.create({ data: { key: 'k', value: 'v', updatedAt: 'x' } }))
+			.catch((e: unknown) => e);
 		holder.exec('ROLLBACK');
 		holder.close();
 		expect(isDatabaseBusy(failure)).toBe(true);
@@ -29,7 +31,12 @@ describe('isDatabaseBusy', () => {
 		const created = await createTestDb(tempDir());
 		db = created.db;
 		const duplicate = await db.setting
-			.createMany({ data: [{ key: 'a', value: '1', updatedAt: 'x' }, { key: 'a', value: '2', updatedAt: 'x' }] })
+			.createMany({
+				data: [
+					{ key: 'a', value: '1', updatedAt: 'x' },
+					{ key: 'a', value: '2', updatedAt: 'x' }
+				]
+			})
 			.catch((e: unknown) => e);
 		expect(isDatabaseBusy(duplicate)).toBe(false);
 		expect(isDatabaseBusy(new Error('boom'))).toBe(false);

@@ -18,19 +18,37 @@ type ModelName = Prisma.ModelName;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Ops<Models, M> = M extends keyof Models ? (Models[M] extends { operations: infer O } ? O : never) : never;
-type OpFits<S, P> = S extends { args: infer SA; result: infer SR } ? (P extends { args: infer PA; result: infer PR } ? ([SA] extends [PA] ? Same<SR, PR> : false) : false) : false;
+type OpFits<S, P> = S extends { args: infer SA; result: infer SR }
+	? P extends { args: infer PA; result: infer PR }
+		? [SA] extends [PA]
+			? Same<SR, PR>
+			: false
+		: false
+	: false;
 type ModelFits<M extends ModelName> =
 	Same<keyof Ops<SqliteModels, M>, keyof Ops<PgModels, M>> extends true
-		? false extends { [Op in keyof Ops<SqliteModels, M>]: OpFits<Ops<SqliteModels, M>[Op], Ops<PgModels, M>[Op & keyof Ops<PgModels, M>]> }[keyof Ops<SqliteModels, M>]
+		? false extends {
+				[Op in keyof Ops<SqliteModels, M>]: OpFits<
+					Ops<SqliteModels, M>[Op],
+					Ops<PgModels, M>[Op & keyof Ops<PgModels, M>]
+				>;
+			}[keyof Ops<SqliteModels, M>]
 			? false
-			: Same<MethodNames<SqliteClient[Uncapitalize<M>]>, MethodNames<PostgresClient[Uncapitalize<M> & keyof PostgresClient]>>
+			: Same<
+					MethodNames<SqliteClient[Uncapitalize<M>]>,
+					MethodNames<PostgresClient[Uncapitalize<M> & keyof PostgresClient]>
+				>
 		: false;
 type MethodNames<Delegate> = Extract<keyof Delegate, string>;
 
 /** The models whose PostgreSQL delegate could not serve calls written against the SQLite one. */
-type ModelsThatDiffer = { [M in ModelName]: ModelFits<M> extends true ? never : M }[ModelName] | Exclude<PgPrisma.ModelName, ModelName>;
+type ModelsThatDiffer =
+	{ [M in ModelName]: ModelFits<M> extends true ? never : M }[ModelName] | Exclude<PgPrisma.ModelName, ModelName>;
 
 export const postgresClientServesDb: [ModelsThatDiffer] extends [never] ? true : false = true;
 
 /** ModelFits across two models, so a test can show the comparison tells delegates apart. */
-export type ModelServes<Given extends ModelName, Expected extends ModelName> = OpFits<Ops<SqliteModels, Expected>['findMany'], Ops<PgModels, Given>['findMany']>;
+export type ModelServes<Given extends ModelName, Expected extends ModelName> = OpFits<
+	Ops<SqliteModels, Expected>['findMany'],
+	Ops<PgModels, Given>['findMany']
+>;

@@ -28,7 +28,10 @@ export function openDatabase(dbPath: string): Db {
 	mkdirSync(path.dirname(dbPath), { recursive: true });
 	const inner = new PrismaBetterSqlite3({ url: `file:${dbPath}`, timeout: BUSY_TIMEOUT_MS });
 	const adapter = new ImmediateSqliteAdapterFactory(inner, applyPragmas);
-	return withDialect(new PrismaClient({ adapter, transactionOptions: { maxWait: BUSY_TIMEOUT_MS * 2, timeout: 30_000 } }), sqliteDialect);
+	return withDialect(
+		new PrismaClient({ adapter, transactionOptions: { maxWait: BUSY_TIMEOUT_MS * 2, timeout: 30_000 } }),
+		sqliteDialect
+	);
 }
 
 /** How long opening a PostgreSQL connection may take before the start says it cannot reach the server. */
@@ -42,7 +45,10 @@ export const PG_CONNECT_TIMEOUT_MS = 10_000;
  */
 export function openPostgresDatabase(url: string): Db {
 	const adapter = new PrismaPg({ connectionString: url, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
-	const client = new PostgresPrismaClient({ adapter, transactionOptions: { maxWait: BUSY_TIMEOUT_MS * 2, timeout: 30_000 } });
+	const client = new PostgresPrismaClient({
+		adapter,
+		transactionOptions: { maxWait: BUSY_TIMEOUT_MS * 2, timeout: 30_000 }
+	});
 	return withDialect(client as unknown as Db, postgresDialect);
 }
 
@@ -51,8 +57,11 @@ async function applyPragmas(adapter: SqlDriverAdapter): Promise<void> {
 }
 
 /** The effective settings of a connection, as SQLite reports them (for /health and tests). */
-export async function readConnectionPragmas(db: Db): Promise<{ journalMode: string; foreignKeys: number; busyTimeout: number; synchronous: number }> {
-	const one = async <T>(sql: string) => Object.values((await db.$queryRawUnsafe<Record<string, T>[]>(sql))[0] ?? {})[0] as T;
+export async function readConnectionPragmas(
+	db: Db
+): Promise<{ journalMode: string; foreignKeys: number; busyTimeout: number; synchronous: number }> {
+	const one = async <T>(sql: string) =>
+		Object.values((await db.$queryRawUnsafe<Record<string, T>[]>(sql))[0] ?? {})[0] as T;
 	return {
 		journalMode: String(await one<string>('PRAGMA journal_mode')),
 		foreignKeys: Number(await one<bigint>('PRAGMA foreign_keys')),

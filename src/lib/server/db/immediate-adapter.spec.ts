@@ -8,11 +8,12 @@ describe('AsyncLock', () => {
 	it('runs holders one at a time in arrival order', async () => {
 		const lock = new AsyncLock();
 		const order: string[] = [];
-		const task = (name: string, ms: number) => lock.run(async () => {
-			order.push(`${name}:start`);
-			await new Promise((r) => setTimeout(r, ms));
-			order.push(`${name}:end`);
-		});
+		const task = (name: string, ms: number) =>
+			lock.run(async () => {
+				order.push(`${name}:start`);
+				await new Promise((r) => setTimeout(r, ms));
+				order.push(`${name}:end`);
+			});
 		await Promise.all([task('a', 20), task('b', 1), task('c', 1)]);
 		expect(order).toEqual(['a:start', 'a:end', 'b:start', 'b:end', 'c:start', 'c:end']);
 	});
@@ -23,7 +24,7 @@ describe('transactions on the shared connection', () => {
 	let db: Db;
 	afterEach(async () => db?.$disconnect());
 
-	it('a write from another async flow never runs inside someone else\'s transaction and is not lost when it rolls back', async () => {
+	it("a write from another async flow never runs inside someone else's transaction and is not lost when it rolls back", async () => {
 		({ db } = await createTestDb(tempDir()));
 		let release!: () => void;
 		const held = new Promise<void>((resolve) => (release = resolve));

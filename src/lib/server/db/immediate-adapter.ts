@@ -56,7 +56,11 @@ function wrapAdapter(inner: SqlDriverAdapter): SqlDriverAdapter {
 	};
 }
 
-async function beginImmediate(inner: SqlDriverAdapter, lock: AsyncLock, isolationLevel?: IsolationLevel): Promise<Transaction> {
+async function beginImmediate(
+	inner: SqlDriverAdapter,
+	lock: AsyncLock,
+	isolationLevel?: IsolationLevel
+): Promise<Transaction> {
 	if (isolationLevel && isolationLevel !== 'SERIALIZABLE') {
 		throw new Error(`SQLite transactions are always SERIALIZABLE (asked for ${isolationLevel})`);
 	}

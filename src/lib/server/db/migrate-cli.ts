@@ -13,12 +13,25 @@ try {
 	const { database } = config;
 	if (database.engine === 'postgresql') {
 		const { hostPort, database: name } = describeTarget(database.url);
-		const result = await migratePostgres({ url: database.url, migrationsDir: path.join(config.projectRoot, POSTGRES_MIGRATIONS_DIR), clock: systemClock });
-		console.log(`postgresql ${hostPort}/${name}: ${result.applied.length === 0 ? 'up to date' : `applied ${result.applied.join(', ')}`}`);
+		const result = await migratePostgres({
+			url: database.url,
+			migrationsDir: path.join(config.projectRoot, POSTGRES_MIGRATIONS_DIR),
+			clock: systemClock
+		});
+		console.log(
+			`postgresql ${hostPort}/${name}: ${result.applied.length === 0 ? 'up to date' : `applied ${result.applied.join(', ')}`}`
+		);
 	} else {
-		const result = await migrateSafely({ dbPath: database.path, migrationsDir: path.join(config.projectRoot, 'prisma', 'migrations'), clock: systemClock });
+		const result = await migrateSafely({
+			dbPath: database.path,
+			migrationsDir: path.join(config.projectRoot, 'prisma', 'migrations'),
+			clock: systemClock
+		});
 		if (result.applied.length === 0) console.log(`${database.path}: up to date`);
-		else console.log(`${database.path}: applied ${result.applied.join(', ')}${result.backupPath ? ` (backup: ${result.backupPath})` : ''}`);
+		else
+			console.log(
+				`${database.path}: applied ${result.applied.join(', ')}${result.backupPath ? ` (backup: ${result.backupPath})` : ''}`
+			);
 	}
 } catch (error) {
 	if (error instanceof ConfigError || error instanceof MigrationError) {

@@ -14,12 +14,22 @@ if (!name) {
 const cluster = process.env.SHADOW_DATABASE_URL
 	? undefined
 	: await startPgCluster().catch((error: Error) =>
-			fail(error instanceof PgBinariesMissing ? new Error(`${error.message}, or set SHADOW_DATABASE_URL to a PostgreSQL server it may create scratch databases on`) : error)
+			fail(
+				error instanceof PgBinariesMissing
+					? new Error(
+							`${error.message}, or set SHADOW_DATABASE_URL to a PostgreSQL server it may create scratch databases on`
+						)
+					: error
+			)
 		);
 try {
 	const root = findProjectRoot();
 	const shadowUrl = process.env.SHADOW_DATABASE_URL ?? cluster!.url;
-	const [sqlite, postgres] = await createMigration([sqliteTarget(root), postgresTarget(root, shadowUrl)], name, systemClock);
+	const [sqlite, postgres] = await createMigration(
+		[sqliteTarget(root), postgresTarget(root, shadowUrl)],
+		name,
+		systemClock
+	);
 	report('SQLite', sqlite);
 	report('PostgreSQL', postgres);
 	await cluster?.stop();

@@ -10,7 +10,11 @@ import { BUSY_TIMEOUT_MS } from './client.ts';
  */
 export function openSqliteFile(dbPath: string, options: { readonly?: boolean } = {}): Database.Database {
 	if (!options.readonly) mkdirSync(path.dirname(dbPath), { recursive: true });
-	const conn = new Database(dbPath, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+	const conn = new Database(dbPath, {
+		readonly: options.readonly ?? false,
+		fileMustExist: options.readonly ?? false,
+		timeout: BUSY_TIMEOUT_MS
+	});
 	if (!options.readonly) conn.pragma('journal_mode = WAL');
 	conn.pragma('foreign_keys = ON');
 	return conn;

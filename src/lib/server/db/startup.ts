@@ -14,11 +14,20 @@ import { describeTarget } from './postgres/connect-error.ts';
  * is the backup-and-trial safety net; on PostgreSQL one transaction under an advisory lock (an
  * unreachable server or refused credentials are MigrationErrors too, with one line saying which).
  */
-export async function prepareDatabase(config: Pick<Config, 'database' | 'projectRoot'>, clock: Clock, logger: Logger): Promise<Db> {
+export async function prepareDatabase(
+	config: Pick<Config, 'database' | 'projectRoot'>,
+	clock: Clock,
+	logger: Logger
+): Promise<Db> {
 	const { database } = config;
 	if (database.engine === 'postgresql') {
-		const result = await migratePostgres({ url: database.url, migrationsDir: path.join(config.projectRoot, POSTGRES_MIGRATIONS_DIR), clock });
-		if (result.applied.length > 0) logger.info({ applied: result.applied, db: databaseLabel(database) }, 'database migrated');
+		const result = await migratePostgres({
+			url: database.url,
+			migrationsDir: path.join(config.projectRoot, POSTGRES_MIGRATIONS_DIR),
+			clock
+		});
+		if (result.applied.length > 0)
+			logger.info({ applied: result.applied, db: databaseLabel(database) }, 'database migrated');
 		return openPostgresDatabase(database.url);
 	}
 	const result = await migrateSafely({

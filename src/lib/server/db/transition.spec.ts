@@ -16,8 +16,13 @@ describe('transitionStatus', () => {
 
 	it('moves the row when it is in the expected state and writes the extra fields', async () => {
 		await sessionIn('idle');
-		expect(await transitionStatus(db.session, { sessionToken: 'tok' }, 'idle', 'linked', { telegramUserId: 7n })).toEqual({ won: true });
-		expect(await db.session.findUnique({ where: { sessionToken: 'tok' } })).toMatchObject({ status: 'linked', telegramUserId: 7n });
+		expect(
+			await transitionStatus(db.session, { sessionToken: 'tok' }, 'idle', 'linked', { telegramUserId: 7n })
+		).toEqual({ won: true });
+		expect(await db.session.findUnique({ where: { sessionToken: 'tok' } })).toMatchObject({
+			status: 'linked',
+			telegramUserId: 7n
+		});
 	});
 
 	it('of two racing callers exactly one wins; the loser learns the current state', async () => {
@@ -34,7 +39,12 @@ describe('transitionStatus', () => {
 
 	it('accepts several expected states and reports a missing row as current null', async () => {
 		await sessionIn('consented');
-		expect(await transitionStatus(db.session, { sessionToken: 'tok' }, ['linked', 'consented'], 'expired')).toEqual({ won: true });
-		expect(await transitionStatus(db.session, { sessionToken: 'nope' }, 'idle', 'linked')).toEqual({ won: false, current: null });
+		expect(await transitionStatus(db.session, { sessionToken: 'tok' }, ['linked', 'consented'], 'expired')).toEqual({
+			won: true
+		});
+		expect(await transitionStatus(db.session, { sessionToken: 'nope' }, 'idle', 'linked')).toEqual({
+			won: false,
+			current: null
+		});
 	});
 });

@@ -6,7 +6,10 @@
 export type TransitionResult<S extends string> = { won: true } | { won: false; current: S | null };
 
 interface StatusDelegate<Where> {
-	updateMany(args: { where: Where & { status: { in: string[] } }; data: Record<string, unknown> }): Promise<{ count: number }>;
+	updateMany(args: {
+		where: Where & { status: { in: string[] } };
+		data: Record<string, unknown>;
+	}): Promise<{ count: number }>;
 	findFirst(args: { where: Where; select: { status: true } }): Promise<{ status: string } | null>;
 }
 

@@ -21,7 +21,12 @@ export type Refusal =
 	/** Operator accounts: the problem is worded where it is found, because the setup page shows it too. */
 	| { code: 'OperatorRefused'; sentence: string }
 	| { code: 'BroadcastNotFound'; broadcastId: number }
-	| { code: 'BroadcastStateRefused'; broadcastId: number; state: string | null; action: 'send' | 'pause' | 'resume' | 'cancel' }
+	| {
+			code: 'BroadcastStateRefused';
+			broadcastId: number;
+			state: string | null;
+			action: 'send' | 'pause' | 'resume' | 'cancel';
+	  }
 	| { code: 'BroadcastEventNotFound'; eventId: number }
 	| { code: 'BroadcastImageMissing' }
 	/** unproven: the operator has an id typed in before chats had to prove themselves. */
@@ -57,7 +62,13 @@ export type EventRefusal =
 	| { code: 'DraftChangedBeforePublish' }
 	| { code: 'CatalogueVersionNotFound'; version: number }
 	/** A caption too wide for a sticker even in two lines at the smallest type; `fitsCharacters`: about how many like these fit. */
-	| { code: 'CaptionTooLong'; language: 'ru' | 'uz' | 'en'; captionNumber: number; caption: string; fitsCharacters: number };
+	| {
+			code: 'CaptionTooLong';
+			language: 'ru' | 'uz' | 'en';
+			captionNumber: number;
+			caption: string;
+			fitsCharacters: number;
+	  };
 
 export type PictureProblem = 'not_an_image' | 'too_big' | 'too_many_pixels' | 'damaged';
 

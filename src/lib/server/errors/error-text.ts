@@ -21,8 +21,17 @@ export interface ErrorTextOptions {
 
 export const DEFAULT_ERROR_TEXT_LENGTH = 300;
 
-export function errorText(error: unknown, maxLength = DEFAULT_ERROR_TEXT_LENGTH, options: ErrorTextOptions = {}): string {
+export function errorText(
+	error: unknown,
+	maxLength = DEFAULT_ERROR_TEXT_LENGTH,
+	options: ErrorTextOptions = {}
+): string {
 	const code = options.preferCode ? (error as { code?: unknown } | null | undefined)?.code : undefined;
-	const text = typeof code === 'string' ? code : error instanceof Error ? `${options.named && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message}` : String(error);
+	const text =
+		typeof code === 'string'
+			? code
+			: error instanceof Error
+				? `${options.named && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message}`
+				: String(error);
 	return text.replace(/\s+/g, ' ').trim().slice(0, maxLength);
 }

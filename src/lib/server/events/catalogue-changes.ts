@@ -8,11 +8,17 @@ export function describeCatalogueChange(before: readonly Outfit[] | null, after:
 	const parts: string[] = [];
 	const added = after.filter((o) => !old.has(o.id)).map((o) => o.id);
 	const removed = before.filter((o) => !now.has(o.id)).map((o) => o.id);
-	const edited = after.filter((o) => old.has(o.id) && JSON.stringify(old.get(o.id)) !== JSON.stringify(o)).map((o) => o.id);
+	const edited = after
+		.filter((o) => old.has(o.id) && JSON.stringify(old.get(o.id)) !== JSON.stringify(o))
+		.map((o) => o.id);
 	if (added.length) parts.push(`added ${added.join(', ')}`);
 	if (removed.length) parts.push(`removed ${removed.join(', ')}`);
 	if (edited.length) parts.push(`edited ${edited.join(', ')}`);
-	const kept = (list: readonly Outfit[]) => list.filter((o) => old.has(o.id) && now.has(o.id)).map((o) => o.id).join();
+	const kept = (list: readonly Outfit[]) =>
+		list
+			.filter((o) => old.has(o.id) && now.has(o.id))
+			.map((o) => o.id)
+			.join();
 	if (kept(before) !== kept(after)) parts.push('reordered');
 	if (parts.length === 0) return 'No change in the outfits.';
 	const text = parts.join('; ');

@@ -43,32 +43,61 @@ export function checkCatalogue(outfits: unknown): Outfit[] {
 	const result = catalogueSchema.safeParse(outfits);
 	if (result.success) return result.data;
 	const issue = result.error.issues[0]!;
-	throw new DomainError({ code: 'CatalogueInvalid', outfitNumber: typeof issue.path[0] === 'number' ? issue.path[0] + 1 : null, problem: issue.message });
+	throw new DomainError({
+		code: 'CatalogueInvalid',
+		outfitNumber: typeof issue.path[0] === 'number' ? issue.path[0] + 1 : null,
+		problem: issue.message
+	});
 }
 
 const parseOutfits = (json: string): Outfit[] => outfitSchema.array().parse(JSON.parse(json));
 
 export async function readDraft(db: Db | Tx, eventId: number): Promise<CatalogueDraft> {
 	const row = await db.catalogueDraft.findUnique({ where: { eventId } });
-	if (row) return { eventId, outfits: parseOutfits(row.outfitsJson), revision: row.revision, updatedBy: row.updatedBy, updatedAt: row.updatedAt };
+	if (row)
+		return {
+			eventId,
+			outfits: parseOutfits(row.outfitsJson),
+			revision: row.revision,
+			updatedBy: row.updatedBy,
+			updatedAt: row.updatedAt
+		};
 	// A new event's draft starts as the default event's published catalogue: a sensible base to edit.
 	const base = await readPublished(db, 1);
 	return { eventId, outfits: base?.outfits ?? [], revision: 0, updatedBy: '', updatedAt: '' };
 }
 
 /** Saves the draft if nobody saved it since `revision`; otherwise tells the operator to reload (nothing overwritten). */
-export async function saveDraft(db: Db, clock: Clock, actor: Actor, eventId: number, revision: number, outfits: readonly unknown[]): Promise<CatalogueDraft> {
+export async function saveDraft(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	eventId: number,
+	revision: number,
+	outfits: readonly unknown[]
+): Promise<CatalogueDraft> {
 	const checked = checkCatalogue(outfits);
 	return db.$transaction(async (tx) => {
 		await mustExist(tx, eventId);
-		const current = await tx.catalogueDraft.findUnique({ where: { eventId }, select: { revision: true, updatedBy: true } });
+		const current = await tx.catalogueDraft.findUnique({
+			where: { eventId },
+			select: { revision: true, updatedBy: true }
+		});
 		if ((current?.revision ?? 0) !== revision) {
 			throw new DomainError({ code: 'DraftSavedMeanwhile', savedBy: current?.updatedBy || null });
 		}
 		const now = clock.now().toISOString();
-		const data = { outfitsJson: JSON.stringify(checked), revision: revision + 1, updatedBy: actor.name, updatedAt: now };
+		const data = {
+			outfitsJson: JSON.stringify(checked),
+			revision: revision + 1,
+			updatedBy: actor.name,
+			updatedAt: now
+		};
 		await tx.catalogueDraft.upsert({ where: { eventId }, create: { eventId, ...data }, update: data });
-		await recordAudit(tx, clock, actor, { action: 'catalogue_save', details: { eventId, revision: revision + 1, outfits: checked.map((o) => o.id) } });
+		await recordAudit(tx, clock, actor, {
+			action: 'catalogue_save',
+			details: { eventId, revision: revision + 1, outfits: checked.map((o) => o.id) }
+		});
 		return { eventId, outfits: checked, revision: revision + 1, updatedBy: actor.name, updatedAt: now };
 	});
 }
@@ -78,7 +107,13 @@ export async function saveDraft(db: Db, clock: Clock, actor: Actor, eventId: num
  * Removing an outfit that queued jobs use is allowed: each job keeps its own snapshot, and the
  * answer says how many such packs are still to be made, so the operator knows they will finish.
  */
-export function publishDraft(db: Db, clock: Clock, actor: Actor, eventId: number, revision: number): Promise<CatalogueVersionRow & { queuedWithRemovedOutfits: number }> {
+export function publishDraft(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	eventId: number,
+	revision: number
+): Promise<CatalogueVersionRow & { queuedWithRemovedOutfits: number }> {
 	return db.$transaction(async (tx) => {
 		await mustExist(tx, eventId);
 		const draft = await readDraft(tx, eventId);
@@ -88,7 +123,10 @@ export function publishDraft(db: Db, clock: Clock, actor: Actor, eventId: number
 		const published = await writeVersion(tx, clock, actor, eventId, outfits, null);
 		const removed = before.map((o) => o.id).filter((id) => !outfits.some((o) => o.id === id));
 		const queuedWithRemovedOutfits = await countUnfinishedJobsWith(tx, eventId, removed);
-		await recordAudit(tx, clock, actor, { action: 'catalogue_publish', details: { eventId, version: published.version, change: published.changeSummary, queuedWithRemovedOutfits } });
+		await recordAudit(tx, clock, actor, {
+			action: 'catalogue_publish',
+			details: { eventId, version: published.version, change: published.changeSummary, queuedWithRemovedOutfits }
+		});
 		return { ...published, queuedWithRemovedOutfits };
 	});
 }
@@ -96,15 +134,27 @@ export function publishDraft(db: Db, clock: Clock, actor: Actor, eventId: number
 /** Jobs of the event still to be made whose snapshot is one of these outfits. */
 async function countUnfinishedJobsWith(tx: Tx, eventId: number, outfitIds: string[]): Promise<number> {
 	if (outfitIds.length === 0) return 0;
-	const active = await tx.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] } }, select: { jobId: true } });
+	const active = await tx.job.findMany({
+		where: { status: { in: [...ACTIVE_JOB_STATUSES] } },
+		select: { jobId: true }
+	});
 	if (active.length === 0) return 0;
-	const snapshots = await tx.jobSnapshot.findMany({ where: { eventId, jobId: { in: active.map((j) => j.jobId) } }, select: { outfitJson: true } });
+	const snapshots = await tx.jobSnapshot.findMany({
+		where: { eventId, jobId: { in: active.map((j) => j.jobId) } },
+		select: { outfitJson: true }
+	});
 	// Snapshots are validated when written (job-snapshot.repository.ts): the id is there.
 	return snapshots.filter((s) => outfitIds.includes((JSON.parse(s.outfitJson) as { id: string }).id)).length;
 }
 
 /** Publishes an earlier version's outfits again as a new version (history stays whole); the draft follows. */
-export function rollBackTo(db: Db, clock: Clock, actor: Actor, eventId: number, version: number): Promise<CatalogueVersionRow> {
+export function rollBackTo(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	eventId: number,
+	version: number
+): Promise<CatalogueVersionRow> {
 	return db.$transaction(async (tx) => {
 		await mustExist(tx, eventId);
 		const earlier = await tx.catalogueVersion.findUnique({ where: { eventId_version: { eventId, version } } });
@@ -112,19 +162,45 @@ export function rollBackTo(db: Db, clock: Clock, actor: Actor, eventId: number, 
 		const outfits = parseOutfits(earlier.outfitsJson);
 		const published = await writeVersion(tx, clock, actor, eventId, outfits, version);
 		const draft = await tx.catalogueDraft.findUnique({ where: { eventId }, select: { revision: true } });
-		const data = { outfitsJson: earlier.outfitsJson, revision: (draft?.revision ?? 0) + 1, updatedBy: actor.name, updatedAt: published.publishedAt };
+		const data = {
+			outfitsJson: earlier.outfitsJson,
+			revision: (draft?.revision ?? 0) + 1,
+			updatedBy: actor.name,
+			updatedAt: published.publishedAt
+		};
 		await tx.catalogueDraft.upsert({ where: { eventId }, create: { eventId, ...data }, update: data });
-		await recordAudit(tx, clock, actor, { action: 'catalogue_rollback', details: { eventId, version: published.version, rolledBackFrom: version } });
+		await recordAudit(tx, clock, actor, {
+			action: 'catalogue_rollback',
+			details: { eventId, version: published.version, rolledBackFrom: version }
+		});
 		return published;
 	});
 }
 
-async function writeVersion(tx: Tx, clock: Clock, actor: Actor, eventId: number, outfits: Outfit[], rolledBackFrom: number | null): Promise<CatalogueVersionRow> {
+async function writeVersion(
+	tx: Tx,
+	clock: Clock,
+	actor: Actor,
+	eventId: number,
+	outfits: Outfit[],
+	rolledBackFrom: number | null
+): Promise<CatalogueVersionRow> {
 	const previous = await readPublished(tx, eventId);
-	const version = ((await tx.catalogueVersion.aggregate({ where: { eventId }, _max: { version: true } }))._max.version ?? 0) + 1;
+	const version =
+		((await tx.catalogueVersion.aggregate({ where: { eventId }, _max: { version: true } }))._max.version ?? 0) + 1;
 	const now = clock.now().toISOString();
-	const summary = (rolledBackFrom !== null ? `Rolled back to version ${rolledBackFrom}. ` : '') + describeCatalogueChange(previous?.outfits ?? null, outfits);
-	const row = { eventId, version, outfitsJson: JSON.stringify(outfits), publishedBy: actor.name, publishedAt: now, rolledBackFrom, changeSummary: summary };
+	const summary =
+		(rolledBackFrom !== null ? `Rolled back to version ${rolledBackFrom}. ` : '') +
+		describeCatalogueChange(previous?.outfits ?? null, outfits);
+	const row = {
+		eventId,
+		version,
+		outfitsJson: JSON.stringify(outfits),
+		publishedBy: actor.name,
+		publishedAt: now,
+		rolledBackFrom,
+		changeSummary: summary
+	};
 	await tx.catalogueVersion.create({ data: row });
 	await tx.event.update({ where: { id: eventId }, data: { catalogueVersion: version, updatedAt: now } });
 	return { version, outfits, publishedBy: actor.name, publishedAt: now, rolledBackFrom, changeSummary: summary };
@@ -160,8 +236,17 @@ export async function seedDefaultCatalogue(db: Db, clock: Clock): Promise<number
 		const actor: Actor = { name: SEED_PUBLISHER, ip: null };
 		const outfits = checkCatalogue(SEED_OUTFITS);
 		const seeded = await writeVersion(tx, clock, actor, DEFAULT_EVENT_ID, outfits, null);
-		const draft = { outfitsJson: JSON.stringify(outfits), revision: 0, updatedBy: SEED_PUBLISHER, updatedAt: seeded.publishedAt };
-		await tx.catalogueDraft.upsert({ where: { eventId: DEFAULT_EVENT_ID }, create: { eventId: DEFAULT_EVENT_ID, ...draft }, update: {} });
+		const draft = {
+			outfitsJson: JSON.stringify(outfits),
+			revision: 0,
+			updatedBy: SEED_PUBLISHER,
+			updatedAt: seeded.publishedAt
+		};
+		await tx.catalogueDraft.upsert({
+			where: { eventId: DEFAULT_EVENT_ID },
+			create: { eventId: DEFAULT_EVENT_ID, ...draft },
+			update: {}
+		});
 		return seeded.version;
 	});
 }
@@ -169,7 +254,14 @@ export async function seedDefaultCatalogue(db: Db, clock: Clock): Promise<number
 /** Newest first, for the history list. */
 export async function listVersions(db: Db | Tx, eventId: number): Promise<CatalogueVersionRow[]> {
 	const rows = await db.catalogueVersion.findMany({ where: { eventId }, orderBy: { version: 'desc' } });
-	return rows.map((r) => ({ version: r.version, outfits: parseOutfits(r.outfitsJson), publishedBy: r.publishedBy, publishedAt: r.publishedAt, rolledBackFrom: r.rolledBackFrom, changeSummary: r.changeSummary }));
+	return rows.map((r) => ({
+		version: r.version,
+		outfits: parseOutfits(r.outfitsJson),
+		publishedBy: r.publishedBy,
+		publishedAt: r.publishedAt,
+		rolledBackFrom: r.rolledBackFrom,
+		changeSummary: r.changeSummary
+	}));
 }
 
 /** What the event's guests are offered now; null before its first publish. */
@@ -196,7 +288,11 @@ export class OutfitNotInCatalogue extends Error {
  * The outfit a guest picked, as the newest version of the event that offers it: normally the
  * published one; an older one when a roll back came between the guest's choice and the photo.
  */
-export async function outfitForJob(db: Db | Tx, eventId: number, outfitId: string): Promise<{ version: number; outfit: Outfit } | null> {
+export async function outfitForJob(
+	db: Db | Tx,
+	eventId: number,
+	outfitId: string
+): Promise<{ version: number; outfit: Outfit } | null> {
 	const rows = await db.catalogueVersion.findMany({ where: { eventId }, orderBy: { version: 'desc' } });
 	const event = await db.event.findUnique({ where: { id: eventId }, select: { catalogueVersion: true } });
 	const current = rows.find((r) => r.version === event?.catalogueVersion);

@@ -17,10 +17,22 @@ export interface EventSummary {
 }
 
 export async function eventSummary(db: Db, eventId: number): Promise<EventSummary> {
-	const tokens = (await db.kioskSession.findMany({ where: { eventId }, select: { sessionToken: true } })).map((r) => r.sessionToken);
-	const guests = tokens.length === 0 ? [] : await db.session.findMany({ where: { sessionToken: { in: tokens }, telegramUserId: { not: null } }, distinct: ['telegramUserId'], select: { telegramUserId: true } });
+	const tokens = (await db.kioskSession.findMany({ where: { eventId }, select: { sessionToken: true } })).map(
+		(r) => r.sessionToken
+	);
+	const guests =
+		tokens.length === 0
+			? []
+			: await db.session.findMany({
+					where: { sessionToken: { in: tokens }, telegramUserId: { not: null } },
+					distinct: ['telegramUserId'],
+					select: { telegramUserId: true }
+				});
 	const jobIds = (await db.jobSnapshot.findMany({ where: { eventId }, select: { jobId: true } })).map((r) => r.jobId);
-	const jobs = await db.job.findMany({ where: { jobId: { in: jobIds } }, select: { status: true, createdAt: true, updatedAt: true } });
+	const jobs = await db.job.findMany({
+		where: { jobId: { in: jobIds } },
+		select: { status: true, createdAt: true, updatedAt: true }
+	});
 	const spend = await db.apiUsage.aggregate({ where: { jobId: { in: jobIds } }, _sum: { estCostUsd: true } });
 	const done = jobs.filter((j) => j.status === 'done');
 	return {
@@ -51,5 +63,8 @@ function perHour(stamps: string[]): { hour: string; packs: number }[] {
 	for (const h of hours) counts.set(h, (counts.get(h) ?? 0) + 1);
 	// A long event is shown as its last 7 days of hours, so the chart stays readable.
 	const from = Math.max(first, last - 24 * 7 + 1);
-	return Array.from({ length: last - from + 1 }, (_, i) => ({ hour: new Date((from + i) * HOUR_MS).toISOString().slice(0, 13), packs: counts.get(from + i) ?? 0 }));
+	return Array.from({ length: last - from + 1 }, (_, i) => ({
+		hour: new Date((from + i) * HOUR_MS).toISOString().slice(0, 13),
+		packs: counts.get(from + i) ?? 0
+	}));
 }

@@ -30,11 +30,26 @@ export interface EventRow {
 	updatedAt: string;
 }
 
-type Stored = { id: number; name: string; startsOn: string | null; endsOn: string | null; state: string; titleTemplate: string; captionsJson: string | null; catalogueVersion: number | null; createdAt: string; updatedAt: string };
+type Stored = {
+	id: number;
+	name: string;
+	startsOn: string | null;
+	endsOn: string | null;
+	state: string;
+	titleTemplate: string;
+	captionsJson: string | null;
+	catalogueVersion: number | null;
+	createdAt: string;
+	updatedAt: string;
+};
 
 function toEvent(row: Stored): EventRow {
 	const { captionsJson, ...rest } = row;
-	return { ...rest, state: row.state as EventState, captions: captionsJson === null ? null : eventCaptionsSchema.parse(JSON.parse(captionsJson)) };
+	return {
+		...rest,
+		state: row.state as EventState,
+		captions: captionsJson === null ? null : eventCaptionsSchema.parse(JSON.parse(captionsJson))
+	};
 }
 
 export async function listEvents(db: Db | Tx): Promise<EventRow[]> {
@@ -59,14 +74,22 @@ async function mustFind(tx: Tx, id: number): Promise<EventRow> {
 }
 
 function fieldsData(fields: EventFields) {
-	return { name: fields.name, startsOn: fields.startsOn, endsOn: fields.endsOn, titleTemplate: fields.titleTemplate, captionsJson: fields.captions ? JSON.stringify(fields.captions) : null };
+	return {
+		name: fields.name,
+		startsOn: fields.startsOn,
+		endsOn: fields.endsOn,
+		titleTemplate: fields.titleTemplate,
+		captionsJson: fields.captions ? JSON.stringify(fields.captions) : null
+	};
 }
 
 /** A new event starts as a draft with no published catalogue (publishing its first draft makes version 1). */
 export function createEvent(db: Db, clock: Clock, actor: Actor, fields: EventFields): Promise<EventRow> {
 	return db.$transaction(async (tx) => {
 		const now = clock.now().toISOString();
-		const row = await tx.event.create({ data: { ...fieldsData(fields), state: 'draft', catalogueVersion: null, createdAt: now, updatedAt: now } });
+		const row = await tx.event.create({
+			data: { ...fieldsData(fields), state: 'draft', catalogueVersion: null, createdAt: now, updatedAt: now }
+		});
 		await recordAudit(tx, clock, actor, { action: 'event_create', details: { eventId: row.id, name: row.name } });
 		return toEvent(row);
 	});
@@ -76,7 +99,10 @@ export function updateEvent(db: Db, clock: Clock, actor: Actor, id: number, fiel
 	return db.$transaction(async (tx) => {
 		const before = await mustFind(tx, id);
 		if (before.state === 'ended') throw new DomainError({ code: 'EventEnded', kept: 'settings' });
-		const row = await tx.event.update({ where: { id }, data: { ...fieldsData(fields), updatedAt: clock.now().toISOString() } });
+		const row = await tx.event.update({
+			where: { id },
+			data: { ...fieldsData(fields), updatedAt: clock.now().toISOString() }
+		});
 		await recordAudit(tx, clock, actor, { action: 'event_update', details: { eventId: id, name: row.name } });
 		return toEvent(row);
 	});
@@ -93,7 +119,13 @@ export function startEvent(db: Db, clock: Clock, actor: Actor, id: number): Prom
 		if (event.catalogueVersion === null) throw new DomainError({ code: 'EventCatalogueUnpublished' });
 		await lockEventKiosks(tx, id);
 		const taken = await kiosksLiveElsewhere(tx, id);
-		if (taken.length > 0) throw new DomainError({ code: 'KioskLiveElsewhere', kiosks: taken.map((k) => k.kioskName), liveEvent: taken[0]!.eventName, starting: true });
+		if (taken.length > 0)
+			throw new DomainError({
+				code: 'KioskLiveElsewhere',
+				kiosks: taken.map((k) => k.kioskName),
+				liveEvent: taken[0]!.eventName,
+				starting: true
+			});
 		const row = await tx.event.update({ where: { id }, data: { state: 'live', updatedAt: clock.now().toISOString() } });
 		await recordAudit(tx, clock, actor, { action: 'event_start', details: { eventId: id } });
 		return toEvent(row);
@@ -104,11 +136,19 @@ export function startEvent(db: Db, clock: Clock, actor: Actor, id: number): Prom
  * live → ended. Queued and running jobs are not touched: each carries its own snapshot of event and
  * outfit, so they finish as they were ordered. New sessions of its kiosks go to the default event.
  */
-export function endEvent(db: Db, clock: Clock, actor: Actor, id: number): Promise<{ event: EventRow; jobsStillRunning: number }> {
+export function endEvent(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	id: number
+): Promise<{ event: EventRow; jobsStillRunning: number }> {
 	return db.$transaction(async (tx) => {
 		const event = await mustFind(tx, id);
 		if (event.state !== 'live') throw new DomainError({ code: 'EventNotLive', state: event.state });
-		const row = await tx.event.update({ where: { id }, data: { state: 'ended', updatedAt: clock.now().toISOString() } });
+		const row = await tx.event.update({
+			where: { id },
+			data: { state: 'ended', updatedAt: clock.now().toISOString() }
+		});
 		const jobsStillRunning = await countUnfinishedJobs(tx, id);
 		await recordAudit(tx, clock, actor, { action: 'event_end', details: { eventId: id, jobsStillRunning } });
 		return { event: toEvent(row), jobsStillRunning };
@@ -118,13 +158,18 @@ export function endEvent(db: Db, clock: Clock, actor: Actor, id: number): Promis
 async function countUnfinishedJobs(tx: Tx, eventId: number): Promise<number> {
 	const snapshots = await tx.jobSnapshot.findMany({ where: { eventId }, select: { jobId: true } });
 	if (snapshots.length === 0) return 0;
-	return tx.job.count({ where: { jobId: { in: snapshots.map((s) => s.jobId) }, status: { in: [...ACTIVE_JOB_STATUSES] } } });
+	return tx.job.count({
+		where: { jobId: { in: snapshots.map((s) => s.jobId) }, status: { in: [...ACTIVE_JOB_STATUSES] } }
+	});
 }
 
 /** The event a new session of this kiosk belongs to: its live event, else the default event. */
 export async function eventForKiosk(db: Db | Tx, kioskId: number): Promise<number> {
 	const links = await db.eventKiosk.findMany({ where: { kioskId }, select: { eventId: true } });
 	if (links.length === 0) return DEFAULT_EVENT_ID;
-	const live = await db.event.findFirst({ where: { id: { in: links.map((l) => l.eventId) }, state: 'live' }, select: { id: true } });
+	const live = await db.event.findFirst({
+		where: { id: { in: links.map((l) => l.eventId) }, state: 'live' },
+		select: { id: true }
+	});
 	return live?.id ?? DEFAULT_EVENT_ID;
 }

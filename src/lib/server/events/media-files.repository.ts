@@ -11,10 +11,19 @@ export function contentHash(bytes: Buffer): string {
 }
 
 export async function findTelegramFileId(db: Db, hash: string): Promise<string | null> {
-	return (await db.mediaFile.findUnique({ where: { contentHash: hash }, select: { telegramFileId: true } }))?.telegramFileId ?? null;
+	return (
+		(await db.mediaFile.findUnique({ where: { contentHash: hash }, select: { telegramFileId: true } }))
+			?.telegramFileId ?? null
+	);
 }
 
-export async function rememberTelegramFileId(db: Db, clock: Clock, hash: string, kind: string, telegramFileId: string): Promise<void> {
+export async function rememberTelegramFileId(
+	db: Db,
+	clock: Clock,
+	hash: string,
+	kind: string,
+	telegramFileId: string
+): Promise<void> {
 	const data = { kind, telegramFileId, createdAt: clock.now().toISOString() };
 	await db.mediaFile.upsert({ where: { contentHash: hash }, create: { contentHash: hash, ...data }, update: data });
 }

@@ -28,7 +28,8 @@ export function previewFileName(stored: Buffer): string {
 
 /** Checks, normalises and stores an upload; returns the file name for the outfit, or refuses in the domain's terms. */
 export async function storeOutfitPreview(files: FileStore, upload: Buffer): Promise<string> {
-	const refuse = (problem: PictureProblem) => new DomainError({ code: 'PictureRejected', problem, maxBytes: MAX_PREVIEW_BYTES, maxPixels: MAX_PREVIEW_PIXELS });
+	const refuse = (problem: PictureProblem) =>
+		new DomainError({ code: 'PictureRejected', problem, maxBytes: MAX_PREVIEW_BYTES, maxPixels: MAX_PREVIEW_PIXELS });
 	if (upload.byteLength > MAX_PREVIEW_BYTES) throw refuse('too_big');
 	const stored = await normalisePreview(upload).catch((error: unknown) => {
 		if (!(error instanceof PhotoRejected)) throw error;

@@ -12,7 +12,11 @@ import { storeOutfitPreview } from './outfit-previews.ts';
  * hash, so the same picture uploaded again is the file already there). Refusals are the console's
  * picture uploads' own (web/picture-upload.ts).
  */
-export function answerPreviewUpload(files: FileStore, operator: OperatorIdentity | null | undefined, request: Request): Promise<Response> {
+export function answerPreviewUpload(
+	files: FileStore,
+	operator: OperatorIdentity | null | undefined,
+	request: Request
+): Promise<Response> {
 	return answerPictureUpload(operator, request, {
 		maxBytes: MAX_PREVIEW_BYTES,
 		maxPixels: MAX_PREVIEW_PIXELS,

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { assertValidKey, folderPrefix, isValidKey, type EmptyFolderRule, type FileStore, type StoredFile } from './file-store.ts';
+import {
+	assertValidKey,
+	folderPrefix,
+	isValidKey,
+	type EmptyFolderRule,
+	type FileStore,
+	type StoredFile
+} from './file-store.ts';
 
 /** Writes to a temporary name and renames, so a crash never leaves half a file under the real name. */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
@@ -13,7 +20,8 @@ export async function writeFileAtomic(file: string, data: Buffer | string): Prom
 	await fsp.rename(temp, file);
 }
 
-const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR';
+const missing = (error: unknown) =>
+	(error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR';
 
 /** The files under DATA_DIR, each key a path below it. */
 export class LocalFileStore implements FileStore {
@@ -84,18 +92,31 @@ export class LocalFileStore implements FileStore {
 	async removeEmptyFolders(prefix: string, rule: EmptyFolderRule): Promise<number> {
 		const root = folderPrefix(prefix).slice(0, -1);
 		// Every folder above a just-deleted file: emptied now, so its fresh mtime must not keep it.
-		const emptied = new Set(rule.emptied.flatMap((key) => key.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+		const emptied = new Set(
+			rule.emptied.flatMap((key) =>
+				key
+					.split('/')
+					.slice(0, -1)
+					.map((_, i, parts) => parts.slice(0, i + 1).join('/'))
+			)
+		);
 		const removed = { count: 0 };
 		await this.pruneBelow(root, { olderThan: rule.olderThan.getTime(), emptied }, removed);
 		return removed.count;
 	}
 
 	/** Counts in `removed` the folders below `folder` that went; returns whether `folder` is empty now. */
-	private async pruneBelow(folder: string, rule: { olderThan: number; emptied: Set<string> }, removed: { count: number }): Promise<boolean> {
-		const entries: Dirent[] | null = await fsp.readdir(this.pathOf(folder), { withFileTypes: true }).catch((error: unknown) => {
-			if (missing(error)) return null;
-			throw error;
-		});
+	private async pruneBelow(
+		folder: string,
+		rule: { olderThan: number; emptied: Set<string> },
+		removed: { count: number }
+	): Promise<boolean> {
+		const entries: Dirent[] | null = await fsp
+			.readdir(this.pathOf(folder), { withFileTypes: true })
+			.catch((error: unknown) => {
+				if (missing(error)) return null;
+				throw error;
+			});
 		if (entries === null) return false;
 		let left = entries.length;
 		for (const entry of entries) {

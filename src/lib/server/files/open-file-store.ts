@@ -28,8 +28,14 @@ export function s3Settings(config: FileStoreEnv): S3Settings {
 	const own = config.FILE_STORE_S3_ACCESS_KEY_ID && config.FILE_STORE_S3_SECRET_ACCESS_KEY;
 	const credentials = own
 		? { accessKeyId: config.FILE_STORE_S3_ACCESS_KEY_ID!, secretAccessKey: config.FILE_STORE_S3_SECRET_ACCESS_KEY! }
-		: { accessKeyId: config.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: config.AWS_SECRET_ACCESS_KEY ?? '', ...(config.AWS_SESSION_TOKEN ? { sessionToken: config.AWS_SESSION_TOKEN } : {}) };
-	const forcePathStyle = config.FILE_STORE_S3_FORCE_PATH_STYLE ? config.FILE_STORE_S3_FORCE_PATH_STYLE === '1' : Boolean(config.FILE_STORE_S3_ENDPOINT);
+		: {
+				accessKeyId: config.AWS_ACCESS_KEY_ID ?? '',
+				secretAccessKey: config.AWS_SECRET_ACCESS_KEY ?? '',
+				...(config.AWS_SESSION_TOKEN ? { sessionToken: config.AWS_SESSION_TOKEN } : {})
+			};
+	const forcePathStyle = config.FILE_STORE_S3_FORCE_PATH_STYLE
+		? config.FILE_STORE_S3_FORCE_PATH_STYLE === '1'
+		: Boolean(config.FILE_STORE_S3_ENDPOINT);
 	return {
 		bucket: config.FILE_STORE_S3_BUCKET ?? '',
 		region: config.FILE_STORE_S3_REGION ?? config.AWS_REGION ?? 'us-east-1',

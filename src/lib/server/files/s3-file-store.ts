@@ -9,7 +9,14 @@ import {
 	S3ServiceException
 } from '@aws-sdk/client-s3';
 import path from 'node:path';
-import { assertValidKey, FileStoreUnusable, folderPrefix, isValidKey, type FileStore, type StoredFile } from './file-store.ts';
+import {
+	assertValidKey,
+	FileStoreUnusable,
+	folderPrefix,
+	isValidKey,
+	type FileStore,
+	type StoredFile
+} from './file-store.ts';
 
 export interface S3Settings {
 	bucket: string;
@@ -20,10 +27,19 @@ export interface S3Settings {
 	credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.json': 'application/json' };
+const CONTENT_TYPES: Record<string, string> = {
+	'.png': 'image/png',
+	'.jpg': 'image/jpeg',
+	'.jpeg': 'image/jpeg',
+	'.webp': 'image/webp',
+	'.json': 'application/json'
+};
 
 const statusOf = (error: unknown) => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined);
-const isMissing = (error: unknown) => statusOf(error) === 404 || (error as { name?: string }).name === 'NoSuchKey' || (error as { name?: string }).name === 'NotFound';
+const isMissing = (error: unknown) =>
+	statusOf(error) === 404 ||
+	(error as { name?: string }).name === 'NoSuchKey' ||
+	(error as { name?: string }).name === 'NotFound';
 
 /**
  * Files in one S3-compatible bucket (AWS S3, Cloudflare R2, MinIO), keys as on the local store. A
@@ -53,17 +69,29 @@ export class S3FileStore implements FileStore {
 		} catch (error) {
 			const status = statusOf(error);
 			const where = this.settings.endpoint ?? `S3 in ${this.settings.region}`;
-			if (status === 404) throw new FileStoreUnusable(`FILE_STORE_S3_BUCKET: the bucket "${this.bucket}" does not exist at ${where}`);
+			if (status === 404)
+				throw new FileStoreUnusable(`FILE_STORE_S3_BUCKET: the bucket "${this.bucket}" does not exist at ${where}`);
 			if (status === 403 || status === 401)
-				throw new FileStoreUnusable(`FILE_STORE_S3_BUCKET: the bucket "${this.bucket}" at ${where} refuses these credentials (check the access key and secret, and the bucket's policy)`);
-			throw new FileStoreUnusable(`FILE_STORE_S3_ENDPOINT: cannot reach the bucket "${this.bucket}" at ${where}: ${(error as Error).message}`);
+				throw new FileStoreUnusable(
+					`FILE_STORE_S3_BUCKET: the bucket "${this.bucket}" at ${where} refuses these credentials (check the access key and secret, and the bucket's policy)`
+				);
+			throw new FileStoreUnusable(
+				`FILE_STORE_S3_ENDPOINT: cannot reach the bucket "${this.bucket}" at ${where}: ${(error as Error).message}`
+			);
 		}
 	}
 
 	async put(key: string, data: Buffer | string): Promise<void> {
 		assertValidKey(key);
 		const contentType = CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
-		await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: typeof data === 'string' ? Buffer.from(data) : data, ContentType: contentType }));
+		await this.client.send(
+			new PutObjectCommand({
+				Bucket: this.bucket,
+				Key: key,
+				Body: typeof data === 'string' ? Buffer.from(data) : data,
+				ContentType: contentType
+			})
+		);
 	}
 
 	async get(key: string): Promise<Buffer | null> {
@@ -97,7 +125,9 @@ export class S3FileStore implements FileStore {
 		const files: StoredFile[] = [];
 		let continuationToken: string | undefined;
 		do {
-			const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: continuationToken }));
+			const page = await this.client.send(
+				new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: continuationToken })
+			);
 			for (const object of page.Contents ?? []) {
 				if (!object.Key || !isValidKey(object.Key)) continue; // an object someone else put there is not ours to touch
 				files.push({ key: object.Key, bytes: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) });

@@ -25,7 +25,13 @@ export function periodStartOf(now: Date, periodMs: number): string {
 }
 
 /** The current period of `task` for `workerId`, or null when another worker already has it. */
-export async function claimTaskPeriod(db: Db, clock: Clock, task: string, periodMs: number, workerId: string): Promise<TaskPeriod | null> {
+export async function claimTaskPeriod(
+	db: Db,
+	clock: Clock,
+	task: string,
+	periodMs: number,
+	workerId: string
+): Promise<TaskPeriod | null> {
 	const now = clock.now();
 	const periodStart = periodStartOf(now, periodMs);
 	const inserted = await db.$executeRaw`
@@ -58,7 +64,9 @@ export function taskPeriodClaims(db: Db, clock: Clock, workerId: string): Period
 	return {
 		async claim(task, periodMs) {
 			const period = await claimTaskPeriod(db, clock, task, periodMs, workerId);
-			return period && { periodStart: period.periodStart, finished: () => finishTaskPeriod(db, clock, period, workerId) };
+			return (
+				period && { periodStart: period.periodStart, finished: () => finishTaskPeriod(db, clock, period, workerId) }
+			);
 		}
 	};
 }

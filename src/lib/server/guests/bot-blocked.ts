@@ -9,7 +9,9 @@ import type { Clock } from '../time/clock.ts';
  */
 export async function markBotBlocked(db: Db | Tx, clock: Clock, telegramUserId: bigint): Promise<void> {
 	// createMany skips an existing row, so the first 403's moment is kept.
-	await db.guestBotBlock.createMany({ data: [{ telegramUserId, blockedAt: clock.now().toISOString() }] }).catch(() => undefined);
+	await db.guestBotBlock
+		.createMany({ data: [{ telegramUserId, blockedAt: clock.now().toISOString() }] })
+		.catch(() => undefined);
 }
 
 export async function isBotBlocked(db: Db | Tx, telegramUserId: bigint): Promise<boolean> {

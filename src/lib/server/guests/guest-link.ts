@@ -4,7 +4,13 @@ import { saveGuestProfile, type GuestProfile } from './guest-profile.ts';
 import { closedRefusal, refusalFor, type CurrentStep, type StepRefusal } from './guest-outcomes.ts';
 import { checkPackLimit, type PackLimitSource } from './pack-limit.ts';
 import { isOverdue, timeoutReasonFor, type SessionTimeouts } from './session-clock.ts';
-import { advanceSession, closeSession, closeWithNotice, findSession, findSessionForUpdate } from './sessions.repository.ts';
+import {
+	advanceSession,
+	closeSession,
+	closeWithNotice,
+	findSession,
+	findSessionForUpdate
+} from './sessions.repository.ts';
 import type { OpenStatus } from '../../schemas/kiosk.ts';
 
 export interface GuestStepDeps {
@@ -26,7 +32,11 @@ export type LinkOutcome =
  * the session's row locked (BEGIN IMMEDIATE on SQLite, a row lock on PostgreSQL), so the kiosk's
  * clock or a second guest racing for the same QR cannot both win, and the loser is told "taken".
  */
-export async function linkGuest(deps: GuestStepDeps & PackLimitSource, token: string, profile: GuestProfile): Promise<LinkOutcome> {
+export async function linkGuest(
+	deps: GuestStepDeps & PackLimitSource,
+	token: string,
+	profile: GuestProfile
+): Promise<LinkOutcome> {
 	const perGuest = await deps.packsPerGuest();
 	return deps.db.$transaction(async (tx) => {
 		const guest = await saveGuestProfile(tx, deps.clock, profile);
@@ -39,10 +49,15 @@ export async function linkGuest(deps: GuestStepDeps & PackLimitSource, token: st
 		const limit = await checkPackLimit(tx, profile.telegramUserId, perGuest);
 		if (!limit.allowed) {
 			await closeWithNotice(tx, token, profile.telegramUserId, limit.notice, now.toISOString());
-			return limit.notice === 'pack_ready' ? { kind: 'pack_ready', packName: limit.packName } : { kind: 'pack_in_progress' };
+			return limit.notice === 'pack_ready'
+				? { kind: 'pack_ready', packName: limit.packName }
+				: { kind: 'pack_in_progress' };
 		}
 		const stamp = now.toISOString();
-		const linked = await advanceSession(tx, token, 'idle', 'linked', { telegramUserId: profile.telegramUserId, updatedAt: stamp });
+		const linked = await advanceSession(tx, token, 'idle', 'linked', {
+			telegramUserId: profile.telegramUserId,
+			updatedAt: stamp
+		});
 		if (!linked.won) return { kind: 'unknown' };
 		if (!guest.consentedAt) return { kind: 'linked', step: 'linked' };
 		await advanceSession(tx, token, 'linked', 'consented', { updatedAt: stamp });

@@ -21,7 +21,11 @@ export function refusalFor(session: SessionRow | null, telegramUserId: bigint): 
 }
 
 export function closedRefusal(session: Pick<SessionRow, 'closedReason' | 'notice'>): StepRefusal {
-	return { kind: 'closed', reason: (session.closedReason as ClosedReason | null) ?? null, notice: (session.notice as SessionNotice | null) ?? null };
+	return {
+		kind: 'closed',
+		reason: (session.closedReason as ClosedReason | null) ?? null,
+		notice: (session.notice as SessionNotice | null) ?? null
+	};
 }
 
 export type CurrentStep = Extract<SessionStatus, 'linked' | 'consented' | 'template_chosen'>;

@@ -23,7 +23,11 @@ export interface GuestRow {
 /** Creates or refreshes the guest's `users` row; never touches consent or pack columns. */
 export async function saveGuestProfile(db: Db | Tx, clock: Clock, profile: GuestProfile): Promise<GuestRow> {
 	const now = clock.now().toISOString();
-	const fields = { firstName: profile.firstName ?? null, lastName: profile.lastName ?? null, username: profile.username ?? null };
+	const fields = {
+		firstName: profile.firstName ?? null,
+		lastName: profile.lastName ?? null,
+		username: profile.username ?? null
+	};
 	const user = await db.user.upsert({
 		where: { telegramUserId: profile.telegramUserId },
 		create: { telegramUserId: profile.telegramUserId, createdAt: now, ...fields },
@@ -31,13 +35,23 @@ export async function saveGuestProfile(db: Db | Tx, clock: Clock, profile: Guest
 	});
 	// A guest who writes to the bot has unblocked it.
 	await clearBotBlocked(db, profile.telegramUserId);
-	if (profile.languageCode !== undefined) await saveGuestLanguage(db, clock, profile.telegramUserId, pickLocale(profile.languageCode));
+	if (profile.languageCode !== undefined)
+		await saveGuestLanguage(db, clock, profile.telegramUserId, pickLocale(profile.languageCode));
 	return user;
 }
 
-export async function saveGuestLanguage(db: Db | Tx, clock: Clock, telegramUserId: bigint, locale: Locale): Promise<void> {
+export async function saveGuestLanguage(
+	db: Db | Tx,
+	clock: Clock,
+	telegramUserId: bigint,
+	locale: Locale
+): Promise<void> {
 	const updatedAt = clock.now().toISOString();
-	await db.guestLanguage.upsert({ where: { telegramUserId }, create: { telegramUserId, locale, updatedAt }, update: { locale, updatedAt } });
+	await db.guestLanguage.upsert({
+		where: { telegramUserId },
+		create: { telegramUserId, locale, updatedAt },
+		update: { locale, updatedAt }
+	});
 }
 
 /** The language to write to a guest in when no update of theirs is at hand (fallback en). */
@@ -52,5 +66,8 @@ export function findGuest(db: Db | Tx, telegramUserId: bigint): Promise<GuestRow
 
 /** Records consent once; a guest who consented before keeps the first moment. */
 export async function recordConsent(db: Db | Tx, clock: Clock, telegramUserId: bigint): Promise<void> {
-	await db.user.updateMany({ where: { telegramUserId, consentedAt: null }, data: { consentedAt: clock.now().toISOString() } });
+	await db.user.updateMany({
+		where: { telegramUserId, consentedAt: null },
+		data: { consentedAt: clock.now().toISOString() }
+	});
 }

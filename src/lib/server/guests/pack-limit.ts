@@ -35,7 +35,11 @@ export async function checkPackLimit(db: Db | Tx, telegramUserId: bigint, perGue
  * that queues the job: two photos of one guest racing (two kiosks, two web processes) are decided
  * one after the other, so the second sees the first one's job.
  */
-export async function checkPackLimitLocked(tx: Tx, telegramUserId: bigint, perGuest: number): Promise<PackLimitVerdict> {
+export async function checkPackLimitLocked(
+	tx: Tx,
+	telegramUserId: bigint,
+	perGuest: number
+): Promise<PackLimitVerdict> {
 	await lockRows(tx, 'users', 'telegram_user_id', [telegramUserId]);
 	return checkPackLimit(tx, telegramUserId, perGuest);
 }

@@ -12,7 +12,10 @@ import { DAY } from '../time/clock.ts';
  * killed between its reply and the record; the state machine makes that reply the same one.
  */
 export async function isUpdateHandled(db: Db, updateId: number): Promise<boolean> {
-	return (await db.processedUpdate.findUnique({ where: { updateId: BigInt(updateId) }, select: { updateId: true } })) !== null;
+	return (
+		(await db.processedUpdate.findUnique({ where: { updateId: BigInt(updateId) }, select: { updateId: true } })) !==
+		null
+	);
 }
 
 /** Raw SQL because Prisma has no "insert unless present"; ON CONFLICT DO NOTHING is the same in SQLite and PostgreSQL. */

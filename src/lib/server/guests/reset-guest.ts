@@ -43,7 +43,11 @@ export interface ResetGuestDetails {
 	packNames: string[];
 }
 
-export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUserId: bigint): Promise<ResetGuestDetails> {
+export async function resetGuest(
+	deps: ResetGuestDeps,
+	actor: Actor,
+	telegramUserId: bigint
+): Promise<ResetGuestDetails> {
 	await refuseUnlessResettable(deps.db, telegramUserId);
 	const backupPath = await backUpBeforeReset(deps);
 	const { details, footprint } = await deps.db.$transaction(async (tx) => {
@@ -78,7 +82,9 @@ export async function resetGuest(deps: ResetGuestDeps, actor: Actor, telegramUse
 		return { details, footprint };
 	});
 	// Files are not in the backup and name nobody once the rows are gone; a failure here only logs.
-	await removeGuestFiles(deps.fileStore, footprint).catch((error: unknown) => deps.logger?.warn({ err: error }, 'reset: guest files not removed'));
+	await removeGuestFiles(deps.fileStore, footprint).catch((error: unknown) =>
+		deps.logger?.warn({ err: error }, 'reset: guest files not removed')
+	);
 	return details;
 }
 
@@ -89,7 +95,8 @@ async function refuseUnlessResettable(db: Db | Tx, telegramUserId: bigint): Prom
 		db.session.count({ where: { telegramUserId } }),
 		db.job.count({ where: { telegramUserId, status: { in: [...CLAIMED_JOB_STATUSES] } } })
 	]);
-	if (user + jobs + sessions === 0) throw new DomainError({ code: 'GuestNotFound', telegramUserId, perhapsReset: true });
+	if (user + jobs + sessions === 0)
+		throw new DomainError({ code: 'GuestNotFound', telegramUserId, perhapsReset: true });
 	if (busy > 0) throw new DomainError({ code: 'GuestPackInProgress', telegramUserId });
 }
 

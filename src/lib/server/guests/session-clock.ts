@@ -13,8 +13,13 @@ export interface SessionTimeouts {
 	idleTimeoutMs: number;
 }
 
-export function sessionTimeoutsFrom(config: Pick<Config, 'KIOSK_QR_TIMEOUT_SECONDS' | 'KIOSK_IDLE_TIMEOUT_SECONDS'>): SessionTimeouts {
-	return { qrTimeoutMs: config.KIOSK_QR_TIMEOUT_SECONDS * SECOND, idleTimeoutMs: config.KIOSK_IDLE_TIMEOUT_SECONDS * SECOND };
+export function sessionTimeoutsFrom(
+	config: Pick<Config, 'KIOSK_QR_TIMEOUT_SECONDS' | 'KIOSK_IDLE_TIMEOUT_SECONDS'>
+): SessionTimeouts {
+	return {
+		qrTimeoutMs: config.KIOSK_QR_TIMEOUT_SECONDS * SECOND,
+		idleTimeoutMs: config.KIOSK_IDLE_TIMEOUT_SECONDS * SECOND
+	};
 }
 
 export function isOpenStatus(status: string): status is OpenStatus {
@@ -31,7 +36,10 @@ export function timeoutReasonFor(status: OpenStatus): ClosedReason {
 }
 
 /** The moment this session times out, or null when its status has no clock. */
-export function sessionDeadline(session: { status: string; updatedAt: string }, timeouts: SessionTimeouts): Date | null {
+export function sessionDeadline(
+	session: { status: string; updatedAt: string },
+	timeouts: SessionTimeouts
+): Date | null {
 	if (!isOpenStatus(session.status)) return null;
 	return new Date(new Date(session.updatedAt).getTime() + allowedStillMs(session.status, timeouts));
 }
@@ -42,7 +50,11 @@ export function stillOpenSince(status: SessionStatus, now: Date, timeouts: Sessi
 	return new Date(now.getTime() - limit).toISOString();
 }
 
-export function isOverdue(session: { status: string; updatedAt: string }, now: Date, timeouts: SessionTimeouts): boolean {
+export function isOverdue(
+	session: { status: string; updatedAt: string },
+	now: Date,
+	timeouts: SessionTimeouts
+): boolean {
 	const deadline = sessionDeadline(session, timeouts);
 	return deadline !== null && deadline.getTime() <= now.getTime();
 }

@@ -16,7 +16,11 @@ export interface ExpiredSession {
  * the status and the old `updated_at`, so a guest's step that landed a moment earlier wins cleanly.
  * Returns what it closed, so the worker can tell linked guests.
  */
-export async function expireOverdueSessions(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts }): Promise<ExpiredSession[]> {
+export async function expireOverdueSessions(deps: {
+	db: Db;
+	clock: Clock;
+	timeouts: SessionTimeouts;
+}): Promise<ExpiredSession[]> {
 	const now = deps.clock.now();
 	const expired: ExpiredSession[] = [];
 	const groups: OpenStatus[][] = [['idle'], ['linked', 'consented', 'template_chosen']];
@@ -25,7 +29,15 @@ export async function expireOverdueSessions(deps: { db: Db; clock: Clock; timeou
 		for (const session of await listStillSessions(deps.db, statuses, before)) {
 			const status = session.status as OpenStatus;
 			const reason = timeoutReasonFor(status);
-			if (await closeOverdueSession(deps.db, { sessionToken: session.sessionToken, status }, reason, before, now.toISOString())) {
+			if (
+				await closeOverdueSession(
+					deps.db,
+					{ sessionToken: session.sessionToken, status },
+					reason,
+					before,
+					now.toISOString()
+				)
+			) {
 				expired.push({ sessionToken: session.sessionToken, telegramUserId: session.telegramUserId, reason });
 			}
 		}

@@ -69,20 +69,44 @@ export function closeSession(
 }
 
 /** Closes a session the clock ran out on, unless something moved it on in the meantime. */
-export async function closeOverdueSession(db: Db | Tx, session: { sessionToken: string; status: OpenStatus }, reason: ClosedReason, deadlineBefore: string, now: string): Promise<boolean> {
+export async function closeOverdueSession(
+	db: Db | Tx,
+	session: { sessionToken: string; status: OpenStatus },
+	reason: ClosedReason,
+	deadlineBefore: string,
+	now: string
+): Promise<boolean> {
 	const where = { sessionToken: session.sessionToken, updatedAt: { lte: deadlineBefore } };
-	return (await transitionStatus(db.session, where, session.status, 'expired', { closedReason: reason, updatedAt: now })).won;
+	return (
+		await transitionStatus(db.session, where, session.status, 'expired', { closedReason: reason, updatedAt: now })
+	).won;
 }
 
 /** A session the pack limit refused: closed at once, with the guest recorded and the notice why. */
-export function closeWithNotice(tx: Tx, sessionToken: string, telegramUserId: bigint, notice: SessionNotice, now: string, from: OpenStatus = 'idle'): Promise<TransitionResult<SessionStatus>> {
+export function closeWithNotice(
+	tx: Tx,
+	sessionToken: string,
+	telegramUserId: bigint,
+	notice: SessionNotice,
+	now: string,
+	from: OpenStatus = 'idle'
+): Promise<TransitionResult<SessionStatus>> {
 	return transitionStatus(tx.session, { sessionToken }, from, 'expired', { telegramUserId, notice, updatedAt: now });
 }
 
 /** Open sessions whose last step is at or before `before` (their deadline has come). */
-export function listStillSessions(db: Db, status: OpenStatus | readonly OpenStatus[], before: string, limit = 200): Promise<SessionRow[]> {
+export function listStillSessions(
+	db: Db,
+	status: OpenStatus | readonly OpenStatus[],
+	before: string,
+	limit = 200
+): Promise<SessionRow[]> {
 	const statuses = typeof status === 'string' ? [status] : [...status];
-	return db.session.findMany({ where: { status: { in: statuses }, updatedAt: { lte: before } }, take: limit, orderBy: { updatedAt: 'asc' } });
+	return db.session.findMany({
+		where: { status: { in: statuses }, updatedAt: { lte: before } },
+		take: limit,
+		orderBy: { updatedAt: 'asc' }
+	});
 }
 
 export function listOpenSessionsOfGuest(db: Db | Tx, telegramUserId: bigint): Promise<SessionRow[]> {
@@ -91,7 +115,10 @@ export function listOpenSessionsOfGuest(db: Db | Tx, telegramUserId: bigint): Pr
 
 /** Sessions no guest ever linked (the QR was never scanned), started before `createdBefore`. */
 export async function listUnlinkedSessionTokens(db: Db | Tx, createdBefore: string): Promise<string[]> {
-	const rows = await db.session.findMany({ where: { telegramUserId: null, createdAt: { lt: createdBefore } }, select: { sessionToken: true } });
+	const rows = await db.session.findMany({
+		where: { telegramUserId: null, createdAt: { lt: createdBefore } },
+		select: { sessionToken: true }
+	});
 	return rows.map((row) => row.sessionToken);
 }
 

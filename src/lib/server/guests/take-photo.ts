@@ -18,7 +18,9 @@ export type TakePhotoOutcome =
 	| StepRefusal;
 
 /** Whether a session can take a photo right now (a cheap check before reading the upload). */
-export function photoReadiness(session: { status: string; closedReason: string | null; notice: string | null } | null): TakePhotoOutcome | null {
+export function photoReadiness(
+	session: { status: string; closedReason: string | null; notice: string | null } | null
+): TakePhotoOutcome | null {
 	if (!session) return { kind: 'unknown' };
 	if (session.status === 'photo_taken') return { kind: 'already_taken' };
 	if (session.status === 'expired') return closedRefusal(session);
@@ -36,7 +38,11 @@ export function photoReadiness(session: { status: string; closedReason: string |
  * photo — at the other kiosk, or at the same moment from another web process — is refused
  * with the same notice a third /start would get.
  */
-export async function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts: SessionTimeouts } & PackLimitSource, token: string, photoPath: string): Promise<TakePhotoOutcome> {
+export async function takePhotoAndEnqueue(
+	deps: { db: Db; clock: Clock; timeouts: SessionTimeouts } & PackLimitSource,
+	token: string,
+	photoPath: string
+): Promise<TakePhotoOutcome> {
 	const perGuest = await deps.packsPerGuest();
 	return deps.db.$transaction(async (tx) => {
 		const session = await findSessionForUpdate(tx, token);
@@ -52,9 +58,22 @@ export async function takePhotoAndEnqueue(deps: { db: Db; clock: Clock; timeouts
 				return { kind: 'closed', reason: null, notice: limit.notice };
 			}
 		}
-		const moved = await advanceSession(tx, token, 'template_chosen', 'photo_taken', { updatedAt: stamp }, stillOpenSince('template_chosen', now, deps.timeouts));
+		const moved = await advanceSession(
+			tx,
+			token,
+			'template_chosen',
+			'photo_taken',
+			{ updatedAt: stamp },
+			stillOpenSince('template_chosen', now, deps.timeouts)
+		);
 		if (!moved.won || session.telegramUserId === null || session.templateId === null) return { kind: 'already_taken' };
-		const jobId = await enqueueJob(tx, { telegramUserId: session.telegramUserId, sessionToken: token, photoPath, templateId: session.templateId, now: stamp });
+		const jobId = await enqueueJob(tx, {
+			telegramUserId: session.telegramUserId,
+			sessionToken: token,
+			photoPath,
+			templateId: session.templateId,
+			now: stamp
+		});
 		const eventId = await sessionEventId(tx, token);
 		const chosen = await outfitForJob(tx, eventId, session.templateId);
 		if (!chosen) throw new OutfitNotInCatalogue(eventId, session.templateId);

@@ -52,9 +52,21 @@ export async function readDatabaseHealth({ db, database, backupDir }: DatabaseHe
 	const place = placeOf(database);
 	if (place.storage === 'server') {
 		const [engineVersion, bytes] = await Promise.all([readEngineVersion(db), readServerDatabaseBytes(db)]);
-		return { ...base, storage: 'server', engineVersion, bytes, target: place.where, backups: readDumpBackups(backupDir) };
+		return {
+			...base,
+			storage: 'server',
+			engineVersion,
+			bytes,
+			target: place.where,
+			backups: readDumpBackups(backupDir)
+		};
 	}
-	const [engineVersion, bytes, walBytes, copies] = await Promise.all([readEngineVersion(db), fileSize(place.path), fileSize(`${place.path}-wal`), listBakFiles(place.path)]);
+	const [engineVersion, bytes, walBytes, copies] = await Promise.all([
+		readEngineVersion(db),
+		fileSize(place.path),
+		fileSize(`${place.path}-wal`),
+		listBakFiles(place.path)
+	]);
 	return { ...base, storage: 'file', engineVersion, bytes, walBytes, path: place.path, copies };
 }
 

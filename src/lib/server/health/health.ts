@@ -35,12 +35,21 @@ export interface HealthDeps {
 
 export async function readHealthDetails({ db, clock, version }: HealthDeps): Promise<HealthDetails> {
 	try {
-		const [maintenance, heartbeatAgeSeconds] = await Promise.all([readMaintenance(db), lastHeartbeatAgeSeconds(db, clock)]);
+		const [maintenance, heartbeatAgeSeconds] = await Promise.all([
+			readMaintenance(db),
+			lastHeartbeatAgeSeconds(db, clock)
+		]);
 		const alive = heartbeatAgeSeconds !== null && heartbeatAgeSeconds <= WORKER_STALE_AFTER_SECONDS;
 		const status: HealthStatus = maintenance ? 'paused' : alive ? 'ok' : 'degraded';
 		return { status, version, db: { reachable: true }, maintenance, worker: { alive, heartbeatAgeSeconds } };
 	} catch {
-		return { status: 'degraded', version, db: { reachable: false }, maintenance: null, worker: { alive: false, heartbeatAgeSeconds: null } };
+		return {
+			status: 'degraded',
+			version,
+			db: { reachable: false },
+			maintenance: null,
+			worker: { alive: false, heartbeatAgeSeconds: null }
+		};
 	}
 }
 

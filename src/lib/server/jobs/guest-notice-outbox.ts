@@ -14,7 +14,13 @@ import type { BotBudget } from '../telegram/bot-budget.ts';
 import type { ChatCooldown } from '../telegram/flood-control.ts';
 import { renderGuestStatus } from './guest-status.ts';
 import { SECOND, type Clock } from '../time/clock.ts';
-import { claimDueNotice, postponeNotice, recordNoticeEnded, recordNoticeSent, type ClaimedNotice } from './guest-notices.repository.ts';
+import {
+	claimDueNotice,
+	postponeNotice,
+	recordNoticeEnded,
+	recordNoticeSent,
+	type ClaimedNotice
+} from './guest-notices.repository.ts';
 import { recordJobMessage } from './job-messages.ts';
 import { readQueuePosition } from './queue-position.ts';
 
@@ -55,21 +61,34 @@ interface NoticeMessage {
 }
 
 /** Sends due notices (only `jobId`'s when given, right after the change that queued them); returns how many were sent. */
-export async function deliverGuestNotices(deps: GuestNoticeDeps, options: { jobId?: number; shouldStop?: () => boolean } = {}): Promise<number> {
+export async function deliverGuestNotices(
+	deps: GuestNoticeDeps,
+	options: { jobId?: number; shouldStop?: () => boolean } = {}
+): Promise<number> {
 	return runOutboxPass(guestNoticeOutbox(deps, options.jobId), { ...deps, shouldStop: options.shouldStop });
 }
 
 /** Like deliverGuestNotices for one job, never throwing: the outbox task retries whatever is left. */
 export async function deliverJobNoticesNow(deps: GuestNoticeDeps, jobId: number): Promise<void> {
-	await deliverGuestNotices(deps, { jobId }).catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'guest notice left to the outbox'));
+	await deliverGuestNotices(deps, { jobId }).catch((error: unknown) =>
+		deps.logger.warn({ err: error, jobId }, 'guest notice left to the outbox')
+	);
 }
 
-function guestNoticeOutbox(deps: GuestNoticeDeps, jobId: number | undefined): OutboxSender<ClaimedNotice, NoticeMessage, bigint> {
+function guestNoticeOutbox(
+	deps: GuestNoticeDeps,
+	jobId: number | undefined
+): OutboxSender<ClaimedNotice, NoticeMessage, bigint> {
 	return {
 		name: 'guest notice',
 		// A pass runs every 500 ms and sends at most 8, so one pass stays short.
 		perPass: 8,
-		ladder: { backoff: { baseMs: 2 * SECOND, capMs: 2 * 60 * SECOND }, maxAttempts: MAX_NOTICE_ATTEMPTS, recipient: 'person', floodCountsAsAttempt: true },
+		ladder: {
+			backoff: { baseMs: 2 * SECOND, capMs: 2 * 60 * SECOND },
+			maxAttempts: MAX_NOTICE_ATTEMPTS,
+			recipient: 'person',
+			floodCountsAsAttempt: true
+		},
 		places: 'guest',
 		crashSteps: { afterSend: 'after_notice_sent' },
 		claim: (now) => claimDueNotice(deps.db, now, deps.leaseMs, jobId),
@@ -78,18 +97,43 @@ function guestNoticeOutbox(deps: GuestNoticeDeps, jobId: number | undefined): Ou
 		chatId: (notice) => notice.telegramUserId,
 		describe: (notice) => ({ noticeId: notice.id, jobId: notice.jobId, kind: notice.kind }),
 		async prepare(notice) {
-			if (await isBotBlocked(deps.db, notice.telegramUserId)) return { end: 'blocked', reason: 'the guest has blocked the bot; not sent' };
+			if (await isBotBlocked(deps.db, notice.telegramUserId))
+				return { end: 'blocked', reason: 'the guest has blocked the bot; not sent' };
 			const rendered = await renderNotice(deps, notice);
-			return 'outdated' in rendered ? { end: 'skipped', reason: `outdated: ${rendered.outdated}` } : { message: rendered };
+			return 'outdated' in rendered
+				? { end: 'skipped', reason: `outdated: ${rendered.outdated}` }
+				: { message: rendered };
 		},
 		send: async (notice, message) =>
-			BigInt((await deps.api.sendMessage(Number(notice.telegramUserId), message.text, message.keyboard ? { reply_markup: message.keyboard } : {})).message_id),
+			BigInt(
+				(
+					await deps.api.sendMessage(
+						Number(notice.telegramUserId),
+						message.text,
+						message.keyboard ? { reply_markup: message.keyboard } : {}
+					)
+				).message_id
+			),
 		recordSent: (notice, message, messageId) =>
 			deps.db.$transaction(async (tx) => {
 				const chatId = notice.telegramUserId;
 				await recordNoticeSent(tx, notice, messageId, deps.clock.now().toISOString());
-				if (notice.kind === 'generating') await recordJobMessage(tx, deps.clock, { jobId: notice.jobId, kind: 'generating', chatId, messageId, shownText: message.text });
-				if (notice.kind === 'news_question') await recordQuestionShown(tx, chatId, NEWS_QUESTION_WORDING_VERSION, message.locale, deps.clock.now().toISOString());
+				if (notice.kind === 'generating')
+					await recordJobMessage(tx, deps.clock, {
+						jobId: notice.jobId,
+						kind: 'generating',
+						chatId,
+						messageId,
+						shownText: message.text
+					});
+				if (notice.kind === 'news_question')
+					await recordQuestionShown(
+						tx,
+						chatId,
+						NEWS_QUESTION_WORDING_VERSION,
+						message.locale,
+						deps.clock.now().toISOString()
+					);
 			}),
 		// Not counted (no call, or no place): the claim's attempt is refunded.
 		postpone: (notice, retryAt, error, counts) => postponeNotice(deps.db, notice, retryAt, error, !counts),
@@ -104,10 +148,21 @@ function guestNoticeOutbox(deps: GuestNoticeDeps, jobId: number | undefined): Ou
  * Ends a notice that will not be sent; a "Generating…" that cannot be sent leaves nothing to edit
  * (message id 0); a news question that was never shown leaves the guest unasked (asked after their next pack).
  */
-async function endNotice(deps: GuestNoticeDeps, notice: ClaimedNotice, state: 'failed' | 'blocked', reason: string): Promise<void> {
+async function endNotice(
+	deps: GuestNoticeDeps,
+	notice: ClaimedNotice,
+	state: 'failed' | 'blocked',
+	reason: string
+): Promise<void> {
 	await deps.db.$transaction(async (tx) => {
 		const ended = await recordNoticeEnded(tx, notice, state, reason);
-		if (ended && notice.kind === 'generating') await recordJobMessage(tx, deps.clock, { jobId: notice.jobId, kind: 'generating', chatId: notice.telegramUserId, messageId: 0n });
+		if (ended && notice.kind === 'generating')
+			await recordJobMessage(tx, deps.clock, {
+				jobId: notice.jobId,
+				kind: 'generating',
+				chatId: notice.telegramUserId,
+				messageId: 0n
+			});
 		if (ended && notice.kind === 'news_question') await forgetUnshownQuestion(tx, notice.telegramUserId);
 	});
 }
@@ -122,20 +177,25 @@ type Rendered = NoticeMessage | { outdated: string };
 async function renderNotice(deps: GuestNoticeDeps, notice: ClaimedNotice): Promise<Rendered> {
 	const locale = await readGuestLanguage(deps.db, notice.telegramUserId);
 	if (notice.kind === 'news_question') return renderNewsQuestion(deps, notice, locale);
-	if (notice.kind === 'failure' || notice.kind === 'deadline') return { text: generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams)), locale };
+	if (notice.kind === 'failure' || notice.kind === 'deadline')
+		return { text: generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams)), locale };
 	const finished = { outdated: 'the job finished before this notice could be sent' };
 	const queue = await readQueuePosition(deps, notice.jobId);
 	if (!queue || queue.status === 'done' || queue.status === 'failed') return finished;
-	if (notice.kind === 'delay') return { text: generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams)), locale };
+	if (notice.kind === 'delay')
+		return { text: generationText(locale, notice.textKey as GenerationText, readParams(notice.textParams)), locale };
 	const status = renderGuestStatus(locale, { status: queue.status, stage: null, queue });
 	return status === null ? finished : { text: status, locale };
 }
 
 async function renderNewsQuestion(deps: GuestNoticeDeps, notice: ClaimedNotice, locale: Locale): Promise<Rendered> {
-	if ((await findNewsOptIn(deps.db, notice.telegramUserId))?.state !== 'asked') return { outdated: 'the guest chose about news before the question was sent' };
+	if ((await findNewsOptIn(deps.db, notice.telegramUserId))?.state !== 'asked')
+		return { outdated: 'the guest chose about news before the question was sent' };
 	const say = (key: NewsTextKey) => newsText(locale, key, readParams(notice.textParams));
 	const version = NEWS_QUESTION_WORDING_VERSION;
-	const keyboard = new InlineKeyboard().text(say('yes'), newsAnswerData('yes', version)).text(say('no'), newsAnswerData('no', version));
+	const keyboard = new InlineKeyboard()
+		.text(say('yes'), newsAnswerData('yes', version))
+		.text(say('no'), newsAnswerData('no', version));
 	return { text: say(notice.textKey as NewsTextKey), locale, keyboard };
 }
 

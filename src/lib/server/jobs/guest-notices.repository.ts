@@ -30,7 +30,12 @@ export type ClaimedNotice = GuestNotice & { claimedUntil: string };
  * more) queues its kind again: a finished row is put back to queued with the new text; a row
  * still on its way is left alone, it already says the same thing.
  */
-export async function queueGuestNotice(tx: Tx, job: { jobId: number; telegramUserId: bigint }, notice: NoticeToQueue, nowIso: string): Promise<void> {
+export async function queueGuestNotice(
+	tx: Tx,
+	job: { jobId: number; telegramUserId: bigint },
+	notice: NoticeToQueue,
+	nowIso: string
+): Promise<void> {
 	const params = notice.params ? JSON.stringify(notice.params) : null;
 	// Raw SQL: an upsert whose update applies only to finished rows, which Prisma's upsert cannot condition.
 	await tx.$executeRaw`
@@ -48,7 +53,12 @@ export async function queueGuestNotice(tx: Tx, job: { jobId: number; telegramUse
  * died), optionally only the notices of one job. The attempt is counted at the claim, so a
  * sender that dies mid-call has used one.
  */
-export async function claimDueNotice(db: Db, now: Date, leaseMs: number, jobId?: number): Promise<ClaimedNotice | null> {
+export async function claimDueNotice(
+	db: Db,
+	now: Date,
+	leaseMs: number,
+	jobId?: number
+): Promise<ClaimedNotice | null> {
 	const nowIso = now.toISOString();
 	const ofJob = jobId === undefined ? Prisma.empty : Prisma.sql`n.job_id = ${jobId} AND`;
 	return db.$transaction(async (tx) => {
@@ -61,7 +71,10 @@ export async function claimDueNotice(db: Db, now: Date, leaseMs: number, jobId?:
 		const due = id === null ? null : await tx.guestNotice.findUnique({ where: { id } });
 		if (!due) return null;
 		const claimedUntil = new Date(now.getTime() + leaseMs).toISOString();
-		await tx.guestNotice.update({ where: { id: due.id }, data: { state: 'sending', claimedUntil, attempts: { increment: 1 } } });
+		await tx.guestNotice.update({
+			where: { id: due.id },
+			data: { state: 'sending', claimedUntil, attempts: { increment: 1 } }
+		});
 		return { ...due, state: 'sending', claimedUntil, attempts: due.attempts + 1 };
 	});
 }
@@ -71,22 +84,50 @@ function heldBy(claimed: ClaimedNotice) {
 	return { id: claimed.id, state: 'sending', claimedUntil: claimed.claimedUntil };
 }
 
-export async function recordNoticeSent(db: Db | Tx, claimed: ClaimedNotice, messageId: bigint, nowIso: string): Promise<boolean> {
-	const { count } = await db.guestNotice.updateMany({ where: heldBy(claimed), data: { state: 'sent', messageId, sentAt: nowIso, claimedUntil: null, error: null } });
+export async function recordNoticeSent(
+	db: Db | Tx,
+	claimed: ClaimedNotice,
+	messageId: bigint,
+	nowIso: string
+): Promise<boolean> {
+	const { count } = await db.guestNotice.updateMany({
+		where: heldBy(claimed),
+		data: { state: 'sent', messageId, sentAt: nowIso, claimedUntil: null, error: null }
+	});
 	return count > 0;
 }
 
 /** Given up (blocked guest, no such chat, too many attempts, or no longer worth saying). */
-export async function recordNoticeEnded(db: Db | Tx, claimed: ClaimedNotice, state: 'failed' | 'blocked', error: string): Promise<boolean> {
-	const { count } = await db.guestNotice.updateMany({ where: heldBy(claimed), data: { state, claimedUntil: null, error: error.slice(0, 300) } });
+export async function recordNoticeEnded(
+	db: Db | Tx,
+	claimed: ClaimedNotice,
+	state: 'failed' | 'blocked',
+	error: string
+): Promise<boolean> {
+	const { count } = await db.guestNotice.updateMany({
+		where: heldBy(claimed),
+		data: { state, claimedUntil: null, error: error.slice(0, 300) }
+	});
 	return count > 0;
 }
 
 /** Back to the queue until `retryAt`; `refund` when no call was made (the chat was cooling down). */
-export async function postponeNotice(db: Db, claimed: ClaimedNotice, retryAt: Date, error: string | null, refund = false): Promise<void> {
+export async function postponeNotice(
+	db: Db,
+	claimed: ClaimedNotice,
+	retryAt: Date,
+	error: string | null,
+	refund = false
+): Promise<void> {
 	await db.guestNotice.updateMany({
 		where: heldBy(claimed),
-		data: { state: 'queued', claimedUntil: null, nextAttemptAt: retryAt.toISOString(), ...(error === null ? {} : { error: error.slice(0, 300) }), ...(refund ? { attempts: { decrement: 1 } } : {}) }
+		data: {
+			state: 'queued',
+			claimedUntil: null,
+			nextAttemptAt: retryAt.toISOString(),
+			...(error === null ? {} : { error: error.slice(0, 300) }),
+			...(refund ? { attempts: { decrement: 1 } } : {})
+		}
 	});
 }
 
@@ -101,5 +142,9 @@ export interface NoticeView {
 
 /** A job's notices for the console, oldest first. */
 export function listJobNotices(db: Db, jobId: number): Promise<NoticeView[]> {
-	return db.guestNotice.findMany({ where: { jobId }, orderBy: { id: 'asc' }, select: { kind: true, state: true, attempts: true, error: true, createdAt: true, sentAt: true } });
+	return db.guestNotice.findMany({
+		where: { jobId },
+		orderBy: { id: 'asc' },
+		select: { kind: true, state: true, attempts: true, error: true, createdAt: true, sentAt: true }
+	});
 }

@@ -64,7 +64,8 @@ export function renderGuestStatus(locale: Locale, facts: StatusFacts): string | 
 	const eta = durationText(locale, facts.queue?.etaSeconds ?? DEFAULT_JOB_SECONDS);
 	const position = facts.queue?.position ?? 0;
 	if (facts.status === 'queued' && position > 0) return guestText(locale, 'generatingQueued', { position, eta });
-	if (facts.status === 'queued' || !facts.stage || facts.stage === 'queued') return guestText(locale, 'generatingNow', { eta });
+	if (facts.status === 'queued' || !facts.stage || facts.stage === 'queued')
+		return guestText(locale, 'generatingNow', { eta });
 	// A stage without words of its own (failed on its way out, say) leaves the last stage shown.
 	const key = STAGE_TEXTS[facts.stage];
 	return key ? generationText(locale, key) : null;
@@ -80,7 +81,11 @@ export async function refreshGuestStatuses(deps: GuestStatusDeps): Promise<numbe
 	for (const message of messages) {
 		if (await deps.pacer.isSpent(now.getTime())) break;
 		const locale = await readGuestLanguage(deps.db, message.telegramUserId);
-		const text = renderGuestStatus(locale, { status: message.status, stage: message.stage, queue: queue.get(message.jobId) });
+		const text = renderGuestStatus(locale, {
+			status: message.status,
+			stage: message.stage,
+			queue: queue.get(message.jobId)
+		});
 		if (text === null || text === message.shownText) continue;
 		if (deps.cooldown.isCooling(message.chatId, now)) continue;
 		if (!(await deps.pacer.take(message.chatId, Date.parse(message.touchedAt), now.getTime()))) continue;

@@ -26,15 +26,32 @@ export function findJobMessage(db: Db | Tx, jobId: number, kind: JobMessageKind)
 	return db.jobMessage.findUnique({ where: { jobId_kind: { jobId, kind } } });
 }
 
-export async function recordJobMessage(db: Db | Tx, clock: Clock, row: { jobId: number; kind: JobMessageKind; chatId: bigint; messageId: bigint; shownText?: string | null }): Promise<void> {
+export async function recordJobMessage(
+	db: Db | Tx,
+	clock: Clock,
+	row: { jobId: number; kind: JobMessageKind; chatId: bigint; messageId: bigint; shownText?: string | null }
+): Promise<void> {
 	const sentAt = clock.now().toISOString();
-	const fields = { chatId: row.chatId, messageId: row.messageId, shownText: row.shownText ?? null, sentAt, editedAt: null };
-	await db.jobMessage.upsert({ where: { jobId_kind: { jobId: row.jobId, kind: row.kind } }, create: { jobId: row.jobId, kind: row.kind, ...fields }, update: fields });
+	const fields = {
+		chatId: row.chatId,
+		messageId: row.messageId,
+		shownText: row.shownText ?? null,
+		sentAt,
+		editedAt: null
+	};
+	await db.jobMessage.upsert({
+		where: { jobId_kind: { jobId: row.jobId, kind: row.kind } },
+		create: { jobId: row.jobId, kind: row.kind, ...fields },
+		update: fields
+	});
 }
 
 /** The status message now shows `text` (an edit made, or one that changed nothing). */
 export async function recordStatusShown(db: Db, clock: Clock, jobId: number, text: string): Promise<void> {
-	await db.jobMessage.updateMany({ where: { jobId, kind: 'generating' }, data: { shownText: text, editedAt: clock.now().toISOString() } });
+	await db.jobMessage.updateMany({
+		where: { jobId, kind: 'generating' },
+		data: { shownText: text, editedAt: clock.now().toISOString() }
+	});
 }
 
 export interface StatusMessage {
@@ -55,7 +72,19 @@ export interface StatusMessage {
  * relations between these tables; it runs every second over a handful of rows.
  */
 export async function listLiveStatusMessages(db: Db, finishedSince: string): Promise<StatusMessage[]> {
-	const rows = await db.$queryRaw<{ job_id: number | bigint; telegram_user_id: bigint | number; chat_id: bigint | number; message_id: bigint | number; sent_at: string; edited_at: string | null; shown_text: string | null; status: string; stage: string | null }[]>`
+	const rows = await db.$queryRaw<
+		{
+			job_id: number | bigint;
+			telegram_user_id: bigint | number;
+			chat_id: bigint | number;
+			message_id: bigint | number;
+			sent_at: string;
+			edited_at: string | null;
+			shown_text: string | null;
+			status: string;
+			stage: string | null;
+		}[]
+	>`
 		SELECT m.job_id, j.telegram_user_id, m.chat_id, m.message_id, m.sent_at, m.edited_at, m.shown_text, j.status, p.stage
 		FROM job_messages m JOIN jobs j ON j.job_id = m.job_id LEFT JOIN job_progress p ON p.job_id = m.job_id
 		WHERE m.kind = 'generating' AND m.message_id > 0

@@ -6,7 +6,21 @@ import type { Clock } from '../time/clock.ts';
  * Stages, in order: queued → passport → anchor → anchor_verify → sheet → cut → regen → heads → qa →
  * delivering → uploading → ready → done | failed. stage_log keeps [{stage, at}] for stage timings.
  */
-export type JobStage = 'queued' | 'passport' | 'anchor' | 'anchor_verify' | 'sheet' | 'cut' | 'regen' | 'heads' | 'qa' | 'delivering' | 'uploading' | 'ready' | 'done' | 'failed';
+export type JobStage =
+	| 'queued'
+	| 'passport'
+	| 'anchor'
+	| 'anchor_verify'
+	| 'sheet'
+	| 'cut'
+	| 'regen'
+	| 'heads'
+	| 'qa'
+	| 'delivering'
+	| 'uploading'
+	| 'ready'
+	| 'done'
+	| 'failed';
 
 export interface JobProgressView {
 	stage: JobStage;
@@ -17,7 +31,13 @@ export interface JobProgressView {
 	linkMessageId: bigint | null;
 }
 
-export async function recordStage(db: Db, clock: Clock, jobId: number, stage: JobStage, detail: string | null = null): Promise<void> {
+export async function recordStage(
+	db: Db,
+	clock: Clock,
+	jobId: number,
+	stage: JobStage,
+	detail: string | null = null
+): Promise<void> {
 	const at = clock.now().toISOString();
 	const current = await db.jobProgress.findUnique({ where: { jobId }, select: { stage: true, stageLog: true } });
 	const log = parseLog(current?.stageLog);
@@ -33,7 +53,14 @@ export async function recordStage(db: Db, clock: Clock, jobId: number, stage: Jo
 export async function readJobProgress(db: Db, jobId: number): Promise<JobProgressView | null> {
 	const row = await db.jobProgress.findUnique({ where: { jobId } });
 	if (!row) return null;
-	return { stage: row.stage as JobStage, detail: row.detail, stageStartedAt: row.stageStartedAt, stickersReadyAt: row.stickersReadyAt, linkChatId: row.linkChatId, linkMessageId: row.linkMessageId };
+	return {
+		stage: row.stage as JobStage,
+		detail: row.detail,
+		stageStartedAt: row.stageStartedAt,
+		stickersReadyAt: row.stickersReadyAt,
+		linkChatId: row.linkChatId,
+		linkMessageId: row.linkMessageId
+	};
 }
 
 export async function markStickersReady(db: Db, clock: Clock, jobId: number): Promise<void> {

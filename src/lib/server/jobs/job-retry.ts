@@ -12,7 +12,10 @@ import { retryFailedJob } from './job.repository.ts';
  */
 export async function retryJob(db: Db, clock: Clock, actor: Actor, jobId: number): Promise<void> {
 	await db.$transaction(async (tx) => {
-		const before = await tx.job.findUnique({ where: { jobId }, select: { error: true, attempts: true, telegramUserId: true, createdAt: true } });
+		const before = await tx.job.findUnique({
+			where: { jobId },
+			select: { error: true, attempts: true, telegramUserId: true, createdAt: true }
+		});
 		if (!before) throw new DomainError({ code: 'JobNotFound', jobId });
 		const result = await retryFailedJob(tx, clock, jobId);
 		if (!result.won) throw new DomainError({ code: 'JobNotRetryable', jobId, status: result.current ?? null });

@@ -17,7 +17,13 @@ export interface JobSnapshot {
 export async function writeJobSnapshot(db: Db | Tx, clock: Clock, snapshot: JobSnapshot): Promise<void> {
 	const outfit = outfitSchema.parse(snapshot.outfit);
 	await db.jobSnapshot.create({
-		data: { jobId: snapshot.jobId, eventId: snapshot.eventId, catalogueVersion: snapshot.catalogueVersion, outfitJson: JSON.stringify(outfit), createdAt: clock.now().toISOString() }
+		data: {
+			jobId: snapshot.jobId,
+			eventId: snapshot.eventId,
+			catalogueVersion: snapshot.catalogueVersion,
+			outfitJson: JSON.stringify(outfit),
+			createdAt: clock.now().toISOString()
+		}
 	});
 }
 

@@ -4,7 +4,13 @@ import { updateWhileStatus } from '../db/transition.ts';
 import type { Prisma } from '../db/generated/client.ts';
 import type { SqlRunner } from '../lifecycle/sql-runner.ts';
 import type { Clock } from '../time/clock.ts';
-import { ACTIVE_JOB_STATUSES, CLAIMED_JOB_STATUSES, FINISHED_JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
+import {
+	ACTIVE_JOB_STATUSES,
+	CLAIMED_JOB_STATUSES,
+	FINISHED_JOB_STATUSES,
+	jobStatusSchema,
+	type JobStatus
+} from '../../schemas/job-status.ts';
 import { LeaseLost } from './job-errors.ts';
 import { queueGuestNotice, type NoticeToQueue } from './guest-notices.repository.ts';
 
@@ -28,28 +34,57 @@ interface Guard {
 const GUARDS = {
 	requeue: { from: CLAIMED_JOB_STATUSES, rule: 'only a claimed (processing or delivering) job goes back to the queue' },
 	failForGood: { from: CLAIMED_JOB_STATUSES, rule: 'only a claimed (processing or delivering) job fails for good' },
-	failPastDeadline: { from: ACTIVE_JOB_STATUSES, where: { packCreatedAt: null }, rule: 'only an active job without a sticker set fails at the deadline' },
+	failPastDeadline: {
+		from: ACTIVE_JOB_STATUSES,
+		where: { packCreatedAt: null },
+		rule: 'only an active job without a sticker set fails at the deadline'
+	},
 	retry: { from: ['failed'], rule: 'only a failed job can be retried' },
 	markDelivering: { from: ['processing'], rule: 'only a processing job starts delivering' },
-	complete: { from: ['delivering'], where: { linkSentAt: null }, rule: 'only a delivering job whose link is not recorded yet is completed' },
+	complete: {
+		from: ['delivering'],
+		where: { linkSentAt: null },
+		rule: 'only a delivering job whose link is not recorded yet is completed'
+	},
 	draw: { from: ['processing'], rule: 'only a processing job records what it drew' },
 	deliver: { from: ['delivering'], rule: 'only a delivering job records its sticker set' },
-	delayNotice: { from: ACTIVE_JOB_STATUSES, where: { delayNoticeSentAt: null }, rule: 'only an active job not told yet gets the delay notice' }
+	delayNotice: {
+		from: ACTIVE_JOB_STATUSES,
+		where: { delayNoticeSentAt: null },
+		rule: 'only an active job not told yet gets the delay notice'
+	}
 } as const satisfies Record<string, Guard>;
 
-async function guardedUpdate(db: Db | Tx, jobId: number, guard: Guard, data: Prisma.JobUpdateManyMutationInput): Promise<JobTransition> {
-	const result = await updateWhileStatus<JobStatus, Prisma.JobWhereInput>(db.job, { ...guard.where, jobId }, guard.from, data, { jobId });
+async function guardedUpdate(
+	db: Db | Tx,
+	jobId: number,
+	guard: Guard,
+	data: Prisma.JobUpdateManyMutationInput
+): Promise<JobTransition> {
+	const result = await updateWhileStatus<JobStatus, Prisma.JobWhereInput>(
+		db.job,
+		{ ...guard.where, jobId },
+		guard.from,
+		data,
+		{ jobId }
+	);
 	return result.won ? result : refused(jobId, guard, result.current ?? undefined);
 }
 
 function refused(jobId: number, guard: Guard, status: string | undefined): JobTransition & { won: false } {
-	if (status === undefined) return { won: false, current: null, refusal: `job ${jobId} does not exist (the guest may have been reset)` };
+	if (status === undefined)
+		return { won: false, current: null, refusal: `job ${jobId} does not exist (the guest may have been reset)` };
 	const current = jobStatusSchema.parse(status);
 	return { won: false, current, refusal: `job ${jobId} is ${current}: ${guard.rule}` };
 }
 
 /** A write the running job needs: when refused, this claim has lost the job and must stop. */
-async function runningWrite(db: Db | Tx, jobId: number, guard: Guard, data: Prisma.JobUpdateManyMutationInput): Promise<void> {
+async function runningWrite(
+	db: Db | Tx,
+	jobId: number,
+	guard: Guard,
+	data: Prisma.JobUpdateManyMutationInput
+): Promise<void> {
 	const result = await guardedUpdate(db, jobId, guard, data);
 	if (!result.won) throw new LeaseLost(result.refusal);
 }
@@ -57,15 +92,31 @@ async function runningWrite(db: Db | Tx, jobId: number, guard: Guard, data: Pris
 // ─── Queued: a guest's photo, or an operator's retry ─────────────────────────────────────────
 
 /** A new job, queued at `now` (created_at is the base of every deadline), with its "Generating…" notice. */
-export async function enqueueJob(tx: Tx, job: { telegramUserId: bigint; sessionToken: string; photoPath: string; templateId: string; now: string }): Promise<number> {
+export async function enqueueJob(
+	tx: Tx,
+	job: { telegramUserId: bigint; sessionToken: string; photoPath: string; templateId: string; now: string }
+): Promise<number> {
 	const { now, ...fields } = job;
-	const row = await tx.job.create({ data: { ...fields, status: 'queued', attempts: 0, createdAt: now, updatedAt: now } });
-	await queueGuestNotice(tx, { jobId: row.jobId, telegramUserId: job.telegramUserId }, { kind: 'generating', textKey: 'generating' }, now);
+	const row = await tx.job.create({
+		data: { ...fields, status: 'queued', attempts: 0, createdAt: now, updatedAt: now }
+	});
+	await queueGuestNotice(
+		tx,
+		{ jobId: row.jobId, telegramUserId: job.telegramUserId },
+		{ kind: 'generating', textKey: 'generating' },
+		now
+	);
 	return row.jobId;
 }
 
 /** A won transition and the notice it owes the guest, in one transaction. */
-async function transitionWithNotice(db: Db, jobId: number, nowIso: string, notice: NoticeToQueue, transition: (tx: Tx) => Promise<JobTransition>): Promise<JobTransition> {
+async function transitionWithNotice(
+	db: Db,
+	jobId: number,
+	nowIso: string,
+	notice: NoticeToQueue,
+	transition: (tx: Tx) => Promise<JobTransition>
+): Promise<JobTransition> {
 	return db.$transaction(async (tx) => {
 		const result = await transition(tx);
 		if (!result.won) return result;
@@ -78,7 +129,13 @@ async function transitionWithNotice(db: Db, jobId: number, nowIso: string, notic
 /** failed → queued: the full time again (created_at rewritten), attempts from 0, the error cleared. */
 export function retryFailedJob(db: Db | Tx, clock: Clock, jobId: number): Promise<JobTransition> {
 	const now = clock.now().toISOString();
-	return guardedUpdate(db, jobId, GUARDS.retry, { status: 'queued', createdAt: now, updatedAt: now, attempts: 0, error: null });
+	return guardedUpdate(db, jobId, GUARDS.retry, {
+		status: 'queued',
+		createdAt: now,
+		updatedAt: now,
+		attempts: 0,
+		error: null
+	});
 }
 
 // ─── Claimed: the lease, requeues and failures ───────────────────────────────────────────────
@@ -104,7 +161,12 @@ export type LeaseRef = Pick<ClaimedJob, 'jobId' | 'claimedAt'> & { workerId: str
  * row, so no job is ever `processing` without a lease. On PostgreSQL the pick skips jobs another
  * worker is claiming (their rows are locked) instead of all racing for the same oldest one.
  */
-export async function claimNextJob(db: Db, clock: Clock, workerId: string, leaseMs: number): Promise<ClaimedJob | null> {
+export async function claimNextJob(
+	db: Db,
+	clock: Clock,
+	workerId: string,
+	leaseMs: number
+): Promise<ClaimedJob | null> {
 	const now = clock.now();
 	const nowIso = now.toISOString();
 	const { numberParams, claimLock } = dialectOf(db);
@@ -123,7 +185,12 @@ export async function claimNextJob(db: Db, clock: Clock, workerId: string, lease
 		const row = rows[0];
 		if (!row) return null;
 		const jobId = Number(row.job_id);
-		const lease = { workerId, claimedAt: nowIso, heartbeatAt: nowIso, leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString() };
+		const lease = {
+			workerId,
+			claimedAt: nowIso,
+			heartbeatAt: nowIso,
+			leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString()
+		};
 		await tx.jobLease.upsert({ where: { jobId }, create: { jobId, ...lease }, update: lease });
 		return { jobId, attempts: Number(row.attempts), claimedAt: nowIso };
 	});
@@ -169,7 +236,11 @@ export interface AbandonedJobs {
  * take the workers down one after another. A graceful stop never gets here: it requeues its job
  * with the attempt refunded (WorkerShutdown).
  */
-export async function requeueAbandonedJobs(db: Db, clock: Clock, options: { except?: Iterable<number>; maxAttempts: number }): Promise<AbandonedJobs> {
+export async function requeueAbandonedJobs(
+	db: Db,
+	clock: Clock,
+	options: { except?: Iterable<number>; maxAttempts: number }
+): Promise<AbandonedJobs> {
 	const nowIso = clock.now().toISOString();
 	const own = new Set(options.except ?? []);
 	const { numberParams, lockRead } = dialectOf(db);
@@ -187,16 +258,30 @@ export async function requeueAbandonedJobs(db: Db, clock: Clock, options: { exce
 		if (requeued.length > 0) {
 			await tx.job.updateMany({
 				where: { jobId: { in: requeued }, status: { in: [...CLAIMED_JOB_STATUSES] } },
-				data: { status: 'queued', error: 'requeued: the worker stopped while working on this job (lease expired)', updatedAt: nowIso }
+				data: {
+					status: 'queued',
+					error: 'requeued: the worker stopped while working on this job (lease expired)',
+					updatedAt: nowIso
+				}
 			});
 		}
 		const failed: number[] = [];
 		for (const jobId of spent) {
 			const error = `${WORKER_LOST_PREFIX} the worker stopped while working on this job on each of its ${options.maxAttempts} claims (killed or crashed; lease expired), so it is not claimed again`;
-			const result = await guardedUpdate(tx, jobId, GUARDS.failForGood, { status: 'failed', error, appearanceJson: null, updatedAt: nowIso });
+			const result = await guardedUpdate(tx, jobId, GUARDS.failForGood, {
+				status: 'failed',
+				error,
+				appearanceJson: null,
+				updatedAt: nowIso
+			});
 			if (!result.won) continue;
 			const job = await tx.job.findUniqueOrThrow({ where: { jobId }, select: { telegramUserId: true } });
-			await queueGuestNotice(tx, { jobId, telegramUserId: job.telegramUserId }, { kind: 'failure', textKey: 'failed' }, nowIso);
+			await queueGuestNotice(
+				tx,
+				{ jobId, telegramUserId: job.telegramUserId },
+				{ kind: 'failure', textKey: 'failed' },
+				nowIso
+			);
 			failed.push(jobId);
 		}
 		await tx.jobLease.deleteMany({ where: { jobId: { in: [...requeued, ...spent] } } });
@@ -239,10 +324,21 @@ export async function requeueJob(db: Db, clock: Clock, jobId: number, options: R
  * processing|delivering → failed with the last error; the appearance card (the guest's face in
  * words) goes; the guest is told (`textKey`: the failure text that fits the cause).
  */
-export function failJobForGood(db: Db, clock: Clock, jobId: number, error: string, textKey = 'failed'): Promise<JobTransition> {
+export function failJobForGood(
+	db: Db,
+	clock: Clock,
+	jobId: number,
+	error: string,
+	textKey = 'failed'
+): Promise<JobTransition> {
 	const now = clock.now().toISOString();
 	return transitionWithNotice(db, jobId, now, { kind: 'failure', textKey }, (tx) =>
-		guardedUpdate(tx, jobId, GUARDS.failForGood, { status: 'failed', error: error.slice(0, 1000), appearanceJson: null, updatedAt: now })
+		guardedUpdate(tx, jobId, GUARDS.failForGood, {
+			status: 'failed',
+			error: error.slice(0, 1000),
+			appearanceJson: null,
+			updatedAt: now
+		})
 	);
 }
 
@@ -257,7 +353,11 @@ export function failJobPastDeadline(db: Db, clock: Clock, jobId: number, error: 
 // ─── Processing: what the drawing half keeps on the row (each throws LeaseLost when refused) ──
 
 /** The art style and render mode the job is drawn with, fixed when the job is first run. */
-export async function recordDrawingChoices(db: Db, jobId: number, choices: { artStyle: string; renderMode: string }): Promise<void> {
+export async function recordDrawingChoices(
+	db: Db,
+	jobId: number,
+	choices: { artStyle: string; renderMode: string }
+): Promise<void> {
 	await runningWrite(db, jobId, GUARDS.draw, choices);
 }
 
@@ -285,7 +385,10 @@ export async function recordProvidersUsed(db: Db, jobId: number, used: ReadonlyS
 
 /** processing → delivering, once the 12 stickers are checked. */
 export function markJobDelivering(db: Db, clock: Clock, jobId: number): Promise<JobTransition> {
-	return guardedUpdate(db, jobId, GUARDS.markDelivering, { status: 'delivering', updatedAt: clock.now().toISOString() });
+	return guardedUpdate(db, jobId, GUARDS.markDelivering, {
+		status: 'delivering',
+		updatedAt: clock.now().toISOString()
+	});
 }
 
 /** The pack name is stored before the set is created; a name stored by an earlier run is kept. Returns the stored one. */
@@ -293,7 +396,8 @@ export async function recordPackName(db: Db, jobId: number, name: string): Promi
 	const { from } = GUARDS.deliver;
 	await db.job.updateMany({ where: { jobId, status: { in: [...from] }, packName: null }, data: { packName: name } });
 	const job = await db.job.findUnique({ where: { jobId }, select: { packName: true, status: true } });
-	if (!job || !(from as readonly string[]).includes(job.status)) throw new LeaseLost(refused(jobId, GUARDS.deliver, job?.status).refusal);
+	if (!job || !(from as readonly string[]).includes(job.status))
+		throw new LeaseLost(refused(jobId, GUARDS.deliver, job?.status).refusal);
 	return job.packName ?? name;
 }
 
@@ -305,7 +409,13 @@ export async function recordPackCreated(db: Db, clock: Clock, jobId: number): Pr
 
 /** delivering → done with link_sent_at, in the caller's transaction with the guest's users row. */
 export function completeJob(tx: Tx, jobId: number, now: string): Promise<JobTransition> {
-	return guardedUpdate(tx, jobId, GUARDS.complete, { status: 'done', linkSentAt: now, appearanceJson: null, error: null, updatedAt: now });
+	return guardedUpdate(tx, jobId, GUARDS.complete, {
+		status: 'done',
+		linkSentAt: now,
+		appearanceJson: null,
+		error: null,
+		updatedAt: now
+	});
 }
 
 // ─── Markers and clean-ups outside a run ─────────────────────────────────────────────────────
@@ -313,13 +423,25 @@ export function completeJob(tx: Tx, jobId: number, now: string): Promise<JobTran
 export type JobOfGuest = { jobId: number; telegramUserId: bigint };
 
 /** Active jobs queued at or before `cutoff`, oldest first; the deadline pass then takes out the pause time. */
-export function listActiveJobsCreatedBy(db: Db, cutoff: string, where: { delayNoticeSentAt?: null; packCreatedAt?: null }): Promise<(JobOfGuest & { createdAt: string })[]> {
-	return db.job.findMany({ where: { status: { in: [...ACTIVE_JOB_STATUSES] }, createdAt: { lte: cutoff }, ...where }, select: { jobId: true, telegramUserId: true, createdAt: true }, orderBy: { createdAt: 'asc' } });
+export function listActiveJobsCreatedBy(
+	db: Db,
+	cutoff: string,
+	where: { delayNoticeSentAt?: null; packCreatedAt?: null }
+): Promise<(JobOfGuest & { createdAt: string })[]> {
+	return db.job.findMany({
+		where: { status: { in: [...ACTIVE_JOB_STATUSES] }, createdAt: { lte: cutoff }, ...where },
+		select: { jobId: true, telegramUserId: true, createdAt: true },
+		orderBy: { createdAt: 'asc' }
+	});
 }
 
 /** Queued jobs whose guest has had no notice yet, oldest first: told once that a pause delays them. */
 export function listQueuedJobsNotNoticed(db: Db): Promise<JobOfGuest[]> {
-	return db.job.findMany({ where: { status: 'queued', delayNoticeSentAt: null }, select: { jobId: true, telegramUserId: true }, orderBy: { createdAt: 'asc' } });
+	return db.job.findMany({
+		where: { status: 'queued', delayNoticeSentAt: null },
+		select: { jobId: true, telegramUserId: true },
+		orderBy: { createdAt: 'asc' }
+	});
 }
 
 export function findJob(db: Db | Tx, jobId: number) {
@@ -330,15 +452,30 @@ export function findJob(db: Db | Tx, jobId: number) {
  * The one delay notice per job (delay_notice_sent_at marks it queued, so two passes never both
  * queue it): "taking longer" (`delay`) or "delayed by a pause" (`paused`). The outbox sends it.
  */
-export async function claimDelayNotice(db: Db, jobId: number, nowIso: string, textKey = 'delay', params?: Record<string, string>): Promise<boolean> {
-	const result = await transitionWithNotice(db, jobId, nowIso, { kind: 'delay', textKey, ...(params ? { params } : {}) }, (tx) => guardedUpdate(tx, jobId, GUARDS.delayNotice, { delayNoticeSentAt: nowIso }));
+export async function claimDelayNotice(
+	db: Db,
+	jobId: number,
+	nowIso: string,
+	textKey = 'delay',
+	params?: Record<string, string>
+): Promise<boolean> {
+	const result = await transitionWithNotice(
+		db,
+		jobId,
+		nowIso,
+		{ kind: 'delay', textKey, ...(params ? { params } : {}) },
+		(tx) => guardedUpdate(tx, jobId, GUARDS.delayNotice, { delayNoticeSentAt: nowIso })
+	);
 	return result.won;
 }
 
 /** Appearance cards of finished jobs, and of jobs queued before `queuedBefore`, are dropped. */
 export async function clearAppearanceCards(db: Db, queuedBefore: string): Promise<number> {
 	const { count } = await db.job.updateMany({
-		where: { appearanceJson: { not: null }, OR: [{ status: { in: [...FINISHED_JOB_STATUSES] } }, { createdAt: { lt: queuedBefore } }] },
+		where: {
+			appearanceJson: { not: null },
+			OR: [{ status: { in: [...FINISHED_JOB_STATUSES] } }, { createdAt: { lt: queuedBefore } }]
+		},
 		data: { appearanceJson: null }
 	});
 	return count;

@@ -12,7 +12,11 @@ import type { ConfiguredModel } from '../providers/configured-model.ts';
  */
 const KEY = 'model_check';
 
-const modelSchema = z.object({ provider: z.enum(['gemini', 'openai']), setting: z.enum(['GEMINI_IMAGE_MODEL', 'GEMINI_VISION_MODEL', 'OPENAI_IMAGE_MODEL']), model: z.string() });
+const modelSchema = z.object({
+	provider: z.enum(['gemini', 'openai']),
+	setting: z.enum(['GEMINI_IMAGE_MODEL', 'GEMINI_VISION_MODEL', 'OPENAI_IMAGE_MODEL']),
+	model: z.string()
+});
 export const modelCheckSchema = z.object({ at: z.string(), missing: z.array(modelSchema) });
 export type ModelCheckState = z.infer<typeof modelCheckSchema>;
 
@@ -21,5 +25,10 @@ export function readModelCheck(db: Db): Promise<ModelCheckState | null> {
 }
 
 export async function writeModelCheck(db: Db, clock: Clock, missing: ConfiguredModel[]): Promise<void> {
-	await writeSetting(db, clock, KEY, JSON.stringify({ at: clock.now().toISOString(), missing } satisfies ModelCheckState));
+	await writeSetting(
+		db,
+		clock,
+		KEY,
+		JSON.stringify({ at: clock.now().toISOString(), missing } satisfies ModelCheckState)
+	);
 }

@@ -21,18 +21,28 @@ export interface ModelPauseDeps extends NoticeDeps {
  * Pauses the queue for these missing models; true when admins were told (a new finding). `complete`:
  * the list is a whole check's answer and replaces the last one; a call's 404 adds to it.
  */
-export async function pauseForMissingModels(deps: ModelPauseDeps, missing: ConfiguredModel[], complete: boolean): Promise<boolean> {
+export async function pauseForMissingModels(
+	deps: ModelPauseDeps,
+	missing: ConfiguredModel[],
+	complete: boolean
+): Promise<boolean> {
 	const { db, clock, logger } = deps;
 	const previous = await readModelCheck(db);
 	const known = new Set((previous?.missing ?? []).map(keyOf));
 	const kept = complete ? [] : (previous?.missing ?? []);
-	const all = [...kept, ...missing.filter((m) => complete || !known.has(keyOf(m)))].map(({ provider, setting, model }) => ({ provider, setting, model }));
+	const all = [...kept, ...missing.filter((m) => complete || !known.has(keyOf(m)))].map(
+		({ provider, setting, model }) => ({ provider, setting, model })
+	);
 	await writeModelCheck(db, clock, all);
 	const reason = all.map(modelMissingSentence).join('; ');
 	const maintenance = await readMaintenance(db);
-	if (!maintenance || (maintenance.source === 'config' && maintenance.reason !== reason.slice(0, 500))) await startMaintenance(db, clock, 'config', reason);
+	if (!maintenance || (maintenance.source === 'config' && maintenance.reason !== reason.slice(0, 500)))
+		await startMaintenance(db, clock, 'config', reason);
 	const isNew = all.some((m) => !known.has(keyOf(m)));
-	logger.error({ missing: all, paused: !maintenance || maintenance.source === 'config' }, 'configured model unknown to the provider; queue paused');
+	logger.error(
+		{ missing: all, paused: !maintenance || maintenance.source === 'config' },
+		'configured model unknown to the provider; queue paused'
+	);
 	if (isNew) await alertAdmins(deps, deps.adminIds, ADMIN_ALERTS.modelMissing(reason));
 	return isNew;
 }

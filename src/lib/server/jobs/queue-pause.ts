@@ -33,12 +33,30 @@ export interface QueuePause {
 
 export async function readQueuePause(db: Db, clock: Clock): Promise<QueuePause | null> {
 	const maintenance = await readMaintenance(db);
-	if (maintenance) return { source: maintenance.source, reason: maintenance.reason, since: maintenance.at || clock.now().toISOString(), ...(maintenance.guestNote ? { guestNote: maintenance.guestNote } : {}) };
+	if (maintenance)
+		return {
+			source: maintenance.source,
+			reason: maintenance.reason,
+			since: maintenance.at || clock.now().toISOString(),
+			...(maintenance.guestNote ? { guestNote: maintenance.guestNote } : {})
+		};
 	// An unreadable pause is treated as over: the provider will say again if the quota is still out.
 	const pause = await readJsonSetting(db, PAUSE_KEY, quotaPauseSchema);
-	if (pause && Date.parse(pause.until) > clock.now().getTime()) return { source: 'quota_day', reason: pause.reason, since: pause.since ?? clock.now().toISOString(), until: pause.until };
+	if (pause && Date.parse(pause.until) > clock.now().getTime())
+		return {
+			source: 'quota_day',
+			reason: pause.reason,
+			since: pause.since ?? clock.now().toISOString(),
+			until: pause.until
+		};
 	const hold = await readJsonSetting(db, HOLD_KEY, quotaPauseSchema);
-	if (hold && Date.parse(hold.until) > clock.now().getTime()) return { source: 'quota_minute', reason: hold.reason, since: hold.since ?? clock.now().toISOString(), until: hold.until };
+	if (hold && Date.parse(hold.until) > clock.now().getTime())
+		return {
+			source: 'quota_minute',
+			reason: hold.reason,
+			since: hold.since ?? clock.now().toISOString(),
+			until: hold.until
+		};
 	return null;
 }
 
@@ -74,6 +92,11 @@ export async function pauseForQuotaDay(db: Db, clock: Clock, until: Date, reason
 	const raw = await readSetting(db, PAUSE_KEY);
 	const untilIso = until.toISOString();
 	if (raw && raw.includes(untilIso)) return false;
-	await writeSetting(db, clock, PAUSE_KEY, JSON.stringify({ since: clock.now().toISOString(), until: untilIso, reason: reason.slice(0, 500) }));
+	await writeSetting(
+		db,
+		clock,
+		PAUSE_KEY,
+		JSON.stringify({ since: clock.now().toISOString(), until: untilIso, reason: reason.slice(0, 500) })
+	);
 	return true;
 }

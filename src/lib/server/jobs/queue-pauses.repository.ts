@@ -24,7 +24,8 @@ export async function syncQueuePauses(db: Db, clock: Clock): Promise<QueuePause 
 	// per-minute holds with running time between them are two pauses, not one).
 	const ended = open?.until && pause && Date.parse(open.until) < Date.parse(pause.since);
 	if (open && pause && open.source === pause.source && !ended) {
-		if (open.until !== (pause.until ?? null)) await db.queuePause.update({ where: { id: open.id }, data: { until: pause.until ?? null } });
+		if (open.until !== (pause.until ?? null))
+			await db.queuePause.update({ where: { id: open.id }, data: { until: pause.until ?? null } });
 		return pause;
 	}
 	if (open) {
@@ -32,14 +33,28 @@ export async function syncQueuePauses(db: Db, clock: Clock): Promise<QueuePause 
 		await db.queuePause.updateMany({ where: { id: open.id, endedAt: null }, data: { endedAt: end } });
 	}
 	// Rows may overlap when one source follows another; pausedMsBetween counts shared time once.
-	if (pause) await db.queuePause.create({ data: { source: pause.source, reason: pause.reason.slice(0, 500), startedAt: pause.since, until: pause.until ?? null } });
+	if (pause)
+		await db.queuePause.create({
+			data: {
+				source: pause.source,
+				reason: pause.reason.slice(0, 500),
+				startedAt: pause.since,
+				until: pause.until ?? null
+			}
+		});
 	return pause;
 }
 
 /** Pauses that overlap [from, to], oldest first; an open one is still going. */
 export async function listQueuePauses(db: Db, from: Date): Promise<PauseInterval[]> {
-	const rows = await db.queuePause.findMany({ where: { OR: [{ endedAt: null }, { endedAt: { gt: from.toISOString() } }] }, orderBy: { startedAt: 'asc' } });
-	return rows.map((row) => ({ startedAt: new Date(row.startedAt), endedAt: row.endedAt ? new Date(row.endedAt) : null }));
+	const rows = await db.queuePause.findMany({
+		where: { OR: [{ endedAt: null }, { endedAt: { gt: from.toISOString() } }] },
+		orderBy: { startedAt: 'asc' }
+	});
+	return rows.map((row) => ({
+		startedAt: new Date(row.startedAt),
+		endedAt: row.endedAt ? new Date(row.endedAt) : null
+	}));
 }
 
 /** Milliseconds of [from, to] the queue was paused; overlapping rows are counted once. */

@@ -31,14 +31,22 @@ export async function readTypicalJobSeconds(db: Db, clock: Clock, eventId: numbe
 	const ofEvent = eventId === null ? [] : await readEventJobSeconds(db, eventId);
 	if (ofEvent.length > 0) return Math.round(median(ofEvent));
 	const since = new Date(clock.now().getTime() - JOB_TIME_WINDOW_MS).toISOString();
-	const recent = await db.job.findMany({ where: { status: 'done', linkSentAt: { gte: since } }, select: { createdAt: true, linkSentAt: true } });
+	const recent = await db.job.findMany({
+		where: { status: 'done', linkSentAt: { gte: since } },
+		select: { createdAt: true, linkSentAt: true }
+	});
 	const durations = photoToLinkSeconds(recent);
 	return durations.length === 0 ? DEFAULT_JOB_SECONDS : Math.round(median(durations));
 }
 
 /** The event's latest EVENT_SAMPLE deliveries (a job's event is its snapshot's), in seconds, sorted. */
 async function readEventJobSeconds(db: Db, eventId: number): Promise<number[]> {
-	const ofEvent = await db.jobSnapshot.findMany({ where: { eventId }, select: { jobId: true }, orderBy: { jobId: 'desc' }, take: EVENT_SAMPLE * 5 });
+	const ofEvent = await db.jobSnapshot.findMany({
+		where: { eventId },
+		select: { jobId: true },
+		orderBy: { jobId: 'desc' },
+		take: EVENT_SAMPLE * 5
+	});
 	if (ofEvent.length === 0) return [];
 	const delivered = await db.job.findMany({
 		where: { jobId: { in: ofEvent.map((s) => s.jobId) }, status: 'done', linkSentAt: { not: null } },
@@ -68,7 +76,10 @@ export async function readActiveQueue(deps: QueueDeps): Promise<Map<number, Queu
 		select: { jobId: true, status: true, createdAt: true },
 		orderBy: [{ createdAt: 'asc' }, { jobId: 'asc' }]
 	});
-	const typicalOf = await typicalSecondsByJob(deps, active.map((job) => job.jobId));
+	const typicalOf = await typicalSecondsByJob(
+		deps,
+		active.map((job) => job.jobId)
+	);
 	const now = deps.clock.now().getTime();
 	const views = new Map<number, QueueView>();
 	let position = 0;
@@ -81,7 +92,11 @@ export async function readActiveQueue(deps: QueueDeps): Promise<Map<number, Queu
 			views.set(job.jobId, { position, etaSeconds: Math.max(MIN_ETA_SECONDS, Math.round(rounds * typical)), status });
 		} else {
 			const elapsed = Math.max(0, (now - Date.parse(job.createdAt)) / 1000);
-			views.set(job.jobId, { position: 0, etaSeconds: Math.max(MIN_ETA_SECONDS, Math.round(typical - elapsed)), status });
+			views.set(job.jobId, {
+				position: 0,
+				etaSeconds: Math.max(MIN_ETA_SECONDS, Math.round(typical - elapsed)),
+				status
+			});
 		}
 	}
 	return views;
@@ -89,10 +104,17 @@ export async function readActiveQueue(deps: QueueDeps): Promise<Map<number, Queu
 
 /** Each job's typical time, read once per event among them (jobs without a snapshot: the last hour's). */
 async function typicalSecondsByJob(deps: QueueDeps, jobIds: number[]): Promise<(jobId: number) => number> {
-	const snapshots = jobIds.length === 0 ? [] : await deps.db.jobSnapshot.findMany({ where: { jobId: { in: jobIds } }, select: { jobId: true, eventId: true } });
+	const snapshots =
+		jobIds.length === 0
+			? []
+			: await deps.db.jobSnapshot.findMany({
+					where: { jobId: { in: jobIds } },
+					select: { jobId: true, eventId: true }
+				});
 	const eventOf = new Map(snapshots.map((s) => [s.jobId, s.eventId]));
 	const typical = new Map<number | null, number>();
-	for (const eventId of new Set([null, ...eventOf.values()])) typical.set(eventId, await readTypicalJobSeconds(deps.db, deps.clock, eventId));
+	for (const eventId of new Set([null, ...eventOf.values()]))
+		typical.set(eventId, await readTypicalJobSeconds(deps.db, deps.clock, eventId));
 	return (jobId) => typical.get(eventOf.get(jobId) ?? null)!;
 }
 
@@ -106,6 +128,10 @@ export async function readQueuePosition(deps: QueueDeps, jobId: number): Promise
 
 /** The same for the job a kiosk session produced (one session yields at most one job). */
 export async function readSessionQueuePosition(deps: QueueDeps, sessionToken: string): Promise<QueueView | null> {
-	const job = await deps.db.job.findFirst({ where: { sessionToken }, orderBy: { jobId: 'desc' }, select: { jobId: true } });
+	const job = await deps.db.job.findFirst({
+		where: { sessionToken },
+		orderBy: { jobId: 'desc' },
+		select: { jobId: true }
+	});
 	return job ? readQueuePosition(deps, job.jobId) : null;
 }

@@ -53,6 +53,11 @@ export function eventStream(signal: AbortSignal, start: (send: Send, end: EndStr
 		}
 	});
 	return new Response(body, {
-		headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' }
+		headers: {
+			'content-type': 'text/event-stream; charset=utf-8',
+			'cache-control': 'no-store',
+			'x-accel-buffering': 'no',
+			connection: 'keep-alive'
+		}
 	});
 }

@@ -14,7 +14,12 @@ import { closeKioskSessions } from './kiosk-session.ts';
  * guest's session at a kiosk (Reset, Revoke) closes it as `staff_reset`, as the staff PIN on
  * the tablet does: to the guest it is the same thing, the audit row tells them apart.
  */
-export async function addKiosk(db: Db, clock: Clock, actor: Actor, rawName: string): Promise<{ kiosk: Kiosk; key: string }> {
+export async function addKiosk(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	rawName: string
+): Promise<{ kiosk: Kiosk; key: string }> {
 	const name = kioskNameSchema.parse(rawName);
 	try {
 		return await db.$transaction(async (tx) => {
@@ -28,7 +33,13 @@ export async function addKiosk(db: Db, clock: Clock, actor: Actor, rawName: stri
 	}
 }
 
-export async function renameKiosk(db: Db, clock: Clock, actor: Actor, kioskId: number, rawName: string): Promise<Kiosk> {
+export async function renameKiosk(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	kioskId: number,
+	rawName: string
+): Promise<Kiosk> {
 	const name = kioskNameSchema.parse(rawName);
 	try {
 		return await db.$transaction(async (tx) => {
@@ -49,7 +60,12 @@ export async function renameKiosk(db: Db, clock: Clock, actor: Actor, kioskId: n
  * the tablet's open streams notice within seconds and show the pairing screen. A guest session it
  * had open is closed, so the guest's bot says so at their next tap instead of waiting for a photo.
  */
-export async function revokeKiosk(db: Db, clock: Clock, actor: Actor, kioskId: number): Promise<{ closedSessions: number }> {
+export async function revokeKiosk(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	kioskId: number
+): Promise<{ closedSessions: number }> {
 	return db.$transaction(async (tx) => {
 		const now = clock.now().toISOString();
 		const { count } = await tx.kiosk.updateMany({ where: { id: kioskId, revokedAt: null }, data: { revokedAt: now } });
@@ -64,7 +80,12 @@ export async function revokeKiosk(db: Db, clock: Clock, actor: Actor, kioskId: n
 }
 
 /** A stuck kiosk: its open session closes (the tablet follows it back to Start); none open is not a refusal. */
-export async function resetKiosk(db: Db, clock: Clock, actor: Actor, kioskId: number): Promise<{ closedSessions: number }> {
+export async function resetKiosk(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	kioskId: number
+): Promise<{ closedSessions: number }> {
 	return db.$transaction(async (tx) => {
 		const kiosk = await findKioskRow(tx, kioskId);
 		if (kiosk.revokedAt) throw new DomainError({ code: 'KioskRevoked', name: kiosk.name });

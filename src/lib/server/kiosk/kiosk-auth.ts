@@ -16,7 +16,13 @@ export function kioskCookieOptions(secure: boolean) {
 
 export function kioskDepsFrom(app: { db: Db; clock: Clock; config: Config; runtime: RuntimeSettings }): KioskDeps {
 	const packsPerGuest = async () => (await app.runtime.read()).packsPerGuest;
-	return { db: app.db, clock: app.clock, timeouts: sessionTimeoutsFrom(app.config), slots: app.config.WORKER_SLOTS, packsPerGuest };
+	return {
+		db: app.db,
+		clock: app.clock,
+		timeouts: sessionTimeoutsFrom(app.config),
+		slots: app.config.WORKER_SLOTS,
+		packsPerGuest
+	};
 }
 
 /** The kiosk behind a request's cookie, or null (the caller answers 401 and the page asks for the key). */

@@ -31,8 +31,18 @@ export interface KiosksView {
 
 export async function readKiosksView(db: Db, clock: Clock, environmentPin: string | undefined): Promise<KiosksView> {
 	const now = clock.now();
-	const rows = await db.kiosk.findMany({ orderBy: { name: 'asc' }, select: { id: true, name: true, createdAt: true, lastSeenAt: true, revokedAt: true } });
-	const [events, sessions, staffPin] = await Promise.all([liveEventsOf(db, rows.map((r) => r.id)), openSessionsOf(db), readStaffPinState(db, environmentPin)]);
+	const rows = await db.kiosk.findMany({
+		orderBy: { name: 'asc' },
+		select: { id: true, name: true, createdAt: true, lastSeenAt: true, revokedAt: true }
+	});
+	const [events, sessions, staffPin] = await Promise.all([
+		liveEventsOf(
+			db,
+			rows.map((r) => r.id)
+		),
+		openSessionsOf(db),
+		readStaffPinState(db, environmentPin)
+	]);
 	const kiosks = rows.map((row) => ({
 		...row,
 		online: !row.revokedAt && isKioskOnline(row.lastSeenAt, now),
@@ -45,7 +55,10 @@ export async function readKiosksView(db: Db, clock: Clock, environmentPin: strin
 }
 
 async function liveEventsOf(db: Db, kioskIds: number[]) {
-	const links = await db.eventKiosk.findMany({ where: { kioskId: { in: kioskIds } }, select: { kioskId: true, eventId: true } });
+	const links = await db.eventKiosk.findMany({
+		where: { kioskId: { in: kioskIds } },
+		select: { kioskId: true, eventId: true }
+	});
 	const events = await db.event.findMany({
 		where: { OR: [{ state: 'live', id: { in: links.map((l) => l.eventId) } }, { id: DEFAULT_EVENT_ID }] },
 		select: { id: true, name: true, state: true }
@@ -62,14 +75,24 @@ async function liveEventsOf(db: Db, kioskIds: number[]) {
 
 /** Open sessions are few (one per kiosk at most), so they are read first and matched to their kiosks. */
 async function openSessionsOf(db: Db): Promise<Map<number, NonNullable<KioskRow['session']>>> {
-	const open = await db.session.findMany({ where: { status: { in: [...OPEN_STATUSES] } }, select: { sessionToken: true, status: true, createdAt: true, updatedAt: true } });
-	const owners = await db.kioskSession.findMany({ where: { sessionToken: { in: open.map((s) => s.sessionToken) } }, select: { sessionToken: true, kioskId: true } });
+	const open = await db.session.findMany({
+		where: { status: { in: [...OPEN_STATUSES] } },
+		select: { sessionToken: true, status: true, createdAt: true, updatedAt: true }
+	});
+	const owners = await db.kioskSession.findMany({
+		where: { sessionToken: { in: open.map((s) => s.sessionToken) } },
+		select: { sessionToken: true, kioskId: true }
+	});
 	const byKiosk = new Map<number, NonNullable<KioskRow['session']>>();
 	for (const owner of owners) {
 		const session = open.find((s) => s.sessionToken === owner.sessionToken)!;
 		const known = byKiosk.get(owner.kioskId);
 		if (known && known.startedAt > session.createdAt) continue;
-		byKiosk.set(owner.kioskId, { status: session.status as OpenStatus, startedAt: session.createdAt, changedAt: session.updatedAt });
+		byKiosk.set(owner.kioskId, {
+			status: session.status as OpenStatus,
+			startedAt: session.createdAt,
+			changedAt: session.updatedAt
+		});
 	}
 	return byKiosk;
 }

@@ -62,7 +62,12 @@ const MESSAGES: Record<KioskErrorCode, string> = {
 	too_many_streams: 'The server has too many live connections open right now. Try again in a minute.'
 };
 
-export function kioskError(status: number, error: KioskErrorCode, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+export function kioskError(
+	status: number,
+	error: KioskErrorCode,
+	extra: Record<string, unknown> = {},
+	headers: Record<string, string> = {}
+): Response {
 	return new Response(JSON.stringify({ error, message: MESSAGES[error], ...extra }), {
 		status,
 		headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }
@@ -70,7 +75,10 @@ export function kioskError(status: number, error: KioskErrorCode, extra: Record<
 }
 
 export function kioskJson(body: unknown, status = 200): Response {
-	return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+	return new Response(JSON.stringify(body), {
+		status,
+		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }
+	});
 }
 
 /** Per-kiosk limits: 10 at once, then one every 6 s; counted in the database, so shared by every web process. */
@@ -95,7 +103,9 @@ export function uploadResponse(outcome: UploadOutcome, locale: Locale): Response
 	return kioskError(status, error, { ...extra, sentence: kioskErrorText(locale, error) });
 }
 
-function uploadRefusal(outcome: Exclude<UploadOutcome, { kind: 'enqueued' }>): [number, KioskErrorCode, Record<string, unknown>?] {
+function uploadRefusal(
+	outcome: Exclude<UploadOutcome, { kind: 'enqueued' }>
+): [number, KioskErrorCode, Record<string, unknown>?] {
 	switch (outcome.kind) {
 		case 'too_large':
 			return [413, 'too_large'];

@@ -29,14 +29,19 @@ export function generateKioskKey(): string {
 /** Inserts a kiosk with a fresh key (the unique name refuses a second of the same name: P2002). */
 export async function createKiosk(db: Db | Tx, clock: Clock, name: string): Promise<{ kiosk: Kiosk; key: string }> {
 	const key = generateKioskKey();
-	const row = await db.kiosk.create({ data: { name, keyHash: hashKioskKey(key), createdAt: clock.now().toISOString() } });
+	const row = await db.kiosk.create({
+		data: { name, keyHash: hashKioskKey(key), createdAt: clock.now().toISOString() }
+	});
 	return { kiosk: { id: row.id, name: row.name }, key };
 }
 
 /** The kiosk a key belongs to, or null for an unknown or revoked key. */
 export async function findKioskByKey(db: Db, key: string | undefined | null): Promise<Kiosk | null> {
 	if (!key || key.length > 200) return null;
-	const row = await db.kiosk.findUnique({ where: { keyHash: hashKioskKey(key) }, select: { id: true, name: true, revokedAt: true } });
+	const row = await db.kiosk.findUnique({
+		where: { keyHash: hashKioskKey(key) },
+		select: { id: true, name: true, revokedAt: true }
+	});
 	return row && !row.revokedAt ? { id: row.id, name: row.name } : null;
 }
 
@@ -60,10 +65,17 @@ export const KEY_ENTRY_LIMITS: KeyEntryLimits = {
 	wrongKeysEverywhere: { name: 'kiosk-key-wrong', capacity: 300, refillPerSecond: 5 }
 };
 
-export type KeyEntry = { kind: 'accepted'; kiosk: Kiosk } | { kind: 'unknown' } | { kind: 'slow_down'; retryAfterSeconds: number };
+export type KeyEntry =
+	{ kind: 'accepted'; kiosk: Kiosk } | { kind: 'unknown' } | { kind: 'slow_down'; retryAfterSeconds: number };
 
 /** `clientHash` is the client's hash (privacy/ip-hash.ts), never its address. */
-export async function enterKioskKey(db: Db, clock: Clock, key: string, clientHash: string, limits: KeyEntryLimits = KEY_ENTRY_LIMITS): Promise<KeyEntry> {
+export async function enterKioskKey(
+	db: Db,
+	clock: Clock,
+	key: string,
+	clientHash: string,
+	limits: KeyEntryLimits = KEY_ENTRY_LIMITS
+): Promise<KeyEntry> {
 	const kiosk = await findKioskByKey(db, key);
 	if (kiosk) return { kind: 'accepted', kiosk };
 	// A refused take writes nothing, so a source past its allowance adds no row either.

@@ -16,7 +16,11 @@ import { isSessionOfKiosk } from './kiosk-sessions.repository.ts';
  * of what the picture is drawn from, so a changed preview is a new address and the old one may be cached.
  */
 export function kioskOutfitView(token: string, outfit: Outfit): NonNullable<KioskSessionView['outfit']> {
-	return { emoji: outfit.emoji, title: outfit.title, preview: `/api/kiosk/sessions/${token}/outfit-preview?v=${pictureVersion(outfit)}` };
+	return {
+		emoji: outfit.emoji,
+		title: outfit.title,
+		preview: `/api/kiosk/sessions/${token}/outfit-preview?v=${pictureVersion(outfit)}`
+	};
 }
 
 function pictureVersion(outfit: Outfit): string {
@@ -25,7 +29,12 @@ function pictureVersion(outfit: Outfit): string {
 }
 
 /** The PNG of the outfit this kiosk's session chose; null when the session is not this kiosk's or has no outfit. */
-export async function readKioskOutfitPreview(deps: Pick<KioskDeps, 'db'>, files: FileStore, kioskId: number, token: string): Promise<Buffer | null> {
+export async function readKioskOutfitPreview(
+	deps: Pick<KioskDeps, 'db'>,
+	files: FileStore,
+	kioskId: number,
+	token: string
+): Promise<Buffer | null> {
 	if (!(await isSessionOfKiosk(deps.db, kioskId, token))) return null;
 	const templateId = (await findSession(deps.db, token))?.templateId;
 	const outfit = templateId ? await chosenOutfit(deps.db, token, templateId) : undefined;

@@ -25,7 +25,10 @@ export function newSessionToken(): string {
 	return randomBytes(24).toString('base64url');
 }
 
-export type StartOutcome = { kind: 'started'; token: string; botUsername: string } | { kind: 'paused'; until: string | null } | { kind: 'bot_unknown' };
+export type StartOutcome =
+	| { kind: 'started'; token: string; botUsername: string }
+	| { kind: 'paused'; until: string | null }
+	| { kind: 'bot_unknown' };
 
 /**
  * Start: a new idle session owned by this kiosk. Refused while the queue is paused for any reason
@@ -52,7 +55,11 @@ export async function startKioskSession(deps: KioskDeps, kioskId: number): Promi
  * Closes every open session of this kiosk (page reload: kiosk_reset; staff PIN or the console's
  * Reset and Revoke: staff_reset). Takes a transaction too, so the console's audit row goes with it.
  */
-export async function closeKioskSessions(deps: { db: Db | Tx; clock: Clock }, kioskId: number, reason: ClosedReason): Promise<number> {
+export async function closeKioskSessions(
+	deps: { db: Db | Tx; clock: Clock },
+	kioskId: number,
+	reason: ClosedReason
+): Promise<number> {
 	let closed = 0;
 	for (const token of await listOpenSessionTokens(deps.db, kioskId)) {
 		if ((await closeSession(deps.db, token, reason, deps.clock.now().toISOString())).won) closed += 1;
@@ -60,10 +67,16 @@ export async function closeKioskSessions(deps: { db: Db | Tx; clock: Clock }, ki
 	return closed;
 }
 
-export type CloseOutcome = { kind: 'closed' } | { kind: 'not_found' } | { kind: 'already_final'; status: SessionStatus };
+export type CloseOutcome =
+	{ kind: 'closed' } | { kind: 'not_found' } | { kind: 'already_final'; status: SessionStatus };
 
 /** The kiosk closing its own session (the camera failed). */
-export async function closeKioskSession(deps: Pick<KioskDeps, 'db' | 'clock'>, kioskId: number, token: string, reason: ClosedReason): Promise<CloseOutcome> {
+export async function closeKioskSession(
+	deps: Pick<KioskDeps, 'db' | 'clock'>,
+	kioskId: number,
+	token: string,
+	reason: ClosedReason
+): Promise<CloseOutcome> {
 	if (!(await isSessionOfKiosk(deps.db, kioskId, token))) return { kind: 'not_found' };
 	const result = await closeSession(deps.db, token, reason, deps.clock.now().toISOString());
 	return result.won ? { kind: 'closed' } : { kind: 'already_final', status: result.current ?? 'expired' };
@@ -74,7 +87,11 @@ export async function closeKioskSession(deps: Pick<KioskDeps, 'db' | 'clock'>, k
  * deadline is closed here and now (the worker's sweep does the same every second), so the page
  * never depends on the browser's clock or on the worker being up.
  */
-export async function readKioskSessionView(deps: KioskDeps, kioskId: number, token: string): Promise<KioskSessionView | null> {
+export async function readKioskSessionView(
+	deps: KioskDeps,
+	kioskId: number,
+	token: string
+): Promise<KioskSessionView | null> {
 	if (!(await isSessionOfKiosk(deps.db, kioskId, token))) return null;
 	return readSessionView(deps, token);
 }
@@ -84,7 +101,9 @@ export async function readSessionView(deps: KioskDeps, token: string): Promise<K
 	if (!session) return null;
 	const now = deps.clock.now();
 	if (isOverdue(session, now, deps.timeouts)) {
-		await closeSession(deps.db, token, timeoutReasonFor(session.status as OpenStatus), now.toISOString(), [session.status as OpenStatus]);
+		await closeSession(deps.db, token, timeoutReasonFor(session.status as OpenStatus), now.toISOString(), [
+			session.status as OpenStatus
+		]);
 		session = (await findSession(deps.db, token)) ?? session;
 	}
 	const [maintenance, queue, outfit] = await Promise.all([
@@ -92,10 +111,24 @@ export async function readSessionView(deps: KioskDeps, token: string): Promise<K
 		session.status === 'photo_taken' ? readSessionQueuePosition(deps, token) : Promise.resolve(null),
 		session.templateId ? chosenOutfit(deps.db, token, session.templateId) : Promise.resolve(undefined)
 	]);
-	return toView(session, deps.timeouts, now, queue, maintenance !== null, outfit ? kioskOutfitView(token, outfit) : null);
+	return toView(
+		session,
+		deps.timeouts,
+		now,
+		queue,
+		maintenance !== null,
+		outfit ? kioskOutfitView(token, outfit) : null
+	);
 }
 
-function toView(session: SessionRow, timeouts: SessionTimeouts, now: Date, queue: KioskSessionView['queue'], paused: boolean, outfit: KioskSessionView['outfit']): KioskSessionView {
+function toView(
+	session: SessionRow,
+	timeouts: SessionTimeouts,
+	now: Date,
+	queue: KioskSessionView['queue'],
+	paused: boolean,
+	outfit: KioskSessionView['outfit']
+): KioskSessionView {
 	const deadline = sessionDeadline(session, timeouts)?.toISOString() ?? null;
 	return {
 		token: session.sessionToken,

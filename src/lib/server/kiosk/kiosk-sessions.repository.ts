@@ -7,7 +7,9 @@ import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
  * it), and the event the session belongs to: the kiosk's live event, else the default event.
  */
 export async function recordKioskSession(tx: Tx, kioskId: number, sessionToken: string, now: string): Promise<void> {
-	await tx.kioskSession.create({ data: { kioskId, sessionToken, createdAt: now, eventId: await eventForKiosk(tx, kioskId) } });
+	await tx.kioskSession.create({
+		data: { kioskId, sessionToken, createdAt: now, eventId: await eventForKiosk(tx, kioskId) }
+	});
 }
 
 /** The event a session belongs to; a session started before events (no kiosk row) is the default event's. */
@@ -23,7 +25,12 @@ export async function isSessionOfKiosk(db: Db | Tx, kioskId: number, sessionToke
 
 /** Tokens of this kiosk's sessions that are still open (normally at most one). */
 export async function listOpenSessionTokens(db: Db | Tx, kioskId: number): Promise<string[]> {
-	const rows = await db.kioskSession.findMany({ where: { kioskId }, orderBy: { createdAt: 'desc' }, take: 20, select: { sessionToken: true } });
+	const rows = await db.kioskSession.findMany({
+		where: { kioskId },
+		orderBy: { createdAt: 'desc' },
+		take: 20,
+		select: { sessionToken: true }
+	});
 	if (rows.length === 0) return [];
 	const open = await db.session.findMany({
 		where: { sessionToken: { in: rows.map((r) => r.sessionToken) }, status: { in: [...OPEN_STATUSES] } },

@@ -42,11 +42,18 @@ function kioskStreamsFor(db: Db, clock: Clock): OpenStreams {
 }
 
 /** An event stream of this kiosk within the limits above; 429 when the process holds too many. */
-export function kioskEventStream(ctx: KioskRequest, cookies: Cookies, signal: AbortSignal, start: (send: Send) => () => void): Response {
+export function kioskEventStream(
+	ctx: KioskRequest,
+	cookies: Cookies,
+	signal: AbortSignal,
+	start: (send: Send) => () => void
+): Response {
 	const key = cookies.get(KIOSK_COOKIE);
 	const stillRegistered = async () => (await findKioskByKey(ctx.app.db, key))?.id === ctx.kiosk.id;
 	let endStream: EndStream | undefined;
-	const slot = kioskStreamsFor(ctx.app.db, ctx.app.clock).open(`kiosk:${ctx.kiosk.id}`, stillRegistered, (reason) => endStream?.(LAST_EVENT[reason]));
+	const slot = kioskStreamsFor(ctx.app.db, ctx.app.clock).open(`kiosk:${ctx.kiosk.id}`, stillRegistered, (reason) =>
+		endStream?.(LAST_EVENT[reason])
+	);
 	if (!slot) return kioskError(429, 'too_many_streams', {}, { 'retry-after': '30' });
 	return eventStream(signal, (send, end) => {
 		endStream = end;

@@ -20,7 +20,12 @@ export interface UploadRouteDeps {
  * (any Content-Type; the content is sniffed). 201 with the job id, or a 4xx whose `sentence` is in
  * the kiosk's language (`locale`, from the page) — see kiosk-http.ts for the codes.
  */
-export async function answerSelfieUpload(deps: UploadRouteDeps, kioskKey: string | undefined, token: string, request: Request): Promise<Response> {
+export async function answerSelfieUpload(
+	deps: UploadRouteDeps,
+	kioskKey: string | undefined,
+	token: string,
+	request: Request
+): Promise<Response> {
 	const { app } = deps;
 	const kiosk = await kioskFromCookie(app.db, kioskKey);
 	if (!kiosk) return kioskError(401, 'no_kiosk_key');
@@ -29,8 +34,20 @@ export async function answerSelfieUpload(deps: UploadRouteDeps, kioskKey: string
 	if (limited) return limited;
 	const locale = pickLocale(new URL(request.url).searchParams.get('locale'));
 	const length = Number(request.headers.get('content-length') ?? NaN);
-	const uploadDeps = { ...kioskDepsFrom(app), fileStore: app.fileStore, logger: app.logger, uploadChecker: deps.uploadChecker ?? sharedUploadChecker(app.logger) };
-	const outcome = await uploadSelfie(uploadDeps, kiosk.id, token, request.body, Number.isFinite(length) ? length : null);
-	if (outcome.kind === 'enqueued') app.logger.info({ kiosk: kiosk.name, jobId: outcome.jobId }, 'selfie taken, job queued');
+	const uploadDeps = {
+		...kioskDepsFrom(app),
+		fileStore: app.fileStore,
+		logger: app.logger,
+		uploadChecker: deps.uploadChecker ?? sharedUploadChecker(app.logger)
+	};
+	const outcome = await uploadSelfie(
+		uploadDeps,
+		kiosk.id,
+		token,
+		request.body,
+		Number.isFinite(length) ? length : null
+	);
+	if (outcome.kind === 'enqueued')
+		app.logger.info({ kiosk: kiosk.name, jobId: outcome.jobId }, 'selfie taken, job queued');
 	return uploadResponse(outcome, locale);
 }

@@ -34,7 +34,13 @@ const uploading = new Set<string>();
  * passed, and a photo that loses the race for the session is deleted again. A photo without one
  * usable face leaves the session as it was, so the guest can retake at once.
  */
-export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: string, body: ReadableStream<Uint8Array> | null, declaredLength: number | null): Promise<UploadOutcome> {
+export async function uploadSelfie(
+	deps: UploadDeps,
+	kioskId: number,
+	token: string,
+	body: ReadableStream<Uint8Array> | null,
+	declaredLength: number | null
+): Promise<UploadOutcome> {
 	if (!(await isSessionOfKiosk(deps.db, kioskId, token))) return { kind: 'unknown' };
 	const early = photoReadiness(await findSession(deps.db, token));
 	if (early) return early;
@@ -49,7 +55,10 @@ export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: str
 			throw error;
 		});
 		if (checked instanceof UploadCheckFailed) {
-			deps.logger.error({ reason: checked.reason, detail: checked.message }, 'selfie upload failed: the photo could not be checked');
+			deps.logger.error(
+				{ reason: checked.reason, detail: checked.message },
+				'selfie upload failed: the photo could not be checked'
+			);
 			return { kind: 'check_failed' };
 		}
 		if (checked.kind === 'rejected') {
@@ -66,7 +75,12 @@ export async function uploadSelfie(deps: UploadDeps, kioskId: number, token: str
 	}
 }
 
-async function storeAndEnqueue(deps: UploadDeps, token: string, selfie: Buffer, faceCrop: Buffer): Promise<UploadOutcome> {
+async function storeAndEnqueue(
+	deps: UploadDeps,
+	token: string,
+	selfie: Buffer,
+	faceCrop: Buffer
+): Promise<UploadOutcome> {
 	const files = deps.fileStore;
 	const selfieKey = `sessions/${token}/selfie_${randomBytes(8).toString('hex')}.jpg`;
 	await files.put(selfieKey, selfie);

@@ -11,12 +11,17 @@ export type StartAnswer = { kind: 'started'; session: StartedSession } | Exclude
  * in demo mode, where a local emulator stands in for Telegram — a link that opens the emulator's
  * chat page with the same start parameter.
  */
-export async function startSessionForKiosk(deps: KioskDeps, config: Pick<Config, 'telegram' | 'EMULATOR_PORT'>, kioskId: number): Promise<StartAnswer> {
+export async function startSessionForKiosk(
+	deps: KioskDeps,
+	config: Pick<Config, 'telegram' | 'EMULATOR_PORT'>,
+	kioskId: number
+): Promise<StartAnswer> {
 	const outcome = await startKioskSession(deps, kioskId);
 	if (outcome.kind !== 'started') return outcome;
 	const deepLink = deepLinkFor(outcome.botUsername, outcome.token);
 	const qrSvg = await QRCode.toString(deepLink, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
-	const emulatorLink = config.telegram.mode === 'emulator' ? `http://localhost:${config.EMULATOR_PORT}/?start=${outcome.token}` : null;
+	const emulatorLink =
+		config.telegram.mode === 'emulator' ? `http://localhost:${config.EMULATOR_PORT}/?start=${outcome.token}` : null;
 	const view = await readSessionView(deps, outcome.token);
 	if (!view) throw new Error('a session just created cannot be read');
 	return { kind: 'started', session: { token: outcome.token, deepLink, emulatorLink, qrSvg, view } };

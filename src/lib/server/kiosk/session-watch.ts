@@ -54,7 +54,10 @@ export class SessionWatchHub {
 			const tokens = [...this.#listeners.keys()];
 			const now = this.deps.clock.now();
 			const [rows, pause] = await Promise.all([
-				this.deps.db.session.findMany({ where: { sessionToken: { in: tokens } }, select: { sessionToken: true, status: true, updatedAt: true } }),
+				this.deps.db.session.findMany({
+					where: { sessionToken: { in: tokens } },
+					select: { sessionToken: true, status: true, updatedAt: true }
+				}),
 				this.deps.db.setting.findUnique({ where: { key: 'maintenance' }, select: { updatedAt: true } })
 			]);
 			for (const row of rows) {

@@ -15,7 +15,11 @@ import { staffPinSchema } from '../../schemas/staff-pin.schema.ts';
  */
 export const STAFF_PIN_SETTING_KEY = 'kiosk_staff_pin';
 
-const storedPinSchema = z.object({ hash: z.string().startsWith('$argon2').nullable(), set_at: z.string(), set_by: z.string() });
+const storedPinSchema = z.object({
+	hash: z.string().startsWith('$argon2').nullable(),
+	set_at: z.string(),
+	set_by: z.string()
+});
 
 /** The PIN a kiosk's attempt is checked against: an argon2id hash from the console, or the environment's digits. */
 export type StaffPinSecret = { kind: 'hash'; hash: string } | { kind: 'plain'; pin: string };
@@ -37,8 +41,19 @@ export async function readStaffPinSecret(db: Db, environmentPin: string | undefi
 
 export async function readStaffPinState(db: Db, environmentPin: string | undefined): Promise<StaffPinState> {
 	const stored = await readJsonSetting(db, STAFF_PIN_SETTING_KEY, storedPinSchema);
-	if (stored) return { set: stored.hash !== null, source: stored.hash ? 'console' : null, changedAt: stored.set_at, changedBy: stored.set_by };
-	return { set: Boolean(environmentPin), source: environmentPin ? 'environment' : null, changedAt: null, changedBy: null };
+	if (stored)
+		return {
+			set: stored.hash !== null,
+			source: stored.hash ? 'console' : null,
+			changedAt: stored.set_at,
+			changedBy: stored.set_by
+		};
+	return {
+		set: Boolean(environmentPin),
+		source: environmentPin ? 'environment' : null,
+		changedAt: null,
+		changedBy: null
+	};
 }
 
 /** Hashes first (argon2 takes a slot and tens of milliseconds), then writes the setting and its audit row together. */

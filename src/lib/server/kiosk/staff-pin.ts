@@ -27,14 +27,21 @@ export type StaffPinOutcome =
 	| { ok: false; reason: 'busy' };
 
 /** Counts the attempt (atomically, before the compare), then compares; the right PIN clears the count. */
-export async function tryStaffPin(db: Db, clock: Clock, kioskId: number, secret: StaffPinSecret, attempt: string): Promise<StaffPinOutcome> {
+export async function tryStaffPin(
+	db: Db,
+	clock: Clock,
+	kioskId: number,
+	secret: StaffPinSecret,
+	attempt: string
+): Promise<StaffPinOutcome> {
 	const slot = secret.kind === 'hash' ? tryTakePasswordSlot() : null;
 	if (secret.kind === 'hash' && !slot) return { ok: false, reason: 'busy' };
 	try {
 		const rule = staffPinRule(kioskId);
 		const wait = await reserveAttempt(db, clock, [rule]);
 		if (wait > 0) return { ok: false, reason: 'locked', retryAfterSeconds: wait };
-		const right = secret.kind === 'hash' ? await slot!.verify(secret.hash, attempt) : checkStaffPin(secret.pin, attempt);
+		const right =
+			secret.kind === 'hash' ? await slot!.verify(secret.hash, attempt) : checkStaffPin(secret.pin, attempt);
 		if (!right) return { ok: false, reason: 'wrong' };
 		await forgetAttempts(db, [rule.key]);
 		return { ok: true };

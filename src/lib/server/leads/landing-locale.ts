@@ -9,7 +9,12 @@ export function localeFromAcceptLanguage(header: string | null): Locale {
 		.split(',')
 		.map((part, index) => {
 			const [tag = '', ...params] = part.trim().split(';');
-			const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? '1');
+			const q = Number(
+				params
+					.find((p) => p.trim().startsWith('q='))
+					?.trim()
+					.slice(2) ?? '1'
+			);
 			return { primary: tag.trim().toLowerCase().split(/[-_]/)[0] ?? '', q: Number.isFinite(q) ? q : 0, index };
 		})
 		.filter((entry) => entry.q > 0)

@@ -19,7 +19,12 @@ export function loadLandingPage(locale: Locale, url: URL) {
 
 export async function runLandingAction(app: AppContext, event: RequestEvent, locale: Locale) {
 	const data = await event.request.formData();
-	const outcome = await submitLandingForm({ ...app, ipSalt: ipSaltFor(app.config) }, data, locale, event.getClientAddress());
+	const outcome = await submitLandingForm(
+		{ ...app, ipSalt: ipSaltFor(app.config) },
+		data,
+		locale,
+		event.getClientAddress()
+	);
 	switch (outcome.status) {
 		case 'received':
 			return { status: 'received' as const };

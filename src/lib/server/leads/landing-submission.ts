@@ -28,7 +28,12 @@ export type SubmissionOutcome =
 /** The honeypot: invisible to people, filled in by form-spamming bots. */
 export const HONEYPOT_FIELD = 'website';
 
-export async function submitLandingForm(deps: SubmissionDeps, data: FormData, locale: Locale, clientIp: string): Promise<SubmissionOutcome> {
+export async function submitLandingForm(
+	deps: SubmissionDeps,
+	data: FormData,
+	locale: Locale,
+	clientIp: string
+): Promise<SubmissionOutcome> {
 	const values = readLeadForm(data);
 	if (String(data.get(HONEYPOT_FIELD) ?? '').trim() !== '') {
 		deps.logger.info({ reason: 'honeypot' }, 'landing submission dropped');

@@ -10,7 +10,12 @@ import { renderLeadCard } from '../telegram/lead-card.ts';
 import { OUTBOX_LEASE_MS } from '../telegram/outbox-api.ts';
 import type { Clock } from '../time/clock.ts';
 import { LEADS_BACKOFF } from './backoff.ts';
-import { claimCardEdit, completeCardEdit, postponeCardEdit, type ClaimedCardEdit } from './lead-card-edits.repository.ts';
+import {
+	claimCardEdit,
+	completeCardEdit,
+	postponeCardEdit,
+	type ClaimedCardEdit
+} from './lead-card-edits.repository.ts';
 import { countRepeats } from './lead-outbox.repository.ts';
 import { scrubRepeatPings } from './repeat-ping-erasure.ts';
 
@@ -66,7 +71,8 @@ function leadCardEditOutbox(deps: LeadCardDeps, leadId?: number): OutboxSender<E
 		async prepare({ lead }) {
 			if (!lead) return { end: 'skipped', reason: 'the lead is gone' };
 			// Not posted yet: the card will be posted as the lead is now; check again after the lease.
-			if (lead.chatId === null || lead.messageId === null) return { later: new Date(deps.clock.now().getTime() + OUTBOX_LEASE_MS) };
+			if (lead.chatId === null || lead.messageId === null)
+				return { later: new Date(deps.clock.now().getTime() + OUTBOX_LEASE_MS) };
 			return { message: renderLeadCard(deps.locale, { lead, repeats: await countRepeats(deps.db, lead.id) }) };
 		},
 		async send({ lead }, card) {
@@ -77,7 +83,9 @@ function leadCardEditOutbox(deps: LeadCardDeps, leadId?: number): OutboxSender<E
 				if (!pings.ok) throw pings.error;
 			}
 			try {
-				await deps.api.editMessageText(Number(chatId), Number(lead!.messageId), card.text, { reply_markup: card.keyboard });
+				await deps.api.editMessageText(Number(chatId), Number(lead!.messageId), card.text, {
+					reply_markup: card.keyboard
+				});
 			} catch (error) {
 				if (!isNotModified(error)) throw error;
 			}

@@ -27,12 +27,27 @@ export interface ClaimedCardEdit {
  * The oldest due edit (or this lead's, if due), its lease pushed ahead. Picked with pickRowToClaim,
  * as the other outboxes: of two workers claiming at once on PostgreSQL each gets a different edit.
  */
-export async function claimCardEdit(db: Db, now: Date, leaseMs: number, leadId?: number): Promise<ClaimedCardEdit | null> {
+export async function claimCardEdit(
+	db: Db,
+	now: Date,
+	leaseMs: number,
+	leadId?: number
+): Promise<ClaimedCardEdit | null> {
 	const ofLead = leadId === undefined ? Prisma.empty : Prisma.sql`AND e.lead_id = ${leadId}`;
 	const due = Prisma.sql`(e.next_attempt_at IS NULL OR e.next_attempt_at <= ${now.toISOString()}) ${ofLead}`;
 	const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-	const row = { table: 'lead_card_edits', alias: 'e', idColumn: 'lead_id', due, orderBy: 'e.requested_at, e.lead_id', leaseColumn: 'next_attempt_at', leaseUntil };
-	return claimRowWithLease(db, row, (tx, id) => tx.leadCardEdit.findUnique({ where: { leadId: id }, select: { leadId: true, requestedAt: true, attempts: true } }));
+	const row = {
+		table: 'lead_card_edits',
+		alias: 'e',
+		idColumn: 'lead_id',
+		due,
+		orderBy: 'e.requested_at, e.lead_id',
+		leaseColumn: 'next_attempt_at',
+		leaseUntil
+	};
+	return claimRowWithLease(db, row, (tx, id) =>
+		tx.leadCardEdit.findUnique({ where: { leadId: id }, select: { leadId: true, requestedAt: true, attempts: true } })
+	);
 }
 
 /** Done — unless the lead changed again meanwhile (then the newer request stays). */
@@ -40,9 +55,19 @@ export async function completeCardEdit(db: Db, claimed: ClaimedCardEdit): Promis
 	await db.leadCardEdit.deleteMany({ where: { leadId: claimed.leadId, requestedAt: claimed.requestedAt } });
 }
 
-export async function postponeCardEdit(db: Db, claimed: ClaimedCardEdit, retryAt: Date, error: string | null, failed: boolean): Promise<void> {
+export async function postponeCardEdit(
+	db: Db,
+	claimed: ClaimedCardEdit,
+	retryAt: Date,
+	error: string | null,
+	failed: boolean
+): Promise<void> {
 	await db.leadCardEdit.updateMany({
 		where: { leadId: claimed.leadId, requestedAt: claimed.requestedAt },
-		data: { nextAttemptAt: retryAt.toISOString(), lastError: error?.slice(0, 300) ?? null, ...(failed ? { attempts: { increment: 1 } } : {}) }
+		data: {
+			nextAttemptAt: retryAt.toISOString(),
+			lastError: error?.slice(0, 300) ?? null,
+			...(failed ? { attempts: { increment: 1 } } : {})
+		}
 	});
 }

@@ -7,7 +7,12 @@ import { renderLeadCard } from '../telegram/lead-card.ts';
 import { OUTBOX_LEASE_MS } from '../telegram/outbox-api.ts';
 import type { Clock } from '../time/clock.ts';
 import { LEADS_BACKOFF } from './backoff.ts';
-import { claimLeadToPublish, countRepeats, recordLeadPublished, recordLeadPublishFailure } from './lead-outbox.repository.ts';
+import {
+	claimLeadToPublish,
+	countRepeats,
+	recordLeadPublished,
+	recordLeadPublishFailure
+} from './lead-outbox.repository.ts';
 
 /**
  * The publication outbox as a sender of the outbox driver: every lead's card is posted to the
@@ -43,13 +48,20 @@ export function leadCardOutbox(deps: LeadCardOutboxDeps, chatId: bigint): Outbox
 		attempt: (lead) => lead.publishAttempts + 1,
 		chatId: () => chatId,
 		describe: (lead) => ({ leadId: lead.id }),
-		prepare: async (lead) => ({ message: renderLeadCard(deps.locale, { lead, repeats: await countRepeats(deps.db, lead.id) }) }),
+		prepare: async (lead) => ({
+			message: renderLeadCard(deps.locale, { lead, repeats: await countRepeats(deps.db, lead.id) })
+		}),
 		async send(_lead, card) {
-			const message = await deps.api.sendMessage(Number(chatId), card.text, { reply_markup: card.keyboard, link_preview_options: { is_disabled: true } });
+			const message = await deps.api.sendMessage(Number(chatId), card.text, {
+				reply_markup: card.keyboard,
+				link_preview_options: { is_disabled: true }
+			});
 			return { chatId: BigInt(message.chat.id), messageId: BigInt(message.message_id) };
 		},
-		recordSent: (lead, _card, posted) => recordLeadPublished(deps.db, deps.clock.now(), lead.id, posted.chatId, posted.messageId),
-		postpone: (lead, retryAt, error, counts) => recordLeadPublishFailure(deps.db, lead.id, error ?? 'waiting for Telegram flood control', retryAt, counts),
+		recordSent: (lead, _card, posted) =>
+			recordLeadPublished(deps.db, deps.clock.now(), lead.id, posted.chatId, posted.messageId),
+		postpone: (lead, retryAt, error, counts) =>
+			recordLeadPublishFailure(deps.db, lead.id, error ?? 'waiting for Telegram flood control', retryAt, counts),
 		// Never: maxAttempts is null and the group's 403/400 are retried.
 		end: async (lead, as) => {
 			throw new Error(`a lead card is never given up (lead ${lead.id}, ${as})`);

@@ -60,7 +60,11 @@ export async function readDigestFigures(db: Db, digestDate: string): Promise<Dig
 		db.lead.count({ where: { createdAt: { gte: from, lt: to } } }),
 		db.leadRepeat.count({ where: { at: { gte: from, lt: to } } }),
 		db.leadStatusHistory.groupBy({ by: ['status'], where: { at: { gte: from, lt: to } }, _count: { _all: true } }),
-		db.lead.groupBy({ by: ['status'], where: { status: { in: ['new', 'in_work', 'contacted'] } }, _count: { _all: true } }),
+		db.lead.groupBy({
+			by: ['status'],
+			where: { status: { in: ['new', 'in_work', 'contacted'] } },
+			_count: { _all: true }
+		}),
 		db.lead.count({ where: { statusAt: null, erasedAt: null } })
 	]);
 	return { day, newLeads, repeats, changes: countsByStatus(changes), open: countsByStatus(open), withoutStatus };

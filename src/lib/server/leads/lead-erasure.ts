@@ -32,7 +32,11 @@ export interface LeadAudit {
  * With `audit`, the `lead_erase` row is written by the erasure's own transaction: an erasure is
  * never without its record, nor a record without the erasure (an unknown lead writes neither).
  */
-export async function eraseLead(deps: { db: Db; clock: Clock }, leadId: number, audit?: LeadAudit): Promise<ErasureResult> {
+export async function eraseLead(
+	deps: { db: Db; clock: Clock },
+	leadId: number,
+	audit?: LeadAudit
+): Promise<ErasureResult> {
 	const now = deps.clock.now();
 	return deps.db.$transaction(async (tx) => {
 		const lead = await tx.lead.findUnique({ where: { id: leadId }, select: { erasedAt: true } });
@@ -42,7 +46,11 @@ export async function eraseLead(deps: { db: Db; clock: Clock }, leadId: number, 
 		await eraseLeadRows(prismaRunner(tx), leadId, erasedAt);
 		if (!lead.erasedAt) await requestCardEdit(tx, leadId, now);
 		const outcome = lead.erasedAt ? 'already_erased' : 'erased';
-		if (audit) await recordAudit(tx, deps.clock, audit.actor, { action: 'lead_erase', details: { leadId, outcome, ...audit.details } });
+		if (audit)
+			await recordAudit(tx, deps.clock, audit.actor, {
+				action: 'lead_erase',
+				details: { leadId, outcome, ...audit.details }
+			});
 		return { outcome, erasedAt };
 	});
 }

@@ -28,8 +28,7 @@ export const REPEAT_WINDOW_MS = DAY;
 export const RATE_LIMIT = { max: 8, windowMs: HOUR } as const;
 
 export type IntakeResult =
-	| { outcome: 'lead' | 'repeat' | 'already_received'; leadId: number }
-	| { outcome: 'rate_limited' };
+	{ outcome: 'lead' | 'repeat' | 'already_received'; leadId: number } | { outcome: 'rate_limited' };
 
 export type IncomingLead = Omit<NewLead, 'createdAt'>;
 
@@ -48,9 +47,17 @@ function decideIntake(deps: { db: Db; clock: Clock }, incoming: IncomingLead): P
 		await lockKeys(tx, intakeKeys(incoming));
 		const existing = await findLeadIdByRequestId(tx, incoming.requestId);
 		if (existing !== null) return { outcome: 'already_received', leadId: existing };
-		const recent = await countSubmissionsFromIpSince(tx, incoming.ipHash, new Date(now.getTime() - RATE_LIMIT.windowMs).toISOString());
+		const recent = await countSubmissionsFromIpSince(
+			tx,
+			incoming.ipHash,
+			new Date(now.getTime() - RATE_LIMIT.windowMs).toISOString()
+		);
 		if (recent >= RATE_LIMIT.max) return { outcome: 'rate_limited' };
-		const original = await findRecentLeadByContact(tx, incoming, new Date(now.getTime() - REPEAT_WINDOW_MS).toISOString());
+		const original = await findRecentLeadByContact(
+			tx,
+			incoming,
+			new Date(now.getTime() - REPEAT_WINDOW_MS).toISOString()
+		);
 		if (original) {
 			await insertRepeat(tx, describeRepeat(original, incoming, now.toISOString()));
 			return { outcome: 'repeat', leadId: original.id };
@@ -81,7 +88,8 @@ function intakeKeys(incoming: IncomingLead): string[] {
  */
 export function describeRepeat(lead: Lead, incoming: IncomingLead, at: string): NewRepeat {
 	const differs = (a: string | null | undefined, b: string | undefined) => b !== undefined && b !== (a ?? undefined);
-	const telegramDiffers = incoming.telegram !== undefined && incoming.telegram.toLowerCase() !== (lead.telegram ?? '').toLowerCase();
+	const telegramDiffers =
+		incoming.telegram !== undefined && incoming.telegram.toLowerCase() !== (lead.telegram ?? '').toLowerCase();
 	return {
 		leadId: lead.id,
 		requestId: incoming.requestId,

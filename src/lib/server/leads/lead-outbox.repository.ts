@@ -13,14 +13,24 @@ import { Prisma, type Lead, type LeadRepeat } from '../db/generated/client.ts';
 export async function claimLeadToPublish(db: Db, now: Date, leaseMs: number): Promise<Lead | null> {
 	const due = Prisma.sql`l.published_at IS NULL AND (l.next_publish_at IS NULL OR l.next_publish_at <= ${now.toISOString()})`;
 	const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-	return claimRowWithLease(db, { table: 'leads', alias: 'l', due, orderBy: 'l.id', leaseColumn: 'next_publish_at', leaseUntil }, (tx, id) => tx.lead.findUnique({ where: { id } }));
+	return claimRowWithLease(
+		db,
+		{ table: 'leads', alias: 'l', due, orderBy: 'l.id', leaseColumn: 'next_publish_at', leaseUntil },
+		(tx, id) => tx.lead.findUnique({ where: { id } })
+	);
 }
 
 /**
  * The card is in the group: record where, at once. Repeats that arrived before the card are
  * shown on it, so they are marked absorbed instead of pinging separately.
  */
-export async function recordLeadPublished(db: Db, now: Date, leadId: number, chatId: bigint, messageId: bigint): Promise<void> {
+export async function recordLeadPublished(
+	db: Db,
+	now: Date,
+	leadId: number,
+	chatId: bigint,
+	messageId: bigint
+): Promise<void> {
 	const at = now.toISOString();
 	await db.$transaction(async (tx) => {
 		await tx.lead.updateMany({
@@ -35,10 +45,20 @@ export async function recordLeadPublished(db: Db, now: Date, leadId: number, cha
 }
 
 /** Back off until `retryAt`; `countsAsAttempt` false: no call was made (the group was cooling down). */
-export async function recordLeadPublishFailure(db: Db, leadId: number, error: string, retryAt: Date, countsAsAttempt = true): Promise<void> {
+export async function recordLeadPublishFailure(
+	db: Db,
+	leadId: number,
+	error: string,
+	retryAt: Date,
+	countsAsAttempt = true
+): Promise<void> {
 	await db.lead.updateMany({
 		where: { id: leadId, publishedAt: null },
-		data: { publishAttempts: { increment: countsAsAttempt ? 1 : 0 }, nextPublishAt: retryAt.toISOString(), publishError: error.slice(0, 300) }
+		data: {
+			publishAttempts: { increment: countsAsAttempt ? 1 : 0 },
+			nextPublishAt: retryAt.toISOString(),
+			publishError: error.slice(0, 300)
+		}
 	});
 }
 
@@ -49,22 +69,39 @@ export async function claimRepeatToNotify(db: Db, now: Date, leaseMs: number): P
 	const due = Prisma.sql`r.notified_at IS NULL AND (r.next_notify_at IS NULL OR r.next_notify_at <= ${now.toISOString()})
 		AND EXISTS (SELECT 1 FROM leads l WHERE l.id = r.lead_id AND l.published_at IS NOT NULL)`;
 	const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-	return claimRowWithLease(db, { table: 'lead_repeats', alias: 'r', due, orderBy: 'r.id', leaseColumn: 'next_notify_at', leaseUntil }, (tx, id) =>
-		tx.leadRepeat.findUnique({ where: { id }, include: { lead: true } })
+	return claimRowWithLease(
+		db,
+		{ table: 'lead_repeats', alias: 'r', due, orderBy: 'r.id', leaseColumn: 'next_notify_at', leaseUntil },
+		(tx, id) => tx.leadRepeat.findUnique({ where: { id }, include: { lead: true } })
 	);
 }
 
 /** The repeat is done; `pingMessageId` is where its ping sits in the group (an erasure edits it). */
-export async function recordRepeatNotified(tx: Db | Tx, repeatId: number, now: Date, note: string | null = null, pingMessageId: bigint | null = null): Promise<void> {
+export async function recordRepeatNotified(
+	tx: Db | Tx,
+	repeatId: number,
+	now: Date,
+	note: string | null = null,
+	pingMessageId: bigint | null = null
+): Promise<void> {
 	await tx.leadRepeat.updateMany({
 		where: { id: repeatId, notifiedAt: null },
-		data: { notifiedAt: now.toISOString(), nextNotifyAt: null, notifyError: note, ...(pingMessageId === null ? {} : { pingMessageId }) }
+		data: {
+			notifiedAt: now.toISOString(),
+			nextNotifyAt: null,
+			notifyError: note,
+			...(pingMessageId === null ? {} : { pingMessageId })
+		}
 	});
 }
 
 /** Pings of a lead still showing the repeat's details in the group (an erasure must edit them). */
 export async function findPingsToScrub(db: Db, leadId: number): Promise<{ id: number; pingMessageId: bigint }[]> {
-	const rows = await db.leadRepeat.findMany({ where: { leadId, pingMessageId: { not: null } }, select: { id: true, pingMessageId: true }, orderBy: { id: 'asc' } });
+	const rows = await db.leadRepeat.findMany({
+		where: { leadId, pingMessageId: { not: null } },
+		select: { id: true, pingMessageId: true },
+		orderBy: { id: 'asc' }
+	});
 	return rows.map((row) => ({ id: row.id, pingMessageId: row.pingMessageId as bigint }));
 }
 
@@ -74,10 +111,20 @@ export async function recordPingScrubbed(db: Db, repeatId: number): Promise<void
 }
 
 /** Back off until `retryAt`; `countsAsAttempt` false: no call was made (the group was cooling down). */
-export async function recordRepeatFailure(db: Db, repeatId: number, error: string, retryAt: Date, countsAsAttempt = true): Promise<void> {
+export async function recordRepeatFailure(
+	db: Db,
+	repeatId: number,
+	error: string,
+	retryAt: Date,
+	countsAsAttempt = true
+): Promise<void> {
 	await db.leadRepeat.updateMany({
 		where: { id: repeatId, notifiedAt: null },
-		data: { notifyAttempts: { increment: countsAsAttempt ? 1 : 0 }, nextNotifyAt: retryAt.toISOString(), notifyError: error.slice(0, 300) }
+		data: {
+			notifyAttempts: { increment: countsAsAttempt ? 1 : 0 },
+			nextNotifyAt: retryAt.toISOString(),
+			notifyError: error.slice(0, 300)
+		}
 	});
 }
 

@@ -20,7 +20,10 @@ export async function findLeadsToRemind(db: Db, now: Date): Promise<Lead[]> {
 }
 
 export async function claimReminder(db: Db, leadId: number, now: Date): Promise<boolean> {
-	const { count } = await db.lead.updateMany({ where: { id: leadId, remindedAt: null, statusAt: null }, data: { remindedAt: now.toISOString() } });
+	const { count } = await db.lead.updateMany({
+		where: { id: leadId, remindedAt: null, statusAt: null },
+		data: { remindedAt: now.toISOString() }
+	});
 	return count === 1;
 }
 

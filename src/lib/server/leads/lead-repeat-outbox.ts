@@ -6,7 +6,12 @@ import { OUTBOX_LEASE_MS } from '../telegram/outbox-api.ts';
 import { LEADS_BACKOFF } from './backoff.ts';
 import { refreshLeadCardNow, type LeadCardDeps } from './lead-card-edit-outbox.ts';
 import { requestCardEdit } from './lead-card-edits.repository.ts';
-import { claimRepeatToNotify, recordRepeatFailure, recordRepeatNotified, type RepeatWithLead } from './lead-outbox.repository.ts';
+import {
+	claimRepeatToNotify,
+	recordRepeatFailure,
+	recordRepeatNotified,
+	type RepeatWithLead
+} from './lead-outbox.repository.ts';
 
 /**
  * The repeat outbox as a sender of the outbox driver: a repeat contact pings the card (a reply
@@ -17,11 +22,19 @@ import { claimRepeatToNotify, recordRepeatFailure, recordRepeatNotified, type Re
  */
 export const MAX_NOTIFY_ATTEMPTS = 10;
 
-export function leadRepeatOutbox(deps: LeadCardDeps, groupChatId: bigint | null): OutboxSender<RepeatWithLead, string, bigint> {
+export function leadRepeatOutbox(
+	deps: LeadCardDeps,
+	groupChatId: bigint | null
+): OutboxSender<RepeatWithLead, string, bigint> {
 	return {
 		name: 'repeat ping',
 		perPass: 10,
-		ladder: { backoff: LEADS_BACKOFF, maxAttempts: MAX_NOTIFY_ATTEMPTS, recipient: 'group', floodCountsAsAttempt: true },
+		ladder: {
+			backoff: LEADS_BACKOFF,
+			maxAttempts: MAX_NOTIFY_ATTEMPTS,
+			recipient: 'group',
+			floodCountsAsAttempt: true
+		},
 		places: 'client',
 		oneChat: groupChatId ?? undefined,
 		claim: (now) => claimRepeatToNotify(deps.db, now, OUTBOX_LEASE_MS),
@@ -29,7 +42,10 @@ export function leadRepeatOutbox(deps: LeadCardDeps, groupChatId: bigint | null)
 		// Claimed only once the lead's card is posted, so its chat is known.
 		chatId: (repeat) => repeat.lead.chatId as bigint,
 		describe: (repeat) => ({ repeatId: repeat.id, leadId: repeat.leadId }),
-		prepare: async (repeat) => (repeat.lead.erasedAt ? { end: 'skipped', reason: 'no ping: the lead was erased' } : { message: describeRepeatPing(deps, repeat) }),
+		prepare: async (repeat) =>
+			repeat.lead.erasedAt
+				? { end: 'skipped', reason: 'no ping: the lead was erased' }
+				: { message: describeRepeatPing(deps, repeat) },
 		async send(repeat, text) {
 			const reply_parameters = { message_id: Number(repeat.lead.messageId), allow_sending_without_reply: true };
 			return BigInt((await deps.api.sendMessage(Number(repeat.lead.chatId), text, { reply_parameters })).message_id);
@@ -42,11 +58,18 @@ export function leadRepeatOutbox(deps: LeadCardDeps, groupChatId: bigint | null)
 				await recordRepeatNotified(tx, repeat.id, now, null, pingMessageId);
 				await requestCardEdit(tx, repeat.leadId, now);
 			});
-			await refreshLeadCardNow(deps, repeat.leadId).catch((error: unknown) => deps.logger.warn({ err: error, leadId: repeat.leadId }, 'card refresh after a repeat failed; the edit stays queued'));
+			await refreshLeadCardNow(deps, repeat.leadId).catch((error: unknown) =>
+				deps.logger.warn(
+					{ err: error, leadId: repeat.leadId },
+					'card refresh after a repeat failed; the edit stays queued'
+				)
+			);
 		},
-		postpone: (repeat, retryAt, error, counts) => recordRepeatFailure(deps.db, repeat.id, error ?? 'waiting for Telegram flood control', retryAt, counts),
+		postpone: (repeat, retryAt, error, counts) =>
+			recordRepeatFailure(deps.db, repeat.id, error ?? 'waiting for Telegram flood control', retryAt, counts),
 		async end(repeat, as, reason) {
-			const note = as === 'poison' ? `gave up after ${repeat.notifyAttempts + 1} attempts: ${reason.slice(0, 240)}` : reason;
+			const note =
+				as === 'poison' ? `gave up after ${repeat.notifyAttempts + 1} attempts: ${reason.slice(0, 240)}` : reason;
 			await recordRepeatNotified(deps.db, repeat.id, deps.clock.now(), note);
 		}
 	};

@@ -28,7 +28,13 @@ export type StatusChange = { outcome: 'changed' | 'unchanged'; lead: Lead } | { 
  * With `audit` (the console and /api/v1), the `lead_status` row — `{ leadId, status, outcome }` and
  * `audit.details` — is written in the same transaction, for a change and for an unchanged press alike.
  */
-export async function setLeadStatus(deps: { db: Db; clock: Clock }, leadId: number, status: LeadStatus, actor: StatusActor, audit?: LeadAudit): Promise<StatusChange> {
+export async function setLeadStatus(
+	deps: { db: Db; clock: Clock },
+	leadId: number,
+	status: LeadStatus,
+	actor: StatusActor,
+	audit?: LeadAudit
+): Promise<StatusChange> {
 	const now = deps.clock.now();
 	const at = now.toISOString();
 	return deps.db.$transaction(async (tx) => {
@@ -36,7 +42,12 @@ export async function setLeadStatus(deps: { db: Db; clock: Clock }, leadId: numb
 		const lead = await tx.lead.findUnique({ where: { id: leadId } });
 		if (!lead) return { outcome: 'not_found' };
 		const record = (outcome: 'changed' | 'unchanged') =>
-			audit ? recordAudit(tx, deps.clock, audit.actor, { action: 'lead_status', details: { leadId, status, outcome, ...audit.details } }) : undefined;
+			audit
+				? recordAudit(tx, deps.clock, audit.actor, {
+						action: 'lead_status',
+						details: { leadId, status, outcome, ...audit.details }
+					})
+				: undefined;
 		if (lead.status === status) {
 			await record('unchanged');
 			return { outcome: 'unchanged', lead };

@@ -17,10 +17,17 @@ export interface LeadsSettings {
 	admins: readonly bigint[];
 }
 
-export type LeadsSettingValues = Pick<SettingValues, 'salesGroupChatId' | 'salesGroupLanguage' | 'leadPressers' | 'adminIds'>;
+export type LeadsSettingValues = Pick<
+	SettingValues,
+	'salesGroupChatId' | 'salesGroupLanguage' | 'leadPressers' | 'adminIds'
+>;
 
 export function leadsSettingsFrom(values: LeadsSettingValues): LeadsSettings {
-	return { chatId: values.salesGroupChatId, locale: values.salesGroupLanguage, admins: values.leadPressers.length > 0 ? values.leadPressers : values.adminIds };
+	return {
+		chatId: values.salesGroupChatId,
+		locale: values.salesGroupLanguage,
+		admins: values.leadPressers.length > 0 ? values.leadPressers : values.adminIds
+	};
 }
 
 export function isLeadAdmin(settings: Pick<LeadsSettings, 'admins'>, telegramUserId: number | bigint): boolean {

@@ -37,7 +37,11 @@ export interface LeadRow {
 
 const LIST_LIMIT = 200;
 
-export async function listLeads(db: Db, filters: LeadFilters, now: Date): Promise<{ rows: LeadRow[]; counts: Record<string, number>; truncated: boolean }> {
+export async function listLeads(
+	db: Db,
+	filters: LeadFilters,
+	now: Date
+): Promise<{ rows: LeadRow[]; counts: Record<string, number>; truncated: boolean }> {
 	const search = filters.search?.trim();
 	const where = {
 		...(filters.status ? { status: filters.status } : {}),
@@ -45,11 +49,22 @@ export async function listLeads(db: Db, filters: LeadFilters, now: Date): Promis
 		...(search ? { OR: searchConditions(search) } : {})
 	};
 	const [rows, grouped] = await Promise.all([
-		db.lead.findMany({ where, orderBy: { id: 'desc' }, take: LIST_LIMIT + 1, include: { _count: { select: { repeats: true } } } }),
+		db.lead.findMany({
+			where,
+			orderBy: { id: 'desc' },
+			take: LIST_LIMIT + 1,
+			include: { _count: { select: { repeats: true } } }
+		}),
 		db.lead.groupBy({ by: ['status'], _count: { _all: true } })
 	]);
-	const counts = Object.fromEntries(LEAD_STATUSES.map((s) => [s, grouped.find((g) => g.status === s)?._count._all ?? 0]));
-	return { rows: rows.slice(0, LIST_LIMIT).map((lead) => toRow(lead, lead._count.repeats)), counts, truncated: rows.length > LIST_LIMIT };
+	const counts = Object.fromEntries(
+		LEAD_STATUSES.map((s) => [s, grouped.find((g) => g.status === s)?._count._all ?? 0])
+	);
+	return {
+		rows: rows.slice(0, LIST_LIMIT).map((lead) => toRow(lead, lead._count.repeats)),
+		counts,
+		truncated: rows.length > LIST_LIMIT
+	};
 }
 
 function searchConditions(search: string) {
@@ -66,8 +81,43 @@ function searchConditions(search: string) {
 }
 
 function toRow(lead: Lead, repeats: number): LeadRow {
-	const { id, createdAt, name, telegram, phone, eventDate, guests, locale, utmSource, status, statusByName, statusAt, publishedAt, publishAttempts, publishError, erasedAt } = lead;
-	return { id, createdAt, name, telegram, phone, eventDate, guests, locale, utmSource, status, statusByName, statusAt, publishedAt, publishAttempts, publishError, erasedAt, repeats };
+	const {
+		id,
+		createdAt,
+		name,
+		telegram,
+		phone,
+		eventDate,
+		guests,
+		locale,
+		utmSource,
+		status,
+		statusByName,
+		statusAt,
+		publishedAt,
+		publishAttempts,
+		publishError,
+		erasedAt
+	} = lead;
+	return {
+		id,
+		createdAt,
+		name,
+		telegram,
+		phone,
+		eventDate,
+		guests,
+		locale,
+		utmSource,
+		status,
+		statusByName,
+		statusAt,
+		publishedAt,
+		publishAttempts,
+		publishError,
+		erasedAt,
+		repeats
+	};
 }
 
 export interface LeadDetail extends LeadRow {
@@ -78,11 +128,26 @@ export interface LeadDetail extends LeadRow {
 	utmCampaign: string | null;
 	remindedAt: string | null;
 	history: { id: number; status: string; byUserId: string; byName: string | null; at: string }[];
-	repeatList: { id: number; at: string; telegram: string | null; phone: string | null; eventDate: string | null; guests: string | null; comment: string | null; locale: string | null; utmSource: string | null; notifiedAt: string | null; notifyError: string | null }[];
+	repeatList: {
+		id: number;
+		at: string;
+		telegram: string | null;
+		phone: string | null;
+		eventDate: string | null;
+		guests: string | null;
+		comment: string | null;
+		locale: string | null;
+		utmSource: string | null;
+		notifiedAt: string | null;
+		notifyError: string | null;
+	}[];
 }
 
 export async function readLeadDetail(db: Db, id: number): Promise<LeadDetail | null> {
-	const lead = await db.lead.findUnique({ where: { id }, include: { history: { orderBy: { id: 'asc' } }, repeats: { orderBy: { id: 'asc' } } } });
+	const lead = await db.lead.findUnique({
+		where: { id },
+		include: { history: { orderBy: { id: 'asc' } }, repeats: { orderBy: { id: 'asc' } } }
+	});
 	if (!lead) return null;
 	return {
 		...toRow(lead, lead.repeats.length),
@@ -92,10 +157,28 @@ export async function readLeadDetail(db: Db, id: number): Promise<LeadDetail | n
 		utmMedium: lead.utmMedium,
 		utmCampaign: lead.utmCampaign,
 		remindedAt: lead.remindedAt,
-		history: lead.history.map((h) => ({ id: h.id, status: h.status, byUserId: String(h.byUserId), byName: h.byName, at: h.at })),
-		repeatList: lead.repeats.map(({ id: rid, at, telegram, phone, eventDate, guests, comment, locale, utmSource, notifiedAt, notifyError }) => ({
-			id: rid, at, telegram, phone, eventDate, guests, comment, locale, utmSource, notifiedAt, notifyError
-		}))
+		history: lead.history.map((h) => ({
+			id: h.id,
+			status: h.status,
+			byUserId: String(h.byUserId),
+			byName: h.byName,
+			at: h.at
+		})),
+		repeatList: lead.repeats.map(
+			({ id: rid, at, telegram, phone, eventDate, guests, comment, locale, utmSource, notifiedAt, notifyError }) => ({
+				id: rid,
+				at,
+				telegram,
+				phone,
+				eventDate,
+				guests,
+				comment,
+				locale,
+				utmSource,
+				notifiedAt,
+				notifyError
+			})
+		)
 	};
 }
 

@@ -10,7 +10,9 @@ export type { Lead, LeadRepeat };
 export type NewLead = LeadFormInput & { createdAt: string; locale: string; ipHash: string };
 
 export type NewRepeat = Pick<LeadRepeat, 'leadId' | 'requestId' | 'at'> &
-	Partial<Pick<LeadRepeat, 'telegram' | 'phone' | 'eventDate' | 'guests' | 'comment' | 'locale' | 'utmSource' | 'ipHash'>>;
+	Partial<
+		Pick<LeadRepeat, 'telegram' | 'phone' | 'eventDate' | 'guests' | 'comment' | 'locale' | 'utmSource' | 'ipHash'>
+	>;
 
 /** The lead a request id already made, as a lead or as a repeat of one. */
 export async function findLeadIdByRequestId(tx: Db | Tx, requestId: string): Promise<number | null> {
@@ -33,7 +35,11 @@ export async function countSubmissionsFromIpSince(tx: Db | Tx, ipHash: string, s
  * compare case-insensitively; idx_leads_created narrows the scan to the last day. Only the
  * contacts given are compared (a NULL parameter has no type PostgreSQL could infer).
  */
-export async function findRecentLeadByContact(tx: Db | Tx, contact: { telegram?: string; phone?: string }, since: string): Promise<Lead | null> {
+export async function findRecentLeadByContact(
+	tx: Db | Tx,
+	contact: { telegram?: string; phone?: string },
+	since: string
+): Promise<Lead | null> {
 	if (!contact.telegram && !contact.phone) return null;
 	const sameContact = [
 		...(contact.telegram !== undefined ? [Prisma.sql`lower(telegram) = lower(${contact.telegram})`] : []),

@@ -14,7 +14,10 @@ import { formatTashkent } from './tashkent-time.ts';
  */
 export type PingScrub = { ok: true } | { ok: false; error: unknown };
 
-export async function scrubRepeatPings(deps: LeadCardDeps, lead: { id: number; chatId: bigint; erasedAt: string }): Promise<PingScrub> {
+export async function scrubRepeatPings(
+	deps: LeadCardDeps,
+	lead: { id: number; chatId: bigint; erasedAt: string }
+): Promise<PingScrub> {
 	const text = erasedPingText(deps, lead.id, lead.erasedAt);
 	for (const ping of await findPingsToScrub(deps.db, lead.id)) {
 		try {

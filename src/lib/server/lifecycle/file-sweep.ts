@@ -46,14 +46,22 @@ export async function sweepExpiredFiles(deps: SweepDeps): Promise<SweepResult> {
 			result.removedDirs += await deps.fileStore.removeEmptyFolders(folder, { olderThan, emptied });
 		} catch (error) {
 			result.failures++;
-			deps.logger.warn({ prefix: folder, err: error }, 'could not remove the empty folders of the file store; will retry next pass');
+			deps.logger.warn(
+				{ prefix: folder, err: error },
+				'could not remove the empty folders of the file store; will retry next pass'
+			);
 		}
 	}
 	return result;
 }
 
 /** Deletes the folder's expired files; returns their keys, or null when the folder could not be listed. */
-async function deleteExpired(deps: SweepDeps, folder: string, olderThan: Date, result: SweepResult): Promise<string[] | null> {
+async function deleteExpired(
+	deps: SweepDeps,
+	folder: string,
+	olderThan: Date,
+	result: SweepResult
+): Promise<string[] | null> {
 	let files: StoredFile[];
 	try {
 		files = await deps.fileStore.list(`${folder}/`);

@@ -48,7 +48,11 @@ export class GuestBusyError extends Error {
  * name. Files go after the commit. A guest with a job in flight is refused (GuestBusyError):
  * the pipeline would otherwise deliver a pack to rows that no longer exist.
  */
-export async function eraseGuest(deps: GuestErasureDeps, telegramUserId: bigint, reason: GuestErasureReason): Promise<GuestErasure> {
+export async function eraseGuest(
+	deps: GuestErasureDeps,
+	telegramUserId: bigint,
+	reason: GuestErasureReason
+): Promise<GuestErasure> {
 	const erasure = await deps.db.$transaction(async (tx) => {
 		// A photo taken meanwhile moves one of these sessions: locked, it waits for the erasure (then
 		// finds its session gone) or the erasure waits for it (then finds the job active).
@@ -62,7 +66,14 @@ export async function eraseGuest(deps: GuestErasureDeps, telegramUserId: bigint,
 }
 
 /** The row part of an erasure, on any connection (also used on a restored backup file). */
-export async function eraseGuestRows(sql: SqlRunner, key: Buffer, telegramUserId: bigint, reason: string, erasedAt: string, record = true): Promise<GuestErasure> {
+export async function eraseGuestRows(
+	sql: SqlRunner,
+	key: Buffer,
+	telegramUserId: bigint,
+	reason: string,
+	erasedAt: string,
+	record = true
+): Promise<GuestErasure> {
 	const pseudonym = pseudonymForGuest(key, telegramUserId);
 	const footprint = await readGuestFootprint(sql, telegramUserId);
 	// A console reset replayed on a restored backup keeps the guest's news choice and block mark, as the reset did.
@@ -70,10 +81,23 @@ export async function eraseGuestRows(sql: SqlRunner, key: Buffer, telegramUserId
 	// /forget deleted the sets in Telegram first; retention leaves them with the guest, so a later
 	// /forget must still find their names (retired_sticker_sets).
 	if (reason === 'forget') deleted.retired_sticker_sets = await forgetRetiredStickerSets(sql, telegramUserId);
-	else await retireStickerSets(sql, telegramUserId, footprint.packNames, erasedAt, reason === 'reset_user' ? 'reset_user' : 'retention');
+	else
+		await retireStickerSets(
+			sql,
+			telegramUserId,
+			footprint.packNames,
+			erasedAt,
+			reason === 'reset_user' ? 'reset_user' : 'retention'
+		);
 	const auditEntriesPseudonymised = await pseudonymiseGuestAudit(sql, telegramUserId, pseudonym);
 	if (record) {
-		await recordErasure(sql, { kind: 'guest', subject: pseudonym, reason, erasedAt, packNameHashes: fingerprintPackNames(key, footprint.packNames) });
+		await recordErasure(sql, {
+			kind: 'guest',
+			subject: pseudonym,
+			reason,
+			erasedAt,
+			packNameHashes: fingerprintPackNames(key, footprint.packNames)
+		});
 	}
 	return { pseudonym, deleted, auditEntriesPseudonymised, footprint };
 }
@@ -81,7 +105,10 @@ export async function eraseGuestRows(sql: SqlRunner, key: Buffer, telegramUserId
 const SAFE_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** Session folders of the guest and the debug sheets of their jobs (`debug_sheets/job<N>_*`). */
-export async function removeGuestFiles(files: FileStore, footprint: Pick<GuestFootprint, 'sessionTokens' | 'jobIds'>): Promise<number> {
+export async function removeGuestFiles(
+	files: FileStore,
+	footprint: Pick<GuestFootprint, 'sessionTokens' | 'jobIds'>
+): Promise<number> {
 	let removed = 0;
 	for (const token of footprint.sessionTokens) {
 		if (!SAFE_NAME.test(token)) continue; // never let a stored value steer a delete outside the session folders

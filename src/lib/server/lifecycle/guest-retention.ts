@@ -47,8 +47,9 @@ function cutoffIso(clock: Clock, days: number): string {
 // Raw SQL: "last activity" spans three tables; Prisma cannot express the grouped max.
 async function findInactiveGuests(db: Db, before: string): Promise<bigint[]> {
 	const { instant, numberParams } = dialectOf(db);
-	const rows = await db.$queryRawUnsafe<{ id: unknown }[]>(numberParams(
-		`WITH activity(id, at) AS (
+	const rows = await db.$queryRawUnsafe<{ id: unknown }[]>(
+		numberParams(
+			`WITH activity(id, at) AS (
 			SELECT telegram_user_id, created_at FROM users
 			UNION ALL SELECT telegram_user_id, consented_at FROM users WHERE consented_at IS NOT NULL
 			UNION ALL SELECT telegram_user_id, pack_completed_at FROM users WHERE pack_completed_at IS NOT NULL
@@ -60,7 +61,8 @@ async function findInactiveGuests(db: Db, before: string): Promise<bigint[]> {
 		SELECT id FROM activity GROUP BY id
 		HAVING max(${instant('at')}) < ${instant('?')}
 			AND id NOT IN (SELECT telegram_user_id FROM jobs WHERE status IN ${sqlList(ACTIVE_JOB_STATUSES)})
-		LIMIT ${BATCH}`),
+		LIMIT ${BATCH}`
+		),
 		before
 	);
 	return rows.map((r) => toBigInt(r.id));
@@ -88,12 +90,21 @@ export async function pseudonymiseOrphanAudit(deps: RetentionDeps): Promise<numb
 		await deps.db.$transaction(async (tx) => {
 			const id = toBigInt(row.id);
 			const sql = prismaRunner(tx);
-			const details = await sql.all<{ d: string | null }>(`SELECT details AS d FROM audit_log WHERE telegram_user_id = ?`, [id]);
+			const details = await sql.all<{ d: string | null }>(
+				`SELECT details AS d FROM audit_log WHERE telegram_user_id = ?`,
+				[id]
+			);
 			const names = details.flatMap((r) => extractPackNames(r.d ?? ''));
 			const pseudonym = pseudonymForGuest(deps.pseudonymKey, id);
 			await pseudonymiseGuestAudit(sql, id, pseudonym);
 			const packNameHashes = fingerprintPackNames(deps.pseudonymKey, names);
-			await recordErasure(sql, { kind: 'guest', subject: pseudonym, reason: 'retention', erasedAt: deps.clock.now().toISOString(), packNameHashes });
+			await recordErasure(sql, {
+				kind: 'guest',
+				subject: pseudonym,
+				reason: 'retention',
+				erasedAt: deps.clock.now().toISOString(),
+				packNameHashes
+			});
 		});
 		done++;
 	}

@@ -8,7 +8,12 @@ import { fingerprintPackName, pseudonymForGuest } from './pseudonym.ts';
  * their pseudonym. Generation calls this while choosing a name, next to its checks of users.pack_name,
  * jobs.pack_name and reset entries still in clear in audit_log.
  */
-export async function isPackNameRetired(db: Db, key: Buffer, telegramUserId: bigint, packName: string): Promise<boolean> {
+export async function isPackNameRetired(
+	db: Db,
+	key: Buffer,
+	telegramUserId: bigint,
+	packName: string
+): Promise<boolean> {
 	const entries = await db.erasure.findMany({
 		where: { kind: 'guest', subject: pseudonymForGuest(key, telegramUserId), packNameHashes: { not: null } },
 		select: { packNameHashes: true }

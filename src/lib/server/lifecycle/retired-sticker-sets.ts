@@ -16,7 +16,13 @@ const TABLE = 'retired_sticker_sets';
 export type RetireReason = 'reset_user' | 'retention';
 
 /** Remembers the guest's sets (a name already listed keeps its first entry). */
-export async function retireStickerSets(sql: SqlRunner, telegramUserId: bigint, names: string[], retiredAt: string, reason: RetireReason): Promise<number> {
+export async function retireStickerSets(
+	sql: SqlRunner,
+	telegramUserId: bigint,
+	names: string[],
+	retiredAt: string,
+	reason: RetireReason
+): Promise<number> {
 	if (names.length === 0 || !(await tableExists(sql, TABLE))) return 0;
 	let added = 0;
 	for (const name of [...new Set(names)].sort()) {
@@ -30,7 +36,9 @@ export async function retireStickerSets(sql: SqlRunner, telegramUserId: bigint, 
 
 export async function readRetiredStickerSets(sql: SqlRunner, telegramUserId: bigint): Promise<string[]> {
 	if (!(await tableExists(sql, TABLE))) return [];
-	const rows = await sql.all<{ name: string }>(`SELECT name FROM ${TABLE} WHERE telegram_user_id = ? ORDER BY name`, [telegramUserId]);
+	const rows = await sql.all<{ name: string }>(`SELECT name FROM ${TABLE} WHERE telegram_user_id = ? ORDER BY name`, [
+		telegramUserId
+	]);
 	return rows.map((row) => row.name);
 }
 

@@ -22,8 +22,31 @@ export function pseudonymiserFor(key: Buffer | undefined): Pseudonymise {
 	return key ? (id) => pseudonymForGuest(key, id) : () => '[telegram id]';
 }
 
-const PAYLOAD_KEYS = new Set(['payload', 'update', 'message', 'edited_message', 'channel_post', 'callback_query', 'my_chat_member', 'reply_to_message', 'result']);
-const TEXT_KEYS = new Set(['text', 'caption', 'first_name', 'last_name', 'firstname', 'lastname', 'username', 'phone', 'phone_number', 'comment', 'bio', 'query']);
+const PAYLOAD_KEYS = new Set([
+	'payload',
+	'update',
+	'message',
+	'edited_message',
+	'channel_post',
+	'callback_query',
+	'my_chat_member',
+	'reply_to_message',
+	'result'
+]);
+const TEXT_KEYS = new Set([
+	'text',
+	'caption',
+	'first_name',
+	'last_name',
+	'firstname',
+	'lastname',
+	'username',
+	'phone',
+	'phone_number',
+	'comment',
+	'bio',
+	'query'
+]);
 const ID_KEY = /^(chat_?id|user_?id|telegram_?user_?id|from_?id|sender_?id|by)$/i;
 const ID_VALUE = /^-?\d{1,20}$/;
 
@@ -31,8 +54,14 @@ export function scrubGuestData(fields: Record<string, unknown>, pseudonymise: Ps
 	return scrubObject(fields, pseudonymise, false);
 }
 
-function scrubObject(value: Record<string, unknown>, pseudonymise: Pseudonymise, inPayload: boolean): Record<string, unknown> {
-	return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, scrubField(key, field, pseudonymise, inPayload)]));
+function scrubObject(
+	value: Record<string, unknown>,
+	pseudonymise: Pseudonymise,
+	inPayload: boolean
+): Record<string, unknown> {
+	return Object.fromEntries(
+		Object.entries(value).map(([key, field]) => [key, scrubField(key, field, pseudonymise, inPayload)])
+	);
 }
 
 function scrubField(key: string, field: unknown, pseudonymise: Pseudonymise, inPayload: boolean): unknown {
@@ -40,7 +69,11 @@ function scrubField(key: string, field: unknown, pseudonymise: Pseudonymise, inP
 	if (idKey && isTelegramId(field)) return pseudonymise(BigInt(field as number | string));
 	if (Array.isArray(field)) return field.map((item) => scrubField(key, item, pseudonymise, inPayload));
 	if (field !== null && typeof field === 'object') {
-		return scrubObject(field as Record<string, unknown>, pseudonymise, inPayload || PAYLOAD_KEYS.has(key.toLowerCase()));
+		return scrubObject(
+			field as Record<string, unknown>,
+			pseudonymise,
+			inPayload || PAYLOAD_KEYS.has(key.toLowerCase())
+		);
 	}
 	if (typeof field === 'string' && (inPayload || TEXT_KEYS.has(key.toLowerCase()))) return REMOVED;
 	return field;

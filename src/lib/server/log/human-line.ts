@@ -19,11 +19,21 @@ export function humanLogLine(line: string): string {
 		return line;
 	}
 	if (typeof entry.level !== 'number' || typeof entry.msg !== 'string') return line;
-	const time = typeof entry.time === 'string' ? entry.time.slice(11, 19) : typeof entry.time === 'number' ? new Date(entry.time).toISOString().slice(11, 19) : '--:--:--';
+	const time =
+		typeof entry.time === 'string'
+			? entry.time.slice(11, 19)
+			: typeof entry.time === 'number'
+				? new Date(entry.time).toISOString().slice(11, 19)
+				: '--:--:--';
 	const fields = Object.entries(entry).filter(([key]) => !BOOKKEEPING.has(key));
 	const shown = fields.slice(0, MAX_FIELDS).map(([key, value]) => `${key}=${shortValue(value)}`);
 	if (fields.length > MAX_FIELDS) shown.push(`(+${fields.length - MAX_FIELDS} more)`);
-	return [time, LEVELS[entry.level] ?? String(entry.level), entry.msg, ...(shown.length ? [' ' + shown.join(' ')] : [])].join(' ');
+	return [
+		time,
+		LEVELS[entry.level] ?? String(entry.level),
+		entry.msg,
+		...(shown.length ? [' ' + shown.join(' ')] : [])
+	].join(' ');
 }
 
 function shortValue(value: unknown): string {

@@ -47,7 +47,9 @@ export function openLogEntryWriter(dbPath: string): LogEntryWriter {
  */
 export function logEntryWriterFor(database: DatabaseTarget, db: Db): LogEntryWriter {
 	const place = placeOf(database);
-	return dialectOf(db).lockWaitBlocksProcess && place.storage === 'file' ? openLogEntryWriter(place.path) : clientLogEntryWriter(db);
+	return dialectOf(db).lockWaitBlocksProcess && place.storage === 'file'
+		? openLogEntryWriter(place.path)
+		: clientLogEntryWriter(db);
 }
 
 /**

@@ -10,13 +10,31 @@ describe('parseLogLine', () => {
 	});
 
 	it('keeps level, time and message in their columns and the rest as context', () => {
-		const line = JSON.stringify({ level: 60, time: '2026-02-02T02:02:02.000Z', process: 'worker', pid: 9, hostname: 'h', msg: 'boom', job: 3 });
-		expect(parseLogLine(line, 'worker', at)).toEqual({ at: '2026-02-02T02:02:02.000Z', process: 'worker', level: 'fatal', message: 'boom', context: '{"job":3}' });
+		const line = JSON.stringify({
+			level: 60,
+			time: '2026-02-02T02:02:02.000Z',
+			process: 'worker',
+			pid: 9,
+			hostname: 'h',
+			msg: 'boom',
+			job: 3
+		});
+		expect(parseLogLine(line, 'worker', at)).toEqual({
+			at: '2026-02-02T02:02:02.000Z',
+			process: 'worker',
+			level: 'fatal',
+			message: 'boom',
+			context: '{"job":3}'
+		});
 	});
 
 	it('falls back to the error message when the line has none', () => {
 		const line = JSON.stringify({ level: 50, err: { type: 'Error', message: 'disk full' } });
-		expect(parseLogLine(line, 'web', at)).toMatchObject({ message: 'disk full', at: '2026-01-01T00:00:00.000Z', level: 'error' });
+		expect(parseLogLine(line, 'web', at)).toMatchObject({
+			message: 'disk full',
+			at: '2026-01-01T00:00:00.000Z',
+			level: 'error'
+		});
 	});
 });
 
@@ -25,7 +43,9 @@ describe('scrubLinkSecrets', () => {
 		const link = 'http://kiosk.example/console/setup?token=t5ll2cz73hketi5bouio6yyr4iqnnkz6';
 		const line = JSON.stringify({ level: 40, msg: `console setup: open ${link} to create the owner`, setupLink: link });
 		const draft = parseLogLine(line, 'web', at)!;
-		expect(draft.message).toBe('console setup: open http://kiosk.example/console/setup?token=[redacted] to create the owner');
+		expect(draft.message).toBe(
+			'console setup: open http://kiosk.example/console/setup?token=[redacted] to create the owner'
+		);
 		expect(draft.context).toBe('{"setupLink":"http://kiosk.example/console/setup?token=[redacted]"}');
 		expect(JSON.stringify(draft)).not.toContain('t5ll2cz73');
 	});

@@ -32,7 +32,12 @@ const LEVEL_NAMES: Record<number, StoredLevel> = { 40: 'warn', 50: 'error', 60: 
 const OWN_COLUMNS = new Set(['level', 'time', 'msg', 'process', 'pid', 'hostname']);
 
 /** Null for a line that is not JSON or is below warn: the sink skips it. */
-export function parseLogLine(line: string, processName: LogProcess, fallbackAt: () => string, pseudonymise: Pseudonymise = () => '[telegram id]'): LogEntryDraft | null {
+export function parseLogLine(
+	line: string,
+	processName: LogProcess,
+	fallbackAt: () => string,
+	pseudonymise: Pseudonymise = () => '[telegram id]'
+): LogEntryDraft | null {
 	let record: Record<string, unknown>;
 	try {
 		record = JSON.parse(line) as Record<string, unknown>;
@@ -41,7 +46,10 @@ export function parseLogLine(line: string, processName: LogProcess, fallbackAt: 
 	}
 	const level = LEVEL_NAMES[Number(record.level)];
 	if (!level) return null;
-	const rest = scrubGuestData(Object.fromEntries(Object.entries(record).filter(([key]) => !OWN_COLUMNS.has(key))), pseudonymise);
+	const rest = scrubGuestData(
+		Object.fromEntries(Object.entries(record).filter(([key]) => !OWN_COLUMNS.has(key))),
+		pseudonymise
+	);
 	return {
 		at: typeof record.time === 'string' ? record.time : fallbackAt(),
 		process: processName,

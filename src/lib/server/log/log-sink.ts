@@ -125,7 +125,9 @@ export class LogSink {
 	#failed(error: unknown): void {
 		// A single miss is normal (our own transaction held the lock for a moment); a streak is worth a line.
 		if (++this.#failuresInARow === REPORT_AFTER_FAILURES) {
-			this.#onTrouble(`log table: could not store log lines for ${REPORT_AFTER_FAILURES} tries (${errorText(error, DEFAULT_ERROR_TEXT_LENGTH, { preferCode: true })}); keeping up to ${this.#maxPending}, dropping older ones`);
+			this.#onTrouble(
+				`log table: could not store log lines for ${REPORT_AFTER_FAILURES} tries (${errorText(error, DEFAULT_ERROR_TEXT_LENGTH, { preferCode: true })}); keeping up to ${this.#maxPending}, dropping older ones`
+			);
 		}
 	}
 

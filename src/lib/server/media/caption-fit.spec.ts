@@ -15,7 +15,8 @@ describe('fitting a caption on a 512-px sticker', () => {
 		const layout = await fitCaption('CORPORATE GALA FOREVER 2026', 512);
 		expect(layout).toMatchObject({ lines: ['CORPORATE GALA', 'FOREVER 2026'], fits: true });
 		expect(layout.fontSize).toBeGreaterThanOrEqual(512 * MIN_CAPTION_SHARE - 1);
-		for (const line of layout.lines) expect((await inkWidthPerPx(line)) * layout.fontSize).toBeLessThanOrEqual(captionRoom(512));
+		for (const line of layout.lines)
+			expect((await inkWidthPerPx(line)) * layout.fontSize).toBeLessThanOrEqual(captionRoom(512));
 	});
 
 	it('cuts one long word in the middle only when no split at a space fits', async () => {

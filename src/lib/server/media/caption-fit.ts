@@ -109,14 +109,21 @@ function inkColumns(alpha: Buffer, width: number, height: number): [number, numb
 	let right = -1;
 	for (let y = 0; y < height; y++) {
 		const row = y * width;
-		for (let x = 0; x < left; x++) if (alpha[row + x]! > 0) (left = x);
-		for (let x = width - 1; x > right; x--) if (alpha[row + x]! > 0) (right = x);
+		for (let x = 0; x < left; x++) if (alpha[row + x]! > 0) left = x;
+		for (let x = width - 1; x > right; x--) if (alpha[row + x]! > 0) right = x;
 	}
 	return [left, right];
 }
 
 /** One line of caption as SVG text, in the caption's type with its stroke. */
-export function captionText(text: string, x: number, y: number, fontSize: number, anchor: 'start' | 'middle', colours = { fill: '#ffffff', ink: '#000000' }): string {
+export function captionText(
+	text: string,
+	x: number,
+	y: number,
+	fontSize: number,
+	anchor: 'start' | 'middle',
+	colours = { fill: '#ffffff', ink: '#000000' }
+): string {
 	return `<text x="${x}" y="${y}" font-family="${CAPTION_FONT_FAMILY}" font-weight="bold" font-size="${fontSize}" text-anchor="${anchor}" fill="${colours.fill}" stroke="${colours.ink}" stroke-width="${fontSize * CAPTION_STROKE_SHARE}" stroke-linejoin="round" paint-order="stroke">${escapeXml(text)}</text>`;
 }
 

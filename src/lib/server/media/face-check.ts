@@ -39,8 +39,10 @@ const DETECTION_SIDE = 512;
 export function judgeFaces(faces: readonly FaceBox[], width: number, height: number): FaceVerdict {
 	const [face, ...others] = [...faces].sort((a, b) => b.width - a.width);
 	if (!face) return { ok: false, problem: 'no_face' };
-	if (others.some((other) => other.width >= face.width * OTHER_PERSON_SHARE)) return { ok: false, problem: 'several_faces' };
-	if (face.width < Math.max(MIN_FACE_PIXELS, Math.min(width, height) * MIN_FACE_SHARE)) return { ok: false, problem: 'face_too_small' };
+	if (others.some((other) => other.width >= face.width * OTHER_PERSON_SHARE))
+		return { ok: false, problem: 'several_faces' };
+	if (face.width < Math.max(MIN_FACE_PIXELS, Math.min(width, height) * MIN_FACE_SHARE))
+		return { ok: false, problem: 'face_too_small' };
 	if (isCutOff(face, width, height)) return { ok: false, problem: 'face_cut_off' };
 	return { ok: true, face };
 }
@@ -49,7 +51,12 @@ export function judgeFaces(faces: readonly FaceBox[], width: number, height: num
 function isCutOff(face: FaceBox, width: number, height: number): boolean {
 	const slackX = face.width * EDGE_SLACK;
 	const slackY = face.height * EDGE_SLACK;
-	return face.x < -slackX || face.y < -slackY || face.x + face.width > width + slackX || face.y + face.height > height + slackY;
+	return (
+		face.x < -slackX ||
+		face.y < -slackY ||
+		face.x + face.width > width + slackX ||
+		face.y + face.height > height + slackY
+	);
 }
 
 export interface Region {
@@ -82,10 +89,14 @@ export async function cropFace(selfie: Buffer, region: Region): Promise<Buffer> 
 		.toBuffer();
 }
 
-export type SelfieFaceCheck = { ok: true; face: FaceBox; faceCrop: Buffer } | { ok: false; problem: FaceProblem; faces: number };
+export type SelfieFaceCheck =
+	{ ok: true; face: FaceBox; faceCrop: Buffer } | { ok: false; problem: FaceProblem; faces: number };
 
 /** Finds the faces on a normalised selfie, judges them and, when the photo passes, crops the face. */
-export async function checkSelfieFace(selfie: { selfie: Buffer; width: number; height: number }, detector: FaceFinder): Promise<SelfieFaceCheck> {
+export async function checkSelfieFace(
+	selfie: { selfie: Buffer; width: number; height: number },
+	detector: FaceFinder
+): Promise<SelfieFaceCheck> {
 	const faces = await detector.findFaces(selfie.selfie, { maxSide: DETECTION_SIDE });
 	const verdict = judgeFaces(faces, selfie.width, selfie.height);
 	if (!verdict.ok) return { ok: false, problem: verdict.problem, faces: faces.length };

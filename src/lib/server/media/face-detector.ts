@@ -37,7 +37,9 @@ export interface FindFacesOptions {
 
 type HumanInstance = {
 	load(): Promise<void>;
-	detect(input: unknown): Promise<{ face: { box: [number, number, number, number]; mesh?: number[][]; score: number }[] }>;
+	detect(
+		input: unknown
+	): Promise<{ face: { box: [number, number, number, number]; mesh?: number[][]; score: number }[] }>;
 	tf: {
 		tensor4d(values: Int32Array, shape: [number, number, number, number], dtype: 'int32'): unknown;
 		dispose(t: unknown): void;
@@ -54,7 +56,9 @@ export function getFaceDetector(): Promise<FaceDetector> {
 }
 
 async function loadHuman(): Promise<HumanInstance> {
-	const module = require(path.join(HUMAN_DIR, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
+	const module = require(path.join(HUMAN_DIR, 'dist', 'human.node-wasm.js')) as {
+		Human: new (config: object) => HumanInstance;
+	};
 	const human = new module.Human({
 		backend: 'wasm',
 		wasmPath: WASM_DIR,
@@ -86,14 +90,19 @@ async function loadHuman(): Promise<HumanInstance> {
 }
 
 type ProcessEvent = 'uncaughtException' | 'unhandledRejection';
+/** A process-wide handler as Node hands it back from process.listeners(). */
+type ProcessListener = (...args: never[]) => unknown;
+
 const WATCHED_EVENTS: ProcessEvent[] = ['uncaughtException', 'unhandledRejection'];
 
-function listenersOf(event: ProcessEvent): Function[] {
+function listenersOf(event: ProcessEvent): ProcessListener[] {
 	// Node's typings overload listeners() per event name; both of ours return plain functions.
-	return event === 'uncaughtException' ? process.listeners('uncaughtException') : process.listeners('unhandledRejection');
+	return event === 'uncaughtException'
+		? process.listeners('uncaughtException')
+		: process.listeners('unhandledRejection');
 }
 
-function processHandlers(): Map<ProcessEvent, Function[]> {
+function processHandlers(): Map<ProcessEvent, ProcessListener[]> {
 	return new Map(WATCHED_EVENTS.map((event) => [event, listenersOf(event)]));
 }
 
@@ -102,10 +111,11 @@ function processHandlers(): Map<ProcessEvent, Function[]> {
  * error and print the whole wasm module source with it, flooding the worker's log. The worker has
  * its own error handling, so the handlers the library added are taken off again.
  */
-function removeHandlersAddedSince(before: Map<ProcessEvent, Function[]>): void {
+function removeHandlersAddedSince(before: Map<ProcessEvent, ProcessListener[]>): void {
 	for (const event of WATCHED_EVENTS) {
 		for (const listener of listenersOf(event)) {
-			if (!before.get(event)?.includes(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+			if (!before.get(event)?.includes(listener))
+				process.removeListener(event, listener as (...args: unknown[]) => void);
 		}
 	}
 }
@@ -123,7 +133,9 @@ export class FaceDetector {
 
 	/** Faces in an encoded image (any format sharp reads), in the image's own pixel coordinates. */
 	async findFaces(image: Buffer, options: FindFacesOptions = {}): Promise<FaceBox[]> {
-		const run = this.#queue.then(() => this.#detect(image, options.background ?? { r: 255, g: 255, b: 255 }, options.maxSide ?? MAX_SIDE));
+		const run = this.#queue.then(() =>
+			this.#detect(image, options.background ?? { r: 255, g: 255, b: 255 }, options.maxSide ?? MAX_SIDE)
+		);
 		this.#queue = run.catch(() => undefined);
 		return run;
 	}
@@ -152,7 +164,12 @@ export class FaceDetector {
  * The detector's box is padded for its own mesh step; the mesh points (forehead to chin, ear to
  * ear) give the face's real extent, which is what placing a portrait needs.
  */
-function tightBox(box: [number, number, number, number], mesh: number[][] | undefined, score: number, scale: number): FaceBox {
+function tightBox(
+	box: [number, number, number, number],
+	mesh: number[][] | undefined,
+	score: number,
+	scale: number
+): FaceBox {
 	let [x, y, width, height] = box;
 	if (mesh && mesh.length > 10) {
 		const xs = mesh.map((p) => p[0] ?? 0);
@@ -178,7 +195,9 @@ function loadModelFromDisk(url: string | string[]): unknown {
 				convertedBy?: string;
 				weightsManifest: { paths: string[]; weights: unknown[] }[];
 			};
-			const shards = json.weightsManifest.flatMap((group) => group.paths.map((p) => readFileSync(path.join(path.dirname(file), p))));
+			const shards = json.weightsManifest.flatMap((group) =>
+				group.paths.map((p) => readFileSync(path.join(path.dirname(file), p)))
+			);
 			const weights = Buffer.concat(shards);
 			return {
 				modelTopology: json.modelTopology,

@@ -37,18 +37,26 @@ export async function prepareHead(head: Buffer, detector: FaceDetector, key: Rgb
 	const { data, info } = await sharp(head).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
 	keyOutSheetColour(data, key);
 	const ellipse = await headEllipse(info.width, info.height, face);
-	for (let p = 0, i = 3; p < ellipse.length; p++, i += 4) data[i] = Math.round(((data[i] ?? 0) * (ellipse[p] ?? 0)) / 255);
+	for (let p = 0, i = 3; p < ellipse.length; p++, i += 4)
+		data[i] = Math.round(((data[i] ?? 0) * (ellipse[p] ?? 0)) / 255);
 	return { rgba: data, width: info.width, height: info.height, face };
 }
 
 /** Pastes the head over the sticker's face; null when the sticker shows no face to replace. */
-export async function pasteHead(sticker: Buffer, head: PreparedHead, detector: FaceDetector): Promise<PasteResult | null> {
+export async function pasteHead(
+	sticker: Buffer,
+	head: PreparedHead,
+	detector: FaceDetector
+): Promise<PasteResult | null> {
 	const target = largest(await detector.findFaces(sticker));
 	if (!target) return null;
 	const meta = await sharp(sticker).metadata();
 	const canvas = { width: meta.width ?? 0, height: meta.height ?? 0 };
 	const scale = target.width / head.face.width;
-	const scaled = { width: Math.max(1, Math.round(head.width * scale)), height: Math.max(1, Math.round(head.height * scale)) };
+	const scaled = {
+		width: Math.max(1, Math.round(head.width * scale)),
+		height: Math.max(1, Math.round(head.height * scale))
+	};
 	const left = Math.round(centreX(target) - centreX(head.face) * scale);
 	const top = Math.round(centreY(target) - centreY(head.face) * scale);
 	const clip = clipToCanvas(left, top, scaled, canvas);
@@ -58,7 +66,9 @@ export async function pasteHead(sticker: Buffer, head: PreparedHead, detector: F
 		.extract({ left: clip.sourceLeft, top: clip.sourceTop, width: clip.width, height: clip.height })
 		.png()
 		.toBuffer();
-	const png = await encodeWithinLimit(sharp(sticker).composite([{ input: layer, left: clip.left, top: clip.top, blend: 'atop' }]));
+	const png = await encodeWithinLimit(
+		sharp(sticker).composite([{ input: layer, left: clip.left, top: clip.top, blend: 'atop' }])
+	);
 	return { png, target };
 }
 
@@ -77,10 +87,19 @@ function keyOutSheetColour(rgba: Buffer, key: Rgb): void {
 /** Face plus hair room, the same proportions the offline portrait matte uses, feathered. */
 async function headEllipse(width: number, height: number, face: FaceBox): Promise<Buffer> {
 	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="black"/><ellipse cx="${centreX(face)}" cy="${centreY(face) - face.height * 0.1}" rx="${face.width * 0.74}" ry="${face.height * 0.95}" fill="white"/></svg>`;
-	return sharp(Buffer.from(svg)).blur(Math.max(1, face.width / 14)).extractChannel(0).raw().toBuffer();
+	return sharp(Buffer.from(svg))
+		.blur(Math.max(1, face.width / 14))
+		.extractChannel(0)
+		.raw()
+		.toBuffer();
 }
 
-function clipToCanvas(left: number, top: number, size: { width: number; height: number }, canvas: { width: number; height: number }) {
+function clipToCanvas(
+	left: number,
+	top: number,
+	size: { width: number; height: number },
+	canvas: { width: number; height: number }
+) {
 	const x0 = Math.max(0, left);
 	const y0 = Math.max(0, top);
 	const x1 = Math.min(canvas.width, left + size.width);

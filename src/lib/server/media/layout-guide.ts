@@ -30,7 +30,11 @@ export function layoutAspectRatio(format: GuideFormat): string {
 	return `${format.width / g}:${format.height / g}`;
 }
 
-export async function ensureLayoutGuide(dataDir: string, format: GuideFormat, key: SheetKey = DEFAULT_SHEET_KEY): Promise<Buffer> {
+export async function ensureLayoutGuide(
+	dataDir: string,
+	format: GuideFormat,
+	key: SheetKey = DEFAULT_SHEET_KEY
+): Promise<Buffer> {
 	const file = path.join(dataDir, layoutGuideName(format, key));
 	if (existsSync(file)) return readFile(file);
 	const png = await drawLayoutGuide(format, key);
@@ -52,8 +56,12 @@ async function drawLayoutGuide({ cols, rows, width, height }: GuideFormat, key: 
 		for (let c = 0; c < cols; c++) {
 			const x = c * cw;
 			const y = r * ch;
-			cells.push(`<rect x="${x + cw * 0.07}" y="${y + ch * 0.07}" width="${cw * 0.86}" height="${ch * 0.86}" fill="none" stroke="#ffffff" stroke-opacity="0.55" stroke-width="4" stroke-dasharray="18 12" rx="24"/>`);
-			cells.push(`<text x="${x + cw / 2}" y="${y + ch / 2}" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(ch * 0.18)}" fill="#ffffff" fill-opacity="0.45" text-anchor="middle" dominant-baseline="middle">${r * cols + c + 1}</text>`);
+			cells.push(
+				`<rect x="${x + cw * 0.07}" y="${y + ch * 0.07}" width="${cw * 0.86}" height="${ch * 0.86}" fill="none" stroke="#ffffff" stroke-opacity="0.55" stroke-width="4" stroke-dasharray="18 12" rx="24"/>`
+			);
+			cells.push(
+				`<text x="${x + cw / 2}" y="${y + ch / 2}" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(ch * 0.18)}" fill="#ffffff" fill-opacity="0.45" text-anchor="middle" dominant-baseline="middle">${r * cols + c + 1}</text>`
+			);
 		}
 	}
 	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${key.hex}"/>${cells.join('')}</svg>`;

@@ -1,4 +1,4 @@
-import sharp, { type Region, type Sharp } from 'sharp';
+import sharp, { type Region } from 'sharp';
 import type { FaceBox } from './face-detector.ts';
 import type { StyleRecipe } from './sticker-style.ts';
 
@@ -23,7 +23,14 @@ export interface Portrait {
 }
 
 /** `shoulders: false` cuts the head and a short neck only, for putting into a drawn costume. */
-export async function cutPortrait(selfie: Buffer, face: FaceBox, recipe: StyleRecipe, zoom: number, width: number, options: { shoulders?: boolean } = {}): Promise<Portrait> {
+export async function cutPortrait(
+	selfie: Buffer,
+	face: FaceBox,
+	recipe: StyleRecipe,
+	zoom: number,
+	width: number,
+	options: { shoulders?: boolean } = {}
+): Promise<Portrait> {
 	const meta = await sharp(selfie).metadata();
 	const imgW = meta.width ?? 1;
 	const imgH = meta.height ?? 1;
@@ -34,7 +41,13 @@ export async function cutPortrait(selfie: Buffer, face: FaceBox, recipe: StyleRe
 	const top = clamp(Math.round(face.y - face.height * (0.55 / zoom)), 0, imgH - Math.round(regionH));
 	const scale = width / regionW;
 	const height = Math.round(regionH * scale);
-	const styled = await stylise(selfie, { left, top, width: Math.round(regionW), height: Math.round(regionH) }, width, height, recipe);
+	const styled = await stylise(
+		selfie,
+		{ left, top, width: Math.round(regionW), height: Math.round(regionH) },
+		width,
+		height,
+		recipe
+	);
 	const faceX = (cx - left) * scale;
 	const faceY = (face.y + face.height / 2 - top) * scale;
 	const faceWidth = face.width * scale;
@@ -43,8 +56,19 @@ export async function cutPortrait(selfie: Buffer, face: FaceBox, recipe: StyleRe
 }
 
 /** Posterise + smooth + ink lines: the sticker look, made with sharp alone. */
-async function stylise(selfie: Buffer, region: Region, width: number, height: number, recipe: StyleRecipe): Promise<Buffer> {
-	const base = sharp(selfie).rotate().extract(region).resize(width, height).median(recipe.smooth).modulate({ saturation: recipe.saturation, brightness: recipe.brightness });
+async function stylise(
+	selfie: Buffer,
+	region: Region,
+	width: number,
+	height: number,
+	recipe: StyleRecipe
+): Promise<Buffer> {
+	const base = sharp(selfie)
+		.rotate()
+		.extract(region)
+		.resize(width, height)
+		.median(recipe.smooth)
+		.modulate({ saturation: recipe.saturation, brightness: recipe.brightness });
 	const flat = await base.clone().png({ palette: true, colours: recipe.colours, dither: 0 }).toBuffer();
 	if (recipe.ink <= 0) return sharp(flat).removeAlpha().png().toBuffer();
 	const edges = await base
@@ -57,7 +81,11 @@ async function stylise(selfie: Buffer, region: Region, width: number, height: nu
 		.blur(0.6)
 		.png()
 		.toBuffer();
-	return sharp(flat).removeAlpha().composite([{ input: edges, blend: 'multiply' }]).png().toBuffer();
+	return sharp(flat)
+		.removeAlpha()
+		.composite([{ input: edges, blend: 'multiply' }])
+		.png()
+		.toBuffer();
 }
 
 /**
@@ -65,24 +93,41 @@ async function stylise(selfie: Buffer, region: Region, width: number, height: nu
  * shoulders the neck stops about two thirds of a face below the face centre, where a costume's
  * collar begins.
  */
-function portraitMask(width: number, height: number, faceX: number, faceY: number, faceWidth: number, shoulders: boolean): Promise<Buffer> {
+function portraitMask(
+	width: number,
+	height: number,
+	faceX: number,
+	faceY: number,
+	faceWidth: number,
+	shoulders: boolean
+): Promise<Buffer> {
 	const headRx = faceWidth * 0.78;
 	const headRy = faceWidth * 1.0;
 	const neck = shoulders ? height : faceWidth * 0.66;
-	const body = shoulders ? `<ellipse cx="${width / 2}" cy="${height * 1.02}" rx="${width * 0.5}" ry="${height * 0.36}" fill="white"/>` : '';
+	const body = shoulders
+		? `<ellipse cx="${width / 2}" cy="${height * 1.02}" rx="${width * 0.5}" ry="${height * 0.36}" fill="white"/>`
+		: '';
 	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <rect width="100%" height="100%" fill="black"/>
 <ellipse cx="${faceX}" cy="${faceY - faceWidth * 0.08}" rx="${headRx}" ry="${headRy}" fill="white"/>
 ${body}
 <rect x="${faceX - faceWidth * 0.32}" y="${faceY}" width="${faceWidth * 0.64}" height="${neck}" fill="white"/>
 </svg>`;
-	return sharp(Buffer.from(svg)).blur(Math.max(1, width / 90)).greyscale().extractChannel(0).png().toBuffer();
+	return sharp(Buffer.from(svg))
+		.blur(Math.max(1, width / 90))
+		.greyscale()
+		.extractChannel(0)
+		.png()
+		.toBuffer();
 }
 
 async function withAlpha(styled: Buffer, mask: Buffer, width: number, height: number): Promise<Buffer> {
 	const rgb = await sharp(styled).removeAlpha().raw().toBuffer();
 	const alpha = await sharp(mask).resize(width, height).extractChannel(0).raw().toBuffer();
-	return sharp(rgb, { raw: { width, height, channels: 3 } }).joinChannel(alpha, { raw: { width, height, channels: 1 } }).png().toBuffer();
+	return sharp(rgb, { raw: { width, height, channels: 3 } })
+		.joinChannel(alpha, { raw: { width, height, channels: 1 } })
+		.png()
+		.toBuffer();
 }
 
 function clamp(v: number, lo: number, hi: number): number {

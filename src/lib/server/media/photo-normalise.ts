@@ -48,15 +48,22 @@ const decodeOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' 
  * decodes no pixels), so an oversized image is named as such; the decode that follows is what the
  * pixel limit protects.
  */
-export async function checkPhotoHeader(bytes: Buffer, maxPixels: number): Promise<{ format: PhotoFormat; width: number; height: number }> {
+export async function checkPhotoHeader(
+	bytes: Buffer,
+	maxPixels: number
+): Promise<{ format: PhotoFormat; width: number; height: number }> {
 	const format = sniffPhotoFormat(bytes);
 	if (!format) throw new PhotoRejected('not_an_image', 'content is not a JPEG, PNG or WebP image');
-	const meta = await sharp(bytes, { limitInputPixels: false }).metadata().catch(() => {
-		throw new PhotoRejected('damaged', 'image header cannot be read');
-	});
-	if (meta.format !== format) throw new PhotoRejected('unsupported', `content says ${format}, decoder says ${meta.format}`);
+	const meta = await sharp(bytes, { limitInputPixels: false })
+		.metadata()
+		.catch(() => {
+			throw new PhotoRejected('damaged', 'image header cannot be read');
+		});
+	if (meta.format !== format)
+		throw new PhotoRejected('unsupported', `content says ${format}, decoder says ${meta.format}`);
 	if (!meta.width || !meta.height) throw new PhotoRejected('damaged', 'image has no size');
-	if (meta.width * meta.height > maxPixels) throw new PhotoRejected('too_many_pixels', `${meta.width}×${meta.height} is above the pixel limit`);
+	if (meta.width * meta.height > maxPixels)
+		throw new PhotoRejected('too_many_pixels', `${meta.width}×${meta.height} is above the pixel limit`);
 	return { format, width: meta.width, height: meta.height };
 }
 

@@ -28,7 +28,17 @@ describe('an offline sticker drawing', () => {
 	beforeAll(async () => {
 		const selfie = await makeSelfie();
 		const face: FaceBox = (await (await getFaceDetector()).findFaces(selfie))[0]!;
-		base = { selfie, face, variant: STICKER_VARIANTS[0]!, index: 0, style: 'cartoon', palette: paletteForOutfit('chef'), outfit: defaultOutfitSnapshot('chef'), caption: 'Hi!', size: 512 };
+		base = {
+			selfie,
+			face,
+			variant: STICKER_VARIANTS[0]!,
+			index: 0,
+			style: 'cartoon',
+			palette: paletteForOutfit('chef'),
+			outfit: defaultOutfitSnapshot('chef'),
+			caption: 'Hi!',
+			size: 512
+		};
 	}, 60_000);
 
 	it("writes the caption it is given (the event's), and only the caption strip changes with it", async () => {
@@ -46,7 +56,9 @@ describe('an offline sticker drawing', () => {
 	it('draws a caption wider than the sticker whole, inside its edges (smaller type, two lines), never cut', async () => {
 		const long = 'CORPORATE GALA FOREVER 2026';
 		for (const caption of [long, 'Hi!']) {
-			const drawn = await sharp(await drawFigure({ ...base, caption })).raw().toBuffer({ resolveWithObject: true });
+			const drawn = await sharp(await drawFigure({ ...base, caption }))
+				.raw()
+				.toBuffer({ resolveWithObject: true });
 			const ink = inkBox(drawn.data, drawn.info.width, drawn.info.height, 4, (y) => y >= 440);
 			// The caption strip's ink stays clear of both side edges and the bottom edge.
 			expect(ink.left, caption).toBeGreaterThan(2);

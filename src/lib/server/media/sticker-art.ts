@@ -45,7 +45,11 @@ export async function drawFigure(input: FigureInput): Promise<Buffer> {
 	const fill = palette.badges[input.index % palette.badges.length] ?? '#ffd23f';
 	const accent = palette.badges[(input.index + 5) % palette.badges.length] ?? '#ff3b6b';
 	const back = svgCanvas(size, badgeSvg(variant.shape, size, fill, palette.ink));
-	const front = svgCanvas(size, decorationSvg(variant.decoration, size, accent, palette.ink) + captionSvg(await fitCaption(input.caption, size), size, '#ffffff', palette.ink));
+	const front = svgCanvas(
+		size,
+		decorationSvg(variant.decoration, size, accent, palette.ink) +
+			captionSvg(await fitCaption(input.caption, size), size, '#ffffff', palette.ink)
+	);
 	return sharp({ create: { width: size, height: size, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
 		.composite([{ input: back }, { input: posed }, { input: front }])
 		.png()
@@ -68,5 +72,7 @@ async function pose(figure: Buffer, variant: StickerVariant, size: number): Prom
 }
 
 function svgCanvas(size: number, body: string): Buffer {
-	return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">${body}</svg>`);
+	return Buffer.from(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">${body}</svg>`
+	);
 }

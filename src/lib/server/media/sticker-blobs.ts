@@ -51,7 +51,8 @@ export function labelBlobs(grid: CellGrid, solid: Uint8Array): CoarseMask {
 		labels.fill(label, from, to);
 		tallyRun(tallies[label - 1]!, grid, y, runs.start[id]!, runs.end[id]!);
 	}
-	for (const [i, t] of tallies.entries()) blobs.push({ label: i + 1, ...toPixels(t.all), core: toPixels(t.core), area: t.count * BLOCK * BLOCK });
+	for (const [i, t] of tallies.entries())
+		blobs.push({ label: i + 1, ...toPixels(t.all), core: toPixels(t.core), area: t.count * BLOCK * BLOCK });
 	return { cols, rows, labels, blobs };
 }
 
@@ -110,7 +111,8 @@ function findConnectedRuns(solid: Uint8Array, cols: number, rows: number) {
 			parent.push(id);
 			while (above < first && end[above]! <= runs[k]!) above++;
 			for (let q = above; q < first && start[q]! < runs[k + 1]!; q++) {
-				const a = find(id), b = find(q);
+				const a = find(id),
+					b = find(q);
 				if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
 			}
 		}
@@ -138,7 +140,8 @@ function growRuns(runs: number[], radius: number, cols: number): number[] {
 	for (let k = 0; k < runs.length; k += 2) {
 		const s = Math.max(0, runs[k]! - radius);
 		const e = Math.min(cols, runs[k + 1]! + radius);
-		if (grown.length > 0 && s <= grown[grown.length - 1]!) grown[grown.length - 1] = Math.max(grown[grown.length - 1]!, e);
+		if (grown.length > 0 && s <= grown[grown.length - 1]!)
+			grown[grown.length - 1] = Math.max(grown[grown.length - 1]!, e);
 		else grown.push(s, e);
 	}
 	return grown;

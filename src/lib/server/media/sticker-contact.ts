@@ -11,17 +11,29 @@ export const CONTACT_COLS = 4;
 const CELL = 256;
 
 /** `numbers` are the labels (pack numbers) when the sheet shows part of the pack; 1..n otherwise. */
-export async function composeContactSheet(stickers: Buffer[], numbers: number[] = stickers.map((_, i) => i + 1)): Promise<Buffer> {
+export async function composeContactSheet(
+	stickers: Buffer[],
+	numbers: number[] = stickers.map((_, i) => i + 1)
+): Promise<Buffer> {
 	const rows = Math.ceil(stickers.length / CONTACT_COLS);
 	const layers = await Promise.all(
 		stickers.map(async (png, i) => {
-			const fitted = await sharp(png).resize(CELL - 16, CELL - 16, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
+			const fitted = await sharp(png)
+				.resize(CELL - 16, CELL - 16, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+				.png()
+				.toBuffer();
 			return { input: fitted, left: (i % CONTACT_COLS) * CELL + 8, top: Math.floor(i / CONTACT_COLS) * CELL + 8 };
 		})
 	);
-	const labels = stickers.map((_, i) => label(numbers[i] ?? i + 1, (i % CONTACT_COLS) * CELL, Math.floor(i / CONTACT_COLS) * CELL)).join('');
-	const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${CONTACT_COLS * CELL}" height="${rows * CELL}">${labels}</svg>`);
-	return sharp({ create: { width: CONTACT_COLS * CELL, height: rows * CELL, channels: 3, background: { r: 224, g: 224, b: 224 } } })
+	const labels = stickers
+		.map((_, i) => label(numbers[i] ?? i + 1, (i % CONTACT_COLS) * CELL, Math.floor(i / CONTACT_COLS) * CELL))
+		.join('');
+	const svg = Buffer.from(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${CONTACT_COLS * CELL}" height="${rows * CELL}">${labels}</svg>`
+	);
+	return sharp({
+		create: { width: CONTACT_COLS * CELL, height: rows * CELL, channels: 3, background: { r: 224, g: 224, b: 224 } }
+	})
 		.composite([...layers, { input: svg, left: 0, top: 0 }])
 		.jpeg({ quality: 85 })
 		.toBuffer();
@@ -36,5 +48,12 @@ export function reviewFromLocal(n: number, verdict: StickerVerdict): StickerRevi
 	const onePerson = verdict.faces === 1;
 	const cropped = verdict.reasons.some((r) => r.startsWith('head cut'));
 	// Offline stickers are cut from the guest's own photo, so likeness is that of the photo when a face is there.
-	return { n, ok: verdict.ok, likeness: onePerson ? 1 : 0, onePerson, cropped, notes: verdict.reasons.length ? verdict.reasons : ['local checks passed'] };
+	return {
+		n,
+		ok: verdict.ok,
+		likeness: onePerson ? 1 : 0,
+		onePerson,
+		cropped,
+		notes: verdict.reasons.length ? verdict.reasons : ['local checks passed']
+	};
 }

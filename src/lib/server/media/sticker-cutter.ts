@@ -72,15 +72,36 @@ export async function cutSheet(sheet: Buffer | string, options: CutOptions): Pro
 	const cells = await averageCells(rgb, width, height);
 	const mask = findBlobs(cells.data, cells.cols, cells.rows, background, options.joinRadius ?? 3);
 	const minArea = width * height * (options.minAreaShare ?? 0.006);
-	const figures = orderForReading(mask.blobs.filter((b) => b.area >= minArea), options.expected);
-	const rejects = mask.blobs.filter((b) => b.area < minArea).map((b) => ({ box: boxOf(b), area: b.area, reason: 'speck' }));
-	const reports: FigureReport[] = figures.map((b, index) => ({ index, box: boxOf(b), area: b.area, touchesEdge: touchesEdge(b, width, height) }));
-	const diagnosis: CutDiagnosis = { ok: true, sheet: { width, height }, background, ...(options.key ? { asked: options.key } : {}), expected: options.expected, found: figures.length, figures: reports, rejects, ms: 0 };
+	const figures = orderForReading(
+		mask.blobs.filter((b) => b.area >= minArea),
+		options.expected
+	);
+	const rejects = mask.blobs
+		.filter((b) => b.area < minArea)
+		.map((b) => ({ box: boxOf(b), area: b.area, reason: 'speck' }));
+	const reports: FigureReport[] = figures.map((b, index) => ({
+		index,
+		box: boxOf(b),
+		area: b.area,
+		touchesEdge: touchesEdge(b, width, height)
+	}));
+	const diagnosis: CutDiagnosis = {
+		ok: true,
+		sheet: { width, height },
+		background,
+		...(options.key ? { asked: options.key } : {}),
+		expected: options.expected,
+		found: figures.length,
+		figures: reports,
+		rejects,
+		ms: 0
+	};
 	const source = { rgb, width, height, background, mask };
 	if (figures.length !== options.expected) {
 		diagnosis.ok = false;
 		diagnosis.reason = `found ${figures.length} figures, expected ${options.expected}`;
-		const cells = figures.length < options.expected && options.grid ? cellsOf(figures, options.grid, width, height) : null;
+		const cells =
+			figures.length < options.expected && options.grid ? cellsOf(figures, options.grid, width, height) : null;
 		if (!cells) {
 			diagnosis.ms = Math.round(performance.now() - started);
 			return { stickers: [], diagnosis };
@@ -123,7 +144,12 @@ async function cutAll(source: SheetSource, figures: Blob[], reports: FigureRepor
 }
 
 /** The grid cell (reading order) of each figure's centre, or null when two figures share one. */
-function cellsOf(figures: Blob[], grid: { cols: number; rows: number }, width: number, height: number): number[] | null {
+function cellsOf(
+	figures: Blob[],
+	grid: { cols: number; rows: number },
+	width: number,
+	height: number
+): number[] | null {
 	const cells = figures.map((b) => {
 		const col = Math.min(grid.cols - 1, Math.floor(((b.x + b.width / 2) / width) * grid.cols));
 		const row = Math.min(grid.rows - 1, Math.floor(((b.y + b.height / 2) / height) * grid.rows));
@@ -151,7 +177,11 @@ async function cutFigure(sheet: SheetSource, blob: Blob, scratch: MatteScratch):
 		.resize({ width, height, fit: 'fill' })
 		.raw()
 		.toBuffer();
-	const matte = matteFigure({ rgb, width, height, region, mask: sheet.mask, label: blob.label, background: sheet.background }, STICKER_MARGIN, scratch);
+	const matte = matteFigure(
+		{ rgb, width, height, region, mask: sheet.mask, label: blob.label, background: sheet.background },
+		STICKER_MARGIN,
+		scratch
+	);
 	return finishSticker(matte);
 }
 

@@ -24,12 +24,14 @@ export function badgeSvg(shape: BadgeShape, size: number, fill: string, ink: str
 
 export function decorationSvg(kind: Decoration, size: number, accent: string, ink: string): string {
 	const s = size;
-	const at = (x: number, y: number, scale: number, body: string) => `<g transform="translate(${x * s} ${y * s}) scale(${(scale * s) / 100})">${body}</g>`;
+	const at = (x: number, y: number, scale: number, body: string) =>
+		`<g transform="translate(${x * s} ${y * s}) scale(${(scale * s) / 100})">${body}</g>`;
 	const heart = `<path d="${heartPath(0, -22, 40)}" fill="#ff3b6b" stroke="${ink}" stroke-width="4"/>`;
 	const star = `<polygon points="${starPoints(0, 0, 24, 10, 5)}" fill="#ffd23f" stroke="${ink}" stroke-width="4" stroke-linejoin="round"/>`;
 	const sparkle = `<path d="M0 -26 Q4 -4 26 0 Q4 4 0 26 Q-4 4 -26 0 Q-4 -4 0 -26 Z" fill="#fff6a8" stroke="${ink}" stroke-width="3"/>`;
 	const drop = `<path d="M0 -24 C10 -8 16 2 16 10 A16 16 0 0 1 -16 10 C-16 2 -10 -8 0 -24 Z" fill="#7cd3ff" stroke="${ink}" stroke-width="4"/>`;
-	const text = (t: string, fill: string) => `<text x="0" y="0" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="24" text-anchor="middle" fill="${fill}" stroke="${ink}" stroke-width="3" paint-order="stroke">${t}</text>`;
+	const text = (t: string, fill: string) =>
+		`<text x="0" y="0" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-weight="bold" font-size="24" text-anchor="middle" fill="${fill}" stroke="${ink}" stroke-width="3" paint-order="stroke">${t}</text>`;
 	switch (kind) {
 		case 'hearts':
 			return at(0.13, 0.2, 0.8, heart) + at(0.87, 0.17, 0.6, heart) + at(0.88, 0.58, 0.45, heart);
@@ -44,7 +46,11 @@ export function decorationSvg(kind: Decoration, size: number, accent: string, in
 		case 'question':
 			return at(0.86, 0.26, 1.3, text('?', accent)) + at(0.13, 0.32, 0.9, text('?', accent));
 		case 'zzz':
-			return at(0.76, 0.24, 1.1, text('Z', '#9ad0ff')) + at(0.85, 0.15, 0.8, text('z', '#9ad0ff')) + at(0.92, 0.09, 0.6, text('z', '#9ad0ff'));
+			return (
+				at(0.76, 0.24, 1.1, text('Z', '#9ad0ff')) +
+				at(0.85, 0.15, 0.8, text('z', '#9ad0ff')) +
+				at(0.92, 0.09, 0.6, text('z', '#9ad0ff'))
+			);
 		case 'notes':
 			return at(0.12, 0.22, 1.3, text('♪', accent)) + at(0.88, 0.2, 1.1, text('♫', accent));
 		case 'confetti':
@@ -62,17 +68,27 @@ export function captionSvg(layout: CaptionLayout, size: number, fill: string, in
 	const { lines, fontSize } = layout;
 	const bottom = size * (lines.length > 1 ? 0.94 : 0.93);
 	const lineGap = fontSize * 1.05;
-	const texts = lines.map((line, i) => captionText(line, size / 2, bottom - (lines.length - 1 - i) * lineGap, fontSize, 'middle', { fill, ink }));
+	const texts = lines.map((line, i) =>
+		captionText(line, size / 2, bottom - (lines.length - 1 - i) * lineGap, fontSize, 'middle', { fill, ink })
+	);
 	return `<g transform="rotate(-3 ${size / 2} ${bottom})">${texts.join('')}</g>`;
 }
 
 function confetti(size: number, ink: string): string {
 	const colours = ['#ff3b6b', '#ffd23f', '#3bb7ff', '#b45cff', '#ff8a3b'];
 	const spots: [number, number, number][] = [
-		[0.08, 0.12, 20], [0.2, 0.05, -30], [0.82, 0.08, 40], [0.93, 0.22, -15], [0.06, 0.4, 60], [0.94, 0.45, 10]
+		[0.08, 0.12, 20],
+		[0.2, 0.05, -30],
+		[0.82, 0.08, 40],
+		[0.93, 0.22, -15],
+		[0.06, 0.4, 60],
+		[0.94, 0.45, 10]
 	];
 	return spots
-		.map(([x, y, r], i) => `<rect x="${x * size}" y="${y * size}" width="${size * 0.045}" height="${size * 0.02}" rx="2" fill="${colours[i % colours.length]}" stroke="${ink}" stroke-width="2" transform="rotate(${r} ${x * size} ${y * size})"/>`)
+		.map(
+			([x, y, r], i) =>
+				`<rect x="${x * size}" y="${y * size}" width="${size * 0.045}" height="${size * 0.02}" rx="2" fill="${colours[i % colours.length]}" stroke="${ink}" stroke-width="2" transform="rotate(${r} ${x * size} ${y * size})"/>`
+		)
 		.join('');
 }
 

@@ -37,15 +37,30 @@ export function refineEdges(job: EdgeJob): void {
  * One row, like the matte's: a function per row so V8 optimises it within the first figure, with
  * plain arguments rather than the job object (whose field assumptions V8 kept invalidating).
  */
-function refineRow(rgb: Buffer, rgba: Buffer, alpha: Buffer, y: number, width: number, cw: number, margin: number, br: number, bg: number, bb: number): void {
+function refineRow(
+	rgb: Buffer,
+	rgba: Buffer,
+	alpha: Buffer,
+	y: number,
+	width: number,
+	cw: number,
+	margin: number,
+	br: number,
+	bg: number,
+	bb: number
+): void {
 	let p = (y + margin) * cw + margin;
 	for (let x = 0; x < width; x++, p++) {
 		const a = alpha[p]!;
 		if (a === 0) continue;
-		const left = alpha[p - 1]!, right = alpha[p + 1]!, up = alpha[p - cw]!, down = alpha[p + cw]!;
+		const left = alpha[p - 1]!,
+			right = alpha[p + 1]!,
+			up = alpha[p - cw]!,
+			down = alpha[p + cw]!;
 		if (a === 255 && (left & right & up & down) === 255) continue; // inside the figure
 		// Inward is up the alpha slope; the figure's own colour is two (or three) pixels that way.
-		const gx = right - left, gy = down - up;
+		const gx = right - left,
+			gy = down - up;
 		if (gx === 0 && gy === 0) continue;
 		const across = Math.abs(gx) >= Math.abs(gy);
 		const sign = (across ? gx : gy) > 0 ? 1 : -1;
@@ -62,12 +77,18 @@ function refineRow(rgb: Buffer, rgba: Buffer, alpha: Buffer, y: number, width: n
 
 /** Pixel `i` of `rgb` as a blend of the sheet colour and the figure colour at `f`, if it is one, into `rgba` at `o`. */
 function unblend(rgb: Buffer, rgba: Buffer, i: number, f: number, o: number, br: number, bg: number, bb: number): void {
-	const fr = rgb[f]! - br, fg = rgb[f + 1]! - bg, fb = rgb[f + 2]! - bb;
+	const fr = rgb[f]! - br,
+		fg = rgb[f + 1]! - bg,
+		fb = rgb[f + 2]! - bb;
 	const contrast2 = fr * fr + fg * fg + fb * fb;
 	if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) return;
-	const cr = rgb[i]! - br, cg = rgb[i + 1]! - bg, cb = rgb[i + 2]! - bb;
+	const cr = rgb[i]! - br,
+		cg = rgb[i + 1]! - bg,
+		cb = rgb[i + 2]! - bb;
 	const share = Math.min(1, Math.max(0, (cr * fr + cg * fg + cb * fb) / contrast2));
-	const er = cr - share * fr, eg = cg - share * fg, eb = cb - share * fb;
+	const er = cr - share * fr,
+		eg = cg - share * fg,
+		eb = cb - share * fb;
 	if (er * er + eg * eg + eb * eb > BLEND_TOLERANCE * BLEND_TOLERANCE) return;
 	const a = Math.round(share * 255);
 	if (a < 2) {

@@ -55,7 +55,9 @@ export async function finishSticker(figure: FittedFigure): Promise<FinishedStick
 		.raw()
 		.toBuffer();
 	const box = layerOverWhite(figure.rgba, outline, w);
-	return encodeWithinLimit(() => toStickerSide(sharp(figure.rgba, { raw: { width: w, height: h, channels: 4 } }).extract(box), box));
+	return encodeWithinLimit(() =>
+		toStickerSide(sharp(figure.rgba, { raw: { width: w, height: h, channels: 4 } }).extract(box), box)
+	);
 }
 
 /**
@@ -69,7 +71,10 @@ function toStickerSide(image: Sharp, box: Region): Sharp {
 	const pad = STICKER_SIDE - long;
 	if (pad === 0) return image;
 	const before = pad >> 1;
-	const sides = box.width === long ? { left: before, right: pad - before, top: 0, bottom: 0 } : { top: before, bottom: pad - before, left: 0, right: 0 };
+	const sides =
+		box.width === long
+			? { left: before, right: pad - before, top: 0, bottom: 0 }
+			: { top: before, bottom: pad - before, left: 0, right: 0 };
 	return image.extend({ ...sides, background: { r: 0, g: 0, b: 0, alpha: 0 } });
 }
 
@@ -83,7 +88,10 @@ function toStickerSide(image: Sharp, box: Region): Sharp {
 export function layerOverWhite(figure: Buffer, outline: Buffer, width: number): Region {
 	const height = outline.length / width;
 	const span = new Int32Array(2);
-	let minX = width, minY = height, maxX = -1, maxY = -1;
+	let minX = width,
+		minY = height,
+		maxX = -1,
+		maxY = -1;
 	for (let y = 0; y < height; y++) {
 		layerRow(figure, outline, y * width, width, span);
 		if (span[1]! < 0) continue;
@@ -92,7 +100,9 @@ export function layerOverWhite(figure: Buffer, outline: Buffer, width: number): 
 		if (minY === height) minY = y;
 		maxY = y;
 	}
-	return maxX < 0 ? { left: 0, top: 0, width, height } : { left: minX, top: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+	return maxX < 0
+		? { left: 0, top: 0, width, height }
+		: { left: minX, top: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
 }
 
 /**
@@ -101,7 +111,8 @@ export function layerOverWhite(figure: Buffer, outline: Buffer, width: number): 
  * optimised mid-loop and thrown away at every sticker's end.
  */
 function layerRow(figure: Buffer, outline: Buffer, p: number, width: number, span: Int32Array): void {
-	let first = -1, last = -1;
+	let first = -1,
+		last = -1;
 	for (let x = 0; x < width; x++, p++) {
 		const wa = outline[p]!;
 		const fa = figure[p * 4 + 3]!;
@@ -131,7 +142,8 @@ function blendOverWhite(rgba: Buffer, i: number, fa: number, wa: number): number
 // buffer included, which measured as a tenth of the cutter's main-thread time.
 async function encodeWithinLimit(image: () => Sharp): Promise<FinishedSticker> {
 	let out = await image().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
-	if (out.data.length > STICKER_MAX_BYTES) out = await image().png({ palette: true, colours: 256, compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
+	if (out.data.length > STICKER_MAX_BYTES)
+		out = await image().png({ palette: true, colours: 256, compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
 	if (out.data.length > STICKER_MAX_BYTES) throw new Error(`sticker is ${out.data.length} bytes even as a palette PNG`);
 	return { data: out.data, width: out.info.width, height: out.info.height };
 }

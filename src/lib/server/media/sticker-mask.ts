@@ -20,8 +20,14 @@ export function estimateBackground(rgb: Buffer, width: number, height: number): 
 		gs.push(rgb[i + 1] ?? 0);
 		bs.push(rgb[i + 2] ?? 0);
 	};
-	for (let x = 0; x < width; x += 3) (take(x, 1), take(x, height - 2));
-	for (let y = 0; y < height; y += 3) (take(1, y), take(width - 2, y));
+	for (let x = 0; x < width; x += 3) {
+		take(x, 1);
+		take(x, height - 2);
+	}
+	for (let y = 0; y < height; y += 3) {
+		take(1, y);
+		take(width - 2, y);
+	}
 	return { r: median(rs), g: median(gs), b: median(bs) };
 }
 
@@ -29,7 +35,11 @@ export function estimateBackground(rgb: Buffer, width: number, height: number): 
  * Mean colour of every BLOCK×BLOCK cell (the last < BLOCK rows/columns are border and dropped):
  * an exact ¼ shrink in sharp, so blob finding walks 1/16 of the sheet's pixels in JS.
  */
-export async function averageCells(rgb: Buffer, width: number, height: number): Promise<{ data: Buffer; cols: number; rows: number }> {
+export async function averageCells(
+	rgb: Buffer,
+	width: number,
+	height: number
+): Promise<{ data: Buffer; cols: number; rows: number }> {
 	const cols = Math.floor(width / BLOCK);
 	const rows = Math.floor(height / BLOCK);
 	const data = await sharp(rgb, { raw: { width, height, channels: 3 } })
@@ -55,13 +65,23 @@ export function findBlobs(cells: Buffer, cols: number, rows: number, bg: Rgb, jo
  * foreground cells without walking it. A function of its own with nothing after the loop: V8
  * optimises it mid-loop, and code after the loop that has never run would throw that away.
  */
-function classifyCells(cells: Buffer, foreground: Uint8Array, counted: Int32Array, br: number, bg: number, bb: number): void {
+function classifyCells(
+	cells: Buffer,
+	foreground: Uint8Array,
+	counted: Int32Array,
+	br: number,
+	bg: number,
+	bb: number
+): void {
 	const limit = FOREGROUND_DISTANCE * FOREGROUND_DISTANCE;
 	for (let c = 0, i = 0, count = 0; c < counted.length; c++, i += 3) {
 		const dr = cells[i]! - br;
 		const dg = cells[i + 1]! - bg;
 		const db = cells[i + 2]! - bb;
-		if (dr * dr + dg * dg + db * db > limit) (foreground[c] = 1), count++;
+		if (dr * dr + dg * dg + db * db > limit) {
+			foreground[c] = 1;
+			count++;
+		}
 		counted[c] = count;
 	}
 }

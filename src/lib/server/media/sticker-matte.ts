@@ -92,7 +92,18 @@ export function matteFigure(input: MatteInput, margin: number, scratch = new Mat
 	const { r, g, b } = input.background;
 	for (let y = 0; y < h; y++) {
 		const labelRow = mask.labels.subarray(rowCells[y]! * mask.cols, (rowCells[y]! + 1) * mask.cols);
-		matteRow(rgb.subarray(y * w * 3, (y + 1) * w * 3), rgba, alpha, (y + margin) * outW + margin, labelRow, columnCells, label, r, g, b);
+		matteRow(
+			rgb.subarray(y * w * 3, (y + 1) * w * 3),
+			rgba,
+			alpha,
+			(y + margin) * outW + margin,
+			labelRow,
+			columnCells,
+			label,
+			r,
+			g,
+			b
+		);
 	}
 	refineEdges({ rgb, width: w, height: h, rgba, alpha, canvasWidth: outW, margin, background: input.background });
 	return { rgba, alpha, width: outW, height: outH };
@@ -104,11 +115,26 @@ export function matteFigure(input: MatteInput, margin: number, scratch = new Mat
  * taking plain arguments rather than an object (whose field assumptions V8 kept invalidating):
  * it is called hundreds of times per figure, so V8 optimises it within the first one.
  */
-function matteRow(source: Buffer, rgba: Buffer, alpha: Buffer, p: number, labels: Int32Array, columnCells: Int32Array, label: number, br: number, bg: number, bb: number): void {
+function matteRow(
+	source: Buffer,
+	rgba: Buffer,
+	alpha: Buffer,
+	p: number,
+	labels: Int32Array,
+	columnCells: Int32Array,
+	label: number,
+	br: number,
+	bg: number,
+	bb: number
+): void {
 	for (let x = 0, i = 0; x < columnCells.length; x++, i += 3, p++) {
 		if (labels[columnCells[x]!] !== label) continue;
-		const r = source[i]!, g = source[i + 1]!, b = source[i + 2]!;
-		const dr = r - br, dg = g - bg, db = b - bb;
+		const r = source[i]!,
+			g = source[i + 1]!,
+			b = source[i + 2]!;
+		const dr = r - br,
+			dg = g - bg,
+			db = b - bb;
 		const a = ALPHA_BY_DISTANCE2[dr * dr + dg * dg + db * db]!;
 		if (a === 0) continue;
 		alpha[p] = a;

@@ -31,7 +31,9 @@ export const MAX_HOLE_PX = 600;
 export async function inspectSticker(png: Buffer, detector: FaceDetector): Promise<StickerVerdict> {
 	const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
 	let visible = 0;
-	let r = 0, g = 0, b = 0;
+	let r = 0,
+		g = 0,
+		b = 0;
 	for (let i = 0; i < data.length; i += 4) {
 		if ((data[i + 3] ?? 0) < 128) continue;
 		visible++;
@@ -40,7 +42,9 @@ export async function inspectSticker(png: Buffer, detector: FaceDetector): Promi
 		b += data[i + 2] ?? 0;
 	}
 	const coverage = visible / (info.width * info.height);
-	const meanColour = visible ? { r: Math.round(r / visible), g: Math.round(g / visible), b: Math.round(b / visible) } : { r: 0, g: 0, b: 0 };
+	const meanColour = visible
+		? { r: Math.round(r / visible), g: Math.round(g / visible), b: Math.round(b / visible) }
+		: { r: 0, g: 0, b: 0 };
 	const reasons: string[] = [];
 	if (coverage < MIN_COVERAGE) reasons.push(`blank (${Math.round(coverage * 100)} % visible)`);
 	const faces = await detector.findFaces(png);
@@ -49,7 +53,14 @@ export async function inspectSticker(png: Buffer, detector: FaceDetector): Promi
 	if (faces.length === 1 && head && headIsCut(head, info.width, info.height)) reasons.push('head cut by the edge');
 	const largestHole = largestEnclosedHole(data, info.width, info.height);
 	if (largestHole > MAX_HOLE_PX) reasons.push(`hole in the figure (${largestHole} px see-through inside it)`);
-	return { ok: reasons.length === 0, faces: faces.length, coverage: round3(coverage), largestHole, reasons, meanColour };
+	return {
+		ok: reasons.length === 0,
+		faces: faces.length,
+		coverage: round3(coverage),
+		largestHole,
+		reasons,
+		meanColour
+	};
 }
 
 /**
@@ -62,8 +73,14 @@ export function largestEnclosedHole(rgba: Buffer, width: number, height: number)
 	const open = new Uint8Array(total);
 	for (let p = 0; p < total; p++) open[p] = rgba[p * 4 + 3]! < SEE_THROUGH ? 1 : 0;
 	const queue = new Int32Array(total);
-	for (let x = 0; x < width; x++) (flood(open, queue, width, x), flood(open, queue, width, (height - 1) * width + x));
-	for (let y = 0; y < height; y++) (flood(open, queue, width, y * width), flood(open, queue, width, y * width + width - 1));
+	for (let x = 0; x < width; x++) {
+		flood(open, queue, width, x);
+		flood(open, queue, width, (height - 1) * width + x);
+	}
+	for (let y = 0; y < height; y++) {
+		flood(open, queue, width, y * width);
+		flood(open, queue, width, y * width + width - 1);
+	}
 	let largest = 0;
 	for (let p = 0; p < total; p++) if (open[p]) largest = Math.max(largest, flood(open, queue, width, p));
 	return largest;
@@ -80,18 +97,39 @@ function flood(open: Uint8Array, queue: Int32Array, width: number, start: number
 	while (head < tail) {
 		const p = queue[head++]!;
 		const x = p % width;
-		if (x > 0 && open[p - 1]) (open[p - 1] = 0), (queue[tail++] = p - 1);
-		if (x < width - 1 && open[p + 1]) (open[p + 1] = 0), (queue[tail++] = p + 1);
-		if (p >= width && open[p - width]) (open[p - width] = 0), (queue[tail++] = p - width);
-		if (p + width < total && open[p + width]) (open[p + width] = 0), (queue[tail++] = p + width);
+		if (x > 0 && open[p - 1]) {
+			open[p - 1] = 0;
+			queue[tail++] = p - 1;
+		}
+		if (x < width - 1 && open[p + 1]) {
+			open[p + 1] = 0;
+			queue[tail++] = p + 1;
+		}
+		if (p >= width && open[p - width]) {
+			open[p - width] = 0;
+			queue[tail++] = p - width;
+		}
+		if (p + width < total && open[p + width]) {
+			open[p + width] = 0;
+			queue[tail++] = p + width;
+		}
 	}
 	return tail;
 }
 
 /** The face box reaching the image border means part of the head is outside the sticker. */
-function headIsCut(face: { x: number; y: number; width: number; height: number }, width: number, height: number): boolean {
+function headIsCut(
+	face: { x: number; y: number; width: number; height: number },
+	width: number,
+	height: number
+): boolean {
 	const margin = 2;
-	return face.x <= margin || face.y <= margin || face.x + face.width >= width - margin || face.y + face.height >= height - margin;
+	return (
+		face.x <= margin ||
+		face.y <= margin ||
+		face.x + face.width >= width - margin ||
+		face.y + face.height >= height - margin
+	);
 }
 
 function round3(v: number): number {

@@ -17,16 +17,27 @@ export interface SheetLayout {
 }
 
 /** Places each figure (transparent PNG) centred in its grid cell, with a margin so figures never touch. */
-export async function composeSheet(figures: Buffer[], layout: SheetLayout, background: { r: number; g: number; b: number } = SHEET_BACKGROUND): Promise<Buffer> {
+export async function composeSheet(
+	figures: Buffer[],
+	layout: SheetLayout,
+	background: { r: number; g: number; b: number } = SHEET_BACKGROUND
+): Promise<Buffer> {
 	const cellW = Math.floor(layout.width / layout.cols);
 	const cellH = Math.floor(layout.height / layout.rows);
 	const figureSide = Math.floor(Math.min(cellW, cellH) * 0.86);
 	const layers = await Promise.all(
 		figures.slice(0, layout.cols * layout.rows).map(async (figure, i) => {
-			const input = await sharp(figure).resize(figureSide, figureSide, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
+			const input = await sharp(figure)
+				.resize(figureSide, figureSide, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+				.png()
+				.toBuffer();
 			const col = i % layout.cols;
 			const row = Math.floor(i / layout.cols);
-			return { input, left: col * cellW + Math.floor((cellW - figureSide) / 2), top: row * cellH + Math.floor((cellH - figureSide) / 2) };
+			return {
+				input,
+				left: col * cellW + Math.floor((cellW - figureSide) / 2),
+				top: row * cellH + Math.floor((cellH - figureSide) / 2)
+			};
 		})
 	);
 	return sharp({ create: { width: layout.width, height: layout.height, channels: 3, background } })

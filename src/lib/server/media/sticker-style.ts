@@ -20,10 +20,38 @@ export interface StyleRecipe {
 }
 
 export const STYLE_RECIPES: Record<ArtStyle, StyleRecipe> = {
-	cartoon: { colours: 14, saturation: 1.35, brightness: 1.06, ink: 0.8, smooth: 5, prompt: 'bright 2D cartoon sticker, clean bold outlines, soft cel shading' },
-	comic: { colours: 8, saturation: 1.2, brightness: 1.02, ink: 1, smooth: 3, prompt: 'comic-book sticker, strong black ink lines, flat colours, halftone accents' },
-	pop: { colours: 6, saturation: 1.9, brightness: 1.1, ink: 0.6, smooth: 5, prompt: 'pop-art sticker, vivid saturated flat colours, thick outlines' },
-	pastel: { colours: 16, saturation: 0.85, brightness: 1.12, ink: 0.3, smooth: 7, prompt: 'soft pastel sticker, gentle colours, light outlines, cute and friendly' }
+	cartoon: {
+		colours: 14,
+		saturation: 1.35,
+		brightness: 1.06,
+		ink: 0.8,
+		smooth: 5,
+		prompt: 'bright 2D cartoon sticker, clean bold outlines, soft cel shading'
+	},
+	comic: {
+		colours: 8,
+		saturation: 1.2,
+		brightness: 1.02,
+		ink: 1,
+		smooth: 3,
+		prompt: 'comic-book sticker, strong black ink lines, flat colours, halftone accents'
+	},
+	pop: {
+		colours: 6,
+		saturation: 1.9,
+		brightness: 1.1,
+		ink: 0.6,
+		smooth: 5,
+		prompt: 'pop-art sticker, vivid saturated flat colours, thick outlines'
+	},
+	pastel: {
+		colours: 16,
+		saturation: 0.85,
+		brightness: 1.12,
+		ink: 0.3,
+		smooth: 7,
+		prompt: 'soft pastel sticker, gentle colours, light outlines, cute and friendly'
+	}
 };
 
 export function pickArtStyle(value: string | null | undefined, fallback: ArtStyle): ArtStyle {
@@ -46,7 +74,9 @@ const KEY_HUE_ROOM = 50;
 export function paletteForOutfit(outfitId: string, key: SheetKey = DEFAULT_SHEET_KEY): PackPalette {
 	const shift = hashString(outfitId) % BADGE_HUES.length;
 	const keyHue = hueOf(key.rgb);
-	const hues = BADGE_HUES.map((_, i) => awayFrom(BADGE_HUES[(i + shift) % BADGE_HUES.length] ?? 0, key === DEFAULT_SHEET_KEY ? null : keyHue));
+	const hues = BADGE_HUES.map((_, i) =>
+		awayFrom(BADGE_HUES[(i + shift) % BADGE_HUES.length] ?? 0, key === DEFAULT_SHEET_KEY ? null : keyHue)
+	);
 	const tintHue = hues[0] ?? 0;
 	return {
 		badges: hues.map((h, i) => `hsl(${h}, ${i % 2 ? 85 : 75}%, ${i % 3 === 0 ? 62 : 70}%)`),

@@ -40,7 +40,10 @@ export class MessageHistoryWriter {
 	dropIfErasedSince(telegramUserId: bigint, sinceIso: string): void {
 		this.#enqueue('erasure check', async () => {
 			const subject = pseudonymForGuest(this.#deps.pseudonymKey, telegramUserId);
-			const erased = await this.#deps.db.erasure.findFirst({ where: { kind: 'guest', subject, erasedAt: { gte: sinceIso } }, select: { erasedAt: true } });
+			const erased = await this.#deps.db.erasure.findFirst({
+				where: { kind: 'guest', subject, erasedAt: { gte: sinceIso } },
+				select: { erasedAt: true }
+			});
 			if (erased) await deleteHistoryLeftAfterErasure(this.#deps.db, telegramUserId, erased.erasedAt);
 		});
 	}
@@ -58,7 +61,9 @@ export class MessageHistoryWriter {
 		this.#pending++;
 		this.#tail = this.#tail
 			.then(work)
-			.catch((error: unknown) => this.#deps.logger.warn({ err: error, what }, 'message history write failed; the bot goes on'))
+			.catch((error: unknown) =>
+				this.#deps.logger.warn({ err: error, what }, 'message history write failed; the bot goes on')
+			)
 			.then(() => {
 				this.#pending--;
 			});

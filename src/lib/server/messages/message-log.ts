@@ -10,15 +10,7 @@ import { DAY, type Clock } from '../time/clock.ts';
 export type MessageDirection = 'in' | 'out';
 
 export type MessageKind =
-	| 'text'
-	| 'command'
-	| 'callback'
-	| 'photo'
-	| 'sticker'
-	| 'document'
-	| 'sticker_set_link'
-	| 'edit'
-	| 'other';
+	'text' | 'command' | 'callback' | 'photo' | 'sticker' | 'document' | 'sticker_set_link' | 'edit' | 'other';
 
 export interface BotMessageEntry {
 	telegramUserId: bigint;
@@ -89,7 +81,8 @@ export async function deleteHistoryLeftAfterErasure(db: Db, telegramUserId: bigi
 		await lockRows(tx, 'message_activity', 'day', [day]); // as recordBotMessage's counter write does
 		const countedAgain = await hasMessageOnDay(tx, telegramUserId, day);
 		const { count } = await tx.botMessage.deleteMany({ where: { telegramUserId } });
-		if (countedAgain) await tx.messageActivity.updateMany({ where: { day, guests: { gt: 1 } }, data: { guests: { decrement: 1 } } });
+		if (countedAgain)
+			await tx.messageActivity.updateMany({ where: { day, guests: { gt: 1 } }, data: { guests: { decrement: 1 } } });
 		return count;
 	});
 }

@@ -51,16 +51,28 @@ export async function readMessageActivity(db: Db, clock: Clock, days: number): P
 	const rows = await db.messageActivity.findMany({ where: { day: { gte: wanted[0] } } });
 	const byDay = new Map(rows.map((r) => [r.day, r]));
 	const dayOf = (day: string) => byDay.get(day) ?? { day, incoming: 0, outgoing: 0, guests: 0 };
-	return { days: wanted.map(dayOf), today: dayOf(utcDayOf(clock.now().toISOString())), recent: await readRecentConversations(db) };
+	return {
+		days: wanted.map(dayOf),
+		today: dayOf(utcDayOf(clock.now().toISOString())),
+		recent: await readRecentConversations(db)
+	};
 }
 
 async function readRecentConversations(db: Db): Promise<ConversationHead[]> {
 	// The users columns are grouped too: one users row per id, and PostgreSQL asks for every selected column.
-	const rows = await db.$queryRaw<{ id: bigint; first_name: string | null; username: string | null; last_at: string; n: bigint }[]>`
+	const rows = await db.$queryRaw<
+		{ id: bigint; first_name: string | null; username: string | null; last_at: string; n: bigint }[]
+	>`
 		SELECT m.telegram_user_id AS id, u.first_name, u.username, max(m.at) AS last_at, count(*) AS n
 		FROM bot_messages m LEFT JOIN users u ON u.telegram_user_id = m.telegram_user_id
 		GROUP BY m.telegram_user_id, u.first_name, u.username ORDER BY last_at DESC LIMIT ${RECENT_CONVERSATIONS}`;
-	return rows.map((r) => ({ telegramUserId: String(r.id), name: r.first_name, username: r.username, lastAt: r.last_at, messages: Number(r.n) }));
+	return rows.map((r) => ({
+		telegramUserId: String(r.id),
+		name: r.first_name,
+		username: r.username,
+		lastAt: r.last_at,
+		messages: Number(r.n)
+	}));
 }
 
 /** A guest by Telegram id or @username (any case); an id without a users row still shows its messages (admins). */
@@ -71,14 +83,24 @@ export async function readConversation(db: Db, query: string): Promise<Conversat
 		db.user.findUnique({ where: { telegramUserId }, select: { firstName: true, username: true } }),
 		db.botMessage.findMany({ where: { telegramUserId }, orderBy: { id: 'desc' }, take: CONVERSATION_LINES })
 	]);
-	const lines = newest.reverse().map((m) => ({ id: m.id, direction: m.direction as 'in' | 'out', kind: m.kind, text: m.text, at: m.at }));
-	return { found: user !== null || lines.length > 0, telegramUserId: String(telegramUserId), name: user?.firstName ?? null, username: user?.username ?? null, lines };
+	const lines = newest
+		.reverse()
+		.map((m) => ({ id: m.id, direction: m.direction as 'in' | 'out', kind: m.kind, text: m.text, at: m.at }));
+	return {
+		found: user !== null || lines.length > 0,
+		telegramUserId: String(telegramUserId),
+		name: user?.firstName ?? null,
+		username: user?.username ?? null,
+		lines
+	};
 }
 
 async function resolveGuestId(db: Db, query: string): Promise<bigint | null> {
 	if (/^\d{1,20}$/.test(query)) return BigInt(query);
 	const username = query.replace(/^@/, '');
 	if (username === '') return null;
-	const rows = await db.$queryRaw<{ id: bigint }[]>`SELECT telegram_user_id AS id FROM users WHERE lower(username) = lower(${username}) LIMIT 1`;
+	const rows = await db.$queryRaw<
+		{ id: bigint }[]
+	>`SELECT telegram_user_id AS id FROM users WHERE lower(username) = lower(${username}) LIMIT 1`;
 	return rows[0] ? BigInt(rows[0].id) : null;
 }

@@ -39,7 +39,13 @@ export type FailureVerdict =
  * The verdict on the `attempt`-th try of a row (1 = the first) that failed with `error`. Pure: the
  * driver records it, notes a 429 in the send budget and logs.
  */
-export function decideAfterFailure(error: unknown, attempt: number, ladder: FailureLadder, now: Date, random: () => number = Math.random): FailureVerdict {
+export function decideAfterFailure(
+	error: unknown,
+	attempt: number,
+	ladder: FailureLadder,
+	now: Date,
+	random: () => number = Math.random
+): FailureVerdict {
 	const failure = readSendFailure(error);
 	const text = errorText(error);
 	if (failure.outcome !== 'retry') {
@@ -47,7 +53,14 @@ export function decideAfterFailure(error: unknown, attempt: number, ladder: Fail
 	}
 	const retryAfterMs = failure.outcome === 'retry' ? failure.retryAfterMs : 0;
 	const countsAsAttempt = retryAfterMs === 0 || ladder.floodCountsAsAttempt;
-	if (countsAsAttempt && ladder.maxAttempts !== null && attempt >= ladder.maxAttempts) return { verdict: 'end', as: 'poison', retryAfterMs, error: text };
+	if (countsAsAttempt && ladder.maxAttempts !== null && attempt >= ladder.maxAttempts)
+		return { verdict: 'end', as: 'poison', retryAfterMs, error: text };
 	const backoffMs = countsAsAttempt ? computeBackoffMs(attempt, ladder.backoff, random) : 0;
-	return { verdict: 'retry', retryAt: new Date(now.getTime() + Math.max(backoffMs, retryAfterMs)), countsAsAttempt, retryAfterMs, error: text };
+	return {
+		verdict: 'retry',
+		retryAt: new Date(now.getTime() + Math.max(backoffMs, retryAfterMs)),
+		countsAsAttempt,
+		retryAfterMs,
+		error: text
+	};
 }

@@ -9,10 +9,20 @@ import { FLOOD_HOLD_NOTE, runOutboxPass, type OutboxDeps, type OutboxSender } fr
 /** An error exactly as grammY throws it for a Bot API answer with ok: false. */
 function telegramError(error_code: number, description: string, retry_after?: number): GrammyError {
 	const parameters = retry_after === undefined ? {} : { retry_after };
-	return new GrammyError(`Call failed! (${error_code}: ${description})`, { ok: false, error_code, description, parameters }, 'sendMessage', {});
+	return new GrammyError(
+		`Call failed! (${error_code}: ${description})`,
+		{ ok: false, error_code, description, parameters },
+		'sendMessage',
+		{}
+	);
 }
 
-const LADDER: FailureLadder = { backoff: { baseMs: 10 * SECOND, capMs: 60 * SECOND, jitter: [1, 1] }, maxAttempts: 3, recipient: 'person', floodCountsAsAttempt: false };
+const LADDER: FailureLadder = {
+	backoff: { baseMs: 10 * SECOND, capMs: 60 * SECOND, jitter: [1, 1] },
+	maxAttempts: 3,
+	recipient: 'person',
+	floodCountsAsAttempt: false
+};
 
 /** A row of the in-memory outbox: the same columns every outbox keeps, by whatever name. */
 interface FakeRow {
@@ -27,7 +37,12 @@ interface FakeRow {
 }
 
 /** An in-memory outbox: claim = the first due row whose lease ran out, lease pushed ahead. */
-function fakeOutbox(clock: FakeClock, rows: FakeRow[], answers: (row: FakeRow) => Error | null, extra: Partial<OutboxSender<FakeRow, string, number>> = {}) {
+function fakeOutbox(
+	clock: FakeClock,
+	rows: FakeRow[],
+	answers: (row: FakeRow) => Error | null,
+	extra: Partial<OutboxSender<FakeRow, string, number>> = {}
+) {
 	const calls: number[] = [];
 	const sender: OutboxSender<FakeRow, string, number> = {
 		name: 'fake',
@@ -35,7 +50,9 @@ function fakeOutbox(clock: FakeClock, rows: FakeRow[], answers: (row: FakeRow) =
 		ladder: LADDER,
 		places: 'guest',
 		claim: async (now) => {
-			const row = rows.find((r) => r.state === 'queued' && r.nextAttemptAt <= now.getTime() && r.leaseUntil <= now.getTime());
+			const row = rows.find(
+				(r) => r.state === 'queued' && r.nextAttemptAt <= now.getTime() && r.leaseUntil <= now.getTime()
+			);
 			if (row) row.leaseUntil = now.getTime() + 60 * SECOND;
 			return row ?? null;
 		},
@@ -53,7 +70,12 @@ function fakeOutbox(clock: FakeClock, rows: FakeRow[], answers: (row: FakeRow) =
 			Object.assign(row, { state: 'sent', leaseUntil: 0, error: null });
 		},
 		postpone: async (row, retryAt, error, counts) => {
-			Object.assign(row, { nextAttemptAt: retryAt.getTime(), leaseUntil: 0, error, attempts: row.attempts + (counts ? 1 : 0) });
+			Object.assign(row, {
+				nextAttemptAt: retryAt.getTime(),
+				leaseUntil: 0,
+				error,
+				attempts: row.attempts + (counts ? 1 : 0)
+			});
 		},
 		end: async (row, as, reason) => {
 			Object.assign(row, { state: as, leaseUntil: 0, error: reason });
@@ -64,7 +86,15 @@ function fakeOutbox(clock: FakeClock, rows: FakeRow[], answers: (row: FakeRow) =
 }
 
 function rowsFor(...chats: number[]): FakeRow[] {
-	return chats.map((chat, i) => ({ id: i + 1, chatId: BigInt(chat), state: 'queued', attempts: 0, nextAttemptAt: 0, leaseUntil: 0, error: null }));
+	return chats.map((chat, i) => ({
+		id: i + 1,
+		chatId: BigInt(chat),
+		state: 'queued',
+		attempts: 0,
+		nextAttemptAt: 0,
+		leaseUntil: 0,
+		error: null
+	}));
 }
 
 /** A send budget in memory: a chat gets one place a second; a hold is a moment before which bulk waits. */
@@ -137,13 +167,21 @@ describe('the outbox driver', () => {
 	it('403 and 400 end a person’s row at once; the sales group’s rows are retried instead', async () => {
 		const clock = new FakeClock();
 		const rows = rowsFor(1, 2);
-		const answers = (row: FakeRow) => (row.id === 1 ? telegramError(403, 'Forbidden: bot was blocked by the user') : telegramError(400, 'Bad Request: chat not found'));
+		const answers = (row: FakeRow) =>
+			row.id === 1
+				? telegramError(403, 'Forbidden: bot was blocked by the user')
+				: telegramError(400, 'Bad Request: chat not found');
 		const { sender } = fakeOutbox(clock, rows, answers);
 		await runOutboxPass(sender, depsFor(clock));
 		expect(rows.map((r) => r.state)).toEqual(['blocked', 'unreachable']);
 
 		const groupRows = rowsFor(1);
-		const group = fakeOutbox(clock, groupRows, () => telegramError(403, 'Forbidden: bot was kicked from the group chat'), { ladder: { ...LADDER, recipient: 'group', maxAttempts: null } });
+		const group = fakeOutbox(
+			clock,
+			groupRows,
+			() => telegramError(403, 'Forbidden: bot was kicked from the group chat'),
+			{ ladder: { ...LADDER, recipient: 'group', maxAttempts: null } }
+		);
 		await runOutboxPass(group.sender, depsFor(clock));
 		expect(groupRows[0]).toMatchObject({ state: 'queued', attempts: 1 });
 	});
@@ -154,7 +192,9 @@ describe('the outbox driver', () => {
 		const { budget, floods } = fakeBudget(clock);
 		const cooldown = new ChatCooldown();
 		const rows = rowsFor(7, 7);
-		const { sender, calls } = fakeOutbox(clock, rows, () => telegramError(429, 'Too Many Requests: retry after 40', 40));
+		const { sender, calls } = fakeOutbox(clock, rows, () =>
+			telegramError(429, 'Too Many Requests: retry after 40', 40)
+		);
 		await runOutboxPass(sender, depsFor(clock, { budget, cooldown }));
 		expect(calls).toEqual([1]); // the second row to the same chat waits: the chat cools down
 		expect(rows[0]).toMatchObject({ state: 'queued', attempts: 0, nextAttemptAt: start + 40 * SECOND });
@@ -163,7 +203,9 @@ describe('the outbox driver', () => {
 		expect(cooldown.isCooling(7n, new Date(start + 39 * SECOND))).toBe(true);
 
 		const counted = rowsFor(8);
-		const countingSender = fakeOutbox(clock, counted, () => telegramError(429, 'Too Many Requests', 5), { ladder: { ...LADDER, floodCountsAsAttempt: true } });
+		const countingSender = fakeOutbox(clock, counted, () => telegramError(429, 'Too Many Requests', 5), {
+			ladder: { ...LADDER, floodCountsAsAttempt: true }
+		});
 		await runOutboxPass(countingSender.sender, depsFor(clock));
 		// Counted: the backoff (10 s) wins over the shorter retry_after.
 		expect(counted[0]).toMatchObject({ attempts: 1, nextAttemptAt: clock.now().getTime() + 10 * SECOND });
@@ -209,7 +251,12 @@ describe('the outbox driver', () => {
 		});
 		expect(await runOutboxPass(sender, depsFor(clock, { budget: fake.budget }))).toBe(0);
 		expect(calls).toEqual([]);
-		expect(rows[0]).toMatchObject({ state: 'queued', attempts: 0, nextAttemptAt: clock.now().getTime() + 30 * SECOND, error: FLOOD_HOLD_NOTE });
+		expect(rows[0]).toMatchObject({
+			state: 'queued',
+			attempts: 0,
+			nextAttemptAt: clock.now().getTime() + 30 * SECOND,
+			error: FLOOD_HOLD_NOTE
+		});
 	});
 
 	it('ends a row without a call when prepare says so', async () => {
@@ -236,7 +283,10 @@ describe('the outbox driver', () => {
 		const clock = new FakeClock();
 		const cooldown = new ChatCooldown();
 		const rows = rowsFor(9, 9, 9);
-		const { sender, calls } = fakeOutbox(clock, rows, () => telegramError(502, 'Bad Gateway'), { oneChat: 9n, ladder: { ...LADDER, maxAttempts: null, recipient: 'group' } });
+		const { sender, calls } = fakeOutbox(clock, rows, () => telegramError(502, 'Bad Gateway'), {
+			oneChat: 9n,
+			ladder: { ...LADDER, maxAttempts: null, recipient: 'group' }
+		});
 		expect(await runOutboxPass(sender, depsFor(clock, { cooldown }))).toBe(0);
 		expect(calls).toEqual([1]);
 		clock.advance(60 * SECOND);
@@ -264,7 +314,10 @@ describe('the outbox driver', () => {
 		const clock = new FakeClock();
 		const rows = rowsFor(1, 2, 3, 4, 5);
 		let checks = 0;
-		const { sender } = fakeOutbox(clock, rows, () => null, { send: async (row) => (clock.advance(4 * SECOND), row.id), passMs: 10 * SECOND });
+		const { sender } = fakeOutbox(clock, rows, () => null, {
+			send: async (row) => (clock.advance(4 * SECOND), row.id),
+			passMs: 10 * SECOND
+		});
 		expect(await runOutboxPass(sender, depsFor(clock, { shouldStop: () => ++checks > 1 }))).toBe(1);
 		// 4 s a send: rows 2, 3 and 4 start within the 10 s, row 5 waits for the next pass.
 		expect(await runOutboxPass(sender, depsFor(clock))).toBe(3);
@@ -275,8 +328,18 @@ describe('the outbox driver', () => {
 describe('decideAfterFailure', () => {
 	it('never retries sooner than retry_after, even when the backoff is shorter', () => {
 		const now = new Date('2026-01-01T00:00:00Z');
-		const verdict = decideAfterFailure(telegramError(429, 'Too Many Requests', 90), 1, { ...LADDER, floodCountsAsAttempt: true }, now, () => 1);
-		expect(verdict).toMatchObject({ verdict: 'retry', countsAsAttempt: true, retryAt: new Date(now.getTime() + 90 * SECOND) });
+		const verdict = decideAfterFailure(
+			telegramError(429, 'Too Many Requests', 90),
+			1,
+			{ ...LADDER, floodCountsAsAttempt: true },
+			now,
+			() => 1
+		);
+		expect(verdict).toMatchObject({
+			verdict: 'retry',
+			countsAsAttempt: true,
+			retryAt: new Date(now.getTime() + 90 * SECOND)
+		});
 	});
 
 	it('an uncounted 429 never makes a row poison', () => {
@@ -286,6 +349,11 @@ describe('decideAfterFailure', () => {
 
 	it('a network error is retried like a 5xx', () => {
 		const verdict = decideAfterFailure(new Error('socket hang up'), 1, LADDER, new Date(0));
-		expect(verdict).toMatchObject({ verdict: 'retry', countsAsAttempt: true, retryAt: new Date(10 * SECOND), error: expect.stringMatching(/socket hang up/) });
+		expect(verdict).toMatchObject({
+			verdict: 'retry',
+			countsAsAttempt: true,
+			retryAt: new Date(10 * SECOND),
+			error: expect.stringMatching(/socket hang up/)
+		});
 	});
 });

@@ -77,7 +77,10 @@ export const FLOOD_HOLD_NOTE = 'waiting out a Telegram flood hold (429)';
 export type RowOutcome = 'sent' | 'ended' | 'later' | 'failed';
 
 /** Runs one pass; returns how many rows were sent. */
-export async function runOutboxPass<Row, Message, Sent>(sender: OutboxSender<Row, Message, Sent>, deps: OutboxDeps): Promise<number> {
+export async function runOutboxPass<Row, Message, Sent>(
+	sender: OutboxSender<Row, Message, Sent>,
+	deps: OutboxDeps
+): Promise<number> {
 	const passEnds = sender.passMs === undefined ? Infinity : deps.clock.now().getTime() + sender.passMs;
 	let sent = 0;
 	for (let i = 0; i < sender.perPass && !deps.shouldStop?.() && deps.clock.now().getTime() < passEnds; i++) {
@@ -103,7 +106,11 @@ async function mayClaim(sender: OutboxSender<unknown, unknown, unknown>, deps: O
 }
 
 /** Sends one claimed row (or ends or postpones it); never leaves it without a record but for a crash. */
-export async function handleRow<Row, Message, Sent>(sender: OutboxSender<Row, Message, Sent>, deps: OutboxDeps, row: Row): Promise<RowOutcome> {
+export async function handleRow<Row, Message, Sent>(
+	sender: OutboxSender<Row, Message, Sent>,
+	deps: OutboxDeps,
+	row: Row
+): Promise<RowOutcome> {
 	const chatId = sender.chatId(row);
 	if (deps.cooldown?.isCooling(chatId, deps.clock.now())) {
 		await sender.postpone(row, new Date(deps.clock.now().getTime() + SECOND), null, false);
@@ -116,13 +123,21 @@ export async function handleRow<Row, Message, Sent>(sender: OutboxSender<Row, Me
 	}
 	if ('end' in prepared) {
 		await sender.end(row, prepared.end, prepared.reason, false);
-		deps.logger.info({ ...sender.describe(row), as: prepared.end, reason: prepared.reason }, `${sender.name} ended without a message`);
+		deps.logger.info(
+			{ ...sender.describe(row), as: prepared.end, reason: prepared.reason },
+			`${sender.name} ended without a message`
+		);
 		return 'ended';
 	}
 	const wait = await takePlace(sender, deps, chatId);
 	if (wait > 0) {
 		// No place now (the second is full, or another worker's 429 hold began): the row goes back, no attempt counted.
-		await sender.postpone(row, new Date(deps.clock.now().getTime() + wait), sender.places === 'bulk' ? FLOOD_HOLD_NOTE : null, false);
+		await sender.postpone(
+			row,
+			new Date(deps.clock.now().getTime() + wait),
+			sender.places === 'bulk' ? FLOOD_HOLD_NOTE : null,
+			false
+		);
 		return 'later';
 	}
 	let sent: Sent;
@@ -137,7 +152,11 @@ export async function handleRow<Row, Message, Sent>(sender: OutboxSender<Row, Me
 }
 
 /** 0 = a place is taken; otherwise how long until one may be (nothing taken). */
-async function takePlace(sender: OutboxSender<unknown, unknown, unknown>, deps: OutboxDeps, chatId: bigint): Promise<number> {
+async function takePlace(
+	sender: OutboxSender<unknown, unknown, unknown>,
+	deps: OutboxDeps,
+	chatId: bigint
+): Promise<number> {
 	if (sender.places === 'client' || !deps.budget) return 0;
 	if (sender.places === 'guest') return (await deps.budget.tryTake(chatId)) ? 0 : SECOND;
 	for (;;) {
@@ -147,7 +166,13 @@ async function takePlace(sender: OutboxSender<unknown, unknown, unknown>, deps: 
 	}
 }
 
-async function recordFailure<Row>(sender: OutboxSender<Row, unknown, unknown>, deps: OutboxDeps, row: Row, chatId: bigint, error: unknown): Promise<RowOutcome> {
+async function recordFailure<Row>(
+	sender: OutboxSender<Row, unknown, unknown>,
+	deps: OutboxDeps,
+	row: Row,
+	chatId: bigint,
+	error: unknown
+): Promise<RowOutcome> {
 	const now = deps.clock.now();
 	const attempt = sender.attempt(row);
 	const verdict = decideAfterFailure(error, attempt, sender.ladder, now, deps.random);
@@ -158,11 +183,17 @@ async function recordFailure<Row>(sender: OutboxSender<Row, unknown, unknown>, d
 	}
 	if (verdict.verdict === 'end') {
 		await sender.end(row, verdict.as, verdict.error, true);
-		deps.logger.warn({ ...sender.describe(row), attempt, as: verdict.as, error: verdict.error }, `${sender.name} given up`);
+		deps.logger.warn(
+			{ ...sender.describe(row), attempt, as: verdict.as, error: verdict.error },
+			`${sender.name} given up`
+		);
 		return 'ended';
 	}
 	await sender.postpone(row, verdict.retryAt, verdict.error, verdict.countsAsAttempt);
-	deps.logger.warn({ ...sender.describe(row), attempt, retryAt: verdict.retryAt.toISOString(), error: verdict.error }, `${sender.name} not sent; will retry`);
+	deps.logger.warn(
+		{ ...sender.describe(row), attempt, retryAt: verdict.retryAt.toISOString(), error: verdict.error },
+		`${sender.name} not sent; will retry`
+	);
 	return 'failed';
 }
 

@@ -8,7 +8,11 @@ const RECORD_RETRY_STEP_MS = 200;
  * is sent again after its lease — the one duplicate window an outbox without an idempotency key
  * keeps. Rethrows after the last try (the caller's task logs it and the lease decides).
  */
-export async function recordRightAfterSend<T>(record: () => Promise<T>, logger: Logger, what: Record<string, unknown>): Promise<T> {
+export async function recordRightAfterSend<T>(
+	record: () => Promise<T>,
+	logger: Logger,
+	what: Record<string, unknown>
+): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return await record();

@@ -125,12 +125,14 @@ ${[196, 236, 276, 316].map((x) => `<path d="M${x} 184 q12 -26 0 -44 q-12 18 0 44
 function confetti(seed: number): string {
 	const dots: string[] = [];
 	let state = seed;
-	const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+	const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
 	for (let i = 0; i < 14; i++) {
 		const x = 30 + next() * 452;
 		const y = 24 + next() * 220;
 		if (x > 130 && x < 382 && y > 60) continue; // keep the face clear
-		dots.push(`<circle cx="${x.toFixed(0)}" cy="${y.toFixed(0)}" r="${(4 + next() * 6).toFixed(0)}" fill="#fff" opacity="${(0.25 + next() * 0.4).toFixed(2)}"/>`);
+		dots.push(
+			`<circle cx="${x.toFixed(0)}" cy="${y.toFixed(0)}" r="${(4 + next() * 6).toFixed(0)}" fill="#fff" opacity="${(0.25 + next() * 0.4).toFixed(2)}"/>`
+		);
 	}
 	return dots.join('');
 }

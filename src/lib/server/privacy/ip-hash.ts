@@ -20,7 +20,11 @@ export function hashClientIp(ip: string, salt: string): string {
  * Anything else (no address known) is kept as written.
  */
 export function clientGroup(ip: string): string {
-	const address = ip.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+	const address = ip
+		.trim()
+		.toLowerCase()
+		.replace(/^\[(.*)\]$/, '$1')
+		.replace(/%.*$/, '');
 	if (isIPv4(address)) return address;
 	if (!isIPv6(address)) return address;
 	const hextets = expandIpv6(address);
@@ -28,7 +32,10 @@ export function clientGroup(ip: string): string {
 		const [high, low] = [hextets[6]!, hextets[7]!];
 		return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 	}
-	return `${hextets.slice(0, 4).map((h) => h.toString(16)).join(':')}::/64`;
+	return `${hextets
+		.slice(0, 4)
+		.map((h) => h.toString(16))
+		.join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address ("::" filled in, a trailing IPv4 part converted). */

@@ -11,17 +11,31 @@ export interface PricedProvider {
 }
 
 /** The provider IMAGE_PROVIDER names (or another one, for IMAGE_PROVIDER_FALLBACK). */
-export async function createImageProvider(config: Config, name: ProviderName = config.IMAGE_PROVIDER): Promise<ImageProvider> {
+export async function createImageProvider(
+	config: Config,
+	name: ProviderName = config.IMAGE_PROVIDER
+): Promise<ImageProvider> {
 	switch (name) {
 		case 'offline':
 			return createOfflineProvider();
 		case 'gemini': {
 			const { createGeminiProvider } = await import('./gemini/gemini.provider.ts');
-			return createGeminiProvider({ apiKey: config.GEMINI_API_KEY ?? '', baseUrl: config.GEMINI_BASE_URL, imageModel: config.GEMINI_IMAGE_MODEL, visionModel: config.GEMINI_VISION_MODEL, timeoutMs: config.GEMINI_TIMEOUT_SECONDS * 1000 });
+			return createGeminiProvider({
+				apiKey: config.GEMINI_API_KEY ?? '',
+				baseUrl: config.GEMINI_BASE_URL,
+				imageModel: config.GEMINI_IMAGE_MODEL,
+				visionModel: config.GEMINI_VISION_MODEL,
+				timeoutMs: config.GEMINI_TIMEOUT_SECONDS * 1000
+			});
 		}
 		case 'openai': {
 			const { createOpenAiProvider } = await import('./openai/openai.provider.ts');
-			return createOpenAiProvider({ apiKey: config.OPENAI_API_KEY ?? '', baseUrl: config.OPENAI_BASE_URL ?? 'https://api.openai.com/v1', model: config.OPENAI_IMAGE_MODEL, pricePerMTokImageOut: config.OPENAI_PRICE_OUTPUT_IMAGE_PER_MTOK });
+			return createOpenAiProvider({
+				apiKey: config.OPENAI_API_KEY ?? '',
+				baseUrl: config.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+				model: config.OPENAI_IMAGE_MODEL,
+				pricePerMTokImageOut: config.OPENAI_PRICE_OUTPUT_IMAGE_PER_MTOK
+			});
 		}
 	}
 }
@@ -42,7 +56,12 @@ export async function createFallbackProvider(config: Config): Promise<PricedProv
  */
 export function pricesFor(config: Config, name: ProviderName = config.IMAGE_PROVIDER, at: Date = new Date()): Prices {
 	if (name === 'offline') return { inputPerMTok: 0, outputTextPerMTok: 0, outputImagePerMTok: 0 };
-	if (name === 'openai') return { inputPerMTok: config.OPENAI_PRICE_INPUT_PER_MTOK, outputTextPerMTok: 0, outputImagePerMTok: config.OPENAI_PRICE_OUTPUT_IMAGE_PER_MTOK };
+	if (name === 'openai')
+		return {
+			inputPerMTok: config.OPENAI_PRICE_INPUT_PER_MTOK,
+			outputTextPerMTok: 0,
+			outputImagePerMTok: config.OPENAI_PRICE_OUTPUT_IMAGE_PER_MTOK
+		};
 	const imageList = geminiListPrice(config.GEMINI_IMAGE_MODEL, at) ?? UNLISTED_IMAGE;
 	const visionList = geminiListPrice(config.GEMINI_VISION_MODEL, at) ?? UNLISTED_VISION;
 	const image: TokenPrices = {
@@ -50,12 +69,25 @@ export function pricesFor(config: Config, name: ProviderName = config.IMAGE_PROV
 		outputTextPerMTok: config.GEMINI_PRICE_OUTPUT_TEXT_PER_MTOK ?? imageList.outputTextPerMTok,
 		outputImagePerMTok: config.GEMINI_PRICE_OUTPUT_IMAGE_PER_MTOK ?? imageList.outputImagePerMTok
 	};
-	const vision: TokenPrices = { inputPerMTok: config.GEMINI_VISION_PRICE_INPUT_PER_MTOK ?? visionList.inputPerMTok, outputTextPerMTok: config.GEMINI_VISION_PRICE_OUTPUT_PER_MTOK ?? visionList.outputTextPerMTok, outputImagePerMTok: 0 };
-	const imageSet = [config.GEMINI_PRICE_INPUT_PER_MTOK, config.GEMINI_PRICE_OUTPUT_TEXT_PER_MTOK, config.GEMINI_PRICE_OUTPUT_IMAGE_PER_MTOK].some((p) => p !== undefined);
-	const visionSet = [config.GEMINI_VISION_PRICE_INPUT_PER_MTOK, config.GEMINI_VISION_PRICE_OUTPUT_PER_MTOK].some((p) => p !== undefined);
+	const vision: TokenPrices = {
+		inputPerMTok: config.GEMINI_VISION_PRICE_INPUT_PER_MTOK ?? visionList.inputPerMTok,
+		outputTextPerMTok: config.GEMINI_VISION_PRICE_OUTPUT_PER_MTOK ?? visionList.outputTextPerMTok,
+		outputImagePerMTok: 0
+	};
+	const imageSet = [
+		config.GEMINI_PRICE_INPUT_PER_MTOK,
+		config.GEMINI_PRICE_OUTPUT_TEXT_PER_MTOK,
+		config.GEMINI_PRICE_OUTPUT_IMAGE_PER_MTOK
+	].some((p) => p !== undefined);
+	const visionSet = [config.GEMINI_VISION_PRICE_INPUT_PER_MTOK, config.GEMINI_VISION_PRICE_OUTPUT_PER_MTOK].some(
+		(p) => p !== undefined
+	);
 	return {
 		...image,
-		byModel: { ...(imageSet ? { [config.GEMINI_IMAGE_MODEL]: image } : {}), ...(visionSet ? { [config.GEMINI_VISION_MODEL]: vision } : {}) },
+		byModel: {
+			...(imageSet ? { [config.GEMINI_IMAGE_MODEL]: image } : {}),
+			...(visionSet ? { [config.GEMINI_VISION_MODEL]: vision } : {})
+		},
 		listPrice: geminiListPrice,
 		byKind: { image, vision, qa: vision }
 	};

@@ -46,24 +46,34 @@ export function configuredModels(config: Config): ConfiguredModel[] {
 		models.push({ provider: 'gemini', setting: 'GEMINI_IMAGE_MODEL', model: config.GEMINI_IMAGE_MODEL });
 		models.push({ provider: 'gemini', setting: 'GEMINI_VISION_MODEL', model: config.GEMINI_VISION_MODEL });
 	}
-	if (providers.has('openai')) models.push({ provider: 'openai', setting: 'OPENAI_IMAGE_MODEL', model: config.OPENAI_IMAGE_MODEL });
+	if (providers.has('openai'))
+		models.push({ provider: 'openai', setting: 'OPENAI_IMAGE_MODEL', model: config.OPENAI_IMAGE_MODEL });
 	return models;
 }
 
 export async function checkConfiguredModels(config: Config): Promise<ModelVerdict[]> {
-	return Promise.all(configuredModels(config).map((model) => (model.provider === 'gemini' ? askGemini(config, model) : askOpenAi(config, model))));
+	return Promise.all(
+		configuredModels(config).map((model) =>
+			model.provider === 'gemini' ? askGemini(config, model) : askOpenAi(config, model)
+		)
+	);
 }
 
 async function askGemini(config: Config, model: ConfiguredModel): Promise<ModelVerdict> {
 	const ai = new GoogleGenAI({
 		apiKey: config.GEMINI_API_KEY ?? '',
-		httpOptions: { ...(config.GEMINI_BASE_URL ? { baseUrl: config.GEMINI_BASE_URL } : {}), timeout: config.GEMINI_TIMEOUT_SECONDS * 1000, retryOptions: { attempts: 1 } }
+		httpOptions: {
+			...(config.GEMINI_BASE_URL ? { baseUrl: config.GEMINI_BASE_URL } : {}),
+			timeout: config.GEMINI_TIMEOUT_SECONDS * 1000,
+			retryOptions: { attempts: 1 }
+		}
 	});
 	try {
 		await ai.models.get({ model: model.model });
 		return { ...model, answer: 'ok' };
 	} catch (error) {
-		if (error instanceof ApiError && error.status === 404) return { ...model, answer: 'missing', detail: error.message };
+		if (error instanceof ApiError && error.status === 404)
+			return { ...model, answer: 'missing', detail: error.message };
 		const denied = error instanceof ApiError ? accessProblem(error.status, readGoogleStatus(error.message)) : undefined;
 		if (denied) return { ...model, answer: 'denied', detail: denied };
 		return { ...model, answer: 'unreachable', detail: errorText(error) };
@@ -73,7 +83,10 @@ async function askGemini(config: Config, model: ConfiguredModel): Promise<ModelV
 async function askOpenAi(config: Config, model: ConfiguredModel): Promise<ModelVerdict> {
 	const base = (config.OPENAI_BASE_URL ?? 'https://api.openai.com/v1').replace(/\/$/, '');
 	try {
-		const response = await fetch(`${base}/models/${encodeURIComponent(model.model)}`, { headers: { authorization: `Bearer ${config.OPENAI_API_KEY ?? ''}` }, signal: AbortSignal.timeout(30_000) });
+		const response = await fetch(`${base}/models/${encodeURIComponent(model.model)}`, {
+			headers: { authorization: `Bearer ${config.OPENAI_API_KEY ?? ''}` },
+			signal: AbortSignal.timeout(30_000)
+		});
 		if (response.ok) return { ...model, answer: 'ok' };
 		const text = await response.text();
 		const error = readOpenAiError(text);
@@ -90,7 +103,10 @@ async function askOpenAi(config: Config, model: ConfiguredModel): Promise<ModelV
 function readOpenAiError(text: string): { message?: string; code?: string } {
 	try {
 		const error = (JSON.parse(text) as { error?: { message?: unknown; code?: unknown } }).error;
-		return { message: typeof error?.message === 'string' ? error.message : undefined, code: typeof error?.code === 'string' ? error.code : undefined };
+		return {
+			message: typeof error?.message === 'string' ? error.message : undefined,
+			code: typeof error?.code === 'string' ? error.code : undefined
+		};
 	} catch {
 		return {};
 	}

@@ -16,6 +16,8 @@ describe('outfit words for image models', () => {
 
 	it('carries the outfit prompt text and both costume colours', () => {
 		const wizard = defaultOutfitSnapshot('wizard');
-		expect(outfitPhrase(wizard)).toBe('wearing a deep purple wizard robe with silver stars and a tall pointed hat, the costume mainly deep purple with light grey trim');
+		expect(outfitPhrase(wizard)).toBe(
+			'wearing a deep purple wizard robe with silver stars and a tall pointed hat, the costume mainly deep purple with light grey trim'
+		);
 	});
 });

@@ -169,7 +169,8 @@ export interface ImageProvider {
  * - access: the provider will not take the key, its project lacks permission, or it does not serve
  *   the caller's location — no retry: the queue pauses (maintenance, source config), admins are told.
  */
-export type ProviderFailure = 'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output' | 'blocked' | 'refused' | 'model_missing' | 'access';
+export type ProviderFailure =
+	'rate_minute' | 'rate_day' | 'billing' | 'server' | 'bad_output' | 'blocked' | 'refused' | 'model_missing' | 'access';
 
 export class ProviderError extends Error {
 	constructor(

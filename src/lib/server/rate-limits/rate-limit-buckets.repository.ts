@@ -26,7 +26,8 @@ export async function takeToken(db: Db, clock: Clock, limit: RateLimit, subject:
 		const tokens = tokensAt(limit, await readLockedBucket(tx, key), now.getTime());
 		const decision = decide(limit, tokens);
 		// A refused take changes nothing: the refill from the stored state gives the same tokens later.
-		if (decision.allowed) await tx.rateLimitBucket.update({ where: { key }, data: { tokens: tokens - 1, updatedAt: now.toISOString() } });
+		if (decision.allowed)
+			await tx.rateLimitBucket.update({ where: { key }, data: { tokens: tokens - 1, updatedAt: now.toISOString() } });
 		return decision;
 	});
 }
@@ -61,6 +62,7 @@ async function readLockedBucket(tx: Tx, key: string): Promise<BucketState | null
 
 /** Client addresses are never stored (privacy/ip-hash.ts): a subject is an id or a hash. */
 function bucketKey(limit: RateLimit, subject: string): string {
-	if (isIP(subject)) throw new Error(`rate limit ${limit.name}: a bucket key must not hold a client address; hash it with hashClientIp`);
+	if (isIP(subject))
+		throw new Error(`rate limit ${limit.name}: a bucket key must not hold a client address; hash it with hashClientIp`);
 	return `${limit.name}:${subject}`;
 }

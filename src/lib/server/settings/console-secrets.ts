@@ -52,7 +52,11 @@ export interface SecretView {
 }
 
 const envValue = (config: Config, name: SecretName): string | undefined =>
-	name === 'telegramBotToken' ? config.TELEGRAM_BOT_TOKEN : name === 'geminiApiKey' ? config.GEMINI_API_KEY : config.OPENAI_API_KEY;
+	name === 'telegramBotToken'
+		? config.TELEGRAM_BOT_TOKEN
+		: name === 'geminiApiKey'
+			? config.GEMINI_API_KEY
+			: config.OPENAI_API_KEY;
 
 /** What the page shows of each secret: where it comes from and who set it, never the value. */
 export async function readSecretViews(db: Db, config: Config): Promise<SecretView[]> {
@@ -61,7 +65,15 @@ export async function readSecretViews(db: Db, config: Config): Promise<SecretVie
 			const row = await readJsonSetting(db, keyOf(name), rowSchema);
 			const def = SECRET_DEFS[name];
 			const origin = row ? 'console' : envValue(config, name) ? 'environment' : 'none';
-			return { name, label: def.label, hint: def.hint, env: def.env, origin, setBy: row?.by ?? null, setAt: row?.at ?? null };
+			return {
+				name,
+				label: def.label,
+				hint: def.hint,
+				env: def.env,
+				origin,
+				setBy: row?.by ?? null,
+				setAt: row?.at ?? null
+			};
 		})
 	);
 }
@@ -87,13 +99,28 @@ export interface SecretChangeDeps {
 }
 
 /** The owner replaces a secret: checked by its rule, stored sealed, audited without the value. */
-export async function replaceSecret(deps: SecretChangeDeps, actor: Actor, name: SecretName, plaintext: string): Promise<void> {
+export async function replaceSecret(
+	deps: SecretChangeDeps,
+	actor: Actor,
+	name: SecretName,
+	plaintext: string
+): Promise<void> {
 	const def = SECRET_DEFS[name];
 	const value = plaintext.trim();
 	const checked = def.rule.safeParse(value);
-	if (!checked.success) throw new DomainError({ code: 'SettingRefused', label: def.label, problem: checked.error.issues[0]?.message ?? 'This value is not valid.' });
+	if (!checked.success)
+		throw new DomainError({
+			code: 'SettingRefused',
+			label: def.label,
+			problem: checked.error.issues[0]?.message ?? 'This value is not valid.'
+		});
 	if (name === 'telegramBotToken' && deps.config.telegram.mode === 'emulator') {
-		throw new DomainError({ code: 'SettingRefused', label: def.label, problem: 'This instance runs against the Telegram emulator: set TELEGRAM_BOT_TOKEN in the environment to run a real bot.' });
+		throw new DomainError({
+			code: 'SettingRefused',
+			label: def.label,
+			problem:
+				'This instance runs against the Telegram emulator: set TELEGRAM_BOT_TOKEN in the environment to run a real bot.'
+		});
 	}
 	await deps.db.$transaction(async (tx) => {
 		const row = { ...seal(deps.secretKey, value), by: actor.name, at: deps.clock.now().toISOString() };
@@ -103,7 +130,11 @@ export async function replaceSecret(deps: SecretChangeDeps, actor: Actor, name: 
 }
 
 /** Back to the environment's value (or none); audited. False when nothing was set on the console. */
-export async function clearSecret(deps: Pick<SecretChangeDeps, 'db' | 'clock'>, actor: Actor, name: SecretName): Promise<boolean> {
+export async function clearSecret(
+	deps: Pick<SecretChangeDeps, 'db' | 'clock'>,
+	actor: Actor,
+	name: SecretName
+): Promise<boolean> {
 	return deps.db.$transaction(async (tx) => {
 		if (!(await deleteSetting(tx, keyOf(name)))) return false;
 		await recordAudit(tx, deps.clock, actor, { action: 'secret_clear', details: { secret: name } });

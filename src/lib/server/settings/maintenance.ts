@@ -29,12 +29,25 @@ export async function readMaintenance(db: Db | Tx): Promise<Maintenance | null> 
 	const raw = await readSetting(db, KEY);
 	if (raw === null) return null;
 	// A row we cannot read still means "paused": failing open would let guests in during an outage.
-	return parseJsonSetting(raw, maintenanceSchema) ?? { source: 'admin', reason: 'unreadable maintenance setting', at: '' };
+	return (
+		parseJsonSetting(raw, maintenanceSchema) ?? { source: 'admin', reason: 'unreadable maintenance setting', at: '' }
+	);
 }
 
-export async function startMaintenance(db: Db | Tx, clock: Clock, source: Maintenance['source'], reason: string, guestNote = ''): Promise<Maintenance> {
+export async function startMaintenance(
+	db: Db | Tx,
+	clock: Clock,
+	source: Maintenance['source'],
+	reason: string,
+	guestNote = ''
+): Promise<Maintenance> {
 	const note = guestNote.trim().slice(0, GUEST_NOTE_MAX);
-	const value: Maintenance = { source, reason: reason.slice(0, 500), at: clock.now().toISOString(), ...(note ? { guestNote: note } : {}) };
+	const value: Maintenance = {
+		source,
+		reason: reason.slice(0, 500),
+		at: clock.now().toISOString(),
+		...(note ? { guestNote: note } : {})
+	};
 	await writeSetting(db, clock, KEY, JSON.stringify(value));
 	return value;
 }

@@ -13,12 +13,22 @@ export type PauseOutcome = { paused: Maintenance } | { alreadyPaused: Maintenanc
 export type ResumeOutcome = { resumed: Maintenance } | { notPaused: true };
 export type PauseDoor = 'console' | 'bot';
 
-export async function pauseByPerson(db: Db, clock: Clock, actor: Actor, via: PauseDoor, reason: string, guestNote = ''): Promise<PauseOutcome> {
+export async function pauseByPerson(
+	db: Db,
+	clock: Clock,
+	actor: Actor,
+	via: PauseDoor,
+	reason: string,
+	guestNote = ''
+): Promise<PauseOutcome> {
 	return db.$transaction(async (tx) => {
 		const current = await readMaintenance(tx);
 		if (current) return { alreadyPaused: current };
 		const paused = await startMaintenance(tx, clock, 'admin', reason, guestNote);
-		await recordAudit(tx, clock, actor, { action: 'pause', details: { reason: paused.reason, via, ...(paused.guestNote ? { guestNote: paused.guestNote } : {}) } });
+		await recordAudit(tx, clock, actor, {
+			action: 'pause',
+			details: { reason: paused.reason, via, ...(paused.guestNote ? { guestNote: paused.guestNote } : {}) }
+		});
 		return { paused };
 	});
 }

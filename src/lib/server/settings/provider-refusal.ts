@@ -18,7 +18,12 @@ export function readProviderRefusal(db: Db): Promise<ProviderRefusal | null> {
 }
 
 export async function recordProviderRefusal(db: Db, clock: Clock, sentence: string): Promise<void> {
-	await writeSetting(db, clock, KEY, JSON.stringify({ at: clock.now().toISOString(), sentence } satisfies ProviderRefusal));
+	await writeSetting(
+		db,
+		clock,
+		KEY,
+		JSON.stringify({ at: clock.now().toISOString(), sentence } satisfies ProviderRefusal)
+	);
 }
 
 export async function clearProviderRefusal(db: Db): Promise<void> {

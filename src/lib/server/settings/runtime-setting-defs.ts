@@ -49,13 +49,19 @@ const wholeNumber = (min: number, max: number) =>
 const modelId = z
 	.string()
 	.transform((raw) => raw.trim())
-	.pipe(z.string().regex(/^[\w.\-/:]{1,100}$/, { message: 'Enter the model id as the provider names it (letters, digits, . - _ / :).' }));
+	.pipe(
+		z.string().regex(/^[\w.\-/:]{1,100}$/, {
+			message: 'Enter the model id as the provider names it (letters, digits, . - _ / :).'
+		})
+	);
 
 const oneOf = <const T extends readonly string[]>(choices: T, what: string) =>
 	z
 		.string()
 		.transform((raw) => raw.trim())
-		.pipe(z.enum(choices as unknown as [T[number], ...T[number][]], { message: `Choose ${what}: ${choices.join(', ')}.` }));
+		.pipe(
+			z.enum(choices as unknown as [T[number], ...T[number][]], { message: `Choose ${what}: ${choices.join(', ')}.` })
+		);
 
 const idsText = (ids: readonly bigint[]) => ids.map(String).join(', ');
 
@@ -69,7 +75,10 @@ export const SETTING_DEFS = {
 			const text = raw.trim();
 			if (text === '') return null;
 			if (!/^-?\d{1,20}$/.test(text)) {
-				ctx.addIssue({ code: 'custom', message: 'Enter the group’s chat id: digits, a group’s starts with -100 (e.g. -1001234567890).' });
+				ctx.addIssue({
+					code: 'custom',
+					message: 'Enter the group’s chat id: digits, a group’s starts with -100 (e.g. -1001234567890).'
+				});
 				return z.NEVER;
 			}
 			return BigInt(text);
@@ -178,7 +187,10 @@ export function isSettingName(name: string): name is SettingName {
 }
 
 /** The setting's text read by its rule: the value, or the operator's sentence for what is wrong. */
-export function readSettingText<K extends SettingName>(name: K, text: string): { ok: true; value: SettingValues[K] } | { ok: false; problem: string } {
+export function readSettingText<K extends SettingName>(
+	name: K,
+	text: string
+): { ok: true; value: SettingValues[K] } | { ok: false; problem: string } {
 	const parsed = (SETTING_DEFS[name].rule as unknown as z.ZodType<SettingValues[K], string>).safeParse(text);
 	if (parsed.success) return { ok: true, value: parsed.data };
 	return { ok: false, problem: parsed.error.issues[0]?.message ?? 'This value is not valid.' };

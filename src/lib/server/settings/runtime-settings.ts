@@ -1,7 +1,13 @@
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
-import { readSettingText, SETTING_DEFS, SETTING_NAMES, type SettingName, type SettingValues } from './runtime-setting-defs.ts';
+import {
+	readSettingText,
+	SETTING_DEFS,
+	SETTING_NAMES,
+	type SettingName,
+	type SettingValues
+} from './runtime-setting-defs.ts';
 import { readRuntimeRows, type RuntimeRow } from './runtime-settings.repository.ts';
 
 /** How long a process trusts what it read: a change on the console reaches every process within this. */
@@ -48,7 +54,8 @@ export class RuntimeSettings {
 	/** The values in force with where each comes from (the console's Settings page). */
 	async readWithOrigin(): Promise<EffectiveSettings> {
 		const now = this.#clock.now().getTime();
-		if (this.#cached && now - this.#cached.at < RUNTIME_SETTINGS_TTL_MS && now >= this.#cached.at) return this.#cached.settings;
+		if (this.#cached && now - this.#cached.at < RUNTIME_SETTINGS_TTL_MS && now >= this.#cached.at)
+			return this.#cached.settings;
 		const settings = effectiveSettings(this.#config, await readRuntimeRows(this.#db));
 		this.#cached = { at: now, settings };
 		return settings;
@@ -70,7 +77,11 @@ export function effectiveSettings(config: Config, rows: Map<string, RuntimeRow>)
 	return Object.fromEntries(entries) as EffectiveSettings;
 }
 
-function effectiveSetting<K extends SettingName>(config: Config, name: K, row: RuntimeRow | undefined): EffectiveSetting<K> {
+function effectiveSetting<K extends SettingName>(
+	config: Config,
+	name: K,
+	row: RuntimeRow | undefined
+): EffectiveSetting<K> {
 	if (row) {
 		const read = readSettingText(name, row.text);
 		if (read.ok) return { name, value: read.value, text: row.text, origin: 'console', setBy: row.by, setAt: row.at };
@@ -78,7 +89,8 @@ function effectiveSetting<K extends SettingName>(config: Config, name: K, row: R
 	const text = SETTING_DEFS[name].fromEnv(config);
 	const read = readSettingText(name, text);
 	// The environment was validated at start (env.schema.ts); a default the rule refuses is a bug here.
-	if (!read.ok) throw new Error(`${SETTING_DEFS[name].env}'s value "${text}" does not pass the ${name} rule: ${read.problem}`);
+	if (!read.ok)
+		throw new Error(`${SETTING_DEFS[name].env}'s value "${text}" does not pass the ${name} rule: ${read.problem}`);
 	return { name, value: read.value, text, origin: 'environment' };
 }
 

@@ -37,15 +37,23 @@ export async function readBalanceEstimate(db: Db): Promise<BalanceEstimate> {
  * of two consoles setting it at once on PostgreSQL the second's audit names the first's value.
  */
 export async function setBalanceOverride(db: Db, clock: Clock, actor: Actor, valueUsd: number): Promise<void> {
-	if (!Number.isFinite(valueUsd) || valueUsd < 0 || valueUsd > MAX_BALANCE_USD) throw new DomainError({ code: 'BalanceOutOfRange', maxUsd: MAX_BALANCE_USD });
+	if (!Number.isFinite(valueUsd) || valueUsd < 0 || valueUsd > MAX_BALANCE_USD)
+		throw new DomainError({ code: 'BalanceOutOfRange', maxUsd: MAX_BALANCE_USD });
 	const setAt = clock.now().toISOString();
 	const value = Math.round(valueUsd * 100) / 100;
 	await db.$transaction(async (tx) => {
 		await lockKeys(tx, [`setting:${BALANCE_KEY}`]);
 		const previous = await tx.setting.findUnique({ where: { key: BALANCE_KEY } });
 		const json = JSON.stringify({ value, set_at: setAt });
-		await tx.setting.upsert({ where: { key: BALANCE_KEY }, create: { key: BALANCE_KEY, value: json, updatedAt: setAt }, update: { value: json, updatedAt: setAt } });
-		await recordAudit(tx, clock, actor, { action: 'set_balance_override', details: { value, previous: previous ? parseJson(previous.value) : null } });
+		await tx.setting.upsert({
+			where: { key: BALANCE_KEY },
+			create: { key: BALANCE_KEY, value: json, updatedAt: setAt },
+			update: { value: json, updatedAt: setAt }
+		});
+		await recordAudit(tx, clock, actor, {
+			action: 'set_balance_override',
+			details: { value, previous: previous ? parseJson(previous.value) : null }
+		});
 	});
 }
 

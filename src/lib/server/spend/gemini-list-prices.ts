@@ -37,5 +37,9 @@ export function geminiListPrice(model: string, at: Date): TokenPrices | undefine
 	if (!key) return undefined;
 	const day = at.toISOString().slice(0, 10);
 	const row = GEMINI_LIST_PRICES[key]!.filter((p) => !p.from || p.from <= day).at(-1)!;
-	return { inputPerMTok: row.inputPerMTok, outputTextPerMTok: row.outputTextPerMTok, outputImagePerMTok: row.outputImagePerMTok };
+	return {
+		inputPerMTok: row.inputPerMTok,
+		outputTextPerMTok: row.outputTextPerMTok,
+		outputImagePerMTok: row.outputImagePerMTok
+	};
 }

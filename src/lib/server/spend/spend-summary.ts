@@ -40,14 +40,27 @@ const GROUPS = {
 	job: "coalesce(CAST(job_id AS TEXT), '(no job)')"
 } as const;
 
-async function sumBy(db: Db, group: keyof typeof GROUPS, from: string, order: 'key' | 'cost', limit = 500): Promise<SpendBucket[]> {
+async function sumBy(
+	db: Db,
+	group: keyof typeof GROUPS,
+	from: string,
+	order: 'key' | 'cost',
+	limit = 500
+): Promise<SpendBucket[]> {
 	const rows = await db.$queryRawUnsafe<BucketRow[]>(
-		dialectOf(db).numberParams(`SELECT ${GROUPS[group]} AS key, coalesce(sum(est_cost_usd), 0) AS cost, count(*) AS calls,
+		dialectOf(db)
+			.numberParams(`SELECT ${GROUPS[group]} AS key, coalesce(sum(est_cost_usd), 0) AS cost, count(*) AS calls,
 		   sum(CASE WHEN ok = 0 THEN 1 ELSE 0 END) AS failed, coalesce(sum(images), 0) AS images
 		 FROM api_usage WHERE ts >= ? GROUP BY 1 ORDER BY ${order === 'key' ? '1 ASC' : '2 DESC'} LIMIT ${limit}`),
 		from
 	);
-	return rows.map((row) => ({ key: row.key ?? '', costUsd: Number(row.cost ?? 0), calls: Number(row.calls), failedCalls: Number(row.failed ?? 0), images: Number(row.images ?? 0) }));
+	return rows.map((row) => ({
+		key: row.key ?? '',
+		costUsd: Number(row.cost ?? 0),
+		calls: Number(row.calls),
+		failedCalls: Number(row.failed ?? 0),
+		images: Number(row.images ?? 0)
+	}));
 }
 
 export async function readSpendSummary(db: Db, clock: Clock, days: number): Promise<SpendSummary> {
@@ -66,7 +79,9 @@ export async function readSpendSummary(db: Db, clock: Clock, days: number): Prom
 		return perDayRaw.find((b) => b.key === key) ?? { key, costUsd: 0, calls: 0, failedCalls: 0, images: 0 };
 	});
 	const jobIds = perJobRaw.map((b) => Number(b.key)).filter(Number.isInteger);
-	const existing = new Set((await db.job.findMany({ where: { jobId: { in: jobIds } }, select: { jobId: true } })).map((j) => String(j.jobId)));
+	const existing = new Set(
+		(await db.job.findMany({ where: { jobId: { in: jobIds } }, select: { jobId: true } })).map((j) => String(j.jobId))
+	);
 	const perJob = perJobRaw.map((b) => ({ ...b, jobExists: existing.has(b.key) }));
 	const totalUsd = perDay.reduce((sum, b) => sum + b.costUsd, 0);
 	return { days, from, totalUsd, perDay, perStage, perProvider, perJob, balance };

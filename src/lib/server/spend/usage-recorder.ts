@@ -28,7 +28,12 @@ export interface Prices extends TokenPrices {
 /** The prices one call is costed at: its model's (operator's, then list), else its kind's, else the provider's base. */
 export function pricesOfCall(usage: Partial<CallUsage>, prices: Prices, at: Date): TokenPrices {
 	const model = usage.model ?? '';
-	return prices.byModel?.[model] ?? prices.listPrice?.(model, at) ?? (usage.kind ? prices.byKind?.[usage.kind] : undefined) ?? prices;
+	return (
+		prices.byModel?.[model] ??
+		prices.listPrice?.(model, at) ??
+		(usage.kind ? prices.byKind?.[usage.kind] : undefined) ??
+		prices
+	);
 }
 
 export interface UsageRow {
@@ -42,10 +47,15 @@ export interface UsageRow {
 
 /** Tokens × rate; image tokens and thinking tokens at their own rates (thinking is billed as text output). */
 export function estimateCostUsd(usage: Partial<CallUsage>, prices: TokenPrices): number {
-	if (usage.imageCostUsd !== undefined) return round6(usage.imageCostUsd + ((usage.promptTokens ?? 0) * prices.inputPerMTok) / 1e6);
+	if (usage.imageCostUsd !== undefined)
+		return round6(usage.imageCostUsd + ((usage.promptTokens ?? 0) * prices.inputPerMTok) / 1e6);
 	const imageTokens = usage.imageTokens ?? 0;
 	const textOut = Math.max(0, (usage.outputTokens ?? 0) - imageTokens) + (usage.thoughtsTokens ?? 0);
-	const cost = ((usage.promptTokens ?? 0) * prices.inputPerMTok + textOut * prices.outputTextPerMTok + imageTokens * prices.outputImagePerMTok) / 1e6;
+	const cost =
+		((usage.promptTokens ?? 0) * prices.inputPerMTok +
+			textOut * prices.outputTextPerMTok +
+			imageTokens * prices.outputImagePerMTok) /
+		1e6;
 	return round6(cost);
 }
 

@@ -23,7 +23,13 @@ export function firstRunSecretsPath(dataDir: string): string {
 }
 
 /** Appends one note (`title` then indented `lines`); returns the file's path. */
-export function keepFirstRunSecret(dataDir: string, clock: Clock, title: string, lines: string[], terminal: NodeJS.WriteStream = process.stdout): string {
+export function keepFirstRunSecret(
+	dataDir: string,
+	clock: Clock,
+	title: string,
+	lines: string[],
+	terminal: NodeJS.WriteStream = process.stdout
+): string {
 	mkdirSync(dataDir, { recursive: true });
 	const file = firstRunSecretsPath(dataDir);
 	const fd = openSync(file, 'a', 0o600);
@@ -31,10 +37,14 @@ export function keepFirstRunSecret(dataDir: string, clock: Clock, title: string,
 		// A file someone widened by hand is narrowed again before a secret goes in.
 		fchmodSync(fd, 0o600);
 		const header = fstatSync(fd).size === 0 ? HEADER : [];
-		writeSync(fd, [...header, `${clock.now().toISOString()}  ${title}`, ...lines.map((line) => `  ${line}`), ''].join('\n'));
+		writeSync(
+			fd,
+			[...header, `${clock.now().toISOString()}  ${title}`, ...lines.map((line) => `  ${line}`), ''].join('\n')
+		);
 	} finally {
 		closeSync(fd);
 	}
-	if (terminal.isTTY) terminal.write(`\n${title}\n${lines.map((line) => `  ${line}`).join('\n')}\n  (kept in ${file})\n\n`);
+	if (terminal.isTTY)
+		terminal.write(`\n${title}\n${lines.map((line) => `  ${line}`).join('\n')}\n  (kept in ${file})\n\n`);
 	return file;
 }

@@ -42,11 +42,14 @@ export function acquireInstanceLock(dataDir: string, owner: LockOwner = 'worker'
 	if (!tryCreateLock(lockPath, pid)) {
 		const holder = readHolder(lockPath);
 		if (holder !== null && holder !== pid && isAlive(holder)) {
-			throw new InstanceLockError(`${FILES[owner].who} (pid ${holder}) is already running with ${lockPath}; stop it first`);
+			throw new InstanceLockError(
+				`${FILES[owner].who} (pid ${holder}) is already running with ${lockPath}; stop it first`
+			);
 		}
 		// The holder is gone (crash, kill -9, reboot): take the stale lock over.
 		rmSync(lockPath, { force: true });
-		if (!tryCreateLock(lockPath, pid)) throw new InstanceLockError(`${FILES[owner].who} took ${lockPath} at the same moment`);
+		if (!tryCreateLock(lockPath, pid))
+			throw new InstanceLockError(`${FILES[owner].who} took ${lockPath} at the same moment`);
 	}
 	writeFileSync(pidPath, `${pid}\n`);
 	return {

@@ -17,6 +17,8 @@ export interface NoticeDeps {
 export async function alertAdmins(deps: NoticeDeps, adminIds: readonly bigint[], text: string): Promise<void> {
 	for (const id of adminIds) {
 		await deps.pacing.budget.waitForPlace(id, 'guest', deps.pacing.sleep);
-		await deps.api.sendMessage(Number(id), text).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not alert an admin'));
+		await deps.api
+			.sendMessage(Number(id), text)
+			.catch((error: unknown) => deps.logger.warn({ err: error }, 'could not alert an admin'));
 	}
 }

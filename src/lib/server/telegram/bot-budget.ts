@@ -1,7 +1,15 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { lockKeys } from '../db/dialect/row-locks.ts';
-import { BOT_LIMITS, budgetKeys, placeWait, takePlace, type BotLimits, type BudgetRow, type Lane } from './send-budget-rules.ts';
+import {
+	BOT_LIMITS,
+	budgetKeys,
+	placeWait,
+	takePlace,
+	type BotLimits,
+	type BudgetRow,
+	type Lane
+} from './send-budget-rules.ts';
 
 export { BOT_LIMITS, type BotLimits, type Lane } from './send-budget-rules.ts';
 
@@ -33,13 +41,20 @@ export class BotBudget {
 		const keys = budgetKeys(chatId, lane);
 		const wait = await this.db.$transaction(async (tx) => {
 			// Rows that do not exist yet hold no lock, so the keys are locked (nothing on SQLite).
-			await lockKeys(tx, keys.map((key) => `telegram_send_budget:${key}`));
+			await lockKeys(
+				tx,
+				keys.map((key) => `telegram_send_budget:${key}`)
+			);
 			const rows: BudgetRow[] = await tx.telegramSendBudget.findMany({ where: { key: { in: keys } } });
 			const now = this.#now();
 			const waitMs = placeWait(rows, chatId, lane, now, this.limits);
 			if (waitMs > 0) return waitMs;
 			for (const row of takePlace(rows, chatId, lane, now, this.limits)) {
-				await tx.telegramSendBudget.upsert({ where: { key: row.key }, create: row, update: { nextAt: row.nextAt, recent: row.recent } });
+				await tx.telegramSendBudget.upsert({
+					where: { key: row.key },
+					create: row,
+					update: { nextAt: row.nextAt, recent: row.recent }
+				});
 			}
 			return 0;
 		});
@@ -70,7 +85,11 @@ export class BotBudget {
 			const row = await tx.telegramSendBudget.findUnique({ where: { key: 'hold' } });
 			if (row && Number(row.nextAt) >= untilMs) return;
 			const nextAt = BigInt(Math.ceil(untilMs));
-			await tx.telegramSendBudget.upsert({ where: { key: 'hold' }, create: { key: 'hold', nextAt }, update: { nextAt } });
+			await tx.telegramSendBudget.upsert({
+				where: { key: 'hold' },
+				create: { key: 'hold', nextAt },
+				update: { nextAt }
+			});
 		});
 	}
 
@@ -93,7 +112,9 @@ export class BotBudget {
 	/** Rows whose moment has long passed mean the same as no row. */
 	async #prune(): Promise<void> {
 		const before = BigInt(this.#now() - PRUNE_AFTER_MS);
-		await this.db.telegramSendBudget.deleteMany({ where: { key: { notIn: ['hold', 'bot', 'bulk'] }, nextAt: { lt: before } } });
+		await this.db.telegramSendBudget.deleteMany({
+			where: { key: { notIn: ['hold', 'bot', 'bulk'] }, nextAt: { lt: before } }
+		});
 	}
 }
 

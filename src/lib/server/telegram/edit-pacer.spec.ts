@@ -3,7 +3,11 @@ import { FakeClock, SECOND } from '../time/clock.ts';
 import { EditPacer, type GuestPlaces, STATUS_EDIT_EVERY_MS, STATUS_EDITS_PER_SECOND } from './edit-pacer.ts';
 
 /** A bot budget with room for every edit: these tests are about the pacer's own limits. */
-const roomyBudget: GuestPlaces = { tryTake: async () => true, noteFlood: async () => undefined, isSpent: async () => false };
+const roomyBudget: GuestPlaces = {
+	tryTake: async () => true,
+	noteFlood: async () => undefined,
+	isSpent: async () => false
+};
 
 describe('pacing the status edits', () => {
 	it('edits one guest at most once every 5 s, counting from when the guest last saw the message change', async () => {

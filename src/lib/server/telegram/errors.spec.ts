@@ -1,7 +1,14 @@
 import { GrammyError } from 'grammy';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../time/clock.ts';
-import { isBlockedByUser, isNotModified, isStickerSetMissing, isUneditable, isUnreachableChat, retryAfterMs } from './errors.ts';
+import {
+	isBlockedByUser,
+	isNotModified,
+	isStickerSetMissing,
+	isUneditable,
+	isUnreachableChat,
+	retryAfterMs
+} from './errors.ts';
 import { ChatCooldown, noteFloodControl } from './flood-control.ts';
 
 /** An error exactly as grammY throws it for a Bot API answer with ok: false. */
@@ -13,7 +20,10 @@ function telegramError(error_code: number, description: string, retry_after?: nu
 
 describe("Telegram's error answers", () => {
 	it('tells an edit that changes nothing from edits that can never succeed', () => {
-		const unchanged = telegramError(400, 'Bad Request: message is not modified: specified new message content is the same');
+		const unchanged = telegramError(
+			400,
+			'Bad Request: message is not modified: specified new message content is the same'
+		);
 		const gone = telegramError(400, 'Bad Request: message to edit not found');
 		const tooOld = telegramError(400, "Bad Request: message can't be edited");
 		expect([isNotModified(unchanged), isNotModified(gone)]).toEqual([true, false]);
@@ -31,7 +41,11 @@ describe("Telegram's error answers", () => {
 		const noChat = telegramError(400, 'Bad Request: chat not found');
 		const serverError = telegramError(502, 'Bad Gateway');
 		expect([isBlockedByUser(blocked), isBlockedByUser(noChat)]).toEqual([true, false]);
-		expect([isUnreachableChat(blocked), isUnreachableChat(noChat), isUnreachableChat(serverError)]).toEqual([true, true, false]);
+		expect([isUnreachableChat(blocked), isUnreachableChat(noChat), isUnreachableChat(serverError)]).toEqual([
+			true,
+			true,
+			false
+		]);
 	});
 
 	it('reads retry_after only from a 429 and keeps the chat quiet that long', () => {
@@ -42,7 +56,10 @@ describe("Telegram's error answers", () => {
 		const deps = { cooldown: new ChatCooldown(), clock };
 		expect(noteFloodControl(deps, -100n, flood)).toBe(7000);
 		clock.advance(6999);
-		expect([deps.cooldown.isCooling(-100n, clock.now()), deps.cooldown.isCooling(-200n, clock.now())]).toEqual([true, false]);
+		expect([deps.cooldown.isCooling(-100n, clock.now()), deps.cooldown.isCooling(-200n, clock.now())]).toEqual([
+			true,
+			false
+		]);
 		clock.advance(1);
 		expect(deps.cooldown.isCooling(-100n, clock.now())).toBe(false);
 	});

@@ -10,7 +10,10 @@ export function isNotModified(error: unknown): boolean {
 
 /** Edits that can never succeed (the message was deleted, is too old to edit, or its chat is gone). */
 export function isUneditable(error: unknown): boolean {
-	return error instanceof GrammyError && /message to edit not found|message can't be edited|chat not found/i.test(error.description);
+	return (
+		error instanceof GrammyError &&
+		/message to edit not found|message can't be edited|chat not found/i.test(error.description)
+	);
 }
 
 /** The sticker set does not exist (never created, or deleted already): Telegram answers STICKERSET_INVALID. */

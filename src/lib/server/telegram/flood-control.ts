@@ -19,7 +19,11 @@ export class ChatCooldown {
 }
 
 /** Notes a 429 on the chat; returns its wait in ms (0 when the error was something else). */
-export function noteFloodControl(deps: { cooldown: ChatCooldown; clock: Clock }, chatId: bigint, error: unknown): number {
+export function noteFloodControl(
+	deps: { cooldown: ChatCooldown; clock: Clock },
+	chatId: bigint,
+	error: unknown
+): number {
 	const wait = retryAfterMs(error);
 	if (wait > 0) deps.cooldown.pause(chatId, deps.clock.now().getTime() + wait);
 	return wait;

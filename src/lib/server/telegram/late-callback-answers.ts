@@ -13,7 +13,13 @@ const ALREADY_ANSWERED = /query is too old|query ID is invalid/i;
 export function tolerateLateCallbackAnswers(api: Api): void {
 	api.config.use(async (prev, method, payload, signal) => {
 		const response = await prev(method, payload, signal);
-		if (method !== 'answerCallbackQuery' || response.ok || response.error_code !== 400 || !ALREADY_ANSWERED.test(response.description)) return response;
+		if (
+			method !== 'answerCallbackQuery' ||
+			response.ok ||
+			response.error_code !== 400 ||
+			!ALREADY_ANSWERED.test(response.description)
+		)
+			return response;
 		return { ok: true, result: true } as unknown as typeof response;
 	});
 }

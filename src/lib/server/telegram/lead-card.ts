@@ -40,7 +40,10 @@ export function leadTag(id: number): string {
 }
 
 export function renderLeadCard(locale: Locale, facts: LeadCardFacts): { text: string; keyboard: InlineKeyboard } {
-	return { text: renderCardText(locale, facts), keyboard: renderStatusButtons(locale, facts.lead.id, facts.lead.status) };
+	return {
+		text: renderCardText(locale, facts),
+		keyboard: renderStatusButtons(locale, facts.lead.id, facts.lead.status)
+	};
 }
 
 function renderCardText(locale: Locale, { lead, repeats }: LeadCardFacts): string {
@@ -66,7 +69,8 @@ function renderCardText(locale: Locale, { lead, repeats }: LeadCardFacts): strin
 			? `${t('statusLine')}: ${statusLabel(locale, status)} — ${t('setBy')} ${lead.statusByName ?? lead.statusBy ?? '?'}, ${formatTashkent(lead.statusAt)}`
 			: `${t('statusLine')}: ${statusLabel(locale, status)} (${t('noStatusYet')})`
 	);
-	if (repeats.count > 0 && repeats.lastAt) lines.push(`🔁 ${t('repeats')}: ${repeats.count} (${t('last')} ${formatTashkent(repeats.lastAt)})`);
+	if (repeats.count > 0 && repeats.lastAt)
+		lines.push(`🔁 ${t('repeats')}: ${repeats.count} (${t('last')} ${formatTashkent(repeats.lastAt)})`);
 	return lines.join('\n');
 }
 

@@ -12,6 +12,9 @@ export const OUTBOX_LEASE_MS = 2 * 60 * SECOND;
  * same call is how cards get posted twice. Failures go back to the outbox instead, which retries
  * on its own schedule and honours 429's retry_after through next_publish_at.
  */
-export function createOutboxApi(telegram: { token: string; apiRoot: string }, timeoutSeconds = REQUEST_TIMEOUT_SECONDS): Api {
+export function createOutboxApi(
+	telegram: { token: string; apiRoot: string },
+	timeoutSeconds = REQUEST_TIMEOUT_SECONDS
+): Api {
 	return new Api(telegram.token, { apiRoot: telegram.apiRoot, timeoutSeconds });
 }

@@ -3,10 +3,30 @@ import type { BotBudget } from './bot-budget.ts';
 
 /** The Bot API methods that put a message in a chat or change one: each takes a place in the budget. */
 const MESSAGE_METHODS = new Set([
-	'sendMessage', 'sendPhoto', 'sendSticker', 'sendDocument', 'sendAnimation', 'sendVideo', 'sendVideoNote', 'sendAudio',
-	'sendVoice', 'sendMediaGroup', 'sendLocation', 'sendVenue', 'sendContact', 'sendPoll', 'sendDice', 'sendInvoice',
-	'copyMessage', 'copyMessages', 'forwardMessage', 'forwardMessages',
-	'editMessageText', 'editMessageCaption', 'editMessageMedia', 'editMessageReplyMarkup'
+	'sendMessage',
+	'sendPhoto',
+	'sendSticker',
+	'sendDocument',
+	'sendAnimation',
+	'sendVideo',
+	'sendVideoNote',
+	'sendAudio',
+	'sendVoice',
+	'sendMediaGroup',
+	'sendLocation',
+	'sendVenue',
+	'sendContact',
+	'sendPoll',
+	'sendDice',
+	'sendInvoice',
+	'copyMessage',
+	'copyMessages',
+	'forwardMessage',
+	'forwardMessages',
+	'editMessageText',
+	'editMessageCaption',
+	'editMessageMedia',
+	'editMessageReplyMarkup'
 ]);
 
 export interface SendPacing {
@@ -34,7 +54,8 @@ export function paceThroughBudget(api: Api, pacing: SendPacing): void {
 		const chatId = messageChatOf(method, payload);
 		if (chatId !== null) await pacing.budget.waitForPlace(chatId, 'guest', pacing.sleep);
 		const response = await prev(method, payload, signal);
-		if (!response.ok && response.error_code === 429) await pacing.budget.noteFlood((response.parameters?.retry_after ?? 0) * 1000);
+		if (!response.ok && response.error_code === 429)
+			await pacing.budget.noteFlood((response.parameters?.retry_after ?? 0) * 1000);
 		return response;
 	});
 }

@@ -10,7 +10,8 @@ class Rows {
 	}
 	take(chatId: bigint, lane: Lane, now: number): boolean {
 		if (this.wait(chatId, lane, now) > 0) return false;
-		for (const row of takePlace(this.rows, chatId, lane, now, this.limits)) this.rows = [...this.rows.filter((r) => r.key !== row.key), row];
+		for (const row of takePlace(this.rows, chatId, lane, now, this.limits))
+			this.rows = [...this.rows.filter((r) => r.key !== row.key), row];
 		return true;
 	}
 	hold(until: number): void {
@@ -44,7 +45,8 @@ describe('the send budget’s rules', () => {
 
 	it('keeps the last places of a second for guests', () => {
 		const budget = new Rows({ ...BOT_LIMITS, bulkPerSecond: Infinity }); // no even pace: only the second's cap
-		for (let chat = 0; chat < BOT_LIMITS.perSecond - BOT_LIMITS.guestReserve; chat++) expect(budget.take(BigInt(chat), 'bulk', 0)).toBe(true);
+		for (let chat = 0; chat < BOT_LIMITS.perSecond - BOT_LIMITS.guestReserve; chat++)
+			expect(budget.take(BigInt(chat), 'bulk', 0)).toBe(true);
 		expect(budget.wait(999n, 'bulk', 0)).toBe(1000);
 		const guests = Array.from({ length: 20 }, (_, i) => BigInt(10_000 + i));
 		expect(guests.filter((chat) => budget.take(chat, 'guest', 0)).length).toBe(BOT_LIMITS.guestReserve);
@@ -80,7 +82,9 @@ describe('the send budget’s rules', () => {
 		}
 		expect(busiest(sent)).toBeLessThanOrEqual(BOT_LIMITS.perSecond);
 		for (let second = 0; second < 5; second++) {
-			expect(guestSent.filter((t) => t >= second * 1000 && t < (second + 1) * 1000).length).toBeGreaterThanOrEqual(BOT_LIMITS.guestReserve);
+			expect(guestSent.filter((t) => t >= second * 1000 && t < (second + 1) * 1000).length).toBeGreaterThanOrEqual(
+				BOT_LIMITS.guestReserve
+			);
 		}
 		expect(bulkChat).toBeGreaterThan(0); // guests ask for more than fits: the broadcast gets what is left
 	});

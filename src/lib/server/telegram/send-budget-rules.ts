@@ -31,7 +31,13 @@ export interface BotLimits {
  * benchmark. The margins absorb up to 200 ms of such jitter for a chat, 2 s for a group (20 places
  * 3.1 s apart span 58.9 s) and 2 messages a second overall.
  */
-export const BOT_LIMITS: BotLimits = { perSecond: 28, bulkPerSecond: 22, guestReserve: 6, perChatMs: 1200, perGroupMs: 3100 };
+export const BOT_LIMITS: BotLimits = {
+	perSecond: 28,
+	bulkPerSecond: 22,
+	guestReserve: 6,
+	perChatMs: 1200,
+	perGroupMs: 3100
+};
 
 export type Lane = 'guest' | 'bulk';
 
@@ -57,7 +63,12 @@ export function budgetKeys(chatId: bigint | null, lane: Lane): string[] {
 /** The moments of the bot's messages still inside the second before `now`, oldest first. */
 export function recentMoments(rows: readonly BudgetRow[], now: number): number[] {
 	const text = rows.find((row) => row.key === 'bot')?.recent ?? '';
-	return text === '' ? [] : text.split(',').map(Number).filter((at) => now - at < WINDOW_MS);
+	return text === ''
+		? []
+		: text
+				.split(',')
+				.map(Number)
+				.filter((at) => now - at < WINDOW_MS);
 }
 
 /** When the lane's share of the rolling second has room again (now or earlier = room now). */
@@ -69,7 +80,13 @@ function windowFreeAt(recent: readonly number[], now: number, lane: Lane, limits
 }
 
 /** How long a message must wait from `now` (0 = it may take its place now). */
-export function placeWait(rows: readonly BudgetRow[], chatId: bigint | null, lane: Lane, now: number, limits: BotLimits): number {
+export function placeWait(
+	rows: readonly BudgetRow[],
+	chatId: bigint | null,
+	lane: Lane,
+	now: number,
+	limits: BotLimits
+): number {
 	const keys = budgetKeys(chatId, lane).filter((key) => key !== 'bot');
 	let freeAt = windowFreeAt(recentMoments(rows, now), now, lane, limits);
 	for (const row of rows) if (keys.includes(row.key)) freeAt = Math.max(freeAt, Number(row.nextAt));
@@ -77,11 +94,21 @@ export function placeWait(rows: readonly BudgetRow[], chatId: bigint | null, lan
 }
 
 /** The rows as they stand once a message took its place at `now` (the hold is only read). */
-export function takePlace(rows: readonly BudgetRow[], chatId: bigint, lane: Lane, now: number, limits: BotLimits): BudgetRow[] {
+export function takePlace(
+	rows: readonly BudgetRow[],
+	chatId: bigint,
+	lane: Lane,
+	now: number,
+	limits: BotLimits
+): BudgetRow[] {
 	const recent = [...recentMoments(rows, now), now].slice(-limits.perSecond).join(',');
 	const taken: BudgetRow[] = [{ key: 'bot', nextAt: BigInt(now), recent }];
 	const key = chatKey(chatId);
-	taken.push({ key, nextAt: BigInt(now + (key.startsWith('group:') ? limits.perGroupMs : limits.perChatMs)), recent: '' });
+	taken.push({
+		key,
+		nextAt: BigInt(now + (key.startsWith('group:') ? limits.perGroupMs : limits.perChatMs)),
+		recent: ''
+	});
 	if (lane === 'bulk') {
 		const from = Math.max(Number(rows.find((row) => row.key === 'bulk')?.nextAt ?? now), now);
 		taken.push({ key: 'bulk', nextAt: BigInt(Math.ceil(from + WINDOW_MS / limits.bulkPerSecond)), recent: '' });

@@ -28,8 +28,18 @@ describe('computeBackoffMs: one capped exponential backoff with a jitter band', 
 		expect(computeBackoffMs(1, LEADS_BACKOFF, () => 0.5)).toBe(15_000);
 		expect(computeBackoffMs(3, LEADS_BACKOFF, () => 0.5)).toBe(60_000);
 		expect(computeBackoffMs(40, LEADS_BACKOFF, () => 1)).toBe(4_320_000);
-		const flood = new GrammyError('429', { ok: false, error_code: 429, description: 'Too Many Requests', parameters: { retry_after: 45 } }, 'sendMessage', {});
-		const ladder = { backoff: LEADS_BACKOFF, maxAttempts: null, recipient: 'group', floodCountsAsAttempt: true } as const;
+		const flood = new GrammyError(
+			'429',
+			{ ok: false, error_code: 429, description: 'Too Many Requests', parameters: { retry_after: 45 } },
+			'sendMessage',
+			{}
+		);
+		const ladder = {
+			backoff: LEADS_BACKOFF,
+			maxAttempts: null,
+			recipient: 'group',
+			floodCountsAsAttempt: true
+		} as const;
 		const verdict = decideAfterFailure(flood, 1, ladder, new Date(0), () => 0.5);
 		expect(verdict.verdict === 'retry' && verdict.retryAt.getTime()).toBe(45_000);
 	});

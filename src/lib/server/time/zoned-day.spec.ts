@@ -21,7 +21,12 @@ describe('days in a zone with daylight saving (America/Los_Angeles)', () => {
 		expect(next.getTime() - start.getTime()).toBe(23 * HOUR);
 		// Just before and just after the switch are the same day.
 		expect(iso(startOfDayIn(at('2026-03-08T09:59:59.999Z'), LA))).toBe('2026-03-08T08:00:00.000Z');
-		expect(wallClockIn(at('2026-03-08T10:00:00.000Z'), LA)).toEqual({ date: '2026-03-08', hour: 3, minute: 0, second: 0 });
+		expect(wallClockIn(at('2026-03-08T10:00:00.000Z'), LA)).toEqual({
+			date: '2026-03-08',
+			hour: 3,
+			minute: 0,
+			second: 0
+		});
 		expect(iso(startOfDayIn(at('2026-03-08T10:00:00.000Z'), LA))).toBe('2026-03-08T08:00:00.000Z');
 		expect(iso(startOfNextDayIn(at('2026-03-08T10:00:00.000Z'), LA))).toBe('2026-03-09T07:00:00.000Z');
 	});
@@ -58,8 +63,18 @@ describe('midnight edges', () => {
 		expect(iso(midnightIn('2026-06-01', TASHKENT))).toBe('2026-05-31T19:00:00.000Z');
 		expect(iso(midnightIn('2026-01-01', TASHKENT))).toBe('2025-12-31T19:00:00.000Z');
 		expect(dateIn(at('2026-05-31T18:59:59.999Z'), TASHKENT)).toBe('2026-05-31');
-		expect(wallClockIn(at('2026-05-31T19:00:00.000Z'), TASHKENT)).toEqual({ date: '2026-06-01', hour: 0, minute: 0, second: 0 });
-		expect(wallClockIn(at('2026-06-01T09:05:07.300Z'), TASHKENT)).toEqual({ date: '2026-06-01', hour: 14, minute: 5, second: 7 });
+		expect(wallClockIn(at('2026-05-31T19:00:00.000Z'), TASHKENT)).toEqual({
+			date: '2026-06-01',
+			hour: 0,
+			minute: 0,
+			second: 0
+		});
+		expect(wallClockIn(at('2026-06-01T09:05:07.300Z'), TASHKENT)).toEqual({
+			date: '2026-06-01',
+			hour: 14,
+			minute: 5,
+			second: 7
+		});
 		expect(iso(startOfNextDayIn(at('2026-12-31T20:00:00.000Z'), TASHKENT))).toBe('2027-01-01T19:00:00.000Z');
 	});
 

@@ -35,8 +35,17 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 /** What a wall clock in `timeZone` shows at `at`. */
 export function wallClockIn(at: Date, timeZone: string): WallClock {
-	const p = Object.fromEntries(formatterFor(timeZone).formatToParts(at).map((part) => [part.type, part.value]));
-	return { date: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour), minute: Number(p.minute), second: Number(p.second) };
+	const p = Object.fromEntries(
+		formatterFor(timeZone)
+			.formatToParts(at)
+			.map((part) => [part.type, part.value])
+	);
+	return {
+		date: `${p.year}-${p.month}-${p.day}`,
+		hour: Number(p.hour),
+		minute: Number(p.minute),
+		second: Number(p.second)
+	};
 }
 
 /** 'YYYY-MM-DD' of the day in `timeZone` that contains `at`. */
@@ -48,7 +57,9 @@ export function dateIn(at: Date, timeZone: string): string {
 export function midnightIn(date: string, timeZone: string): Date {
 	const wall = Date.parse(`${date}T00:00:00Z`);
 	// The offsets a day either side cover both sides of a switch near midnight.
-	const candidates = [...new Set([wall - offsetMs(wall - DAY, timeZone), wall - offsetMs(wall + DAY, timeZone)])].sort((a, b) => a - b);
+	const candidates = [...new Set([wall - offsetMs(wall - DAY, timeZone), wall - offsetMs(wall + DAY, timeZone)])].sort(
+		(a, b) => a - b
+	);
 	// Midnight happens twice when clocks go back across it: the day starts at the first one.
 	const exact = candidates.find((at) => at + offsetMs(at, timeZone) === wall);
 	if (exact !== undefined) return new Date(exact);

@@ -16,5 +16,8 @@ export function refuseOversizedBatch(request: Request, endpoint: string, max = M
 	if (calls <= max) return null;
 	const message = `This request batches ${calls} calls; at most ${max} are allowed in one request. Send them in smaller batches.`;
 	const body = { error: { message, code: -32600, data: { code: 'BAD_REQUEST', httpStatus: 400 } } };
-	return new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+	return new Response(JSON.stringify(body), {
+		status: 400,
+		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }
+	});
 }

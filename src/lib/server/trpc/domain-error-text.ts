@@ -46,8 +46,10 @@ export function consoleSentence(refusal: Refusal): string {
 		case 'TestSendRateLimited':
 			return `You have sent ${refusal.limit} tests in the last ${refusal.per}: try again in ${waitText(refusal.retryAfterSeconds)}.`;
 		case 'PictureRejected':
-			if (refusal.problem === 'too_big') return `This picture is larger than ${refusal.maxBytes / (1024 * 1024)} MB: make it smaller and upload it again.`;
-			if (refusal.problem === 'too_many_pixels') return `This picture has more than ${refusal.maxPixels / 1_000_000} megapixels: scale it down (1024×1024 is plenty) and upload it again.`;
+			if (refusal.problem === 'too_big')
+				return `This picture is larger than ${refusal.maxBytes / (1024 * 1024)} MB: make it smaller and upload it again.`;
+			if (refusal.problem === 'too_many_pixels')
+				return `This picture has more than ${refusal.maxPixels / 1_000_000} megapixels: scale it down (1024×1024 is plenty) and upload it again.`;
 			return PICTURE_PROBLEM[refusal.problem];
 		case 'KioskNameTaken':
 		case 'KioskMissing':
@@ -78,7 +80,11 @@ function waitText(seconds: number): string {
 }
 
 const LANGUAGE_NAME: Record<'ru' | 'uz' | 'en', string> = { ru: 'Russian', uz: 'Uzbek', en: 'English' };
-const KEPT: Record<'settings' | 'catalogue' | 'kiosks', string> = { settings: 'its settings are kept as they were', catalogue: 'its catalogue is kept as it was', kiosks: 'its kiosks are kept as they were' };
+const KEPT: Record<'settings' | 'catalogue' | 'kiosks', string> = {
+	settings: 'its settings are kept as they were',
+	catalogue: 'its catalogue is kept as it was',
+	kiosks: 'its kiosks are kept as they were'
+};
 const PICTURE_PROBLEM: Record<'not_an_image' | 'damaged', string> = {
 	not_an_image: 'This file is not a picture: upload a JPEG, PNG or WebP image.',
 	damaged: 'This picture cannot be read (damaged or cut short): save it again and upload the new file.'

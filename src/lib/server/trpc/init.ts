@@ -31,7 +31,13 @@ export interface TrpcLocals {
 }
 
 export function createTrpcContext(app: AppContext, request: Request, locals: TrpcLocals = {}): TrpcContext {
-	return { ...app, request, operator: locals.operator ?? null, clientIp: locals.clientIp ?? null, sessionToken: locals.sessionToken ?? null };
+	return {
+		...app,
+		request,
+		operator: locals.operator ?? null,
+		clientIp: locals.clientIp ?? null,
+		sessionToken: locals.sessionToken ?? null
+	};
 }
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -71,21 +77,32 @@ export const operatorProcedure = publicProcedure.use(async ({ ctx, type, next })
 	const operator = ctx.operator;
 	if (!operator) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in to the console.' });
 	if (type === 'mutation' && !canAct(operator.role)) {
-		throw new TRPCError({ code: 'FORBIDDEN', message: 'Your role is viewer: you can look at everything but not change it.' });
+		throw new TRPCError({
+			code: 'FORBIDDEN',
+			message: 'Your role is viewer: you can look at everything but not change it.'
+		});
 	}
 	const actor: Actor = { name: operator.username, ip: ctx.clientIp ?? null };
 	const result = await next({ ctx: { ...ctx, operator, actor } });
 	if (type === 'subscription' && result.ok && !isLiveView(result.data)) {
-		throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'a console subscription must return watchLive(…): it would outlive its session' });
+		throw new TRPCError({
+			code: 'INTERNAL_SERVER_ERROR',
+			message: 'a console subscription must return watchLive(…): it would outlive its session'
+		});
 	}
 	if (!result.ok && result.error.cause instanceof DomainError) {
-		throw new TRPCError({ code: 'BAD_REQUEST', message: consoleSentence(result.error.cause.refusal), cause: result.error.cause });
+		throw new TRPCError({
+			code: 'BAD_REQUEST',
+			message: consoleSentence(result.error.cause.refusal),
+			cause: result.error.cause
+		});
 	}
 	return result;
 });
 
 /** The owner only: managing operators. */
 export const adminProcedure = operatorProcedure.use(({ ctx, next }) => {
-	if (!canManageOperators(ctx.operator.role)) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only the owner can do this.' });
+	if (!canManageOperators(ctx.operator.role))
+		throw new TRPCError({ code: 'FORBIDDEN', message: 'Only the owner can do this.' });
 	return next();
 });

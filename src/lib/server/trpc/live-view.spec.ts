@@ -28,7 +28,9 @@ describe('live views and tRPC’s client', () => {
 		const router = t.router({
 			watch: t.procedure.subscription(({ signal }) => {
 				opened++;
-				return guardLiveView(views, 'operator:1', stillAllowed, signal, (stop) => watchSnapshots(feed, stop, async () => ({ marker })));
+				return guardLiveView(views, 'operator:1', stillAllowed, signal, (stop) =>
+					watchSnapshots(feed, stop, async () => ({ marker }))
+				);
 			})
 		});
 		const server = createHTTPServer({ router });
@@ -76,7 +78,14 @@ describe('live views and tRPC’s client', () => {
 				yield 'for ever';
 			})
 		});
-		const ctx = { operator: { id: 1, username: 'olga', displayName: null, role: 'owner' }, clientIp: null, sessionToken: 'x' } as unknown as TrpcContext;
-		await expect(createCallerFactory(unguarded)(ctx).watch()).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR', message: expect.stringContaining('watchLive') });
+		const ctx = {
+			operator: { id: 1, username: 'olga', displayName: null, role: 'owner' },
+			clientIp: null,
+			sessionToken: 'x'
+		} as unknown as TrpcContext;
+		await expect(createCallerFactory(unguarded)(ctx).watch()).rejects.toMatchObject({
+			code: 'INTERNAL_SERVER_ERROR',
+			message: expect.stringContaining('watchLive')
+		});
 	});
 });

@@ -48,11 +48,23 @@ function liveViewsFor(db: Db, clock: Clock): OpenStreams {
 }
 
 /** What every console subscription returns: its snapshot now and after each change, while the session lasts. */
-export function watchLive<T>(viewer: LiveViewer, signal: AbortSignal | undefined, feed: ChangeFeed, read: () => Promise<T>): AsyncGenerator<T> {
+export function watchLive<T>(
+	viewer: LiveViewer,
+	signal: AbortSignal | undefined,
+	feed: ChangeFeed,
+	read: () => Promise<T>
+): AsyncGenerator<T> {
 	const views = liveViewsFor(viewer.db, viewer.clock);
-	const view = guardLiveView(views, `operator:${viewer.operator.id}`, () => isSessionUnchanged(viewer), signal, (stop) => watchSnapshots(feed, stop, read), {
-		privileged: viewer.operator.role === 'owner'
-	});
+	const view = guardLiveView(
+		views,
+		`operator:${viewer.operator.id}`,
+		() => isSessionUnchanged(viewer),
+		signal,
+		(stop) => watchSnapshots(feed, stop, read),
+		{
+			privileged: viewer.operator.role === 'owner'
+		}
+	);
 	liveViews.add(view);
 	return view;
 }
@@ -88,7 +100,11 @@ export async function* guardLiveView<T>(
 		options
 	);
 	try {
-		if (!view) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'The server has too many live views open right now. Reload this page in a minute.' });
+		if (!view)
+			throw new TRPCError({
+				code: 'TOO_MANY_REQUESTS',
+				message: 'The server has too many live views open right now. Reload this page in a minute.'
+			});
 		if (signal?.aborted) return;
 		for await (const snapshot of source(stop.signal)) {
 			if (!(await view.check())) break;
@@ -112,7 +128,10 @@ async function isSessionUnchanged({ db, clock, operator, sessionToken }: LiveVie
 function endOfView(reason: StreamEnd, limits: StreamLimits): TRPCError {
 	switch (reason) {
 		case 'revoked':
-			return new TRPCError({ code: 'UNAUTHORIZED', message: 'Your session has ended or your access changed. Please sign in again.' });
+			return new TRPCError({
+				code: 'UNAUTHORIZED',
+				message: 'Your session has ended or your access changed. Please sign in again.'
+			});
 		case 'too_many':
 			return new TRPCError({
 				code: 'TOO_MANY_REQUESTS',
@@ -121,11 +140,18 @@ function endOfView(reason: StreamEnd, limits: StreamLimits): TRPCError {
 		case 'displaced':
 			return new TRPCError({
 				code: 'TOO_MANY_REQUESTS',
-				message: 'This live view was closed to make room for another operator’s: the server has too many live views open. Close some tabs and reload this page in a minute.'
+				message:
+					'This live view was closed to make room for another operator’s: the server has too many live views open. Close some tabs and reload this page in a minute.'
 			});
 		case 'time_limit':
-			return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'This live view reached its time limit and reconnects.' });
+			return new TRPCError({
+				code: 'SERVICE_UNAVAILABLE',
+				message: 'This live view reached its time limit and reconnects.'
+			});
 		case 'failed':
-			return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'Your session could not be checked just now; the live view reconnects.' });
+			return new TRPCError({
+				code: 'SERVICE_UNAVAILABLE',
+				message: 'Your session could not be checked just now; the live view reconnects.'
+			});
 	}
 }

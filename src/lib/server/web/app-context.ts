@@ -50,7 +50,9 @@ export async function startAppContext(): Promise<AppContext> {
 	const version = readVersion(config.projectRoot);
 	// On a database a fleet shares, the restore finds this process by its row in worker_processes
 	// (web processes on other hosts have no web.lock it could read); otherwise web.lock tells it.
-	const registration = dialectOf(db).sharedServer ? await registerWebProcess({ db, clock: systemClock, logger, version }) : null;
+	const registration = dialectOf(db).sharedServer
+		? await registerWebProcess({ db, clock: systemClock, logger, version })
+		: null;
 	logSink.attach(logEntryWriterFor(config.database, db), { workerId: registration?.id });
 	// adapter-node's graceful shutdown (the server has closed): record the stop, store what is
 	// still queued, and close the pool, whose idle PostgreSQL connections would keep the process up.
@@ -62,8 +64,19 @@ export async function startAppContext(): Promise<AppContext> {
 			await db.$disconnect();
 		})();
 	});
-	context = { config, db, clock: systemClock, logger, version, fileStore, runtime: new RuntimeSettings({ db, clock: systemClock, config }) };
-	logger.info({ db: databaseLabel(config.database), version: context.version, files: fileStore.kind }, 'web process ready');
+	context = {
+		config,
+		db,
+		clock: systemClock,
+		logger,
+		version,
+		fileStore,
+		runtime: new RuntimeSettings({ db, clock: systemClock, config })
+	};
+	logger.info(
+		{ db: databaseLabel(config.database), version: context.version, files: fileStore.kind },
+		'web process ready'
+	);
 	return context;
 }
 

@@ -17,7 +17,11 @@ export const ROUTE_BODY_LIMIT_BYTES = 64 * 1024;
  * 15 MB), an outfit's preview picture (events/preview-upload-route.ts, 2 MB), a broadcast's picture
  * (broadcasts/broadcast-image-route.ts, 10 MB).
  */
-export const ROUTES_WITH_OWN_LIMIT: ReadonlySet<string> = new Set(['/api/kiosk/sessions/[token]/photo', '/api/console/outfit-previews', '/api/console/broadcasts/image']);
+export const ROUTES_WITH_OWN_LIMIT: ReadonlySet<string> = new Set([
+	'/api/kiosk/sessions/[token]/photo',
+	'/api/console/outfit-previews',
+	'/api/console/broadcasts/image'
+]);
 
 /**
  * A 413 (or 400) to answer instead of the route, or null to go on. A declared length above the cap
@@ -49,7 +53,12 @@ export async function limitRequestBody(event: RequestEvent): Promise<Response | 
 	} catch {
 		return refusal(event, 400, 'The request body could not be read. Please try again.');
 	}
-	event.request = new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks, total), signal: request.signal });
+	event.request = new Request(request.url, {
+		method: request.method,
+		headers: request.headers,
+		body: Buffer.concat(chunks, total),
+		signal: request.signal
+	});
 	return null;
 }
 

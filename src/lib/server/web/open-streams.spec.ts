@@ -43,7 +43,11 @@ describe('OpenStreams', () => {
 	it('checks by itself every recheckMs until closed', async () => {
 		const streams = new OpenStreams({ ...limits, recheckMs: 5 }, new FakeClock());
 		let checks = 0;
-		const stream = streams.open('kiosk:1', async () => (checks++, true), () => undefined)!;
+		const stream = streams.open(
+			'kiosk:1',
+			async () => (checks++, true),
+			() => undefined
+		)!;
 		await vi.waitFor(() => expect(checks).toBeGreaterThanOrEqual(3));
 		stream.close();
 		const after = checks;
@@ -64,12 +68,30 @@ describe('OpenStreams', () => {
 
 	it('finding 3: the process holds at most `total` streams; a closed one makes room', () => {
 		const streams = new OpenStreams(limits, new FakeClock());
-		const opened = [1, 2, 3].map((n) => streams.open(`kiosk:${n}`, async () => true, () => undefined));
-		expect(streams.open('kiosk:4', async () => true, () => undefined)).toBeNull();
+		const opened = [1, 2, 3].map((n) =>
+			streams.open(
+				`kiosk:${n}`,
+				async () => true,
+				() => undefined
+			)
+		);
+		expect(
+			streams.open(
+				'kiosk:4',
+				async () => true,
+				() => undefined
+			)
+		).toBeNull();
 		opened[0]!.close();
 		opened[0]!.close();
 		expect(streams.size).toBe(2);
-		expect(streams.open('kiosk:4', async () => true, () => undefined)).not.toBeNull();
+		expect(
+			streams.open(
+				'kiosk:4',
+				async () => true,
+				() => undefined
+			)
+		).not.toBeNull();
 		for (const stream of opened) stream?.close();
 	});
 
@@ -102,12 +124,30 @@ describe('OpenStreams', () => {
 			expect(streams.open('operator:4', async () => true, newcomer.onEnd)).not.toBeNull();
 			expect(viewer.map((r) => r.ends)).toEqual([['displaced'], [], [], []]);
 			// Now 2 + 3 + 2 + 1: nobody holds two more than operator:4 (1) would hold… except the viewer (3 ≥ 1 + 2).
-			expect(streams.open('operator:4', async () => true, () => undefined)).not.toBeNull();
+			expect(
+				streams.open(
+					'operator:4',
+					async () => true,
+					() => undefined
+				)
+			).not.toBeNull();
 			expect(viewer.map((r) => r.ends)).toEqual([['displaced'], ['displaced'], [], []]);
 			// 2 + 2 + 2 + 2: a third view of operator:4 would take from an equal share, so it is refused.
-			expect(streams.open('operator:4', async () => true, () => undefined)).toBeNull();
+			expect(
+				streams.open(
+					'operator:4',
+					async () => true,
+					() => undefined
+				)
+			).toBeNull();
 			// Someone with none yet still gets one: from the oldest view of the biggest unprivileged holders.
-			expect(streams.open('operator:5', async () => true, () => undefined)).not.toBeNull();
+			expect(
+				streams.open(
+					'operator:5',
+					async () => true,
+					() => undefined
+				)
+			).not.toBeNull();
 			expect(viewer.map((r) => r.ends)).toEqual([['displaced'], ['displaced'], ['displaced'], []]);
 			expect([...owner, ...operator].map((r) => r.ends)).toEqual([[], [], [], []]);
 			expect(streams.size).toBe(8);
@@ -116,7 +156,14 @@ describe('OpenStreams', () => {
 		it('without shareWhenFull (kiosk streams) a full process refuses, whoever asks', () => {
 			const streams = new OpenStreams({ ...shared, shareWhenFull: false }, new FakeClock());
 			const held = fill(streams, 'kiosk:1', 4).concat(fill(streams, 'kiosk:2', 4));
-			expect(streams.open('kiosk:3', async () => true, () => undefined, { privileged: true })).toBeNull();
+			expect(
+				streams.open(
+					'kiosk:3',
+					async () => true,
+					() => undefined,
+					{ privileged: true }
+				)
+			).toBeNull();
 			expect(held.every((r) => r.ends.length === 0)).toBe(true);
 		});
 	});

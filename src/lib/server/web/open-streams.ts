@@ -67,7 +67,12 @@ export class OpenStreams {
 	 * A place for one more stream of `owner`, or null when the process is full. `onEnd` runs at most
 	 * once, when the stream must stop; the caller then ends it and calls close().
 	 */
-	open(owner: string, stillAllowed: () => Promise<boolean>, onEnd: (reason: StreamEnd) => void, options: OpenOptions = {}): OpenStream | null {
+	open(
+		owner: string,
+		stillAllowed: () => Promise<boolean>,
+		onEnd: (reason: StreamEnd) => void,
+		options: OpenOptions = {}
+	): OpenStream | null {
 		const privileged = options.privileged ?? false;
 		const mine = this.#byOwner.get(owner) ?? [];
 		if (mine.length >= this.limits.perOwner) mine[0]!.end('too_many');

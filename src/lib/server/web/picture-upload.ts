@@ -22,11 +22,18 @@ export interface PictureUploadRoute {
 	store: (bytes: Buffer) => Promise<{ status: 200 | 201; body: object }>;
 }
 
-export async function answerPictureUpload(operator: OperatorIdentity | null | undefined, request: Request, route: PictureUploadRoute): Promise<Response> {
+export async function answerPictureUpload(
+	operator: OperatorIdentity | null | undefined,
+	request: Request,
+	route: PictureUploadRoute
+): Promise<Response> {
 	if (!operator) return json(401, { error: 'Please sign in to the console.' });
-	if (!canAct(operator.role)) return json(403, { error: 'Your role is viewer: you can look at everything but not change it.' });
+	if (!canAct(operator.role))
+		return json(403, { error: 'Your role is viewer: you can look at everything but not change it.' });
 	const refuse = (status: 400 | 413, problem: PictureProblem) =>
-		json(status, { error: consoleSentence({ code: 'PictureRejected', problem, maxBytes: route.maxBytes, maxPixels: route.maxPixels }) });
+		json(status, {
+			error: consoleSentence({ code: 'PictureRejected', problem, maxBytes: route.maxBytes, maxPixels: route.maxPixels })
+		});
 	const declared = Number(request.headers.get('content-length') ?? Number.NaN);
 	if (Number.isFinite(declared) && declared > route.maxBytes) {
 		// Read and dropped, so the connection ends cleanly and the sentence reaches the console.
@@ -40,7 +47,8 @@ export async function answerPictureUpload(operator: OperatorIdentity | null | un
 		return json(stored.status, stored.body);
 	} catch (error) {
 		if (error instanceof PhotoRejected) return refuse(400, pictureProblem(error.problem));
-		if (error instanceof DomainError && error.refusal.code === 'PictureRejected') return refuse(error.refusal.problem === 'too_big' ? 413 : 400, error.refusal.problem);
+		if (error instanceof DomainError && error.refusal.code === 'PictureRejected')
+			return refuse(error.refusal.problem === 'too_big' ? 413 : 400, error.refusal.problem);
 		throw error;
 	}
 }
@@ -51,5 +59,8 @@ function pictureProblem(problem: PhotoProblem): PictureProblem {
 }
 
 function json(status: number, body: unknown): Response {
-	return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+	return new Response(JSON.stringify(body), {
+		status,
+		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }
+	});
 }

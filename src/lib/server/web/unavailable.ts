@@ -15,6 +15,8 @@ export function asUnavailable(response: Response): Response {
 
 export function unavailableResponse(): Response {
 	return asUnavailable(
-		new Response(JSON.stringify({ error: 'busy', message: DATABASE_BUSY_MESSAGE }), { headers: { 'content-type': 'application/json' } })
+		new Response(JSON.stringify({ error: 'busy', message: DATABASE_BUSY_MESSAGE }), {
+			headers: { 'content-type': 'application/json' }
+		})
 	);
 }

@@ -16,10 +16,22 @@ export interface WebRegistration {
  * not replace the tables under any of them: each registers as a `web` row of worker_processes,
  * beats every 5 s and records its stop, so `npm run restore` and the Health page see it.
  */
-export async function registerWebProcess(deps: { db: Db; clock: Clock; logger: Logger; version: string }): Promise<WebRegistration> {
+export async function registerWebProcess(deps: {
+	db: Db;
+	clock: Clock;
+	logger: Logger;
+	version: string;
+}): Promise<WebRegistration> {
 	const { db, clock, logger } = deps;
 	const id = `${hostname()}:${process.pid}:${clock.now().getTime()}`;
-	await registerWorker(db, clock, { id, kind: 'web', pid: process.pid, hostname: hostname(), version: deps.version, slots: 0 });
+	await registerWorker(db, clock, {
+		id,
+		kind: 'web',
+		pid: process.pid,
+		hostname: hostname(),
+		version: deps.version,
+		slots: 0
+	});
 	let failing = false;
 	const beat = async () => {
 		try {
@@ -35,7 +47,9 @@ export async function registerWebProcess(deps: { db: Db; clock: Clock; logger: L
 	timer.unref();
 	const stop = async () => {
 		clearInterval(timer);
-		await markWorkerStopped(db, clock, id).catch((error: unknown) => logger.error({ err: error }, 'could not mark the web process stopped'));
+		await markWorkerStopped(db, clock, id).catch((error: unknown) =>
+			logger.error({ err: error }, 'could not mark the web process stopped')
+		);
 	};
 	return { id, stop };
 }

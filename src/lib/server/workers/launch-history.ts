@@ -29,12 +29,17 @@ export interface WorkerLaunch {
 	errors: number;
 }
 
-type LaunchRow = Pick<WorkerLaunch, 'hostname' | 'pid' | 'version' | 'slots' | 'startedAt' | 'heartbeatAt' | 'stoppedAt'> & { id: string; kind: string };
+type LaunchRow = Pick<
+	WorkerLaunch,
+	'hostname' | 'pid' | 'version' | 'slots' | 'startedAt' | 'heartbeatAt' | 'stoppedAt'
+> & { id: string; kind: string };
 
 export function describeLaunch(row: LaunchRow, now: Date): Omit<WorkerLaunch, 'warnings' | 'errors'> {
-	const silent = row.stoppedAt === null && now.getTime() - Date.parse(row.heartbeatAt) > WORKER_STALE_AFTER_SECONDS * 1000;
+	const silent =
+		row.stoppedAt === null && now.getTime() - Date.parse(row.heartbeatAt) > WORKER_STALE_AFTER_SECONDS * 1000;
 	const state: LaunchState = row.stoppedAt !== null ? 'stopped' : silent ? 'silent' : 'running';
-	const endMs = row.stoppedAt !== null ? Date.parse(row.stoppedAt) : silent ? Date.parse(row.heartbeatAt) : now.getTime();
+	const endMs =
+		row.stoppedAt !== null ? Date.parse(row.stoppedAt) : silent ? Date.parse(row.heartbeatAt) : now.getTime();
 	return {
 		id: row.id,
 		kind: row.kind as ProcessKind,
@@ -62,5 +67,9 @@ export async function listWorkerLaunches(db: Db, clock: Clock, limit = 20): Prom
 	const count = (id: string, levels: string[]) =>
 		counts.filter((c) => c.workerId === id && levels.includes(c.level)).reduce((sum, c) => sum + c._count._all, 0);
 	const now = clock.now();
-	return rows.map((row) => ({ ...describeLaunch(row, now), warnings: count(row.id, ['warn']), errors: count(row.id, ['error', 'fatal']) }));
+	return rows.map((row) => ({
+		...describeLaunch(row, now),
+		warnings: count(row.id, ['warn']),
+		errors: count(row.id, ['error', 'fatal'])
+	}));
 }

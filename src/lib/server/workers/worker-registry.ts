@@ -40,7 +40,11 @@ export async function markWorkerStopped(db: Db, clock: Clock, id: string): Promi
 
 /** Seconds since the newest heartbeat of a running worker, or null when none has ever beaten. */
 export async function lastHeartbeatAgeSeconds(db: Db, clock: Clock): Promise<number | null> {
-	const latest = await db.workerProcess.findFirst({ where: { stoppedAt: null, kind: 'worker' }, orderBy: { heartbeatAt: 'desc' }, select: { heartbeatAt: true } });
+	const latest = await db.workerProcess.findFirst({
+		where: { stoppedAt: null, kind: 'worker' },
+		orderBy: { heartbeatAt: 'desc' },
+		select: { heartbeatAt: true }
+	});
 	if (!latest) return null;
 	return Math.max(0, Math.round((clock.now().getTime() - Date.parse(latest.heartbeatAt)) / 1000));
 }
@@ -59,7 +63,11 @@ export function liveWorkers(db: Db, clock: Clock): Promise<LiveProcess[]> {
 }
 
 /** Launches of the given kinds alive now, oldest first (as liveWorkers). */
-export async function liveProcesses(db: Db, clock: Clock, kinds: readonly ProcessKind[] = ['worker', 'web']): Promise<LiveProcess[]> {
+export async function liveProcesses(
+	db: Db,
+	clock: Clock,
+	kinds: readonly ProcessKind[] = ['worker', 'web']
+): Promise<LiveProcess[]> {
 	const freshSince = new Date(clock.now().getTime() - WORKER_STALE_AFTER_SECONDS * 1000).toISOString();
 	const rows = await db.workerProcess.findMany({
 		where: { stoppedAt: null, heartbeatAt: { gte: freshSince }, kind: { in: [...kinds] } },
@@ -86,9 +94,22 @@ export interface ProcessView {
 type ProcessRowFields = Omit<ProcessView, 'alive'> & { stoppedAt: string | null };
 
 /** The worker_processes columns processView reads (a Prisma select). */
-export const PROCESS_VIEW_FIELDS = { id: true, hostname: true, pid: true, version: true, slots: true, busySlots: true, startedAt: true, heartbeatAt: true, stoppedAt: true } as const;
+export const PROCESS_VIEW_FIELDS = {
+	id: true,
+	hostname: true,
+	pid: true,
+	version: true,
+	slots: true,
+	busySlots: true,
+	startedAt: true,
+	heartbeatAt: true,
+	stoppedAt: true
+} as const;
 
 export function processView(row: ProcessRowFields, now: Date): ProcessView {
 	const { stoppedAt, ...fields } = row;
-	return { ...fields, alive: stoppedAt === null && now.getTime() - Date.parse(row.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000 };
+	return {
+		...fields,
+		alive: stoppedAt === null && now.getTime() - Date.parse(row.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
+	};
 }

@@ -6,5 +6,7 @@ import { canAct, canManageOperators } from '$lib/server/auth/roles';
 export const load: LayoutServerLoad = ({ locals, url }) => {
 	const operator = locals.operator;
 	if (!operator) redirect(303, `/console/login?next=${encodeURIComponent(url.pathname)}`);
-	return { operator: { ...operator, canAct: canAct(operator.role), canManageOperators: canManageOperators(operator.role) } };
+	return {
+		operator: { ...operator, canAct: canAct(operator.role), canManageOperators: canManageOperators(operator.role) }
+	};
 };

@@ -24,14 +24,22 @@ export const actions: Actions = {
 		const username = String(form.get('username') ?? '').slice(0, 64);
 		const password = String(form.get('password') ?? '').slice(0, 200);
 		if (!username || !password) return fail(400, { username, message: 'Enter your username and password.' });
-		const result = await signIn({ db: app.db, clock: app.clock, ipSalt: ipSaltFor(app.config) }, { username, password, ip: locals.clientIp ?? 'unknown' });
+		const result = await signIn(
+			{ db: app.db, clock: app.clock, ipSalt: ipSaltFor(app.config) },
+			{ username, password, ip: locals.clientIp ?? 'unknown' }
+		);
 		if (!result.ok) {
 			if (result.reason === 'invalid') return fail(400, { username, message: describeSignInFailure(result) });
 			setHeaders({ 'retry-after': String(result.retryAfterSeconds) });
 			return fail(429, { username, message: describeSignInFailure(result) });
 		}
 		setSessionCookie(cookies, result.session.token, result.session.expiresAt, isHttpsSite(app.config));
-		await recordAudit(app.db, app.clock, { name: result.operator.username, ip: locals.clientIp }, { action: 'sign_in' });
+		await recordAudit(
+			app.db,
+			app.clock,
+			{ name: result.operator.username, ip: locals.clientIp },
+			{ action: 'sign_in' }
+		);
 		redirect(303, safeNext(url.searchParams.get('next')));
 	}
 };

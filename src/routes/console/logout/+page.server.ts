@@ -15,7 +15,13 @@ export const actions: Actions = {
 		const token = readSessionCookie(cookies, secure);
 		if (token) await invalidateOperatorSession(app.db, token);
 		clearSessionCookie(cookies, secure);
-		if (locals.operator) await recordAudit(app.db, app.clock, { name: locals.operator.username, ip: locals.clientIp }, { action: 'sign_out' });
+		if (locals.operator)
+			await recordAudit(
+				app.db,
+				app.clock,
+				{ name: locals.operator.username, ip: locals.clientIp },
+				{ action: 'sign_out' }
+			);
 		redirect(303, '/console/login');
 	}
 };

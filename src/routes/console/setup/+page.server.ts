@@ -22,9 +22,16 @@ export const actions: Actions = {
 		const username = String(form.get('username') ?? '').slice(0, 64);
 		const displayName = String(form.get('displayName') ?? '').slice(0, 80);
 		const password = String(form.get('password') ?? '').slice(0, 200);
-		if (password !== String(form.get('confirm') ?? '')) return fail(400, { username, displayName, message: 'The two passwords differ. Type the same password twice.' });
+		if (password !== String(form.get('confirm') ?? ''))
+			return fail(400, { username, displayName, message: 'The two passwords differ. Type the same password twice.' });
 		try {
-			const owner = await createOwner(app.db, app.clock, { token, username, displayName, password, ip: locals.clientIp });
+			const owner = await createOwner(app.db, app.clock, {
+				token,
+				username,
+				displayName,
+				password,
+				ip: locals.clientIp
+			});
 			const session = await createOperatorSession(app.db, app.clock, owner.id);
 			setSessionCookie(cookies, session.token, session.expiresAt, isHttpsSite(app.config));
 		} catch (error) {

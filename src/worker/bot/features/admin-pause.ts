@@ -11,14 +11,21 @@ import { adminPauseText } from '../../../lib/i18n/admin-pause.ts';
  */
 export function adminPauseFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
-	const admins = composer.chatType('private').filter(async (ctx) => (await ctx.deps.runtime.read()).adminIds.includes(BigInt(ctx.from.id)));
+	const admins = composer
+		.chatType('private')
+		.filter(async (ctx) => (await ctx.deps.runtime.read()).adminIds.includes(BigInt(ctx.from.id)));
 
 	admins.command('pause', async (ctx) => {
 		const { db, clock } = ctx.deps;
 		const reason = ctx.match.trim().slice(0, 300) || adminPauseText(ctx.locale, 'defaultReason');
 		const outcome = await pauseByPerson(db, clock, botAdmin(ctx.from.id), 'bot', reason);
 		if ('alreadyPaused' in outcome) {
-			await ctx.reply(adminPauseText(ctx.locale, 'alreadyPaused', { at: outcome.alreadyPaused.at, reason: outcome.alreadyPaused.reason }));
+			await ctx.reply(
+				adminPauseText(ctx.locale, 'alreadyPaused', {
+					at: outcome.alreadyPaused.at,
+					reason: outcome.alreadyPaused.reason
+				})
+			);
 			return;
 		}
 		await ctx.reply(adminPauseText(ctx.locale, 'paused'));

@@ -26,7 +26,10 @@ export function guestForgetFeature(): Composer<BotContext> {
 	const composer = new Composer<BotContext>();
 	const privateChats = composer.chatType('private');
 	privateChats.command('forget', async (ctx) => {
-		const keyboard = new InlineKeyboard().text(forgetText(ctx.locale, 'yes'), CONFIRM).row().text(forgetText(ctx.locale, 'no'), KEEP);
+		const keyboard = new InlineKeyboard()
+			.text(forgetText(ctx.locale, 'yes'), CONFIRM)
+			.row()
+			.text(forgetText(ctx.locale, 'no'), KEEP);
 		await ctx.reply(forgetText(ctx.locale, 'ask'), { reply_markup: keyboard });
 	});
 	privateChats.callbackQuery(KEEP, async (ctx) => {
@@ -43,7 +46,9 @@ export function guestForgetFeature(): Composer<BotContext> {
 
 export function describeOutcome(locale: Locale, outcome: ForgetOutcome): string {
 	if (outcome.kind !== 'done') return forgetText(locale, outcome.kind);
-	return outcome.setsDeleted > 0 ? forgetText(locale, 'done', { sets: outcome.setsDeleted }) : forgetText(locale, 'doneNoSets');
+	return outcome.setsDeleted > 0
+		? forgetText(locale, 'done', { sets: outcome.setsDeleted })
+		: forgetText(locale, 'doneNoSets');
 }
 
 /**
@@ -51,12 +56,17 @@ export function describeOutcome(locale: Locale, outcome: ForgetOutcome): string 
  * sets come from the guest's rows and from retired_sticker_sets, which keeps them after an operator's
  * reset or the retention erasure took the rows.
  */
-export async function forgetGuest(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, telegramUserId: bigint): Promise<ForgetOutcome> {
+export async function forgetGuest(
+	deps: BotDeps,
+	api: Pick<TelegramApi, 'deleteStickerSet'>,
+	telegramUserId: bigint
+): Promise<ForgetOutcome> {
 	const sql = prismaRunner(deps.db);
 	const footprint = await readGuestFootprint(sql, telegramUserId);
 	const retired = await readRetiredStickerSets(sql, telegramUserId);
 	const known = await isKnownGuest(sql, telegramUserId);
-	if (!known && footprint.sessionTokens.length === 0 && footprint.jobIds.length === 0 && retired.length === 0) return { kind: 'nothing' };
+	if (!known && footprint.sessionTokens.length === 0 && footprint.jobIds.length === 0 && retired.length === 0)
+		return { kind: 'nothing' };
 	if (await hasActiveJob(sql, telegramUserId)) return { kind: 'busy' };
 	let setsDeleted = 0;
 	for (const name of [...new Set([...footprint.packNames, ...retired])]) {
@@ -65,17 +75,33 @@ export async function forgetGuest(deps: BotDeps, api: Pick<TelegramApi, 'deleteS
 		if (result === 'deleted') setsDeleted++;
 	}
 	try {
-		await eraseGuest({ db: deps.db, clock: deps.clock, fileStore: deps.fileStore, pseudonymKey: loadPseudonymKey(deps.config.dataDir) }, telegramUserId, 'forget');
+		await eraseGuest(
+			{
+				db: deps.db,
+				clock: deps.clock,
+				fileStore: deps.fileStore,
+				pseudonymKey: loadPseudonymKey(deps.config.dataDir)
+			},
+			telegramUserId,
+			'forget'
+		);
 	} catch (error) {
 		if (error instanceof GuestBusyError) return { kind: 'busy' };
 		throw error;
 	}
-	deps.logger.info({ packs: footprint.packNames.length, retiredPacks: retired.length, setsDeleted }, 'guest erased at their request (/forget)');
+	deps.logger.info(
+		{ packs: footprint.packNames.length, retiredPacks: retired.length, setsDeleted },
+		'guest erased at their request (/forget)'
+	);
 	return { kind: 'done', setsDeleted };
 }
 
 /** `missing` when Telegram no longer has the set (deleted before, by us or by the guest: STICKERSET_INVALID). */
-async function deleteStickerSet(deps: BotDeps, api: Pick<TelegramApi, 'deleteStickerSet'>, name: string): Promise<'deleted' | 'missing' | 'failed'> {
+async function deleteStickerSet(
+	deps: BotDeps,
+	api: Pick<TelegramApi, 'deleteStickerSet'>,
+	name: string
+): Promise<'deleted' | 'missing' | 'failed'> {
 	try {
 		await api.deleteStickerSet(name);
 		return 'deleted';

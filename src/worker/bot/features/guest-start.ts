@@ -22,7 +22,10 @@ export function guestStartFeature(): Composer<BotContext> {
 }
 
 /** What a kiosk token does: link the session and ask the next question (or say why not). */
-async function startWithToken(ctx: BotContext & { from: NonNullable<BotContext['from']> }, payload: string): Promise<void> {
+async function startWithToken(
+	ctx: BotContext & { from: NonNullable<BotContext['from']> },
+	payload: string
+): Promise<void> {
 	const token = sessionTokenSchema.safeParse(payload);
 	if (!token.success) {
 		await ctx.reply(guestText(ctx.locale, 'tokenUnknown'));

@@ -18,14 +18,21 @@ export function leadsStatusFeature(): Composer<BotContext> {
 	composer.callbackQuery(LEAD_CALLBACK_PATTERN, async (ctx) => {
 		const t = (key: LeadTextKey) => leadText(ctx.locale, key);
 		const settings = leadsSettingsFrom(await ctx.deps.runtime.read());
-		if (!isLeadAdmin(settings, ctx.from.id)) return void (await ctx.answerCallbackQuery({ text: t('notAllowed'), show_alert: true }));
+		if (!isLeadAdmin(settings, ctx.from.id))
+			return void (await ctx.answerCallbackQuery({ text: t('notAllowed'), show_alert: true }));
 		const parsed = leadCallbackSchema.safeParse(ctx.callbackQuery.data);
 		if (!parsed.success) return void (await ctx.answerCallbackQuery({ text: t('leadGone'), show_alert: true }));
 		const { leadId, status } = parsed.data;
-		const change = await setLeadStatus(ctx.deps, leadId, status, { telegramUserId: BigInt(ctx.from.id), name: displayName(ctx.from) });
-		if (change.outcome === 'not_found') return void (await ctx.answerCallbackQuery({ text: t('leadGone'), show_alert: true }));
+		const change = await setLeadStatus(ctx.deps, leadId, status, {
+			telegramUserId: BigInt(ctx.from.id),
+			name: displayName(ctx.from)
+		});
+		if (change.outcome === 'not_found')
+			return void (await ctx.answerCallbackQuery({ text: t('leadGone'), show_alert: true }));
 		const label = statusLabel(ctx.locale, status);
-		await ctx.answerCallbackQuery({ text: change.outcome === 'changed' ? `${t('statusSet')}: ${label}` : `${t('statusAlready')}: ${label}` });
+		await ctx.answerCallbackQuery({
+			text: change.outcome === 'changed' ? `${t('statusSet')}: ${label}` : `${t('statusAlready')}: ${label}`
+		});
 		if (change.outcome !== 'changed') return;
 		const deps = { ...ctx.deps, api: ctx.api, locale: settings.locale, cooldown };
 		await refreshLeadCardNow(deps, leadId).catch((error: unknown) =>

@@ -8,7 +8,9 @@ export function localeFeature(deps: BotDeps): Composer<BotContext> {
 	composer.use(async (ctx, next) => {
 		ctx.deps = deps;
 		// A language none of ours gets the default language in force (console Settings, else DEFAULT_LANGUAGE).
-		ctx.locale = isOurLanguage(ctx.from?.language_code) ? pickLocale(ctx.from?.language_code) : (await deps.runtime.read()).defaultLanguage;
+		ctx.locale = isOurLanguage(ctx.from?.language_code)
+			? pickLocale(ctx.from?.language_code)
+			: (await deps.runtime.read()).defaultLanguage;
 		await next();
 	});
 	return composer;

@@ -18,8 +18,11 @@ export function maintenanceFeature(): Composer<BotContext> {
 		const maintenance = await readMaintenance(ctx.deps.db);
 		if (!maintenance) return next();
 		// The operator's words for guests go along; the staff's reason never does.
-		const text = maintenance.guestNote ? botText(ctx.locale, 'pausedWithNote', { note: maintenance.guestNote }) : botText(ctx.locale, 'paused');
-		if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: text.slice(0, CALLBACK_ANSWER_MAX), show_alert: true });
+		const text = maintenance.guestNote
+			? botText(ctx.locale, 'pausedWithNote', { note: maintenance.guestNote })
+			: botText(ctx.locale, 'paused');
+		if (ctx.callbackQuery)
+			await ctx.answerCallbackQuery({ text: text.slice(0, CALLBACK_ANSWER_MAX), show_alert: true });
 		else await ctx.reply(text);
 	});
 	return composer;

@@ -3,8 +3,16 @@ import { answerNewsQuestion, NEWS_ANSWER_PATTERN, turnNewsOn } from '../../../li
 import { newsText, type NewsTextKey } from '../../../lib/i18n/news.ts';
 import type { BotContext } from '../context.ts';
 
-const ANSWER_TEXT: Record<'yes' | 'no' | 'already', NewsTextKey> = { yes: 'answeredYes', no: 'answeredNo', already: 'alreadyAnswered' };
-const COMMAND_TEXT: Record<'on' | 'already' | 'unknown', NewsTextKey> = { on: 'newsOn', already: 'newsAlreadyOn', unknown: 'newsUnknownGuest' };
+const ANSWER_TEXT: Record<'yes' | 'no' | 'already', NewsTextKey> = {
+	yes: 'answeredYes',
+	no: 'answeredNo',
+	already: 'alreadyAnswered'
+};
+const COMMAND_TEXT: Record<'on' | 'already' | 'unknown', NewsTextKey> = {
+	on: 'newsOn',
+	already: 'newsAlreadyOn',
+	unknown: 'newsUnknownGuest'
+};
 
 /**
  * The news opt-in (broadcasts/news-choice.ts): Yes / No under the one question asked after a pack,
@@ -23,7 +31,11 @@ export function newsOptInFeature(): Composer<BotContext> {
 	});
 	privateChats.callbackQuery(NEWS_ANSWER_PATTERN, async (ctx) => {
 		const { db, clock, logger } = ctx.deps;
-		const [, answer, version] = NEWS_ANSWER_PATTERN.exec(ctx.callbackQuery.data) as unknown as [string, 'yes' | 'no', string];
+		const [, answer, version] = NEWS_ANSWER_PATTERN.exec(ctx.callbackQuery.data) as unknown as [
+			string,
+			'yes' | 'no',
+			string
+		];
 		const outcome = await answerNewsQuestion(db, clock, BigInt(ctx.from.id), answer, version, ctx.locale);
 		if (outcome !== 'already') logger.info({ answer: outcome, version }, 'guest answered the news question');
 		const text = newsText(ctx.locale, ANSWER_TEXT[outcome]);

@@ -23,9 +23,12 @@ const MAY_NAME_ENGINES: Record<string, string> = {
 	'lib/server/backup/restore-pg.ts': 'pg_restore into the server, opened with openPostgresDatabase',
 	'lib/server/backup/pg-erasure-replay.ts': "replays erasures between two servers' databases (REPLAY_FROM_URL)",
 	'lib/server/backup/pg-tools.ts': "finds pg_dump / pg_restore of the server's major version",
-	'lib/server/lifecycle/sql-runner.ts': 'runs the erasure SQL on a backup file opened by itself, which is always SQLite',
-	'lib/server/log/log-entry-writer.ts': "the log sink's own connection to the file (better-sqlite3), chosen by lockWaitBlocksProcess",
-	'lib/server/guests/reset-guest.ts': "copies the file before a reset with SQLite's backup API, when the dialect's storage is a file"
+	'lib/server/lifecycle/sql-runner.ts':
+		'runs the erasure SQL on a backup file opened by itself, which is always SQLite',
+	'lib/server/log/log-entry-writer.ts':
+		"the log sink's own connection to the file (better-sqlite3), chosen by lockWaitBlocksProcess",
+	'lib/server/guests/reset-guest.ts':
+		"copies the file before a reset with SQLite's backup API, when the dialect's storage is a file"
 };
 
 const ENGINE_NAME = /sqlite|postgres/i;
@@ -43,22 +46,30 @@ describe('engine names outside the dialect module', () => {
 	});
 
 	it('no file names an engine in its code, except the allow-listed ones', () => {
-		const named = files.filter((file) => !(file in MAY_NAME_ENGINES)).flatMap((file) => linesMatching(file, ENGINE_NAME));
+		const named = files
+			.filter((file) => !(file in MAY_NAME_ENGINES))
+			.flatMap((file) => linesMatching(file, ENGINE_NAME));
 		expect(named).toEqual([]);
 	});
 
 	it('no file branches on the engine, allow-listed or not (config builds the target and may)', () => {
-		const branches = files.filter((file) => !file.startsWith('lib/server/config/')).flatMap((file) => linesMatching(file, ENGINE_BRANCH));
+		const branches = files
+			.filter((file) => !file.startsWith('lib/server/config/'))
+			.flatMap((file) => linesMatching(file, ENGINE_BRANCH));
 		expect(branches).toEqual([]);
 	});
 
 	it('every allow-listed file exists and still needs its place on the list', () => {
-		const stale = Object.keys(MAY_NAME_ENGINES).filter((file) => !files.includes(file) || linesMatching(file, ENGINE_NAME).length === 0);
+		const stale = Object.keys(MAY_NAME_ENGINES).filter(
+			(file) => !files.includes(file) || linesMatching(file, ENGINE_NAME).length === 0
+		);
 		expect(stale).toEqual([]);
 	});
 
 	it('the comment stripper keeps strings and drops comments', () => {
-		expect(codeOf("const a = 'x // y'; // sqlite\n/* postgres */ b <!-- SQLite --> `c`")).toBe("const a = 'x // y'; \n b  `c`");
+		expect(codeOf("const a = 'x // y'; // sqlite\n/* postgres */ b <!-- SQLite --> `c`")).toBe(
+			"const a = 'x // y'; \n b  `c`"
+		);
 		expect(ENGINE_BRANCH.test("if (dialectOf(db).name === 'x')")).toBe(true);
 		expect(ENGINE_BRANCH.test("config.database.engine === 'x'")).toBe(true);
 		expect(ENGINE_BRANCH.test('dialectOf(db).sharedServer')).toBe(false);

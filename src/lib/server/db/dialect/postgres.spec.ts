@@ -3,7 +3,9 @@ import { numberParams, postgresDialect } from './postgres.ts';
 
 describe('the PostgreSQL dialect: the SQL it writes', () => {
 	it('numbers ? parameters in order, leaving a ? inside quotes alone', () => {
-		expect(numberParams('SELECT a FROM t WHERE b = ? AND c IN (?, ?)')).toBe('SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)');
+		expect(numberParams('SELECT a FROM t WHERE b = ? AND c IN (?, ?)')).toBe(
+			'SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)'
+		);
 		expect(numberParams(`SELECT '?' AS q, "wh?" FROM t WHERE x = ? AND y = 'it''s ?' AND z = ?`)).toBe(
 			`SELECT '?' AS q, "wh?" FROM t WHERE x = $1 AND y = 'it''s ?' AND z = $2`
 		);

@@ -52,7 +52,12 @@ export async function claimRowWithLease<T>(
  * read that decides a write sees no other transaction's change before the write. SQLite needs no
  * statement: BEGIN IMMEDIATE already holds the one write lock.
  */
-export async function lockRows(tx: Tx, table: string, column: string, keys: readonly (string | number | bigint)[]): Promise<void> {
+export async function lockRows(
+	tx: Tx,
+	table: string,
+	column: string,
+	keys: readonly (string | number | bigint)[]
+): Promise<void> {
 	const lock = dialectOf(tx).lockRead(table);
 	if (lock === '' || keys.length === 0) return;
 	await tx.$queryRaw`SELECT 1 FROM ${Prisma.raw(table)} WHERE ${Prisma.raw(column)} IN (${Prisma.join([...keys])})

@@ -58,17 +58,25 @@ describe('the SQLite dialect, on a real database file', () => {
 
 	it('joins a group of values into one text', async () => {
 		const { db } = await openDb();
-		const [row] = await db.$queryRawUnsafe<{ joined: string }[]>(`SELECT ${sqliteDialect.joinedText('v')} AS joined FROM (SELECT 'a' AS v UNION ALL SELECT 'b')`);
+		const [row] = await db.$queryRawUnsafe<{ joined: string }[]>(
+			`SELECT ${sqliteDialect.joinedText('v')} AS joined FROM (SELECT 'a' AS v UNION ALL SELECT 'b')`
+		);
 		expect(row?.joined.split(',').sort()).toEqual(['a', 'b']);
 	});
 
 	it('picks the first due row of a claim in the order asked, and null when none is due', async () => {
 		const { db } = await openDb();
-		for (const [id, state] of [[3, 'queued'], [1, 'sent'], [2, 'queued']] as const) {
+		for (const [id, state] of [
+			[3, 'queued'],
+			[1, 'sent'],
+			[2, 'queued']
+		] as const) {
 			await db.lead.create({ data: { id, requestId: `r${id}`, createdAt: '2026-03-01T10:00:00.000Z', status: state } });
 		}
 		const pick = (status: string) =>
-			db.$transaction((tx) => pickRowToClaim(tx, { table: 'leads', alias: 'l', due: Prisma.sql`l.status = ${status}`, orderBy: 'l.id' }));
+			db.$transaction((tx) =>
+				pickRowToClaim(tx, { table: 'leads', alias: 'l', due: Prisma.sql`l.status = ${status}`, orderBy: 'l.id' })
+			);
 		expect(await pick('queued')).toBe(2);
 		expect(await pick('contacted')).toBeNull();
 	});
@@ -78,7 +86,10 @@ describe('the SQLite dialect, on a real database file', () => {
 		const queries: string[] = [];
 		await db.$transaction(async (tx) => {
 			const spy = new Proxy(tx, {
-				get: (target, key, receiver) => (key === '$queryRaw' ? (...args: unknown[]) => queries.push(String(args[0])) : Reflect.get(target, key, receiver))
+				get: (target, key, receiver) =>
+					key === '$queryRaw'
+						? (...args: unknown[]) => queries.push(String(args[0]))
+						: Reflect.get(target, key, receiver)
 			});
 			await lockRows(spy, 'login_throttle', 'key', ['a', 'b']);
 		});

@@ -14,7 +14,12 @@ export type VerifyStep = (conn: Database.Database) => void;
  * table-redefinition scripts drop and recreate tables, and DROP TABLE with enforcement on would run
  * ON DELETE actions); `foreign_key_check` must come back empty before we commit.
  */
-export function applyMigrations(conn: Database.Database, files: MigrationFile[], at: string, verify?: VerifyStep): string[] {
+export function applyMigrations(
+	conn: Database.Database,
+	files: MigrationFile[],
+	at: string,
+	verify?: VerifyStep
+): string[] {
 	conn.pragma('foreign_keys = OFF');
 	conn.exec('BEGIN IMMEDIATE');
 	try {
@@ -41,6 +46,6 @@ function runScript(conn: Database.Database, file: MigrationFile): void {
 	try {
 		conn.exec(file.sql);
 	} catch (error) {
-		throw new Error(`migration ${file.name} failed: ${(error as Error).message}`);
+		throw new Error(`migration ${file.name} failed: ${(error as Error).message}`, { cause: error });
 	}
 }

@@ -37,7 +37,9 @@ function readHistory(conn: Database.Database): HistoryRow[] {
 	const exists = conn.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='_prisma_migrations'`).get();
 	if (!exists) return [];
 	return conn
-		.prepare(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations WHERE rolled_back_at IS NULL`)
+		.prepare(
+			`SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations WHERE rolled_back_at IS NULL`
+		)
 		.all() as HistoryRow[];
 }
 
@@ -53,12 +55,17 @@ export function findPendingMigrations(conn: Database.Database, files: MigrationF
 export function pendingAfter(history: HistoryRow[], files: MigrationFile[]): MigrationFile[] {
 	const applied = new Map(history.map((row) => [row.migration_name, row]));
 	for (const row of applied.values()) {
-		if (!row.finished_at) throw new MigrationHistoryError(`migration ${row.migration_name} started but never finished; restore the backup taken before it`);
+		if (!row.finished_at)
+			throw new MigrationHistoryError(
+				`migration ${row.migration_name} started but never finished; restore the backup taken before it`
+			);
 	}
 	for (const file of files) {
 		const row = applied.get(file.name);
 		if (row && row.checksum !== file.checksum) {
-			throw new MigrationHistoryError(`migration ${file.name} was changed after it was applied (checksum differs); add a new migration instead`);
+			throw new MigrationHistoryError(
+				`migration ${file.name} was changed after it was applied (checksum differs); add a new migration instead`
+			);
 		}
 	}
 	return files.filter((file) => !applied.has(file.name));

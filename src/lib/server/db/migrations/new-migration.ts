@@ -24,7 +24,11 @@ export interface NewMigrationResult {
 
 export function sqliteTarget(projectRoot: string): MigrationTarget {
 	const schemaPath = path.join(projectRoot, SQLITE_SCHEMA_FILE);
-	return { provider: 'sqlite', migrationsDir: path.join(projectRoot, 'prisma', 'migrations'), schema: { path: schemaPath, content: readFileSync(schemaPath, 'utf8') } };
+	return {
+		provider: 'sqlite',
+		migrationsDir: path.join(projectRoot, 'prisma', 'migrations'),
+		schema: { path: schemaPath, content: readFileSync(schemaPath, 'utf8') }
+	};
 }
 
 /** `shadowServerUrl`: a PostgreSQL server the engine may create and drop a scratch database on. */
@@ -57,7 +61,10 @@ export async function diffMigrationsToSchema(target: MigrationTarget): Promise<s
 				baseDir: target.migrationsDir,
 				lockfile: { path: 'migration_lock.toml', content: readFileSync(lockPath, 'utf8') },
 				shadowDbInitScript: '',
-				migrationDirectories: files.map((file) => ({ path: file.name, migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: file.sql } } }))
+				migrationDirectories: files.map((file) => ({
+					path: file.name,
+					migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: file.sql } }
+				}))
 			},
 			to: { tag: 'schemaDatamodel', files: [target.schema] },
 			script: true,
@@ -76,8 +83,13 @@ export async function diffMigrationsToSchema(target: MigrationTarget): Promise<s
  * migrations in its shadow database. Every target gets the same folder name, and nothing is
  * written unless every diff succeeded (the engines never end up a migration apart).
  */
-export async function createMigration(targets: MigrationTarget[], name: string, clock: Clock): Promise<NewMigrationResult[]> {
-	if (!/^[a-z0-9_]{1,60}$/.test(name)) throw new Error('migration name: lower-case letters, digits and underscores, at most 60');
+export async function createMigration(
+	targets: MigrationTarget[],
+	name: string,
+	clock: Clock
+): Promise<NewMigrationResult[]> {
+	if (!/^[a-z0-9_]{1,60}$/.test(name))
+		throw new Error('migration name: lower-case letters, digits and underscores, at most 60');
 	const stamp = clock.now().toISOString().replace(/\D/g, '').slice(0, 14);
 	const diffs: { target: MigrationTarget; sql: string }[] = [];
 	for (const target of targets) diffs.push({ target, sql: await diffMigrationsToSchema(target) });

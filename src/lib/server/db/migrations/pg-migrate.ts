@@ -70,7 +70,9 @@ export async function migratePostgres(options: PgMigrateOptions): Promise<{ appl
 	} catch (error) {
 		await client.query('ROLLBACK').catch(() => undefined);
 		if (error instanceof DatabaseConnectError) throw error;
-		throw new MigrationError(`database migration failed; the PostgreSQL database was left unchanged. Cause: ${(error as Error).message}`);
+		throw new MigrationError(
+			`database migration failed; the PostgreSQL database was left unchanged. Cause: ${(error as Error).message}`
+		);
 	} finally {
 		await client.end().catch(() => undefined);
 	}

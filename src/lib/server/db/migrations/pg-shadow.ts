@@ -80,7 +80,10 @@ class CharAsTextClient extends pg.Client {
 		const call = super.query as (...a: unknown[]) => unknown;
 		if (typeof last === 'function') {
 			const callback = last as (error: unknown, result: unknown) => void;
-			return call.apply(this, [...args.slice(0, -1), (error: unknown, result: unknown) => callback(error, result && charAsText(result))]) as never;
+			return call.apply(this, [
+				...args.slice(0, -1),
+				(error: unknown, result: unknown) => callback(error, result && charAsText(result))
+			]) as never;
 		}
 		const out = call.apply(this, args) as { then?: unknown } | undefined;
 		return (typeof out?.then === 'function' ? (out as Promise<unknown>).then(charAsText) : out) as never;

@@ -40,7 +40,9 @@ export async function migrateSafely(options: SafeMigrateOptions): Promise<SafeMi
 		return await migrateExistingDatabase(options, files, expected, at);
 	} catch (error) {
 		if (error instanceof MigrationError) throw error;
-		throw new MigrationError(`database migration failed; ${options.dbPath} was left unchanged. Cause: ${(error as Error).message}`);
+		throw new MigrationError(
+			`database migration failed; ${options.dbPath} was left unchanged. Cause: ${(error as Error).message}`
+		);
 	}
 }
 
@@ -57,7 +59,12 @@ function migrateNewDatabase(dbPath: string, files: MigrationFile[], expected: Sc
 	}
 }
 
-async function migrateExistingDatabase(options: SafeMigrateOptions, files: MigrationFile[], expected: SchemaShape, at: string): Promise<SafeMigrateResult> {
+async function migrateExistingDatabase(
+	options: SafeMigrateOptions,
+	files: MigrationFile[],
+	expected: SchemaShape,
+	at: string
+): Promise<SafeMigrateResult> {
 	const live = openSqliteFile(options.dbPath);
 	try {
 		if (findPendingMigrations(live, files).length === 0) return { applied: [] };
@@ -72,7 +79,13 @@ async function migrateExistingDatabase(options: SafeMigrateOptions, files: Migra
 }
 
 /** Applies the migrations to a copy of the backup and verifies it; the copy is removed afterwards. */
-function trialRun(backupPath: string, trialPath: string, files: MigrationFile[], expected: SchemaShape, at: string): void {
+function trialRun(
+	backupPath: string,
+	trialPath: string,
+	files: MigrationFile[],
+	expected: SchemaShape,
+	at: string
+): void {
 	copyFileSync(backupPath, trialPath);
 	const trial = new Database(trialPath);
 	try {
@@ -83,7 +96,9 @@ function trialRun(backupPath: string, trialPath: string, files: MigrationFile[],
 			verifyRowCounts(before, countRows(conn), moves);
 		});
 	} catch (error) {
-		throw new MigrationError(`trial migration on a copy failed, the live database was not touched. Cause: ${(error as Error).message}`);
+		throw new MigrationError(
+			`trial migration on a copy failed, the live database was not touched. Cause: ${(error as Error).message}`
+		);
 	} finally {
 		trial.close();
 		for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${trialPath}${suffix}`, { force: true });
@@ -95,7 +110,8 @@ function verifyShape(expected: SchemaShape) {
 		const integrity = integrityCheck(conn);
 		if (integrity !== 'ok') throw new Error(`integrity_check says: ${integrity}`);
 		const problems = compareSchemas(expected, describeSchema(conn));
-		if (problems.length > 0) throw new Error(`schema after migration is not what the migrations define: ${problems.join(', ')}`);
+		if (problems.length > 0)
+			throw new Error(`schema after migration is not what the migrations define: ${problems.join(', ')}`);
 	};
 }
 
@@ -112,7 +128,11 @@ export function readRowMoves(files: MigrationFile[]): Map<string, string> {
 	return moves;
 }
 
-function verifyRowCounts(before: Map<string, number>, after: Map<string, number>, moves: Map<string, string> = new Map()): void {
+function verifyRowCounts(
+	before: Map<string, number>,
+	after: Map<string, number>,
+	moves: Map<string, string> = new Map()
+): void {
 	const growth = new Map<string, number>();
 	for (const [from, to] of moves) {
 		if (after.has(from)) throw new Error(`${from} was to be retired (rows moved to ${to}) but is still there`);
@@ -121,7 +141,10 @@ function verifyRowCounts(before: Map<string, number>, after: Map<string, number>
 	for (const [to, moved] of growth) {
 		const was = before.get(to) ?? 0;
 		const now = after.get(to) ?? 0;
-		if (now < was + moved) throw new Error(`${to} holds ${now} rows after the migration; the ${moved} moved into it (and its ${was}) were expected`);
+		if (now < was + moved)
+			throw new Error(
+				`${to} holds ${now} rows after the migration; the ${moved} moved into it (and its ${was}) were expected`
+			);
 	}
 	for (const [table, count] of before) {
 		if (moves.has(table) || growth.has(table)) continue;
@@ -137,7 +160,9 @@ function referenceShape(files: MigrationFile[]): SchemaShape {
 		applyMigrations(conn, files, new Date(0).toISOString());
 		return describeSchema(conn);
 	} catch (error) {
-		throw new MigrationError(`the migrations in prisma/migrations do not apply to an empty database: ${(error as Error).message}`);
+		throw new MigrationError(
+			`the migrations in prisma/migrations do not apply to an empty database: ${(error as Error).message}`
+		);
 	} finally {
 		conn.close();
 	}

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import {
+	bindMigrationAwareSqlAdapterFactory,
+	type SqlDriverAdapter,
+	type SqlMigrationAwareDriverAdapterFactory
+} from '@prisma/driver-adapter-utils';
 import type { SchemaEngine } from '@prisma/schema-engine-wasm';
 
 /**
@@ -20,7 +24,11 @@ export async function loadSchemaEngine(
 	const bindings = await (engineBindings ??= instantiateEngine());
 	const connections = new ClosingFactory(shadow);
 	const log = () => undefined;
-	const engine = await bindings.SchemaEngine.new({ datamodels: [[datamodel.path, datamodel.content]] }, log, bindMigrationAwareSqlAdapterFactory(connections));
+	const engine = await bindings.SchemaEngine.new(
+		{ datamodels: [[datamodel.path, datamodel.content]] },
+		log,
+		bindMigrationAwareSqlAdapterFactory(connections)
+	);
 	return {
 		engine,
 		close: async () => {

@@ -5,7 +5,9 @@ export type SchemaShape = Map<string, { columns: string[]; indexes: string[] }>;
 
 export function describeSchema(conn: Database.Database): SchemaShape {
 	const tables = conn
-		.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations' ORDER BY name`)
+		.prepare(
+			`SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations' ORDER BY name`
+		)
 		.pluck()
 		.all() as string[];
 	const shape: SchemaShape = new Map();
@@ -26,8 +28,10 @@ export function compareSchemas(expected: SchemaShape, actual: SchemaShape): stri
 			problems.push(`table ${table} is missing`);
 			continue;
 		}
-		for (const column of want.columns) if (!got.columns.includes(column)) problems.push(`column ${table}.${column} is missing`);
-		for (const index of want.indexes) if (!got.indexes.includes(index)) problems.push(`index ${index} on ${table} is missing`);
+		for (const column of want.columns)
+			if (!got.columns.includes(column)) problems.push(`column ${table}.${column} is missing`);
+		for (const index of want.indexes)
+			if (!got.indexes.includes(index)) problems.push(`index ${index} on ${table} is missing`);
 	}
 	for (const table of actual.keys()) if (!expected.has(table)) problems.push(`unexpected table ${table}`);
 	return problems;

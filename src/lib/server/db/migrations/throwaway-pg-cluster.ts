@@ -30,7 +30,9 @@ export function findPgBinaries(): string {
 		return process.env.PG_BIN;
 	}
 	const base = '/usr/lib/postgresql';
-	const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb'))) : [];
+	const versions = existsSync(base)
+		? readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb')))
+		: [];
 	const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
 	if (newest === undefined) throw new PgBinariesMissing();
 	return path.join(base, newest, 'bin');
@@ -67,7 +69,13 @@ async function freePort(): Promise<number> {
  * (never the system's /var/run/postgresql), and durability off — the data dies with the tests.
  */
 function serverOptions(port: number, socketDir: string): string {
-	const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200'];
+	const settings = [
+		'listen_addresses=127.0.0.1',
+		'fsync=off',
+		'synchronous_commit=off',
+		'full_page_writes=off',
+		'max_connections=200'
+	];
 	return [`-p ${port}`, `-k ${socketDir}`, ...settings.map((s) => `-c ${s}`)].join(' ');
 }
 
@@ -101,11 +109,35 @@ export async function startPgCluster(): Promise<PgCluster> {
 	};
 	process.once('exit', stopNow);
 	try {
-		const initArgs = ['-D', dataDir, '-U', 'app', `--pwfile=${pwFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-sync', '--no-instructions'];
+		const initArgs = [
+			'-D',
+			dataDir,
+			'-U',
+			'app',
+			`--pwfile=${pwFile}`,
+			'--auth-local=trust',
+			'--auth-host=scram-sha-256',
+			'-E',
+			'UTF8',
+			'--no-locale',
+			'--no-sync',
+			'--no-instructions'
+		];
 		await run(...asOwner(owner, path.join(bin, 'initdb'), initArgs));
 		const port = await freePort();
 		started = true;
-		await run(...asOwner(owner, pgCtl, ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', serverOptions(port, dir), '-w', 'start']));
+		await run(
+			...asOwner(owner, pgCtl, [
+				'-D',
+				dataDir,
+				'-l',
+				path.join(dir, 'server.log'),
+				'-o',
+				serverOptions(port, dir),
+				'-w',
+				'start'
+			])
+		);
 		return {
 			url: `postgresql://app:${password}@127.0.0.1:${port}/postgres`,
 			stop: async () => {
@@ -120,6 +152,9 @@ export async function startPgCluster(): Promise<PgCluster> {
 	} catch (error) {
 		stopNow();
 		process.removeListener('exit', stopNow);
-		throw new Error(`could not start a throwaway PostgreSQL cluster: ${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}`);
+		throw new Error(
+			`could not start a throwaway PostgreSQL cluster: ${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}`,
+			{ cause: error }
+		);
 	}
 }

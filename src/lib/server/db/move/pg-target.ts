@@ -49,6 +49,9 @@ export async function resetSequences(client: pg.Client, table: string): Promise<
 		[table]
 	);
 	for (const { column_name: column } of serials.rows) {
-		await client.query(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT max("${column}") FROM "${table}"), 0) + 1, false)`, [table, column]);
+		await client.query(
+			`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT max("${column}") FROM "${table}"), 0) + 1, false)`,
+			[table, column]
+		);
 	}
 }

@@ -15,7 +15,12 @@ export function openSource(dbPath: string): Database.Database {
 
 /** The product's tables: Prisma's history and SQLite's own tables are not data. */
 export function sourceTables(conn: Database.Database): string[] {
-	return (conn.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations' ORDER BY name`).pluck().all() as string[]);
+	return conn
+		.prepare(
+			`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations' ORDER BY name`
+		)
+		.pluck()
+		.all() as string[];
 }
 
 export function sourceCount(conn: Database.Database, table: string): number {

@@ -19,7 +19,15 @@ export function describeTarget(url: string): { hostPort: string; user: string; d
 	};
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+const UNREACHABLE = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ETIMEDOUT',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ECONNRESET'
+]);
 /** SQLSTATE classes the server answers a refused sign-in with (invalid_password, invalid_authorization_specification). */
 const REFUSED_SIGN_IN = new Set(['28P01', '28000']);
 
@@ -34,12 +42,22 @@ export function connectErrorFor(url: string, error: unknown): DatabaseConnectErr
 	const code = errorCode(error);
 	const message = (error as Error).message?.split('\n')[0] ?? String(error);
 	if (code && UNREACHABLE.has(code)) {
-		return new DatabaseConnectError(`cannot reach PostgreSQL at ${hostPort} (${code}): check the host and port in DATABASE_URL and that the server is running`);
+		return new DatabaseConnectError(
+			`cannot reach PostgreSQL at ${hostPort} (${code}): check the host and port in DATABASE_URL and that the server is running`
+		);
 	}
-	if (/timeout/i.test(message)) return new DatabaseConnectError(`cannot reach PostgreSQL at ${hostPort} (no answer in time): check the host and port in DATABASE_URL`);
+	if (/timeout/i.test(message))
+		return new DatabaseConnectError(
+			`cannot reach PostgreSQL at ${hostPort} (no answer in time): check the host and port in DATABASE_URL`
+		);
 	if (code && REFUSED_SIGN_IN.has(code)) {
-		return new DatabaseConnectError(`PostgreSQL at ${hostPort} refused user "${user}" (${message}): check the user and password in DATABASE_URL`);
+		return new DatabaseConnectError(
+			`PostgreSQL at ${hostPort} refused user "${user}" (${message}): check the user and password in DATABASE_URL`
+		);
 	}
-	if (code === '3D000') return new DatabaseConnectError(`PostgreSQL at ${hostPort} has no database "${database}": create it or fix DATABASE_URL`);
+	if (code === '3D000')
+		return new DatabaseConnectError(
+			`PostgreSQL at ${hostPort} has no database "${database}": create it or fix DATABASE_URL`
+		);
 	return new DatabaseConnectError(`PostgreSQL at ${hostPort} as user "${user}": ${message}`);
 }

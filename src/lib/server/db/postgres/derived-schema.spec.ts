@@ -15,12 +15,17 @@ describe('the PostgreSQL schema derived from prisma/schema.prisma', () => {
 			['output       = "../src/lib/server/db/generated"', 'output       = "../src/lib/server/db/generated-pg"'],
 			['provider = "sqlite"', 'provider = "postgresql"']
 		]);
-		expect(derived.slice(0, derived.length - sqlite.length).every((line) => line === '' || line.startsWith('//'))).toBe(true);
+		expect(derived.slice(0, derived.length - sqlite.length).every((line) => line === '' || line.startsWith('//'))).toBe(
+			true
+		);
 	});
 
 	it('refuses a schema whose provider or output line it cannot find exactly once', () => {
-		expect(() => derivePostgresSchema('datasource db {\n  provider = "postgresql"\n}\n')).toThrow(/expected one line matching/);
-		const twice = 'generator client {\n  output = "../src/lib/server/db/generated"\n}\ndatasource db {\n  provider = "sqlite"\n  provider = "sqlite"\n}\n';
+		expect(() => derivePostgresSchema('datasource db {\n  provider = "postgresql"\n}\n')).toThrow(
+			/expected one line matching/
+		);
+		const twice =
+			'generator client {\n  output = "../src/lib/server/db/generated"\n}\ndatasource db {\n  provider = "sqlite"\n  provider = "sqlite"\n}\n';
 		expect(() => derivePostgresSchema(twice)).toThrow(/found 2/);
 	});
 });

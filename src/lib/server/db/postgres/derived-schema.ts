@@ -26,7 +26,8 @@ export function derivePostgresSchema(sqliteSchema: string): string {
 	let text = sqliteSchema;
 	for (const [pattern, replacement] of SWAPS) {
 		const found = text.match(new RegExp(pattern.source, 'gm')) ?? [];
-		if (found.length !== 1) throw new Error(`${SQLITE_SCHEMA_FILE}: expected one line matching ${pattern}, found ${found.length}`);
+		if (found.length !== 1)
+			throw new Error(`${SQLITE_SCHEMA_FILE}: expected one line matching ${pattern}, found ${found.length}`);
 		text = text.replace(pattern, replacement);
 	}
 	return HEADER + text;

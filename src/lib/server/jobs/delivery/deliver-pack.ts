@@ -99,7 +99,8 @@ async function waitUntilReady(deps: DeliveryDeps, name: string): Promise<void> {
 	for (let wait = 250; ; wait = Math.min(wait * 2, 4000)) {
 		const set = await findSet(deps.api, name);
 		if (set && set.stickers.length >= STICKER_VARIANTS.length) return;
-		if (deps.clock.now().getTime() > deadline) throw new Error(`sticker set ${name} shows ${set?.stickers.length ?? 0} of ${STICKER_VARIANTS.length} stickers`);
+		if (deps.clock.now().getTime() > deadline)
+			throw new Error(`sticker set ${name} shows ${set?.stickers.length ?? 0} of ${STICKER_VARIANTS.length} stickers`);
 		await deps.sleep(wait, deps.signal);
 	}
 }

@@ -37,9 +37,15 @@ export async function choosePackName(
 }
 
 export async function listUsedPackNames(db: Db, userId: bigint): Promise<string[]> {
-	const jobs = await db.job.findMany({ where: { telegramUserId: userId, packName: { not: null } }, select: { packName: true } });
+	const jobs = await db.job.findMany({
+		where: { telegramUserId: userId, packName: { not: null } },
+		select: { packName: true }
+	});
 	const user = await db.user.findUnique({ where: { telegramUserId: userId }, select: { packName: true } });
-	const resets = await db.auditLog.findMany({ where: { action: 'reset_user', telegramUserId: userId }, select: { details: true } });
+	const resets = await db.auditLog.findMany({
+		where: { action: 'reset_user', telegramUserId: userId },
+		select: { details: true }
+	});
 	const names = [...jobs.map((j) => j.packName ?? ''), user?.packName ?? ''];
 	for (const reset of resets) names.push(...namesFromResetDetails(reset.details));
 	return names.filter(Boolean);

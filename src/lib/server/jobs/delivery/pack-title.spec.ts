@@ -3,9 +3,15 @@ import { PACK_TITLE_MAX, packTitle } from './pack-title.ts';
 
 describe('packTitle', () => {
 	it('fills the event, the first name and the localised default title', () => {
-		expect(packTitle('{event} · {first_name}', { event: 'Acme Summer Party', firstName: 'Dana', locale: 'en' })).toBe('Acme Summer Party · Dana');
-		expect(packTitle('{pack_title}', { event: 'Default event', firstName: 'Dana', locale: 'ru' })).toBe('Мои стикеры с праздника');
-		expect(packTitle('{first_name}: {pack_title}', { event: 'x', firstName: 'Aziz', locale: 'uz' })).toBe('Aziz: Bayram stikerlarim');
+		expect(packTitle('{event} · {first_name}', { event: 'Acme Summer Party', firstName: 'Dana', locale: 'en' })).toBe(
+			'Acme Summer Party · Dana'
+		);
+		expect(packTitle('{pack_title}', { event: 'Default event', firstName: 'Dana', locale: 'ru' })).toBe(
+			'Мои стикеры с праздника'
+		);
+		expect(packTitle('{first_name}: {pack_title}', { event: 'x', firstName: 'Aziz', locale: 'uz' })).toBe(
+			'Aziz: Bayram stikerlarim'
+		);
 	});
 
 	it('drops the separator a missing first name leaves behind', () => {

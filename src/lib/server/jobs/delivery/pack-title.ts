@@ -17,7 +17,11 @@ export interface PackTitleInput {
 
 export function packTitle(template: string, input: PackTitleInput): string {
 	const fallback = generationText(input.locale, 'pack_title');
-	const values: Record<string, string> = { event: input.event, first_name: input.firstName ?? '', pack_title: fallback };
+	const values: Record<string, string> = {
+		event: input.event,
+		first_name: input.firstName ?? '',
+		pack_title: fallback
+	};
 	const filled = template.replace(/\{(event|first_name|pack_title)\}/g, (_, key: string) => values[key] ?? '');
 	const title = trimSeparators(cutToCharacters(trimSeparators(filled.replace(/\s+/g, ' ')), PACK_TITLE_MAX));
 	return title || fallback;

@@ -16,7 +16,10 @@ import { packLink } from './pack-name.ts';
  * per guest — the news question, queued for the notices outbox to ask after the link.
  * The worst a crash can do is leave one extra "almost there" placeholder; never a second link.
  */
-export async function sendLinkOnce(deps: DeliveryDeps, target: { jobId: number; userId: bigint; name: string }): Promise<void> {
+export async function sendLinkOnce(
+	deps: DeliveryDeps,
+	target: { jobId: number; userId: bigint; name: string }
+): Promise<void> {
 	const { db, clock, api } = deps;
 	const link = packLink(target.name);
 	let progress = await readJobProgress(db, target.jobId);
@@ -26,7 +29,11 @@ export async function sendLinkOnce(deps: DeliveryDeps, target: { jobId: number; 
 		progress = await readJobProgress(db, target.jobId);
 	}
 	try {
-		await api.editMessageText(Number(progress!.linkChatId), Number(progress!.linkMessageId), generationText(deps.locale, 'link', { link }));
+		await api.editMessageText(
+			Number(progress!.linkChatId),
+			Number(progress!.linkMessageId),
+			generationText(deps.locale, 'link', { link })
+		);
 	} catch (error) {
 		if (!isNotModified(error)) throw error;
 	}
@@ -35,7 +42,10 @@ export async function sendLinkOnce(deps: DeliveryDeps, target: { jobId: number; 
 	const completed = await db.$transaction(async (tx) => {
 		const result = await completeJob(tx, target.jobId, now);
 		if (result.won) {
-			await tx.user.updateMany({ where: { telegramUserId: target.userId }, data: { packLink: link, packName: target.name, packCompletedAt: now } });
+			await tx.user.updateMany({
+				where: { telegramUserId: target.userId },
+				data: { packLink: link, packName: target.name, packCompletedAt: now }
+			});
 			await queueNewsQuestionOnce(tx, { jobId: target.jobId, telegramUserId: target.userId }, now);
 		}
 		return result;

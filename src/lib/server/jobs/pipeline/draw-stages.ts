@@ -14,7 +14,9 @@ export async function ensureAppearance(ctx: PipelineContext): Promise<Appearance
 	const cached = parseCard(job.appearanceJson);
 	if (cached) return cached;
 	await ctx.enterStage('passport');
-	const card = await callProvider(ctx, 'passport', 'vision', (tone) => ctx.provider.describeAppearance(briefFor(ctx, tone)));
+	const card = await callProvider(ctx, 'passport', 'vision', (tone) =>
+		ctx.provider.describeAppearance(briefFor(ctx, tone))
+	);
 	await recordAppearanceCard(ctx.db, ctx.clock, ctx.jobId, JSON.stringify(card));
 	return card;
 }
@@ -25,11 +27,18 @@ export async function ensureAnchor(ctx: PipelineContext, appearance: AppearanceC
 	let anchor: Buffer | undefined;
 	for (let attempt = 1; attempt <= 2; attempt++) {
 		await ctx.enterStage('anchor', attempt > 1 ? `try ${attempt}` : undefined);
-		const drawn = await callProvider(ctx, 'anchor', 'image', (tone) => ctx.provider.drawAnchor(briefFor(ctx, tone), appearance));
+		const drawn = await callProvider(ctx, 'anchor', 'image', (tone) =>
+			ctx.provider.drawAnchor(briefFor(ctx, tone), appearance)
+		);
 		await expectUsableSize(drawn, 'the anchor');
 		await ctx.enterStage('anchor_verify');
-		const review = await callProvider(ctx, 'anchor_verify', 'qa', (tone) => ctx.provider.reviewAnchor(briefFor(ctx, tone), appearance, drawn));
-		await ctx.fileStore.put(ctx.files.keys.debug('likeness.json'), JSON.stringify({ jobId: ctx.jobId, attempt, ...review, at: ctx.clock.now().toISOString() }, null, 2));
+		const review = await callProvider(ctx, 'anchor_verify', 'qa', (tone) =>
+			ctx.provider.reviewAnchor(briefFor(ctx, tone), appearance, drawn)
+		);
+		await ctx.fileStore.put(
+			ctx.files.keys.debug('likeness.json'),
+			JSON.stringify({ jobId: ctx.jobId, attempt, ...review, at: ctx.clock.now().toISOString() }, null, 2)
+		);
 		anchor = drawn;
 		if (review.ok) break;
 		ctx.logger.warn({ jobId: ctx.jobId, review }, 'anchor failed its review; drawing it once more');

@@ -25,7 +25,9 @@ export async function measureSheet(image: Buffer, grid: { cols: number; rows: nu
 /** Why a single drawn image is too small to use, or null when it is fine. */
 export async function tooSmall(image: Buffer): Promise<string | null> {
 	const size = await readImageSize(image);
-	return Math.min(size.width, size.height) >= MIN_DRAWN_PX ? null : `drawn at ${resolutionOf(size)}, under ${MIN_DRAWN_PX} px`;
+	return Math.min(size.width, size.height) >= MIN_DRAWN_PX
+		? null
+		: `drawn at ${resolutionOf(size)}, under ${MIN_DRAWN_PX} px`;
 }
 
 /** The anchor and the head: too small is a bad answer, and the attempt fails rather than work from it. */

@@ -18,7 +18,10 @@ import { briefFor, callProvider } from './provider-call.ts';
  */
 interface HeadsLog {
 	jobId: number;
-	stickers: Record<string, { placed: boolean; face?: { x: number; y: number; width: number; height: number }; at: string }>;
+	stickers: Record<
+		string,
+		{ placed: boolean; face?: { x: number; y: number; width: number; height: number }; at: string }
+	>;
 }
 
 type HeadInput = { appearance: AppearanceCard; anchor: Buffer };
@@ -29,7 +32,11 @@ export async function compositeAll(ctx: PipelineContext, state: PackState, input
 	const numbers = STICKER_VARIANTS.map((_, i) => i + 1).filter((n) => !log.stickers[n]?.placed);
 	if (numbers.length > 0) await ctx.enterStage('heads', `${numbers.length} stickers`);
 	for (const n of numbers) {
-		const png = await withGuestHead(ctx, state, { ...input, n, png: await readStored(ctx.fileStore, ctx.files.keys.sticker(n)) });
+		const png = await withGuestHead(ctx, state, {
+			...input,
+			n,
+			png: await readStored(ctx.fileStore, ctx.files.keys.sticker(n))
+		});
 		await ctx.fileStore.put(ctx.files.keys.sticker(n), png);
 		state.verdicts.delete(n);
 		ctx.crashPoint('after_head_pasted');
@@ -37,7 +44,11 @@ export async function compositeAll(ctx: PipelineContext, state: PackState, input
 }
 
 /** Sticker n with the guest's head on its face; unchanged when the figure shows no face to replace. */
-export async function withGuestHead(ctx: PipelineContext, state: PackState, input: HeadInput & { n: number; png: Buffer }): Promise<Buffer> {
+export async function withGuestHead(
+	ctx: PipelineContext,
+	state: PackState,
+	input: HeadInput & { n: number; png: Buffer }
+): Promise<Buffer> {
 	const head = await ensurePreparedHead(ctx, state, input);
 	const pasted = await pasteHead(input.png, head, await getFaceDetector());
 	await recordHead(ctx, input.n, pasted ? pasted.target : null);
@@ -56,7 +67,9 @@ async function ensurePreparedHead(ctx: PipelineContext, state: PackState, input:
 
 async function drawHead(ctx: PipelineContext, input: HeadInput): Promise<Buffer> {
 	await ctx.enterStage('heads');
-	const head = await callProvider(ctx, 'heads', 'image', (tone) => ctx.provider.drawHead({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor }));
+	const head = await callProvider(ctx, 'heads', 'image', (tone) =>
+		ctx.provider.drawHead({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor })
+	);
 	await expectUsableSize(head, 'the head');
 	await ctx.fileStore.put(ctx.files.keys.head, head);
 	await ctx.fileStore.put(ctx.files.keys.debug('head.png'), head);
@@ -69,9 +82,15 @@ async function readHeadsLog(ctx: PipelineContext): Promise<HeadsLog> {
 	return JSON.parse(stored.toString('utf8')) as HeadsLog;
 }
 
-async function recordHead(ctx: PipelineContext, n: number, face: { x: number; y: number; width: number; height: number } | null): Promise<void> {
+async function recordHead(
+	ctx: PipelineContext,
+	n: number,
+	face: { x: number; y: number; width: number; height: number } | null
+): Promise<void> {
 	const log = await readHeadsLog(ctx);
-	const box = face ? { x: Math.round(face.x), y: Math.round(face.y), width: Math.round(face.width), height: Math.round(face.height) } : undefined;
+	const box = face
+		? { x: Math.round(face.x), y: Math.round(face.y), width: Math.round(face.width), height: Math.round(face.height) }
+		: undefined;
 	log.stickers[n] = { placed: Boolean(face), ...(box ? { face: box } : {}), at: ctx.clock.now().toISOString() };
 	await ctx.fileStore.put(ctx.files.keys.debug('heads.json'), JSON.stringify(log, null, 2));
 }

@@ -29,7 +29,10 @@ export function jobFileKeys(jobId: number, sessionToken: string): JobFileKeys {
 }
 
 export function jobFiles(dataDir: string, jobId: number, sessionToken: string): JobFiles {
-	return { ...namesUnder((...parts) => path.join(dataDir, ...parts), jobId, sessionToken), keys: jobFileKeys(jobId, sessionToken) };
+	return {
+		...namesUnder((...parts) => path.join(dataDir, ...parts), jobId, sessionToken),
+		keys: jobFileKeys(jobId, sessionToken)
+	};
 }
 
 function namesUnder(join: (...parts: string[]) => string, jobId: number, sessionToken: string): JobFileNames {

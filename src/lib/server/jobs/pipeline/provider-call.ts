@@ -1,4 +1,10 @@
-import { ProviderError, type CallUsage, type JobBrief, type ProviderResult, type UsageKind } from '../../providers/provider.ts';
+import {
+	ProviderError,
+	type CallUsage,
+	type JobBrief,
+	type ProviderResult,
+	type UsageKind
+} from '../../providers/provider.ts';
 import { recordApiUsage } from '../../spend/usage-recorder.ts';
 import { computeBackoffMs } from '../../time/backoff.ts';
 import { throwIfAborted } from '../job-errors.ts';
@@ -34,7 +40,12 @@ export interface CallTone {
 	softened: boolean;
 }
 
-export async function callProvider<T>(ctx: PipelineContext, stage: string, kind: UsageKind, call: (tone: CallTone) => Promise<ProviderResult<T>>): Promise<T> {
+export async function callProvider<T>(
+	ctx: PipelineContext,
+	stage: string,
+	kind: UsageKind,
+	call: (tone: CallTone) => Promise<ProviderResult<T>>
+): Promise<T> {
 	const tone: CallTone = { softened: false };
 	let quotaWaits = 0;
 	let quotaWaitedMs = 0;
@@ -51,7 +62,10 @@ export async function callProvider<T>(ctx: PipelineContext, stage: string, kind:
 			await record(ctx, stage, { kind, model: 'unknown', ...failure.usage }, false, failure.message);
 			if (failure.failure === 'blocked' && !tone.softened) {
 				tone.softened = true;
-				ctx.logger.warn({ jobId: ctx.jobId, stage, reason: failure.message }, 'provider stopped short of an answer; asking once more, softened');
+				ctx.logger.warn(
+					{ jobId: ctx.jobId, stage, reason: failure.message },
+					'provider stopped short of an answer; asking once more, softened'
+				);
 				continue;
 			}
 			if (failure.failure === 'rate_minute') {
@@ -59,7 +73,10 @@ export async function callProvider<T>(ctx: PipelineContext, stage: string, kind:
 				if (quotaWaitedMs + waitMs <= QUOTA_WAIT_BUDGET_MS) {
 					quotaWaitedMs += waitMs;
 					attempt--;
-					ctx.logger.warn({ jobId: ctx.jobId, stage, waitMs }, 'provider per-minute quota; the queue holds and the call waits the retry delay');
+					ctx.logger.warn(
+						{ jobId: ctx.jobId, stage, waitMs },
+						'provider per-minute quota; the queue holds and the call waits the retry delay'
+					);
 					await ctx.sleep(waitMs, ctx.signal);
 					continue;
 				}
@@ -73,7 +90,10 @@ export async function callProvider<T>(ctx: PipelineContext, stage: string, kind:
 			if (exhausted) throw failure;
 			const backoff = computeBackoffMs(attempt, { baseMs: ctx.retryBaseMs, capMs: ctx.retryBaseMs * 16 });
 			const wait = Math.max(backoff, Math.min((failure.retryAfterSeconds ?? 0) * 1000, ctx.retryBaseMs * 30));
-			ctx.logger.warn({ jobId: ctx.jobId, stage, failure: failure.failure, attempt, waitMs: wait }, 'provider call failed; retrying');
+			ctx.logger.warn(
+				{ jobId: ctx.jobId, stage, failure: failure.failure, attempt, waitMs: wait },
+				'provider call failed; retrying'
+			);
 			await ctx.sleep(wait, ctx.signal);
 		}
 	}
@@ -85,9 +105,18 @@ export async function callProvider<T>(ctx: PipelineContext, stage: string, kind:
  * provider named none.
  */
 async function holdForQuota(ctx: PipelineContext, failure: ProviderError, waits: number): Promise<number> {
-	const named = failure.retryAfterSeconds !== undefined ? Math.min(failure.retryAfterSeconds * 1000, MAX_QUOTA_WAIT_MS) : undefined;
-	const waitMs = named !== undefined ? Math.ceil(named * 1.05) : computeBackoffMs(waits + 1, { baseMs: ctx.retryBaseMs, capMs: ctx.retryBaseMs * 16 });
-	await holdForQuotaMinute(ctx.db, ctx.clock, new Date(ctx.clock.now().getTime() + waitMs), `${ctx.provider.name} per-minute quota: ${failure.message}`);
+	const named =
+		failure.retryAfterSeconds !== undefined ? Math.min(failure.retryAfterSeconds * 1000, MAX_QUOTA_WAIT_MS) : undefined;
+	const waitMs =
+		named !== undefined
+			? Math.ceil(named * 1.05)
+			: computeBackoffMs(waits + 1, { baseMs: ctx.retryBaseMs, capMs: ctx.retryBaseMs * 16 });
+	await holdForQuotaMinute(
+		ctx.db,
+		ctx.clock,
+		new Date(ctx.clock.now().getTime() + waitMs),
+		`${ctx.provider.name} per-minute quota: ${failure.message}`
+	);
 	return waitMs;
 }
 
@@ -109,11 +138,27 @@ async function switchToFallback(ctx: PipelineContext, failure: ProviderError): P
 	ctx.provider = fallback.provider;
 	ctx.prices = fallback.prices;
 	ctx.fallback = undefined;
-	ctx.logger.warn({ jobId: ctx.jobId, from, to: fallback.provider.name, failure: failure.failure }, 'provider cannot serve this job; the fallback provider takes over');
+	ctx.logger.warn(
+		{ jobId: ctx.jobId, from, to: fallback.provider.name, failure: failure.failure },
+		'provider cannot serve this job; the fallback provider takes over'
+	);
 	await ctx.onFallback({ from, to: fallback.provider.name, failure: failure.failure, message: failure.message });
 	return true;
 }
 
-async function record(ctx: PipelineContext, stage: string, usage: Partial<CallUsage> & { kind: UsageKind; model: string }, ok: boolean, error?: string): Promise<void> {
-	await recordApiUsage(ctx.db, ctx.clock, ctx.prices, { jobId: ctx.jobId, stage, provider: ctx.provider.name, usage, ok, error });
+async function record(
+	ctx: PipelineContext,
+	stage: string,
+	usage: Partial<CallUsage> & { kind: UsageKind; model: string },
+	ok: boolean,
+	error?: string
+): Promise<void> {
+	await recordApiUsage(ctx.db, ctx.clock, ctx.prices, {
+		jobId: ctx.jobId,
+		stage,
+		provider: ctx.provider.name,
+		usage,
+		ok,
+		error
+	});
 }

@@ -32,11 +32,31 @@ export async function passQualityGate(ctx: PipelineContext, state: PackState, in
 	for (const [i, png] of stickers.entries()) local.push(await localVerdict(state, i + 1, png));
 	const reviews = await reviewPack(ctx, input.anchor, stickers, local);
 	const verdicts: GateVerdict[] = [];
-	for (const n of numbers) verdicts.push(await settleSticker(ctx, state, { ...input, n, png: stickers[n - 1]!, local: local[n - 1]!, review: reviews[n - 1]! }));
+	for (const n of numbers)
+		verdicts.push(
+			await settleSticker(ctx, state, {
+				...input,
+				n,
+				png: stickers[n - 1]!,
+				local: local[n - 1]!,
+				review: reviews[n - 1]!
+			})
+		);
 	await writeLikeness(ctx, reviews, new Set(verdicts.filter((v) => v.regenerated).map((v) => v.n)));
-	await ctx.fileStore.put(ctx.files.keys.debug('consistency.json'), JSON.stringify({ jobId: ctx.jobId, at: ctx.clock.now().toISOString(), renderMode: state.renderMode, stickers: verdicts }, null, 2));
+	await ctx.fileStore.put(
+		ctx.files.keys.debug('consistency.json'),
+		JSON.stringify(
+			{ jobId: ctx.jobId, at: ctx.clock.now().toISOString(), renderMode: state.renderMode, stickers: verdicts },
+			null,
+			2
+		)
+	);
 	const bad = verdicts.filter((v) => !v.ok);
-	if (bad.length > 0) throw new ProviderError('bad_output', `quality gate: ${bad.map((v) => `sticker ${v.n} (${v.reasons.join(', ')})`).join('; ')}`);
+	if (bad.length > 0)
+		throw new ProviderError(
+			'bad_output',
+			`quality gate: ${bad.map((v) => `sticker ${v.n} (${v.reasons.join(', ')})`).join('; ')}`
+		);
 }
 
 type StickerInput = GateInput & { n: number; png: Buffer; local: StickerVerdict; review: StickerReview };
@@ -47,10 +67,15 @@ async function settleSticker(ctx: PipelineContext, state: PackState, input: Stic
 	if (!needsRedraw(state, local, review)) return { n, ...local, regenerated: false };
 	const why = local.ok ? ['review: ' + (review.notes.join('; ') || 'rejected')] : local.reasons;
 	const faceOnly = local.ok && review.onePerson && !review.cropped;
-	if (state.redrawn.has(n) && faceOnly) return { n, ...(await fallBackToHead(ctx, state, input)), regenerated: true, head: true };
+	if (state.redrawn.has(n) && faceOnly)
+		return { n, ...(await fallBackToHead(ctx, state, input)), regenerated: true, head: true };
 	if (state.redrawn.has(n)) return { n, ...local, regenerated: true };
 	await ctx.enterStage('regen', `sticker ${n}: ${why.join(', ')}`);
-	return { n, ...(await redrawSticker(ctx, state, { ...input, stage: local.ok ? 'qa_regen' : 'regen' })), regenerated: true };
+	return {
+		n,
+		...(await redrawSticker(ctx, state, { ...input, stage: local.ok ? 'qa_regen' : 'regen' })),
+		regenerated: true
+	};
 }
 
 /** composite_fallback: the figure stays, the guest's head replaces the face the review rejected twice. */
@@ -58,7 +83,10 @@ async function fallBackToHead(ctx: PipelineContext, state: PackState, input: Sti
 	if (state.renderMode === 'figure') {
 		state.renderMode = 'composite_fallback';
 		await recordRenderMode(ctx.db, ctx.clock, ctx.jobId, state.renderMode);
-		ctx.logger.warn({ jobId: ctx.jobId, n: input.n }, 'a figure failed review after its redraw; pasting the guest’s head (composite_fallback)');
+		ctx.logger.warn(
+			{ jobId: ctx.jobId, n: input.n },
+			'a figure failed review after its redraw; pasting the guest’s head (composite_fallback)'
+		);
 	}
 	return keepIfItPasses(ctx, state, input.n, await withGuestHead(ctx, state, input));
 }

@@ -20,7 +20,11 @@ const FIGURE_TRIES = 2;
 
 type FiguresInput = { appearance: AppearanceCard; anchor: Buffer; sheet: number; numbers: number[] };
 
-export async function drawFiguresAlone(ctx: PipelineContext, state: PackState, input: FiguresInput): Promise<SheetReview> {
+export async function drawFiguresAlone(
+	ctx: PipelineContext,
+	state: PackState,
+	input: FiguresInput
+): Promise<SheetReview> {
 	const { sheet, numbers } = input;
 	ctx.logger.warn({ jobId: ctx.jobId, sheet }, 'sheet drawn too small twice; drawing its figures one by one');
 	const stickers: Buffer[] = [];
@@ -32,7 +36,14 @@ export async function drawFiguresAlone(ctx: PipelineContext, state: PackState, i
 	}
 	const review = await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers, stickers });
 	for (const [n, verdict] of review.local) state.verdicts.set(n, verdict);
-	await ctx.fileStore.put(ctx.files.keys.debug(`sheet${sheet}_figures.json`), JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, figuresDrawnAlone: numbers, review: review.verdicts }, null, 2));
+	await ctx.fileStore.put(
+		ctx.files.keys.debug(`sheet${sheet}_figures.json`),
+		JSON.stringify(
+			{ jobId: ctx.jobId, sheetNumber: sheet, figuresDrawnAlone: numbers, review: review.verdicts },
+			null,
+			2
+		)
+	);
 	return review;
 }
 
@@ -57,13 +68,25 @@ export async function drawEmptyCells(ctx: PipelineContext, state: PackState, inp
 async function drawUsableFigure(ctx: PipelineContext, input: FiguresInput, n: number): Promise<Buffer> {
 	const variant = STICKER_VARIANTS[n - 1]!;
 	for (let attempt = 1; attempt <= FIGURE_TRIES; attempt++) {
-		const image = await callProvider(ctx, 'sheet_figure', 'image', (tone) => ctx.provider.drawFigure({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor, variant, index: n - 1, attempt }));
+		const image = await callProvider(ctx, 'sheet_figure', 'image', (tone) =>
+			ctx.provider.drawFigure({
+				brief: briefFor(ctx, tone),
+				appearance: input.appearance,
+				anchor: input.anchor,
+				variant,
+				index: n - 1,
+				attempt
+			})
+		);
 		await ctx.fileStore.put(ctx.files.keys.debug(`sheet${input.sheet}_figure${n}_try${attempt}.png`), image);
 		const small = await tooSmall(image);
 		const cut = small ? null : await cutSheet(image, { expected: 1, key: ctx.brief.sheetKey.rgb });
 		const sticker = cut?.diagnosis.ok ? cut.stickers[0] : undefined;
 		if (sticker) return sticker;
-		ctx.logger.warn({ jobId: ctx.jobId, n, attempt, reason: small ?? cut?.diagnosis.reason }, 'single figure unusable; drawing it again');
+		ctx.logger.warn(
+			{ jobId: ctx.jobId, n, attempt, reason: small ?? cut?.diagnosis.reason },
+			'single figure unusable; drawing it again'
+		);
 	}
 	throw new ProviderError('bad_output', `sticker ${n}: no usable single figure after ${FIGURE_TRIES} tries`);
 }

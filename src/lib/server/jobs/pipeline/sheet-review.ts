@@ -18,13 +18,26 @@ export interface SheetReview {
 	verdicts: (StickerReview & { local: string[] })[];
 }
 
-export async function reviewCutSheet(ctx: PipelineContext, state: PackState, input: { anchor: Buffer; sheet: number; numbers: number[]; stickers: Buffer[] }): Promise<SheetReview> {
+export async function reviewCutSheet(
+	ctx: PipelineContext,
+	state: PackState,
+	input: { anchor: Buffer; sheet: number; numbers: number[]; stickers: Buffer[] }
+): Promise<SheetReview> {
 	const { numbers, stickers } = input;
 	await ctx.enterStage('qa', `sheet ${input.sheet}`);
 	const detector = await getFaceDetector();
 	const local: StickerVerdict[] = [];
 	for (const png of stickers) local.push(await inspectSticker(png, detector));
-	const answer = await callProvider(ctx, 'qa_sheet', 'qa', (tone) => ctx.provider.reviewSheet({ brief: briefFor(ctx, tone), anchor: input.anchor, stickers, local, sheet: input.sheet, numbers }));
+	const answer = await callProvider(ctx, 'qa_sheet', 'qa', (tone) =>
+		ctx.provider.reviewSheet({
+			brief: briefFor(ctx, tone),
+			anchor: input.anchor,
+			stickers,
+			local,
+			sheet: input.sheet,
+			numbers
+		})
+	);
 	const reviews = verdictsInOrder(answer, numbers);
 	const rejected = numbers.filter((n, i) => needsRedraw(state, local[i]!, reviews[i]!));
 	return {

@@ -44,7 +44,13 @@ export async function ensureSheets(ctx: PipelineContext, state: PackState, input
 	for (let sheet = 1; sheet <= SHEET_COUNT; sheet++) {
 		const first = (sheet - 1) * PER_SHEET;
 		const numbers = STICKER_VARIANTS.slice(first, first + PER_SHEET).map((_, i) => first + i + 1);
-		if (await allStored(ctx.fileStore, numbers.map((n) => ctx.files.keys.sticker(n)))) continue;
+		if (
+			await allStored(
+				ctx.fileStore,
+				numbers.map((n) => ctx.files.keys.sticker(n))
+			)
+		)
+			continue;
 		const review = await drawAcceptedSheet(ctx, state, { ...input, guide, sheet, numbers });
 		for (const n of review.rejected) await redrawSticker(ctx, state, { ...input, n, stage: 'regen' });
 	}
@@ -58,7 +64,18 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 	for (let attempt = 1; attempt <= SHEET_TRIES; attempt++) {
 		await ctx.enterStage('sheet', `sheet ${sheet} of ${SHEET_COUNT}`);
 		const image = await callProvider(ctx, 'sheet', 'image', (tone) =>
-			ctx.provider.drawSheet({ brief: briefFor(ctx, tone), appearance: input.appearance, anchor: input.anchor, layoutGuide: input.guide, variants, firstIndex: first, cols: SHEET_FORMAT.cols, rows: SHEET_FORMAT.rows, aspectRatio: layoutAspectRatio(SHEET_FORMAT), attempt })
+			ctx.provider.drawSheet({
+				brief: briefFor(ctx, tone),
+				appearance: input.appearance,
+				anchor: input.anchor,
+				layoutGuide: input.guide,
+				variants,
+				firstIndex: first,
+				cols: SHEET_FORMAT.cols,
+				rows: SHEET_FORMAT.rows,
+				aspectRatio: layoutAspectRatio(SHEET_FORMAT),
+				attempt
+			})
 		);
 		const base = ctx.files.keys.debug(`sheet${sheet}_try${attempt}`);
 		await ctx.fileStore.put(`${base}.png`, image);
@@ -69,36 +86,85 @@ async function drawAcceptedSheet(ctx: PipelineContext, state: PackState, input: 
 			continue;
 		}
 		await ctx.enterStage('cut', `sheet ${sheet} of ${SHEET_COUNT}`);
-		const { stickers, diagnosis, byCell } = await cutSheet(image, { expected: variants.length, key: ctx.brief.sheetKey.rgb, grid: SHEET_FORMAT });
+		const { stickers, diagnosis, byCell } = await cutSheet(image, {
+			expected: variants.length,
+			key: ctx.brief.sheetKey.rgb,
+			grid: SHEET_FORMAT
+		});
 		const short = diagnosis.ok ? null : presentFigures(numbers, byCell);
 		const cut = diagnosis.ok ? { numbers, stickers, empty: [] } : short;
-		const review = cut ? await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers: cut.numbers, stickers: cut.stickers }) : null;
-		await ctx.fileStore.put(`${base}.json`, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ...diagnosis, ...(cut?.empty.length ? { drawnAlone: cut.empty } : {}), ...(review ? { review: review.verdicts } : {}) }, null, 2));
+		const review = cut
+			? await reviewCutSheet(ctx, state, { anchor: input.anchor, sheet, numbers: cut.numbers, stickers: cut.stickers })
+			: null;
+		await ctx.fileStore.put(
+			`${base}.json`,
+			JSON.stringify(
+				{
+					jobId: ctx.jobId,
+					sheetNumber: sheet,
+					attempt,
+					...diagnosis,
+					...(cut?.empty.length ? { drawnAlone: cut.empty } : {}),
+					...(review ? { review: review.verdicts } : {})
+				},
+				null,
+				2
+			)
+		);
 		if (cut && review && review.rejected.length <= cut.numbers.length / 2) {
-			for (const [i, png] of cut.stickers.entries()) await ctx.fileStore.put(ctx.files.keys.sticker(cut.numbers[i]!), png);
+			for (const [i, png] of cut.stickers.entries())
+				await ctx.fileStore.put(ctx.files.keys.sticker(cut.numbers[i]!), png);
 			for (const [n, verdict] of review.local) state.verdicts.set(n, verdict);
-			if (cut.empty.length) review.rejected.push(...(await drawEmptyCells(ctx, state, { ...input, numbers: cut.empty })));
+			if (cut.empty.length)
+				review.rejected.push(...(await drawEmptyCells(ctx, state, { ...input, numbers: cut.empty })));
 			return review;
 		}
-		const reason = review ? `the review rejected ${review.rejected.length} of ${numbers.length} figures` : diagnosis.reason;
+		const reason = review
+			? `the review rejected ${review.rejected.length} of ${numbers.length} figures`
+			: diagnosis.reason;
 		ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet rejected; drawing it again');
 	}
 	throw new ProviderError('bad_output', `sheet ${sheet}: no usable sheet after ${SHEET_TRIES} tries`);
 }
 
 /** A short sheet's figures by pack number, and the numbers of its empty cells; null when too many are missing. */
-function presentFigures(numbers: number[], byCell: (Buffer | null)[] | undefined): { numbers: number[]; stickers: Buffer[]; empty: number[] } | null {
+function presentFigures(
+	numbers: number[],
+	byCell: (Buffer | null)[] | undefined
+): { numbers: number[]; stickers: Buffer[]; empty: number[] } | null {
 	if (!byCell) return null;
 	const empty = numbers.filter((_, i) => !byCell[i]);
 	if (empty.length === 0 || empty.length > MAX_EMPTY_CELLS) return null;
-	return { numbers: numbers.filter((_, i) => byCell[i]), stickers: byCell.filter((b): b is Buffer => b !== null), empty };
+	return {
+		numbers: numbers.filter((_, i) => byCell[i]),
+		stickers: byCell.filter((b): b is Buffer => b !== null),
+		empty
+	};
 }
 
 /** A sheet too small to cut: its diagnosis says so, with the size it came back at. */
-async function recordSmallSheet(ctx: PipelineContext, key: string, input: { sheet: number; attempt: number; size: SheetSize }): Promise<void> {
+async function recordSmallSheet(
+	ctx: PipelineContext,
+	key: string,
+	input: { sheet: number; attempt: number; size: SheetSize }
+): Promise<void> {
 	const { sheet, attempt, size } = input;
 	const reason = `cells of ${size.cell} px (sheet drawn at ${size.width}x${size.height}) are under ${MIN_DRAWN_PX} px: not cut, its stickers would be upscaled`;
-	await ctx.fileStore.put(key, JSON.stringify({ jobId: ctx.jobId, sheetNumber: sheet, attempt, ok: false, reason, drawn: { width: size.width, height: size.height, cell: size.cell } }, null, 2));
+	await ctx.fileStore.put(
+		key,
+		JSON.stringify(
+			{
+				jobId: ctx.jobId,
+				sheetNumber: sheet,
+				attempt,
+				ok: false,
+				reason,
+				drawn: { width: size.width, height: size.height, cell: size.cell }
+			},
+			null,
+			2
+		)
+	);
 	ctx.logger.warn({ jobId: ctx.jobId, sheet, attempt, reason }, 'sheet too small to cut');
 }
 

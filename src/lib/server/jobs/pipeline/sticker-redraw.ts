@@ -17,18 +17,48 @@ import { briefFor, callProvider } from './provider-call.ts';
  * (an operator's redraw of a delivered sticker passes its own). A figure drawn under 512 px is not
  * cut (it would be upscaled into the sticker): the old sticker stays.
  */
-export async function redrawSticker(ctx: PipelineContext, state: PackState, input: { appearance: AppearanceCard; anchor: Buffer; n: number; stage: 'regen' | 'qa_regen'; attempt?: number }): Promise<StickerVerdict> {
+export async function redrawSticker(
+	ctx: PipelineContext,
+	state: PackState,
+	input: { appearance: AppearanceCard; anchor: Buffer; n: number; stage: 'regen' | 'qa_regen'; attempt?: number }
+): Promise<StickerVerdict> {
 	const { appearance, anchor, n, stage } = input;
 	state.redrawn.add(n);
 	const variant = STICKER_VARIANTS[n - 1]!;
-	const image = await callProvider(ctx, stage, 'image', (tone) => ctx.provider.drawFigure({ brief: briefFor(ctx, tone), appearance, anchor, variant, index: n - 1, attempt: input.attempt ?? 2 }));
+	const image = await callProvider(ctx, stage, 'image', (tone) =>
+		ctx.provider.drawFigure({
+			brief: briefFor(ctx, tone),
+			appearance,
+			anchor,
+			variant,
+			index: n - 1,
+			attempt: input.attempt ?? 2
+		})
+	);
 	await ctx.fileStore.put(ctx.files.keys.debug(`regen${n}.png`), image);
 	const small = await tooSmall(image);
-	if (small) return { ok: false, faces: 0, coverage: 0, largestHole: 0, reasons: [`regen: ${small}`], meanColour: { r: 0, g: 0, b: 0 } };
+	if (small)
+		return {
+			ok: false,
+			faces: 0,
+			coverage: 0,
+			largestHole: 0,
+			reasons: [`regen: ${small}`],
+			meanColour: { r: 0, g: 0, b: 0 }
+		};
 	const { stickers, diagnosis } = await cutSheet(image, { expected: 1, key: ctx.brief.sheetKey.rgb });
 	const cut = stickers[0];
-	if (!diagnosis.ok || !cut) return { ok: false, faces: 0, coverage: 0, largestHole: 0, reasons: [`regen cut: ${diagnosis.reason ?? 'nothing cut'}`], meanColour: { r: 0, g: 0, b: 0 } };
-	const png = state.renderMode === 'composite' ? await withGuestHead(ctx, state, { appearance, anchor, n, png: cut }) : cut;
+	if (!diagnosis.ok || !cut)
+		return {
+			ok: false,
+			faces: 0,
+			coverage: 0,
+			largestHole: 0,
+			reasons: [`regen cut: ${diagnosis.reason ?? 'nothing cut'}`],
+			meanColour: { r: 0, g: 0, b: 0 }
+		};
+	const png =
+		state.renderMode === 'composite' ? await withGuestHead(ctx, state, { appearance, anchor, n, png: cut }) : cut;
 	return keepIfItPasses(ctx, state, n, png);
 }
 
@@ -36,7 +66,12 @@ export async function redrawSticker(ctx: PipelineContext, state: PackState, inpu
  * A new version of sticker n replaces the file only when the local gate passes it; the verdict is
  * cached with it, so the cache always describes the file on disk.
  */
-export async function keepIfItPasses(ctx: PipelineContext, state: PackState, n: number, png: Buffer): Promise<StickerVerdict> {
+export async function keepIfItPasses(
+	ctx: PipelineContext,
+	state: PackState,
+	n: number,
+	png: Buffer
+): Promise<StickerVerdict> {
 	const verdict = await inspectSticker(png, await getFaceDetector());
 	if (!verdict.ok) return verdict;
 	await ctx.fileStore.put(ctx.files.keys.sticker(n), png);

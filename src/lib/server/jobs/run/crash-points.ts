@@ -8,7 +8,13 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 
-export const CRASH_STEPS = ['after_claim', 'after_provider_call', 'after_set_created', 'after_readiness', 'before_link_commit'] as const;
+export const CRASH_STEPS = [
+	'after_claim',
+	'after_provider_call',
+	'after_set_created',
+	'after_readiness',
+	'before_link_commit'
+] as const;
 /** The guest notices: after Telegram accepted a notice, before its record; after a status edit, before its record. */
 export const NOTICE_CRASH_STEPS = ['after_notice_sent', 'after_status_edit'] as const;
 /** After the pack was recorded delivered (and the news question queued with it), before anything sends the question. */

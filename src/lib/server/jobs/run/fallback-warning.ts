@@ -13,7 +13,13 @@ import type { QueueDeps } from './queue-deps.ts';
 export async function warnAboutFallback(deps: QueueDeps, event: FallbackEvent): Promise<void> {
 	const now = deps.clock.now();
 	const key = `fallback_warned:${event.from}:${event.failure}:${pacificQuotaDay(now)}`;
-	const { count } = await deps.db.setting.createMany({ data: [{ key, value: event.to, updatedAt: now.toISOString() }] }).catch(() => ({ count: 0 }));
+	const { count } = await deps.db.setting
+		.createMany({ data: [{ key, value: event.to, updatedAt: now.toISOString() }] })
+		.catch(() => ({ count: 0 }));
 	if (count === 0) return;
-	await alertAdmins(deps.alerts, deps.settings.adminIds, ADMIN_ALERTS.fallback(event.from, event.to, event.failure, event.message));
+	await alertAdmins(
+		deps.alerts,
+		deps.settings.adminIds,
+		ADMIN_ALERTS.fallback(event.from, event.to, event.failure, event.message)
+	);
 }

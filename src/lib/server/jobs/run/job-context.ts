@@ -20,18 +20,26 @@ import type { QueueDeps } from './queue-deps.ts';
  * selfie is deleted once the set exists — and leaves the finished job's stage and the guest's
  * messages alone.
  */
-export async function buildJobContext(deps: QueueDeps, jobId: number, signal: AbortSignal, options: { redraw?: { faceCrop: Buffer } } = {}): Promise<PipelineContext> {
+export async function buildJobContext(
+	deps: QueueDeps,
+	jobId: number,
+	signal: AbortSignal,
+	options: { redraw?: { faceCrop: Buffer } } = {}
+): Promise<PipelineContext> {
 	const job = await deps.db.job.findUniqueOrThrow({ where: { jobId } });
 	const files = jobFiles(deps.settings.dataDir, jobId, job.sessionToken);
 	const fileStore = deps.fileStore;
 	const artStyle = pickArtStyle(job.artStyle, pickArtStyle(deps.settings.artStyle, 'cartoon'));
 	const renderMode = pickRenderMode(job.renderMode, deps.settings.renderMode);
-	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode)) await recordDrawingChoices(deps.db, jobId, { artStyle, renderMode });
+	if (!options.redraw && (job.artStyle !== artStyle || job.renderMode !== renderMode))
+		await recordDrawingChoices(deps.db, jobId, { artStyle, renderMode });
 	const locale = await readGuestLanguage(deps.db, job.telegramUserId);
 	const choices = await readJobEventChoices(deps.db, job, locale);
 	const brief: JobBrief = {
 		jobId,
-		...(options.redraw ? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop } : await readPhotos(deps, fileStore, { jobId, photoPath: job.photoPath, faceCrop: files.keys.faceCrop })),
+		...(options.redraw
+			? { selfie: options.redraw.faceCrop, faceCrop: options.redraw.faceCrop }
+			: await readPhotos(deps, fileStore, { jobId, photoPath: job.photoPath, faceCrop: files.keys.faceCrop })),
 		outfit: choices.outfit,
 		captions: choices.captions,
 		artStyle,
@@ -39,7 +47,10 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		sheetKey: chooseSheetKey(choices.outfit.palette),
 		signal
 	};
-	const guest = await deps.db.user.findUnique({ where: { telegramUserId: job.telegramUserId }, select: { firstName: true } });
+	const guest = await deps.db.user.findUnique({
+		where: { telegramUserId: job.telegramUserId },
+		select: { firstName: true }
+	});
 	// The guest sees the stage through their status message, edited by the worker's status task.
 	const showStage = async (stage: JobStage, detail?: string) => {
 		await recordStage(deps.db, deps.clock, jobId, stage, detail ?? null);
@@ -55,7 +66,11 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 		onFallback: (event) => warnAboutFallback(deps, event),
 		jobId,
 		brief,
-		setTitle: packTitle(choices.titleTemplate, { event: choices.eventName, firstName: guest?.firstName ?? null, locale }),
+		setTitle: packTitle(choices.titleTemplate, {
+			event: choices.eventName,
+			firstName: guest?.firstName ?? null,
+			locale
+		}),
 		files,
 		fileStore,
 		renderMode,
@@ -69,10 +84,20 @@ export async function buildJobContext(deps: QueueDeps, jobId: number, signal: Ab
 }
 
 /** After the set exists the selfie is gone; the drawing half is skipped then, so empty buffers do. */
-async function readPhotos(deps: QueueDeps, fileStore: FileStore, job: { jobId: number; photoPath: string; faceCrop: string }): Promise<Pick<JobBrief, 'selfie' | 'faceCrop'>> {
-	const progress = await deps.db.jobProgress.findUnique({ where: { jobId: job.jobId }, select: { stickersReadyAt: true } });
+async function readPhotos(
+	deps: QueueDeps,
+	fileStore: FileStore,
+	job: { jobId: number; photoPath: string; faceCrop: string }
+): Promise<Pick<JobBrief, 'selfie' | 'faceCrop'>> {
+	const progress = await deps.db.jobProgress.findUnique({
+		where: { jobId: job.jobId },
+		select: { stickersReadyAt: true }
+	});
 	if (progress?.stickersReadyAt) return { selfie: Buffer.alloc(0), faceCrop: Buffer.alloc(0) };
-	return { selfie: await readSelfie(fileStore, job.photoPath), faceCrop: (await fileStore.get(job.faceCrop).catch(() => null)) ?? Buffer.alloc(0) };
+	return {
+		selfie: await readSelfie(fileStore, job.photoPath),
+		faceCrop: (await fileStore.get(job.faceCrop).catch(() => null)) ?? Buffer.alloc(0)
+	};
 }
 
 /** The selfie is gone (TTL sweep, /forget, a reset): no retry can bring it back. */

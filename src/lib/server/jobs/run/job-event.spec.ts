@@ -6,7 +6,9 @@ describe("a job's captions from its event", () => {
 	const acme = Array.from({ length: 12 }, (_, i) => `Acme ${i + 1}`);
 
 	it("uses the event's captions in the guest's language", () => {
-		expect(eventCaptions(JSON.stringify({ ru: acme, uz: acme, en: acme.map((c) => `${c}!`) }), 'en')).toEqual(acme.map((c) => `${c}!`));
+		expect(eventCaptions(JSON.stringify({ ru: acme, uz: acme, en: acme.map((c) => `${c}!`) }), 'en')).toEqual(
+			acme.map((c) => `${c}!`)
+		);
 		expect(eventCaptions(JSON.stringify({ ru: acme, uz: acme, en: acme }), 'ru')).toEqual(acme);
 	});
 

@@ -21,8 +21,11 @@ export interface JobEventChoices {
 
 export const DEFAULT_TITLE_TEMPLATE = '{pack_title}';
 
-
-export async function readJobEventChoices(db: Db, job: { jobId: number; templateId: string }, locale: Locale): Promise<JobEventChoices> {
+export async function readJobEventChoices(
+	db: Db,
+	job: { jobId: number; templateId: string },
+	locale: Locale
+): Promise<JobEventChoices> {
 	const snapshot = await readJobSnapshot(db, job.jobId);
 	const event = snapshot ? await db.event.findUnique({ where: { id: snapshot.eventId } }) : null;
 	return {

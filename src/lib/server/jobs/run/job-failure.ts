@@ -47,37 +47,62 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	if (attempt.signal.aborted || attempt.error instanceof JobAborted) {
 		const reason: unknown = attempt.signal.aborted ? attempt.signal.reason : attempt.error;
 		if (isShutdown(reason)) {
-			await requeueJob(db, clock, attempt.jobId, { error: 'worker stopped during the job', notBefore: null, refundAttempt: true });
+			await requeueJob(db, clock, attempt.jobId, {
+				error: 'worker stopped during the job',
+				notBefore: null,
+				refundAttempt: true
+			});
 		}
 		logger.info({ jobId: attempt.jobId, reason: errorText(reason) }, 'job stopped');
 		return;
 	}
 	if (attempt.error instanceof ProviderError && attempt.error.failure === 'rate_day') {
 		const until = nextPacificMidnight(clock.now());
-		if (await pauseForQuotaDay(db, clock, until, message)) await alertAdmins(notices, deps.settings.adminIds, ADMIN_ALERTS.quotaDay(until.toISOString(), message));
-		await requeueJob(db, clock, attempt.jobId, { error: `daily quota exhausted: ${message}`, notBefore: until, refundAttempt: true });
+		if (await pauseForQuotaDay(db, clock, until, message))
+			await alertAdmins(notices, deps.settings.adminIds, ADMIN_ALERTS.quotaDay(until.toISOString(), message));
+		await requeueJob(db, clock, attempt.jobId, {
+			error: `daily quota exhausted: ${message}`,
+			notBefore: until,
+			refundAttempt: true
+		});
 		return;
 	}
 	if (attempt.error instanceof ProviderError && attempt.error.failure === 'rate_minute') {
 		const pause = await readQueuePause(db, clock);
 		const notBefore = pause?.until ? new Date(pause.until) : null;
-		await requeueJob(db, clock, attempt.jobId, { error: `per-minute quota: ${message}`, notBefore, refundAttempt: true });
+		await requeueJob(db, clock, attempt.jobId, {
+			error: `per-minute quota: ${message}`,
+			notBefore,
+			refundAttempt: true
+		});
 		return;
 	}
 	if (attempt.error instanceof ProviderError && attempt.error.failure === 'access') {
 		await pauseForProviderAccess({ ...notices, clock, adminIds: deps.settings.adminIds }, attempt.error.message);
-		await requeueJob(db, clock, attempt.jobId, { error: `provider access: ${message}`, notBefore: null, refundAttempt: true });
+		await requeueJob(db, clock, attempt.jobId, {
+			error: `provider access: ${message}`,
+			notBefore: null,
+			refundAttempt: true
+		});
 		return;
 	}
 	if (attempt.error instanceof ProviderError && attempt.error.failure === 'billing') {
 		await startMaintenance(db, clock, 'auto', `image provider billing: ${message}`);
 		await alertAdmins(notices, deps.settings.adminIds, ADMIN_ALERTS.billing(message));
-		await requeueJob(db, clock, attempt.jobId, { error: `provider billing: ${message}`, notBefore: null, refundAttempt: true });
+		await requeueJob(db, clock, attempt.jobId, {
+			error: `provider billing: ${message}`,
+			notBefore: null,
+			refundAttempt: true
+		});
 		return;
 	}
 	if (attempt.error instanceof ModelMissing) {
 		await pauseForMissingModels({ ...notices, clock, adminIds: deps.settings.adminIds }, [attempt.error.model], false);
-		await requeueJob(db, clock, attempt.jobId, { error: `model missing: ${message}`, notBefore: null, refundAttempt: true });
+		await requeueJob(db, clock, attempt.jobId, {
+			error: `model missing: ${message}`,
+			notBefore: null,
+			refundAttempt: true
+		});
 		return;
 	}
 	// Only a missing selfie is beyond retrying; any other missing file (a temp file, a debug sheet) is not.
@@ -86,14 +111,26 @@ export async function handleJobFailure(deps: QueueDeps, attempt: FailedAttempt):
 	const permanent = attempt.error instanceof SelfieMissing || refused || noFace;
 	if (permanent || attempt.attempts >= deps.settings.maxAttempts) {
 		logger.error({ jobId: attempt.jobId, err: attempt.error }, 'job failed for good');
-		if ((await failJobForGood(db, clock, attempt.jobId, message, noFace ? 'no_face' : refused ? 'refused' : 'failed')).won) {
+		if (
+			(await failJobForGood(db, clock, attempt.jobId, message, noFace ? 'no_face' : refused ? 'refused' : 'failed')).won
+		) {
 			await afterFailedForGood(deps, attempt.jobId, message);
 		}
 		return;
 	}
-	const delay = computeBackoffMs(attempt.attempts, { baseMs: deps.settings.backoffBaseMs, capMs: deps.settings.backoffCapMs });
-	logger.warn({ jobId: attempt.jobId, attempts: attempt.attempts, retryInMs: delay, err: attempt.error }, 'job attempt failed; will retry');
-	await requeueJob(db, clock, attempt.jobId, { error: message, notBefore: new Date(clock.now().getTime() + delay), refundAttempt: false });
+	const delay = computeBackoffMs(attempt.attempts, {
+		baseMs: deps.settings.backoffBaseMs,
+		capMs: deps.settings.backoffCapMs
+	});
+	logger.warn(
+		{ jobId: attempt.jobId, attempts: attempt.attempts, retryInMs: delay, err: attempt.error },
+		'job attempt failed; will retry'
+	);
+	await requeueJob(db, clock, attempt.jobId, {
+		error: message,
+		notBefore: new Date(clock.now().getTime() + delay),
+		refundAttempt: false
+	});
 }
 
 /** A job just failed for good: its stage says so, and its failure notice (queued with the failure) is sent now. */

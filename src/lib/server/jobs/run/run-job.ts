@@ -23,26 +23,41 @@ export async function runClaimedJob(deps: QueueDeps, claimed: ClaimedJob, shutdo
 		await drawStickers(ctx);
 		await recordProvidersUsed(deps.db, jobId, ctx.providersUsed);
 		const holdsLease = () => renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs);
-		await deliverPack({ ...ctx, api: deps.api, botUsername: await deps.botUsername(), locale: ctx.brief.locale, sleep: deps.sleep, holdsLease }, jobId);
+		await deliverPack(
+			{
+				...ctx,
+				api: deps.api,
+				botUsername: await deps.botUsername(),
+				locale: ctx.brief.locale,
+				sleep: deps.sleep,
+				holdsLease
+			},
+			jobId
+		);
 	} catch (error) {
 		await handleJobFailure(deps, { jobId, attempts, error, signal: controller.signal });
 	} finally {
 		clearInterval(heartbeat);
 		shutdown.removeEventListener('abort', onShutdown);
-		await releaseLease(deps.db, lease).catch((error: unknown) => deps.logger.error({ err: error, jobId }, 'could not release the lease'));
+		await releaseLease(deps.db, lease).catch((error: unknown) =>
+			deps.logger.error({ err: error, jobId }, 'could not release the lease')
+		);
 	}
 }
 
 /** Renews the lease every third of its length; aborts the job when the lease or the job is gone. */
 function startLeaseHeartbeat(deps: QueueDeps, lease: LeaseRef, controller: AbortController): NodeJS.Timeout {
 	const { jobId } = lease;
-	const timer = setInterval(() => {
-		renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs)
-			.then((held) => {
-				if (!held) controller.abort(new LeaseLost());
-			})
-			.catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'lease renewal failed; will retry'));
-	}, Math.max(200, Math.floor(deps.settings.leaseMs / 3)));
+	const timer = setInterval(
+		() => {
+			renewLease(deps.db, deps.clock, lease, deps.settings.leaseMs)
+				.then((held) => {
+					if (!held) controller.abort(new LeaseLost());
+				})
+				.catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'lease renewal failed; will retry'));
+		},
+		Math.max(200, Math.floor(deps.settings.leaseMs / 3))
+	);
 	timer.unref();
 	return timer;
 }

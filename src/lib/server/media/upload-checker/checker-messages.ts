@@ -6,7 +6,9 @@ import { FACE_PROBLEMS, PHOTO_PROBLEMS } from '../photo-rules.ts';
  * (Node's `advanced` serialization: Buffers cross as bytes, not as base64 text). Each side
  * parses what it receives: the other end is another process and may be a different build.
  */
-const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes').transform((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
+const bytes = z
+	.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes')
+	.transform((b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
 
 export const checkRequestSchema = z.object({ id: z.number().int(), photo: bytes });
 export type CheckRequest = z.input<typeof checkRequestSchema>;
@@ -14,7 +16,14 @@ export type CheckRequest = z.input<typeof checkRequestSchema>;
 const faceBox = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number(), score: z.number() });
 
 const uploadCheck = z.discriminatedUnion('kind', [
-	z.object({ kind: z.literal('passed'), selfie: bytes, width: z.number().int(), height: z.number().int(), face: faceBox, faceCrop: bytes }),
+	z.object({
+		kind: z.literal('passed'),
+		selfie: bytes,
+		width: z.number().int(),
+		height: z.number().int(),
+		face: faceBox,
+		faceCrop: bytes
+	}),
 	z.object({ kind: z.literal('rejected'), problem: z.enum(PHOTO_PROBLEMS), detail: z.string() }),
 	z.object({ kind: z.literal('no_usable_face'), problem: z.enum(FACE_PROBLEMS), faces: z.number().int() })
 ]);

@@ -31,7 +31,8 @@ export class UploadCheckerMissing extends Error {
 
 export function resolveCheckerEntry(projectRoot: string): CheckerEntry {
 	const script = path.join(projectRoot, CHECKER_SCRIPT);
-	if (!existsSync(script)) throw new UploadCheckerMissing(`${script} is missing (deploy the whole project, not only build/)`);
+	if (!existsSync(script))
+		throw new UploadCheckerMissing(`${script} is missing (deploy the whole project, not only build/)`);
 	let loader: string;
 	try {
 		loader = createRequire(path.join(projectRoot, 'package.json')).resolve('tsx');
@@ -63,7 +64,9 @@ export class CheckerProcess {
 			// Its stderr goes where the web process's goes (a crash's stack lands in the same log).
 			stdio: ['ignore', 'ignore', 'inherit', 'ipc']
 		});
-		this.exited = new Promise((resolve) => this.#child.once('exit', (code, signal) => resolve(this.#end({ code, signal }))));
+		this.exited = new Promise((resolve) =>
+			this.#child.once('exit', (code, signal) => resolve(this.#end({ code, signal })))
+		);
 		this.ready = new Promise<void>((resolve, reject) => {
 			this.#child.on('message', (raw) => {
 				const message = checkerMessageSchema.safeParse(raw);
@@ -71,7 +74,11 @@ export class CheckerProcess {
 				if (message.data.kind === 'ready') resolve();
 				else this.#settle(message.data);
 			});
-			void this.exited.then((exit) => reject(new UploadCheckFailed('start_failed', `the upload checker ended before it was ready (${describeExit(exit)})`)));
+			void this.exited.then((exit) =>
+				reject(
+					new UploadCheckFailed('start_failed', `the upload checker ended before it was ready (${describeExit(exit)})`)
+				)
+			);
 		});
 		this.ready.catch(() => undefined);
 		this.#child.on('error', () => this.#child.kill('SIGKILL'));
@@ -89,7 +96,12 @@ export class CheckerProcess {
 		if (!this.running) return Promise.reject(new UploadCheckFailed('crashed', 'the upload checker had ended'));
 		return new Promise((resolve, reject) => {
 			this.#answers.set(id, { resolve, reject });
-			this.#child.send({ id, photo }, (error) => error && this.#answers.get(id)?.reject(new UploadCheckFailed('crashed', `could not send the photo: ${error.message}`)));
+			this.#child.send(
+				{ id, photo },
+				(error) =>
+					error &&
+					this.#answers.get(id)?.reject(new UploadCheckFailed('crashed', `could not send the photo: ${error.message}`))
+			);
 		});
 	}
 
@@ -114,7 +126,9 @@ export class CheckerProcess {
 		if (this.#ended === null) this.#child.kill('SIGKILL');
 	}
 
-	#settle(message: { kind: 'answer'; id: number; check: UploadCheck } | { kind: 'error'; id: number; message: string }): void {
+	#settle(
+		message: { kind: 'answer'; id: number; check: UploadCheck } | { kind: 'error'; id: number; message: string }
+	): void {
 		const waiting = this.#answers.get(message.id);
 		if (!waiting) return;
 		this.#answers.delete(message.id);
@@ -124,7 +138,10 @@ export class CheckerProcess {
 
 	#end(exit: CheckerExit): CheckerExit {
 		this.#ended = exit;
-		for (const waiting of this.#answers.values()) waiting.reject(new UploadCheckFailed('crashed', `the upload checker ended during the check (${describeExit(exit)})`));
+		for (const waiting of this.#answers.values())
+			waiting.reject(
+				new UploadCheckFailed('crashed', `the upload checker ended during the check (${describeExit(exit)})`)
+			);
 		this.#answers.clear();
 		return exit;
 	}

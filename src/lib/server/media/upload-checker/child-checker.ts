@@ -71,7 +71,11 @@ export class ChildUploadChecker implements UploadChecker {
 				this.#cancelIdle = null;
 				this.#idleIfQuiet();
 			},
-			(error: UploadCheckFailed) => this.options.logger.warn({ reason: error.reason, detail: error.message }, 'upload checker could not be warmed up; the next upload tries again')
+			(error: UploadCheckFailed) =>
+				this.options.logger.warn(
+					{ reason: error.reason, detail: error.message },
+					'upload checker could not be warmed up; the next upload tries again'
+				)
 		);
 	}
 
@@ -111,7 +115,13 @@ export class ChildUploadChecker implements UploadChecker {
 		child.hold(true);
 		try {
 			await this.#within(child, child.ready, CHECKER_START_TIMEOUT_MS, 'start_failed', 'was not ready');
-			return await this.#within(child, child.ask(this.#nextId++, photo), CHECK_TIMEOUT_MS, 'timed_out', 'did not answer');
+			return await this.#within(
+				child,
+				child.ask(this.#nextId++, photo),
+				CHECK_TIMEOUT_MS,
+				'timed_out',
+				'did not answer'
+			);
 		} finally {
 			child.hold(false);
 		}
@@ -125,11 +135,18 @@ export class ChildUploadChecker implements UploadChecker {
 		this.#current = child;
 		child.hold(false);
 		const { logger } = this.options;
-		child.ready.then(() => logger.info({ pid: child.pid, readyMs: Math.round(performance.now() - started) }, 'upload checker ready'), () => undefined);
+		child.ready.then(
+			() => logger.info({ pid: child.pid, readyMs: Math.round(performance.now() - started) }, 'upload checker ready'),
+			() => undefined
+		);
 		void child.exited.then((exit) => {
 			if (this.#current === child) this.#current = null;
 			if (this.#endedByUs.has(child)) logger.info({ pid: child.pid, exit: describeExit(exit) }, 'upload checker ended');
-			else logger.warn({ pid: child.pid, exit: describeExit(exit) }, 'upload checker ended unexpectedly; the next upload starts a new one');
+			else
+				logger.warn(
+					{ pid: child.pid, exit: describeExit(exit) },
+					'upload checker ended unexpectedly; the next upload starts a new one'
+				);
 		});
 		return child;
 	}
@@ -152,7 +169,10 @@ export class ChildUploadChecker implements UploadChecker {
 		this.#cancelIdle = this.#schedule(CHECKER_IDLE_MS, () => {
 			this.#cancelIdle = null;
 			if (this.#waiting > 0 || !this.#current) return;
-			this.options.logger.info({ pid: this.#current.pid, idleSeconds: CHECKER_IDLE_MS / 1000 }, 'upload checker idle; ending it to hand its memory back');
+			this.options.logger.info(
+				{ pid: this.#current.pid, idleSeconds: CHECKER_IDLE_MS / 1000 },
+				'upload checker idle; ending it to hand its memory back'
+			);
 			this.#retire(this.#current);
 		});
 	}

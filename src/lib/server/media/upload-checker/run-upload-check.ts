@@ -11,7 +11,14 @@ export async function runUploadCheck(bytes: Buffer, detector: () => Promise<Face
 	if (photo instanceof PhotoRejected) return { kind: 'rejected', problem: photo.problem, detail: photo.message };
 	const checked = await checkSelfieFace(photo, await detector());
 	if (!checked.ok) return { kind: 'no_usable_face', problem: checked.problem, faces: checked.faces };
-	return { kind: 'passed', selfie: photo.selfie, width: photo.width, height: photo.height, face: checked.face, faceCrop: checked.faceCrop };
+	return {
+		kind: 'passed',
+		selfie: photo.selfie,
+		width: photo.width,
+		height: photo.height,
+		face: checked.face,
+		faceCrop: checked.faceCrop
+	};
 }
 
 /** The check in this process (unit tests, and the benchmark's baseline): the detector loads on first use and stays. */

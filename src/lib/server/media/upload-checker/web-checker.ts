@@ -31,5 +31,8 @@ function inProcessBaseline(): UploadChecker {
 		(loaded ??= Promise.all([import('./run-upload-check.ts'), import('../face-detector.ts')]).then(([run, detector]) =>
 			run.inProcessUploadChecker(detector.getFaceDetector)
 		));
-	return { check: async (photo) => (await load()).check(photo), warmUp: () => void load().then((checker) => checker.warmUp()) };
+	return {
+		check: async (photo) => (await load()).check(photo),
+		warmUp: () => void load().then((checker) => checker.warmUp())
+	};
 }

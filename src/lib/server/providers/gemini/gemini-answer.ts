@@ -20,9 +20,14 @@ export function readImageAnswer(response: GenerateContentResponse, usage: CallUs
 	if (refusal) throw refusal;
 	const parts = answerParts(response);
 	const image = parts.filter((p) => p.inlineData?.data).at(-1);
-	if (image?.inlineData?.data) return { data: Buffer.from(image.inlineData.data, 'base64'), mimeType: image.inlineData.mimeType ?? 'image/png' };
+	if (image?.inlineData?.data)
+		return { data: Buffer.from(image.inlineData.data, 'base64'), mimeType: image.inlineData.mimeType ?? 'image/png' };
 	const said = textOf(parts);
-	throw new ProviderError('blocked', `blocked (NO_IMAGE): the model answered without an image${said ? `: “${said.slice(0, 160)}”` : ''}`, usage);
+	throw new ProviderError(
+		'blocked',
+		`blocked (NO_IMAGE): the model answered without an image${said ? `: “${said.slice(0, 160)}”` : ''}`,
+		usage
+	);
 }
 
 export function readJsonAnswer<T>(response: GenerateContentResponse, schema: z.ZodType<T>, usage: CallUsage): T {
@@ -30,9 +35,18 @@ export function readJsonAnswer<T>(response: GenerateContentResponse, schema: z.Z
 	if (refusal) throw refusal;
 	const text = textOf(answerParts(response));
 	const value = extractJson(text);
-	if (value === undefined) throw new ProviderError('bad_output', `unreadable answer: no JSON in “${text.slice(0, 200)}”`, usage);
+	if (value === undefined)
+		throw new ProviderError('bad_output', `unreadable answer: no JSON in “${text.slice(0, 200)}”`, usage);
 	const parsed = schema.safeParse(value);
-	if (!parsed.success) throw new ProviderError('bad_output', `unreadable answer: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'answer'} ${i.message}`).join('; ').slice(0, 300)}`, usage);
+	if (!parsed.success)
+		throw new ProviderError(
+			'bad_output',
+			`unreadable answer: ${parsed.error.issues
+				.map((i) => `${i.path.join('.') || 'answer'} ${i.message}`)
+				.join('; ')
+				.slice(0, 300)}`,
+			usage
+		);
 	return parsed.data;
 }
 

@@ -20,23 +20,35 @@ import { errorText } from '../../errors/error-text.ts';
  * - 5xx, timeouts and network errors pass.
  */
 // Not plain "billing": every quota 429 says "please check your plan and billing details".
-const BILLING = /prepay|credits? (are |is )?(depleted|exhausted)|insufficient funds|payment required|no funds|billing account|billing (is )?(disabled|not enabled)/i;
+const BILLING =
+	/prepay|credits? (are |is )?(depleted|exhausted)|insufficient funds|payment required|no funds|billing account|billing (is )?(disabled|not enabled)/i;
 export function classifyGeminiError(error: unknown, usage: Partial<CallUsage>): ProviderError {
 	if (error instanceof ApiError) {
 		const status = error.status;
 		const text = error.message ?? '';
 		const body = readGoogleStatus(text);
 		const withStatus = { ...usage, httpStatus: status };
-		const quotaIds = detailsOf(body, 'QuotaFailure').flatMap((d) => ((d.violations as { quotaId?: string }[] | undefined) ?? []).map((v) => v.quotaId ?? ''));
+		const quotaIds = detailsOf(body, 'QuotaFailure').flatMap((d) =>
+			((d.violations as { quotaId?: string }[] | undefined) ?? []).map((v) => v.quotaId ?? '')
+		);
 		const quotaFailure = quotaIds.length > 0 || /QuotaFailure|quotaId/.test(text);
-		if (!quotaFailure && BILLING.test(text) && (status === 429 || status === 402 || status === 403)) return new ProviderError('billing', trim(text), withStatus);
+		if (!quotaFailure && BILLING.test(text) && (status === 429 || status === 402 || status === 403))
+			return new ProviderError('billing', trim(text), withStatus);
 		if (status === 429) {
-			const perDay = quotaIds.some((id) => /PerDay/i.test(id)) || (quotaIds.length === 0 && /PerDay|per_day|requests_per_day/i.test(text));
-			return new ProviderError(perDay ? 'rate_day' : 'rate_minute', trim(text), withStatus, retryDelaySeconds(body, text));
+			const perDay =
+				quotaIds.some((id) => /PerDay/i.test(id)) ||
+				(quotaIds.length === 0 && /PerDay|per_day|requests_per_day/i.test(text));
+			return new ProviderError(
+				perDay ? 'rate_day' : 'rate_minute',
+				trim(text),
+				withStatus,
+				retryDelaySeconds(body, text)
+			);
 		}
 		const access = accessProblem(status, body);
 		if (access) return new ProviderError('access', `${access}: ${trim(body.message)}`, withStatus);
-		if (status === 404 && usage.kind && usage.model) return new ModelMissing(geminiModelFor(usage.kind, usage.model), text, withStatus);
+		if (status === 404 && usage.kind && usage.model)
+			return new ModelMissing(geminiModelFor(usage.kind, usage.model), text, withStatus);
 		if (status >= 500) return new ProviderError('server', trim(text), withStatus);
 		return new ProviderError('bad_output', trim(text), withStatus);
 	}

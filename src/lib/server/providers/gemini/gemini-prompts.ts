@@ -21,7 +21,8 @@ export function anchorPrompt(brief: JobBrief, card: AppearanceCard): string {
 export const REVIEW_PROMPT =
 	'First image: the reference photo. Second: a drawing of that person. Answer as JSON {"ok": boolean, "likeness": number 0..1, "notes": string[]} — ok when it clearly shows the same single person in one full figure.';
 
-const VERDICT_SHAPE = '{"stickers": [{"n": number, "ok": boolean, "likeness": number, "onePerson": boolean, "cropped": boolean, "notes": string[]}]}';
+const VERDICT_SHAPE =
+	'{"stickers": [{"n": number, "ok": boolean, "likeness": number, "onePerson": boolean, "cropped": boolean, "notes": string[]}]}';
 
 /** qa_pack: the anchor, then the numbered contact sheet of the whole pack; the model names each sticker by its number. */
 export function packReviewPrompt(count: number): string {
@@ -53,7 +54,9 @@ export function headPrompt(brief: JobBrief, card: AppearanceCard): string {
 }
 
 export function sheetPrompt(request: SheetRequest): string {
-	const cells = request.variants.map((v, i) => `${i + 1}: ${describeVariant(v, request.firstIndex + i, request.brief)}`).join('; ');
+	const cells = request.variants
+		.map((v, i) => `${i + 1}: ${describeVariant(v, request.firstIndex + i, request.brief)}`)
+		.join('; ');
 	return [
 		`A sticker sheet of the same character as the anchor image: ${request.cols} columns × ${request.rows} rows, exactly ${request.variants.length} separate figures, one per cell of the layout guide, none touching another or the edge.`,
 		`Style: ${STYLE_RECIPES[request.brief.artStyle].prompt}, ${outfitPhrase(request.brief.outfit)}. Each figure with its caption under it.`,

@@ -12,17 +12,31 @@ import { ProviderError, type CallUsage } from '../provider.ts';
  * The message starts "refused (REASON)" / "blocked (REASON)", which the console reads back.
  */
 const REFUSED = new Set(['PROHIBITED_CONTENT', 'IMAGE_PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII']);
-const BLOCKED = new Set(['SAFETY', 'IMAGE_SAFETY', 'RECITATION', 'IMAGE_RECITATION', 'NO_IMAGE', 'IMAGE_OTHER', 'OTHER', 'LANGUAGE']);
+const BLOCKED = new Set([
+	'SAFETY',
+	'IMAGE_SAFETY',
+	'RECITATION',
+	'IMAGE_RECITATION',
+	'NO_IMAGE',
+	'IMAGE_OTHER',
+	'OTHER',
+	'LANGUAGE'
+]);
 const FINISHED = new Set(['STOP', 'FINISH_REASON_UNSPECIFIED']);
 
 export function refusalOf(response: GenerateContentResponse, usage: Partial<CallUsage>): ProviderError | null {
 	const blockReason = response.promptFeedback?.blockReason;
 	if (blockReason) {
 		const why = `${response.promptFeedback?.blockReasonMessage ?? 'the prompt was blocked'}`;
-		return new ProviderError(REFUSED.has(String(blockReason)) ? 'refused' : 'blocked', `${REFUSED.has(String(blockReason)) ? 'refused' : 'blocked'} (${blockReason}): ${why}`, usage);
+		return new ProviderError(
+			REFUSED.has(String(blockReason)) ? 'refused' : 'blocked',
+			`${REFUSED.has(String(blockReason)) ? 'refused' : 'blocked'} (${blockReason}): ${why}`,
+			usage
+		);
 	}
 	const candidate = response.candidates?.[0];
-	if (!candidate) return new ProviderError('blocked', 'blocked (NO_CANDIDATES): the model returned no candidate', usage);
+	if (!candidate)
+		return new ProviderError('blocked', 'blocked (NO_CANDIDATES): the model returned no candidate', usage);
 	const reason = candidate.finishReason ? String(candidate.finishReason) : undefined;
 	if (!reason || FINISHED.has(reason)) return null;
 	const said = candidate.finishMessage ? `: ${candidate.finishMessage}` : '';
@@ -32,7 +46,9 @@ export function refusalOf(response: GenerateContentResponse, usage: Partial<Call
 }
 
 /** What a refusal message says: its failure and reason, for the console (null for any other error text). */
-export function readRefusal(message: string | null | undefined): { failure: 'blocked' | 'refused'; reason: string } | null {
+export function readRefusal(
+	message: string | null | undefined
+): { failure: 'blocked' | 'refused'; reason: string } | null {
 	const match = /^(blocked|refused) \(([A-Z_]+)\)/.exec(message ?? '');
 	return match ? { failure: match[1] as 'blocked' | 'refused', reason: match[2]! } : null;
 }

@@ -34,7 +34,29 @@ export const VerdictsAnswer = z.object({ stickers: z.array(StickerVerdictAnswer)
 export const VerdictListAnswer = z.object({ stickers: z.array(z.unknown()) });
 
 /** The JSON Schema keywords responseJsonSchema takes (GenerateContentConfig); others are dropped, not risked. */
-const SUPPORTED = new Set(['$id', '$defs', '$ref', '$anchor', 'type', 'format', 'title', 'description', 'enum', 'items', 'prefixItems', 'minItems', 'maxItems', 'minimum', 'maximum', 'anyOf', 'oneOf', 'properties', 'additionalProperties', 'required', 'propertyOrdering']);
+const SUPPORTED = new Set([
+	'$id',
+	'$defs',
+	'$ref',
+	'$anchor',
+	'type',
+	'format',
+	'title',
+	'description',
+	'enum',
+	'items',
+	'prefixItems',
+	'minItems',
+	'maxItems',
+	'minimum',
+	'maximum',
+	'anyOf',
+	'oneOf',
+	'properties',
+	'additionalProperties',
+	'required',
+	'propertyOrdering'
+]);
 
 /** JSON Schema for `responseJsonSchema`: zod's, in the keywords the API supports. */
 export function responseSchemaOf(schema: z.ZodType): Record<string, unknown> {
@@ -49,7 +71,8 @@ function keepSupported(node: unknown): unknown {
 		if (!SUPPORTED.has(key)) continue;
 		// zod bounds every integer by the safe-integer range; that says nothing to a model.
 		if ((key === 'minimum' || key === 'maximum') && Math.abs(Number(value)) === Number.MAX_SAFE_INTEGER) continue;
-		out[key] = key === 'properties' || key === '$defs' ? mapValues(value as Record<string, unknown>) : keepSupported(value);
+		out[key] =
+			key === 'properties' || key === '$defs' ? mapValues(value as Record<string, unknown>) : keepSupported(value);
 	}
 	return out;
 }

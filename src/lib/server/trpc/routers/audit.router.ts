@@ -21,7 +21,9 @@ async function readAuditPage(db: Db, input: z.infer<typeof filter>) {
 export const auditRouter = router({
 	list: operatorProcedure.input(filter).query(({ ctx, input }) => readAuditPage(ctx.db, input)),
 
-	watch: operatorProcedure.input(filter).subscription(({ ctx, input, signal }) =>
-		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readAuditPage(ctx.db, input))
-	)
+	watch: operatorProcedure
+		.input(filter)
+		.subscription(({ ctx, input, signal }) =>
+			watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readAuditPage(ctx.db, input))
+		)
 });

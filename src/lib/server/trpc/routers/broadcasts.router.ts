@@ -19,15 +19,31 @@ import { watchLive } from '../live-view.ts';
 const byId = z.object({ id: z.number().int().positive() });
 const audienceInput = z.object({ eventId: z.number().int().positive().nullable() });
 
-type Ctx = { db: BroadcastActionDeps['db']; clock: BroadcastActionDeps['clock']; actor: BroadcastActionDeps['actor']; fileStore: BroadcastActionDeps['fileStore'] };
-const actionDeps = (ctx: Ctx): BroadcastActionDeps => ({ db: ctx.db, clock: ctx.clock, actor: ctx.actor, fileStore: ctx.fileStore });
+type Ctx = {
+	db: BroadcastActionDeps['db'];
+	clock: BroadcastActionDeps['clock'];
+	actor: BroadcastActionDeps['actor'];
+	fileStore: BroadcastActionDeps['fileStore'];
+};
+const actionDeps = (ctx: Ctx): BroadcastActionDeps => ({
+	db: ctx.db,
+	clock: ctx.clock,
+	actor: ctx.actor,
+	fileStore: ctx.fileStore
+});
 
 export const broadcastsRouter = router({
-	watchList: operatorProcedure.subscription(({ ctx, signal }) => watchLive(ctx, signal, broadcastFeedFor(ctx.db, ctx.logger), () => readBroadcastList(ctx.db))),
+	watchList: operatorProcedure.subscription(({ ctx, signal }) =>
+		watchLive(ctx, signal, broadcastFeedFor(ctx.db, ctx.logger), () => readBroadcastList(ctx.db))
+	),
 
 	watchOne: operatorProcedure
 		.input(byId)
-		.subscription(({ ctx, input, signal }) => watchLive(ctx, signal, broadcastFeedFor(ctx.db, ctx.logger), () => readBroadcastDetail(ctx.db, input.id, ctx.operator.id))),
+		.subscription(({ ctx, input, signal }) =>
+			watchLive(ctx, signal, broadcastFeedFor(ctx.db, ctx.logger), () =>
+				readBroadcastDetail(ctx.db, input.id, ctx.operator.id)
+			)
+		),
 
 	events: operatorProcedure.query(({ ctx }) => readBroadcastEvents(ctx.db)),
 	audience: operatorProcedure.input(audienceInput).query(({ ctx, input }) => countAudience(ctx.db, input.eventId)),
@@ -43,8 +59,16 @@ export const broadcastsRouter = router({
 		const broadcast = await sendBroadcast(actionDeps(ctx), input.id, input.sendAt ? new Date(input.sendAt) : null);
 		return { state: broadcast.state, sendAt: broadcast.sendAt };
 	}),
-	testSend: operatorProcedure.input(byId).mutation(({ ctx, input }) => testSendBroadcast(actionDeps(ctx), input.id, ctx.operator.id)),
-	pause: operatorProcedure.input(byId).mutation(async ({ ctx, input }) => ({ state: (await pauseBroadcastNow(actionDeps(ctx), input.id)).state })),
-	resume: operatorProcedure.input(byId).mutation(async ({ ctx, input }) => ({ state: (await resumeBroadcastNow(actionDeps(ctx), input.id)).state })),
-	cancel: operatorProcedure.input(byId).mutation(async ({ ctx, input }) => ({ state: (await cancelBroadcastNow(actionDeps(ctx), input.id)).state }))
+	testSend: operatorProcedure
+		.input(byId)
+		.mutation(({ ctx, input }) => testSendBroadcast(actionDeps(ctx), input.id, ctx.operator.id)),
+	pause: operatorProcedure
+		.input(byId)
+		.mutation(async ({ ctx, input }) => ({ state: (await pauseBroadcastNow(actionDeps(ctx), input.id)).state })),
+	resume: operatorProcedure
+		.input(byId)
+		.mutation(async ({ ctx, input }) => ({ state: (await resumeBroadcastNow(actionDeps(ctx), input.id)).state })),
+	cancel: operatorProcedure
+		.input(byId)
+		.mutation(async ({ ctx, input }) => ({ state: (await cancelBroadcastNow(actionDeps(ctx), input.id)).state }))
 });

@@ -20,16 +20,25 @@ export const consoleRouter = router({
 	live: operatorProcedure.query(({ ctx }) => readLiveSnapshot(ctx.db, ctx.clock, liveSettingsFrom(ctx.config))),
 
 	watchLive: operatorProcedure.subscription(({ ctx, signal }) =>
-		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readLiveSnapshot(ctx.db, ctx.clock, liveSettingsFrom(ctx.config)))
+		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () =>
+			readLiveSnapshot(ctx.db, ctx.clock, liveSettingsFrom(ctx.config))
+		)
 	),
 
 	/** Pause: the kiosk refuses Start, the bot answers guests politely, the queue stops claiming. */
-	pause: operatorProcedure.input(z.object({ reason: z.string().trim().max(300).default(''), guestNote: z.string().trim().max(GUEST_NOTE_MAX).default('') })).mutation(async ({ ctx, input }) => {
-		const reason = input.reason || `paused by ${ctx.actor.name} in the console`;
-		const outcome = await pauseByPerson(ctx.db, ctx.clock, ctx.actor, 'console', reason, input.guestNote);
-		if ('alreadyPaused' in outcome) throw new DomainError({ code: 'QueueAlreadyPaused' });
-		return outcome.paused;
-	}),
+	pause: operatorProcedure
+		.input(
+			z.object({
+				reason: z.string().trim().max(300).default(''),
+				guestNote: z.string().trim().max(GUEST_NOTE_MAX).default('')
+			})
+		)
+		.mutation(async ({ ctx, input }) => {
+			const reason = input.reason || `paused by ${ctx.actor.name} in the console`;
+			const outcome = await pauseByPerson(ctx.db, ctx.clock, ctx.actor, 'console', reason, input.guestNote);
+			if ('alreadyPaused' in outcome) throw new DomainError({ code: 'QueueAlreadyPaused' });
+			return outcome.paused;
+		}),
 
 	resume: operatorProcedure.mutation(async ({ ctx }) => {
 		const outcome = await resumeByPerson(ctx.db, ctx.clock, ctx.actor, 'console');

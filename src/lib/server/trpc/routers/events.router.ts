@@ -1,7 +1,21 @@
 import { z } from 'zod';
-import { listVersions, publishDraft, readDraft, readPublished, rollBackTo, saveDraft } from '../../events/catalogue.repository.ts';
+import {
+	listVersions,
+	publishDraft,
+	readDraft,
+	readPublished,
+	rollBackTo,
+	saveDraft
+} from '../../events/catalogue.repository.ts';
 import { assignKiosks, listKioskChoices } from '../../events/event-kiosks.repository.ts';
-import { createEvent, endEvent, findEvent, listEvents, startEvent, updateEvent } from '../../events/events.repository.ts';
+import {
+	createEvent,
+	endEvent,
+	findEvent,
+	listEvents,
+	startEvent,
+	updateEvent
+} from '../../events/events.repository.ts';
 import { eventSummary } from '../../events/event-summary.ts';
 import { DomainError } from '../../errors/domain-error.ts';
 import { eventFieldsSchema } from '../../../schemas/event.ts';
@@ -37,16 +51,18 @@ export const eventsRouter = router({
 		return createEvent(ctx.db, ctx.clock, ctx.actor, input);
 	}),
 
-	update: operatorProcedure
-		.input(eventId.extend({ fields: eventFieldsSchema }))
-		.mutation(async ({ ctx, input }) => {
-			await refuseCaptionsThatCannotFit(input.fields.captions);
-			return updateEvent(ctx.db, ctx.clock, ctx.actor, input.eventId, input.fields);
-		}),
+	update: operatorProcedure.input(eventId.extend({ fields: eventFieldsSchema })).mutation(async ({ ctx, input }) => {
+		await refuseCaptionsThatCannotFit(input.fields.captions);
+		return updateEvent(ctx.db, ctx.clock, ctx.actor, input.eventId, input.fields);
+	}),
 
-	start: operatorProcedure.input(eventId).mutation(({ ctx, input }) => startEvent(ctx.db, ctx.clock, ctx.actor, input.eventId)),
+	start: operatorProcedure
+		.input(eventId)
+		.mutation(({ ctx, input }) => startEvent(ctx.db, ctx.clock, ctx.actor, input.eventId)),
 
-	end: operatorProcedure.input(eventId).mutation(({ ctx, input }) => endEvent(ctx.db, ctx.clock, ctx.actor, input.eventId)),
+	end: operatorProcedure
+		.input(eventId)
+		.mutation(({ ctx, input }) => endEvent(ctx.db, ctx.clock, ctx.actor, input.eventId)),
 
 	assignKiosks: operatorProcedure
 		.input(eventId.extend({ kioskIds: z.array(z.number().int().positive()).max(200) }))
@@ -55,7 +71,9 @@ export const eventsRouter = router({
 	// Every outfit rule is checked by saveDraft, so a problem comes back as one sentence naming the outfit's place.
 	saveDraft: operatorProcedure
 		.input(eventId.extend({ revision: z.number().int().min(0), outfits: z.array(z.unknown()).max(24) }))
-		.mutation(({ ctx, input }) => saveDraft(ctx.db, ctx.clock, ctx.actor, input.eventId, input.revision, input.outfits)),
+		.mutation(({ ctx, input }) =>
+			saveDraft(ctx.db, ctx.clock, ctx.actor, input.eventId, input.revision, input.outfits)
+		),
 
 	publish: operatorProcedure
 		.input(eventId.extend({ revision: z.number().int().min(0) }))

@@ -13,14 +13,20 @@ const jobId = z.object({ jobId: z.number().int().positive() });
 export const jobsRouter = router({
 	detail: operatorProcedure.input(jobId).query(async ({ ctx, input }) => {
 		const detail = await readJobDetail(ctx.db, ctx.fileStore, input.jobId);
-		if (!detail) throw new TRPCError({ code: 'NOT_FOUND', message: `Job ${input.jobId} does not exist (the guest may have been reset).` });
+		if (!detail)
+			throw new TRPCError({
+				code: 'NOT_FOUND',
+				message: `Job ${input.jobId} does not exist (the guest may have been reset).`
+			});
 		return detail;
 	}),
 
 	/** Yields null once the job is gone (reset), so the page can say so instead of going blank. */
-	watchDetail: operatorProcedure.input(jobId).subscription(({ ctx, input, signal }) =>
-		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readJobDetail(ctx.db, ctx.fileStore, input.jobId))
-	),
+	watchDetail: operatorProcedure
+		.input(jobId)
+		.subscription(({ ctx, input, signal }) =>
+			watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readJobDetail(ctx.db, ctx.fileStore, input.jobId))
+		),
 
 	retry: operatorProcedure.input(jobId).mutation(async ({ ctx, input }) => {
 		await retryJob(ctx.db, ctx.clock, ctx.actor, input.jobId);
@@ -28,8 +34,10 @@ export const jobsRouter = router({
 	}),
 
 	/** One sticker of a delivered pack drawn again and swapped in by the worker. */
-	redrawSticker: operatorProcedure.input(jobId.extend({ stickerNumber: z.number().int().min(1).max(12) })).mutation(async ({ ctx, input }) => {
-		const requestId = await requestStickerRedraw(ctx.db, ctx.clock, ctx.actor, input);
-		return { requestId, status: 'queued' as const };
-	})
+	redrawSticker: operatorProcedure
+		.input(jobId.extend({ stickerNumber: z.number().int().min(1).max(12) }))
+		.mutation(async ({ ctx, input }) => {
+			const requestId = await requestStickerRedraw(ctx.db, ctx.clock, ctx.actor, input);
+			return { requestId, status: 'queued' as const };
+		})
 });

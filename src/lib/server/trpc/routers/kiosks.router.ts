@@ -17,7 +17,9 @@ const readView = (ctx: TrpcContext) => readKiosksView(ctx.db, ctx.clock, ctx.con
 export const kiosksRouter = router({
 	list: operatorProcedure.query(({ ctx }) => readView(ctx)),
 
-	watch: operatorProcedure.subscription(({ ctx, signal }) => watchLive(ctx, signal, kiosksChangeFeed(ctx.db, ctx.logger), () => readView(ctx))),
+	watch: operatorProcedure.subscription(({ ctx, signal }) =>
+		watchLive(ctx, signal, kiosksChangeFeed(ctx.db, ctx.logger), () => readView(ctx))
+	),
 
 	/** The key is in this answer only (the database keeps its SHA-256), with the pairing link and its QR code. */
 	add: operatorProcedure.input(z.object({ name: kioskNameSchema })).mutation(async ({ ctx, input }) => {
@@ -37,7 +39,9 @@ export const kiosksRouter = router({
 		return outcome;
 	}),
 
-	reset: operatorProcedure.input(kioskId).mutation(({ ctx, input }) => resetKiosk(ctx.db, ctx.clock, ctx.actor, input.kioskId)),
+	reset: operatorProcedure
+		.input(kioskId)
+		.mutation(({ ctx, input }) => resetKiosk(ctx.db, ctx.clock, ctx.actor, input.kioskId)),
 
 	setStaffPin: operatorProcedure.input(z.object({ pin: staffPinSchema })).mutation(async ({ ctx, input }) => {
 		await setStaffPin(ctx.db, ctx.clock, ctx.actor, input.pin);

@@ -24,7 +24,9 @@ export const logsRouter = router({
 	launches: operatorProcedure.query(({ ctx }) => listWorkerLaunches(ctx.db, ctx.clock)),
 	list: operatorProcedure.input(filter).query(({ ctx, input }) => listLogEntries(ctx.db, input)),
 
-	watch: operatorProcedure.input(filter).subscription(({ ctx, input, signal }) =>
-		watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readLogsPage(ctx, input))
-	)
+	watch: operatorProcedure
+		.input(filter)
+		.subscription(({ ctx, input, signal }) =>
+			watchLive(ctx, signal, changeFeedFor(ctx.db, ctx.logger), () => readLogsPage(ctx, input))
+		)
 });

@@ -14,14 +14,25 @@ export const operatorsRouter = router({
 	),
 
 	add: adminProcedure
-		.input(z.object({ username: z.string().max(64), displayName: z.string().max(80).optional(), role: z.enum(ROLES), password: z.string().max(200) }))
+		.input(
+			z.object({
+				username: z.string().max(64),
+				displayName: z.string().max(80).optional(),
+				role: z.enum(ROLES),
+				password: z.string().max(200)
+			})
+		)
 		.mutation(({ ctx, input }) => addOperator(ctx.db, ctx.clock, ctx.actor, input)),
 
 	setRole: adminProcedure
 		.input(z.object({ operatorId: z.number().int().positive(), role: z.enum(ROLES) }))
-		.mutation(({ ctx, input }) => changeOperatorRole(ctx.db, ctx.clock, { ...ctx.actor, operatorId: ctx.operator.id }, input.operatorId, input.role)),
+		.mutation(({ ctx, input }) =>
+			changeOperatorRole(ctx.db, ctx.clock, { ...ctx.actor, operatorId: ctx.operator.id }, input.operatorId, input.role)
+		),
 
 	remove: adminProcedure
 		.input(z.object({ operatorId: z.number().int().positive() }))
-		.mutation(({ ctx, input }) => removeOperator(ctx.db, ctx.clock, { ...ctx.actor, operatorId: ctx.operator.id }, input.operatorId))
+		.mutation(({ ctx, input }) =>
+			removeOperator(ctx.db, ctx.clock, { ...ctx.actor, operatorId: ctx.operator.id }, input.operatorId)
+		)
 });

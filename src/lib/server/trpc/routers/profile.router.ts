@@ -7,7 +7,14 @@ import { operatorProcedure, router } from '../init.ts';
  * sends, linked by the chat sending the shown code to the bot. Glue over auth/operator-telegram.ts.
  */
 export const profileRouter = router({
-	telegram: operatorProcedure.query(async ({ ctx }) => ({ ...(await readOperatorTelegram(ctx.db, ctx.clock, ctx.operator.id)), botUsername: await readBotUsername(ctx.db) })),
-	requestTelegramCode: operatorProcedure.mutation(({ ctx }) => issueLinkCode(ctx.db, ctx.clock, ctx.actor, ctx.operator.id)),
-	unlinkTelegram: operatorProcedure.mutation(({ ctx }) => unlinkTelegramChat(ctx.db, ctx.clock, ctx.actor, ctx.operator.id))
+	telegram: operatorProcedure.query(async ({ ctx }) => ({
+		...(await readOperatorTelegram(ctx.db, ctx.clock, ctx.operator.id)),
+		botUsername: await readBotUsername(ctx.db)
+	})),
+	requestTelegramCode: operatorProcedure.mutation(({ ctx }) =>
+		issueLinkCode(ctx.db, ctx.clock, ctx.actor, ctx.operator.id)
+	),
+	unlinkTelegram: operatorProcedure.mutation(({ ctx }) =>
+		unlinkTelegramChat(ctx.db, ctx.clock, ctx.actor, ctx.operator.id)
+	)
 });

@@ -3,7 +3,13 @@ import { SETTING_NAMES, type SettingName } from '../../settings/runtime-setting-
 import { changeSetting, resetSetting } from '../../settings/runtime-setting-change.ts';
 import { readSettingFields } from '../../settings/runtime-setting-view.ts';
 import { readProviderRefusal } from '../../settings/provider-refusal.ts';
-import { clearSecret, readSecretViews, replaceSecret, SECRET_NAMES, type SecretName } from '../../settings/console-secrets.ts';
+import {
+	clearSecret,
+	readSecretViews,
+	replaceSecret,
+	SECRET_NAMES,
+	type SecretName
+} from '../../settings/console-secrets.ts';
 import { loadSettingsSecretKey } from '../../settings/secret-box.ts';
 import { adminProcedure, router } from '../init.ts';
 
@@ -27,15 +33,24 @@ export const settingsRouter = router({
 		.input(z.object({ name: settingName, text: z.string().max(2000) }))
 		.mutation(({ ctx, input }) => changeSetting(ctx, ctx.actor, input.name, input.text)),
 
-	reset: adminProcedure.input(z.object({ name: settingName })).mutation(({ ctx, input }) => resetSetting(ctx, ctx.actor, input.name)),
+	reset: adminProcedure
+		.input(z.object({ name: settingName }))
+		.mutation(({ ctx, input }) => resetSetting(ctx, ctx.actor, input.name)),
 
 	/** Stored sealed with the settings key; the answer never carries the value. */
 	replaceSecret: adminProcedure
 		.input(z.object({ name: secretName, value: z.string().max(500) }))
 		.mutation(async ({ ctx, input }) => {
-			await replaceSecret({ ...ctx, secretKey: loadSettingsSecretKey(ctx.config, ctx.clock) }, ctx.actor, input.name, input.value);
+			await replaceSecret(
+				{ ...ctx, secretKey: loadSettingsSecretKey(ctx.config, ctx.clock) },
+				ctx.actor,
+				input.name,
+				input.value
+			);
 			return { replaced: true };
 		}),
 
-	clearSecret: adminProcedure.input(z.object({ name: secretName })).mutation(async ({ ctx, input }) => ({ cleared: await clearSecret(ctx, ctx.actor, input.name) }))
+	clearSecret: adminProcedure
+		.input(z.object({ name: secretName }))
+		.mutation(async ({ ctx, input }) => ({ cleared: await clearSecret(ctx, ctx.actor, input.name) }))
 });

@@ -3,4 +3,5 @@ import { answerPreviewUpload } from '$lib/server/events/preview-upload-route';
 import { appContext } from '$lib/server/web/app-context';
 
 /** The catalogue editor's preview upload (see preview-upload-route.ts). */
-export const POST: RequestHandler = ({ locals, request }) => answerPreviewUpload(appContext().fileStore, locals.operator, request);
+export const POST: RequestHandler = ({ locals, request }) =>
+	answerPreviewUpload(appContext().fileStore, locals.operator, request);

@@ -12,8 +12,14 @@ export const POST: RequestHandler = async ({ request, cookies, url, locals }) =>
 	const parsed = kioskKeySchema.safeParse(await readJsonBody(request));
 	if (!parsed.success) return kioskError(400, 'no_kiosk_key');
 	const app = appContext();
-	const entry = await enterKioskKey(app.db, app.clock, parsed.data.key, hashClientIp(locals.clientIp ?? 'unknown', ipSaltFor(app.config)));
-	if (entry.kind === 'slow_down') return kioskError(429, 'rate_limited', {}, { 'retry-after': String(entry.retryAfterSeconds) });
+	const entry = await enterKioskKey(
+		app.db,
+		app.clock,
+		parsed.data.key,
+		hashClientIp(locals.clientIp ?? 'unknown', ipSaltFor(app.config))
+	);
+	if (entry.kind === 'slow_down')
+		return kioskError(429, 'rate_limited', {}, { 'retry-after': String(entry.retryAfterSeconds) });
 	if (entry.kind === 'unknown') return kioskError(401, 'no_kiosk_key');
 	cookies.set(KIOSK_COOKIE, parsed.data.key, kioskCookieOptions(url.protocol === 'https:'));
 	return kioskJson({ kiosk: { name: entry.kiosk.name } });

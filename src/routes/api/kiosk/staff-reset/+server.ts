@@ -15,7 +15,13 @@ export const POST: RequestHandler = async ({ request, cookies }) => {
 	const secret = await readStaffPinSecret(ctx.app.db, ctx.app.config.KIOSK_STAFF_PIN);
 	if (!secret) return kioskError(403, 'no_staff_pin');
 	const pin = await tryStaffPin(ctx.app.db, ctx.app.clock, ctx.kiosk.id, secret, parsed.data.pin);
-	if (!pin.ok && pin.reason === 'locked') return kioskError(429, 'pin_locked', { retryAfterSeconds: pin.retryAfterSeconds }, { 'retry-after': String(pin.retryAfterSeconds) });
+	if (!pin.ok && pin.reason === 'locked')
+		return kioskError(
+			429,
+			'pin_locked',
+			{ retryAfterSeconds: pin.retryAfterSeconds },
+			{ 'retry-after': String(pin.retryAfterSeconds) }
+		);
 	if (!pin.ok && pin.reason === 'busy') return kioskError(429, 'rate_limited', {}, { 'retry-after': '1' });
 	if (!pin.ok) return kioskError(403, 'wrong_pin');
 	const closed = await closeKioskSessions(ctx.deps, ctx.kiosk.id, 'staff_reset');

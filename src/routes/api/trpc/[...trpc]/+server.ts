@@ -18,7 +18,11 @@ const handle: RequestHandler = ({ request, locals, cookies }) =>
 		router: appRouter,
 		// tRPC's own check, behind ours: the same cap, should a request reach it by another shape.
 		maxBatchSize: MAX_TRPC_BATCH_CALLS,
-		createContext: () => createTrpcContext(appContext(), request, { ...locals, sessionToken: readSessionCookie(cookies, isHttpsSite(appContext().config)) ?? null }),
+		createContext: () =>
+			createTrpcContext(appContext(), request, {
+				...locals,
+				sessionToken: readSessionCookie(cookies, isHttpsSite(appContext().config)) ?? null
+			}),
 		responseMeta: ({ errors }) =>
 			errors.some((error) => error.code === 'SERVICE_UNAVAILABLE')
 				? { headers: new Headers({ 'retry-after': String(DATABASE_BUSY_RETRY_AFTER_SECONDS) }) }

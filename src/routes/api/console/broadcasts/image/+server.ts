@@ -3,4 +3,5 @@ import { answerBroadcastImageUpload } from '$lib/server/broadcasts/broadcast-ima
 import { appContext } from '$lib/server/web/app-context';
 
 /** A broadcast's picture (see broadcast-image-route.ts). */
-export const POST: RequestHandler = ({ locals, request }) => answerBroadcastImageUpload(appContext().fileStore, locals.operator, request);
+export const POST: RequestHandler = ({ locals, request }) =>
+	answerBroadcastImageUpload(appContext().fileStore, locals.operator, request);

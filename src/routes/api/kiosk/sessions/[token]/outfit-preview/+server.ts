@@ -12,5 +12,7 @@ export const GET: RequestHandler = async ({ cookies, params }) => {
 	const png = await readKioskOutfitPreview(ctx.deps, ctx.app.fileStore, ctx.kiosk.id, params.token);
 	if (!png) return kioskError(404, 'not_found');
 	// The address changes with the picture (?v=), so the kiosk may keep it; private: behind the kiosk's cookie.
-	return new Response(new Uint8Array(png), { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=86400' } });
+	return new Response(new Uint8Array(png), {
+		headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=86400' }
+	});
 };
