@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EMULATOR_BOT_TOKEN } from '../src/lib/server/config/config.ts';
 import { openPostgresDatabase, type Db } from '../src/lib/server/db/client.ts';
-import type { FileStore } from '../src/lib/server/files/file-store.ts';
-import { enqueueJob } from '../src/lib/server/jobs/job.repository.ts';
 import { createFakeGemini, type FakeGemini } from '../tools/fake-gemini/server.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../tools/telegram-emulator/server.ts';
 import {
@@ -14,6 +12,7 @@ import {
 	startPgCluster,
 	type PgCluster
 } from '../tests/helpers/pg-cluster.ts';
+import { seedPackGuest } from '../tests/helpers/send-budget-load.ts';
 import { bucketStore, startS3Server, type S3TestServer } from '../tests/helpers/start-s3-server.ts';
 import { makeFaceCrop, makeSelfie } from '../tests/integration/generation-selfie.ts';
 
@@ -79,7 +78,7 @@ export async function startFleet(options: { geminiLatencyMs: number; workerSlots
 		},
 		async seedJobs(db, count) {
 			const jobIds: number[] = [];
-			for (let i = 0; i < count; i++) jobIds.push(await seedJob(db, emulator, files, fixtures, ++seeded));
+			for (let i = 0; i < count; i++) jobIds.push((await seedPackGuest(db, emulator, files, fixtures, ++seeded)).jobId);
 			return jobIds;
 		},
 		async close() {
@@ -93,38 +92,6 @@ export async function startFleet(options: { geminiLatencyMs: number; workerSlots
 			await pg.stop();
 		}
 	};
-}
-
-/** One guest who started the bot, their selfie in the bucket, and their job queued. */
-async function seedJob(
-	db: Db,
-	emulator: TelegramEmulator,
-	files: FileStore,
-	fixtures: { selfie: Buffer; faceCrop: Buffer },
-	n: number
-): Promise<number> {
-	const guest = await emulator.control.createUser({ first_name: `Guest ${n}`, language_code: 'en' });
-	await emulator.control.sendUserMessage({ user_id: guest.id, text: '/start' });
-	const now = new Date().toISOString();
-	const telegramUserId = BigInt(guest.id);
-	const token = `bench${n}${Date.now().toString(36)}`;
-	const photoPath = `sessions/${token}/selfie_${n.toString(16).padStart(16, '0')}.jpg`;
-	await files.put(photoPath, fixtures.selfie);
-	await files.put(`sessions/${token}/face_crop.jpg`, fixtures.faceCrop);
-	await db.user.create({ data: { telegramUserId, firstName: `Guest ${n}`, consentedAt: now, createdAt: now } });
-	await db.session.create({
-		data: {
-			sessionToken: token,
-			telegramUserId,
-			templateId: 'tuxedo',
-			status: 'photo_taken',
-			createdAt: now,
-			updatedAt: now
-		}
-	});
-	return db.$transaction((tx) =>
-		enqueueJob(tx, { telegramUserId, sessionToken: token, photoPath, templateId: 'tuxedo', now })
-	);
 }
 
 /** A data folder of its own for each worker process (the instance lock, local scratch). */

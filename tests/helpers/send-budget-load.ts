@@ -231,7 +231,7 @@ export interface PackFixtures {
 	faceCrop: Buffer;
 }
 
-/** A guest who started the bot, their selfie in the store, and their pack's job queued (as a kiosk upload does). */
+/** A guest who started the bot, their selfie in the store, and their pack's job queued (as a kiosk upload does); the benchmarks seed their fleets' jobs with it too. */
 export async function seedPackGuest(
 	db: Db,
 	emulator: TelegramEmulator,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getFaceDetector, type FaceBox, type FaceDetector } from '../../src/lib/server/media/face-detector.ts';
 import { pasteHead, prepareHead } from '../../src/lib/server/media/head-paste.ts';
 import { cutPortrait } from '../../src/lib/server/media/matte.ts';
@@ -10,12 +10,7 @@ import { SHEET_BACKGROUND } from '../../src/lib/server/media/sticker-sheet.ts';
 import { paletteForOutfit, STYLE_RECIPES } from '../../src/lib/server/media/sticker-style.ts';
 import { STICKER_VARIANTS } from '../../src/lib/server/media/sticker-variants.ts';
 import { jobFiles } from '../../src/lib/server/jobs/pipeline/job-files.ts';
-import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
-import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
-import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { useGenerationWorld, waitForJobStatus } from './generation-harness.ts';
 import { makeSelfie } from './generation-selfie.ts';
 
 /**
@@ -96,27 +91,12 @@ describe('pasting the guest’s head onto a figure', () => {
 });
 
 describe('RENDER_MODE=composite with the offline provider', () => {
-	const tempDir = useTempDir('gen-composite-');
-	let world: GenerationWorld | undefined;
-	let loop: JobLoop | undefined;
-	afterEach(async () => {
-		await loop?.stop(1000);
-		await world?.close();
-	});
+	const worlds = useGenerationWorld('gen-composite-');
 
 	it('draws the head once (heads, cost 0), puts it on all 12 stickers and delivers them', async () => {
-		world = await createGenerationWorld(tempDir());
+		const world = await worlds.open();
 		const jobId = await world.queueJob();
-		loop = await createJobLoop({
-			config: world.config({ RENDER_MODE: 'composite' }),
-			db: world.db,
-			clock: systemClock,
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'w1',
-			fileStore: world.fileStore
-		});
-		loop.start();
+		await worlds.startLoop({ RENDER_MODE: 'composite' });
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
 		expect(status, job.error ?? '').toBe('done');

@@ -1,13 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
-import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
-import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
+import { describe, expect, it } from 'vitest';
 import { jobFiles } from '../../src/lib/server/jobs/pipeline/job-files.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { useGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 
 /**
  * What a failure message needs to tell a job that did not end `done` apart (it is only printed when
@@ -42,28 +37,12 @@ async function describeJob(world: GenerationWorld, jobId: number): Promise<strin
 }
 
 describe('generation with the offline provider and the Telegram emulator', () => {
-	const tempDir = useTempDir('gen-offline-');
-	let world: GenerationWorld | undefined;
-	let loop: JobLoop | undefined;
-	afterEach(async () => {
-		await loop?.stop(1000);
-		await world?.close();
-	});
+	const worlds = useGenerationWorld('gen-offline-');
 
 	it('turns a queued job into a 12-sticker set, one link, no selfie, no appearance card, usage rows per stage', async () => {
-		world = await createGenerationWorld(tempDir());
+		const world = await worlds.open();
 		const jobId = await world.queueJob();
-		const config = world.config();
-		loop = await createJobLoop({
-			config,
-			db: world.db,
-			clock: systemClock,
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'test-worker',
-			fileStore: world.fileStore
-		});
-		loop.start();
+		await worlds.startLoop();
 		const current = world;
 		const final = await waitForJobStatus(current.db, jobId, ['done', 'failed'], 90_000).catch(async (error: Error) => {
 			throw new Error(`${error.message}\n${await describeJob(current, jobId)}`); // a timeout says where the job stood

@@ -5,13 +5,10 @@ import { readQueuePause } from '../../src/lib/server/jobs/queue-pause.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
-import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
-import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { runModelCheck } from '../../src/worker/tasks/model-check.task.ts';
 import { sendPacingFor } from '../helpers/send-pacing.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import { waitFor } from './generation-gemini-harness.ts';
-import { createGenerationWorld, type GenerationWorld } from './generation-harness.ts';
+import { useGenerationWorld } from './generation-harness.ts';
 
 /**
  * OpenAI refusing our access (401: the key; 403: a country it does not serve, or a model the
@@ -90,16 +87,12 @@ function startRefusingOpenAi(
 }
 
 describe('OpenAI refusing our access pauses the queue', () => {
-	const tempDir = useTempDir('gen-openai-access-');
-	let world: GenerationWorld | undefined;
-	let loop: JobLoop | undefined;
+	const worlds = useGenerationWorld('gen-openai-access-');
 	let server: Server | undefined;
 	afterEach(async () => {
-		await loop?.stop(1000);
-		await world?.close();
 		server?.closeAllConnections();
 		await new Promise((resolve) => server?.close(resolve));
-		loop = world = server = undefined;
+		server = undefined;
 	});
 
 	it.each(Object.entries(REFUSALS))(
@@ -107,27 +100,19 @@ describe('OpenAI refusing our access pauses the queue', () => {
 		async (_name, refusal) => {
 			const fake = await startRefusingOpenAi(refusal);
 			server = fake.server;
-			world = await createGenerationWorld(tempDir());
+			const world = await worlds.open();
 			const admin = await world.emulator.control.createUser({ first_name: 'Admin' });
 			await world.emulator.control.sendUserMessage({ user_id: admin.id, text: '/start' });
 			const jobId = await world.queueJob();
 			const second = await world.queueJob();
-			const config = world.config({
+			const settings = {
 				IMAGE_PROVIDER: 'openai',
 				OPENAI_API_KEY: 'sk-revoked',
 				OPENAI_BASE_URL: fake.url,
 				ADMIN_TELEGRAM_IDS: String(admin.id)
-			});
-			loop = await createJobLoop({
-				config,
-				db: world.db,
-				clock: systemClock,
-				logger: createLogger('test', 'silent'),
-				api: world.api,
-				workerId: 'w1',
-				fileStore: world.fileStore
-			});
-			loop.start();
+			};
+			const config = world.config(settings);
+			await worlds.startLoop(settings);
 			const w = world;
 			const adminAlerts = async () =>
 				(await w.emulator.control.chatMessages(admin.id)).filter(
@@ -162,7 +147,7 @@ describe('OpenAI refusing our access pauses the queue', () => {
 
 			// The operator fixed the key or the organisation and restarts the worker: its model check at start
 			// finds the model and lifts the pause (the stand-in draws nothing, so the loop is stopped first).
-			await loop.stop(1000);
+			await worlds.stopLoop();
 			fake.fix();
 			expect(await runModelCheck(config, modelCheck)).toBe('ok');
 			expect(await readMaintenance(w.db)).toBeNull();

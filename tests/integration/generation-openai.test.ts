@@ -2,13 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
-import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
-import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { drawFromPrompt } from '../../tools/fake-gemini/draw.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
-import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { useGenerationWorld, waitForJobStatus } from './generation-harness.ts';
 
 /**
  * A small fake of OpenAI's images API: POST /v1/images/edits (multipart, Bearer key) answering
@@ -71,33 +66,20 @@ async function startFakeOpenAi(): Promise<{
 }
 
 describe('generation through the openai provider and a fake images API', () => {
-	const tempDir = useTempDir('gen-openai-');
-	let world: GenerationWorld | undefined;
-	let loop: JobLoop | undefined;
+	const worlds = useGenerationWorld('gen-openai-');
 	let server: Server | undefined;
 	afterEach(async () => {
-		await loop?.stop(1000);
-		await world?.close();
 		server?.closeAllConnections();
 		await new Promise((resolve) => server?.close(resolve));
+		server = undefined;
 	});
 
 	it('draws anchor and sheets through the images API, records usage with per-token image cost, delivers the set', async () => {
 		const fake = await startFakeOpenAi();
 		server = fake.server;
-		world = await createGenerationWorld(tempDir());
+		const world = await worlds.open();
 		const jobId = await world.queueJob();
-		const config = world.config({ IMAGE_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.url });
-		loop = await createJobLoop({
-			config,
-			db: world.db,
-			clock: systemClock,
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'w',
-			fileStore: world.fileStore
-		});
-		loop.start();
+		await worlds.startLoop({ IMAGE_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.url });
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000)).toBe('done');
 		expect(fake.requests.every((r) => r.auth === 'Bearer sk-test')).toBe(true);
 		const rows = await world.db.apiUsage.findMany({ where: { jobId }, orderBy: { id: 'asc' } });
