@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DELIVERED_CRASH_STEP } from '../../src/lib/server/jobs/run/crash-points.ts';
 import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import { queueBroadcast } from './broadcast-world.ts';
 import {
 	crashAndRestartWorker,
-	createGenerationWorld,
 	waitForJobStatus,
 	type GenerationWorld,
-	type WorkerProcess
+	useWorkerProcessWorld
 } from './generation-harness.ts';
 
 /**
@@ -19,25 +17,16 @@ import {
  * the restarted worker sends.
  */
 describe('a worker killed between the pack and the news question', () => {
-	const tempDir = useTempDir('news-crash-');
+	const workers = useWorkerProcessWorld('news-crash-');
+	const children = workers.children;
 	let world: GenerationWorld | undefined;
-	const children: WorkerProcess[] = [];
-	afterEach(async () => {
-		for (const child of children.splice(0))
-			if (child.exitCode === null && child.signalCode === null) {
-				child.kill('SIGTERM');
-				await child.finished;
-			}
-		await world?.close();
-		world = undefined;
-	});
 
 	const isQuestion = (m: ChatMessageView) =>
 		m.from_bot && m.buttons.flat().some((b) => b.callback_data?.startsWith('news:'));
 
 	for (const step of ['before_link_commit', DELIVERED_CRASH_STEP]) {
 		it(`${step}: the restarted worker asks once, after the one link, and a Yes brings the next broadcast`, async () => {
-			world = await createGenerationWorld(tempDir());
+			world = await workers.open();
 			const w = world;
 			const jobId = await w.queueJob({ viaOutbox: true });
 			const second = await crashAndRestartWorker(w, step, children);

@@ -1,14 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMPOSITE_CRASH_STEP, CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import {
 	crashAndRestartWorker,
-	createGenerationWorld,
 	waitForJobStatus,
 	type GenerationWorld,
-	type WorkerProcess
+	useWorkerProcessWorld
 } from './generation-harness.ts';
 
 /**
@@ -20,21 +18,13 @@ import {
  * worker) counts what reached Telegram: exactly one sticker set and exactly one link message.
  */
 describe('a worker killed at any step of a job', () => {
-	const tempDir = useTempDir('gen-crash-');
+	const workers = useWorkerProcessWorld('gen-crash-');
+	const children = workers.children;
 	let world: GenerationWorld | undefined;
-	const children: WorkerProcess[] = [];
-	afterEach(async () => {
-		for (const child of children.splice(0))
-			if (child.exitCode === null && child.signalCode === null) {
-				child.kill('SIGTERM');
-				await child.finished;
-			}
-		await world?.close();
-	});
 
 	for (const step of CRASH_STEPS) {
 		it(`${step}: restarts, finishes, one set and one link`, async () => {
-			world = await createGenerationWorld(tempDir());
+			world = await workers.open();
 			const jobId = await world.queueJob();
 			const second = await crashAndRestartWorker(world, step, children);
 			const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
@@ -54,7 +44,7 @@ describe('a worker killed at any step of a job', () => {
 	}
 
 	it(`${COMPOSITE_CRASH_STEP} (RENDER_MODE=composite): resumes the heads, draws the head once, one set and one link`, async () => {
-		world = await createGenerationWorld(tempDir());
+		world = await workers.open();
 		const jobId = await world.queueJob();
 		const second = await crashAndRestartWorker(world, COMPOSITE_CRASH_STEP, children, { RENDER_MODE: 'composite' });
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);

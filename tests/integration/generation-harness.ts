@@ -240,6 +240,28 @@ export async function waitForBotText(
 export type WorkerProcess = ReturnType<typeof startTs>;
 
 /**
+ * A generation world per test for tests that start real worker processes on it (crash tests):
+ * `open()` makes the world; each process pushed onto `children` is stopped after the test (SIGTERM,
+ * waited for), then the world is closed.
+ */
+export function useWorkerProcessWorld(prefix: string) {
+	const tempDir = useTempDir(prefix);
+	const children: WorkerProcess[] = [];
+	let world: GenerationWorld | undefined;
+	afterEach(async () => {
+		for (const child of children.splice(0)) {
+			if (child.exitCode === null && child.signalCode === null) {
+				child.kill('SIGTERM');
+				await child.finished;
+			}
+		}
+		await world?.close();
+		world = undefined;
+	});
+	return { children, open: async (): Promise<GenerationWorld> => (world = await createGenerationWorld(tempDir())) };
+}
+
+/**
  * The real worker started with CRASH_AT=<step> (test builds only): it SIGKILLs itself the first
  * time it reaches the step (CRASH_MARKER keeps the next run from dying there again) and is started
  * once more. Both processes go into `children` for the caller's clean-up; returns the second.

@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTs } from '../helpers/node-process.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import {
-	createGenerationWorld,
 	waitForBotText,
 	type GenerationWorld,
-	type WorkerProcess
+	type WorkerProcess,
+	useWorkerProcessWorld
 } from './generation-harness.ts';
 
 const MAX_ATTEMPTS = 3;
@@ -20,20 +19,12 @@ const FAILURE_TEXT = /could not draw your stickers/;
  * until the 20-minute deadline. The jobs queued behind it are drawn and delivered meanwhile.
  */
 describe('a job that kills its worker every time', () => {
-	const tempDir = useTempDir('gen-poison-');
+	const workers = useWorkerProcessWorld('gen-poison-');
+	const children = workers.children;
 	let world: GenerationWorld | undefined;
-	const children: WorkerProcess[] = [];
-	afterEach(async () => {
-		for (const child of children.splice(0))
-			if (child.exitCode === null && child.signalCode === null) {
-				child.kill('SIGTERM');
-				await child.finished;
-			}
-		await world?.close();
-	});
 
 	it(`is failed for good after ${MAX_ATTEMPTS} claims with one failure notice; the jobs behind it finish`, async () => {
-		world = await createGenerationWorld(tempDir());
+		world = await workers.open();
 		const poison = await world.queueJob({ createdAt: new Date(Date.now() - 2000), viaOutbox: true });
 		const others = [await world.queueJob({ createdAt: new Date(Date.now() - 1000) }), await world.queueJob()];
 		// One slot: a job running beside the poison pill would die with the worker too (and lose an attempt).

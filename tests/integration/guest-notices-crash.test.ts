@@ -1,13 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { NOTICE_CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import {
 	crashAndRestartWorker,
-	createGenerationWorld,
 	waitForJobStatus,
 	type GenerationWorld,
-	type WorkerProcess
+	useWorkerProcessWorld
 } from './generation-harness.ts';
 
 /**
@@ -20,23 +18,15 @@ import {
  *   which changes nothing; the guest has one status message, its every state exactly once.
  */
 describe('a worker killed between a guest notice and its record', () => {
-	const tempDir = useTempDir('notice-crash-');
+	const workers = useWorkerProcessWorld('notice-crash-');
+	const children = workers.children;
 	let world: GenerationWorld | undefined;
-	const children: WorkerProcess[] = [];
-	afterEach(async () => {
-		for (const child of children.splice(0))
-			if (child.exitCode === null && child.signalCode === null) {
-				child.kill('SIGTERM');
-				await child.finished;
-			}
-		await world?.close();
-	});
 
 	const GENERATING = /Generating your stickers|in the queue|to go/;
 	const READY = '✅ Your stickers are ready!';
 
 	async function crashThenFinish(step: (typeof NOTICE_CRASH_STEPS)[number]): Promise<{ jobId: number }> {
-		world = await createGenerationWorld(tempDir());
+		world = await workers.open();
 		const jobId = await world.queueJob({ viaOutbox: true });
 		const second = await crashAndRestartWorker(world, step, children);
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
