@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { untilAnswered } from '../helpers/until-answered.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
 import { expect } from './product-stack.ts';
 import {
@@ -194,7 +195,7 @@ test('the upload endpoint refuses what is not a usable photo with the right stat
 		['14000×14000 PNG', bomb, 422, 'too_many_pixels']
 	];
 	for (const [label, body, status, error] of cases) {
-		const answer = await post(body);
+		const answer = await untilAnswered(() => post(body));
 		expect([label, answer.status(), (await answer.json()).error]).toEqual([label, status, error]);
 	}
 	expect(await sessionFiles(product, token)).toEqual([]);

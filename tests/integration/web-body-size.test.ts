@@ -7,31 +7,10 @@ import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { ADAPTER_BODY_SIZE_LIMIT } from '../../src/lib/server/web/body-limit.ts';
 import { postForm, postJson, readRssBytes, useBuiltWeb, type BuiltWeb } from '../helpers/built-web.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
+import { untilAnswered } from '../helpers/until-answered.ts';
 
 const MB = 1024 * 1024;
 const PIECE = Buffer.alloc(MB, 'a');
-
-/**
- * postBytes, sent again when the connection was reset before the answer could be read: the
- * server answers 413 and closes while the client is still writing, and a close with unread bytes
- * is a TCP reset that may drop the 413 on its way (EPIPE or ECONNRESET here) — refused either way,
- * but this test wants to read the status. How often the reset wins depends on the machine's load
- * (twenty uploads at once), so it is tried up to ten times.
- */
-async function postBytesUntilAnswered(
-	web: BuiltWeb,
-	pathname: string,
-	options: { size: number; contentType: string; chunked: boolean }
-): Promise<number> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await postBytes(web, pathname, options);
-		} catch (error) {
-			const reset = ['EPIPE', 'ECONNRESET'].includes((error as NodeJS.ErrnoException).code ?? '');
-			if (!reset || attempt === 10) throw error;
-		}
-	}
-}
 
 /** Posts `size` bytes (1 MB at a time, declared or chunked) and resolves with the status once answered. */
 function postBytes(
@@ -103,7 +82,7 @@ describe('request body size per route (over HTTP)', () => {
 			const statuses = await Promise.all(
 				Array.from({ length: 20 }, (_, i) => {
 					const [pathname, contentType] = targets[i % targets.length]!;
-					return postBytesUntilAnswered(web, pathname, { size: 19 * MB, contentType, chunked: i % 2 === 1 });
+					return untilAnswered(() => postBytes(web, pathname, { size: 19 * MB, contentType, chunked: i % 2 === 1 }));
 				})
 			).finally(() => clearInterval(sampler));
 			peak = Math.max(peak, rssBytes());
