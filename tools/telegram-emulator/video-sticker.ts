@@ -13,6 +13,7 @@ import type { ImageInfo } from './validation.ts';
 // https://core.telegram.org/bots/api#inputsticker: format "video" for a .WEBM video; "Animated and
 // video stickers can't be uploaded via HTTP URL."
 // TDLib's get_max_sticker_file_size (td/telegram/StickerFormat.cpp) agrees: WEBM 1 << 18 bytes.
+// Only TDLib checks anything before Telegram's servers do (size, URL); everything else is theirs.
 //
 // "Should be looped" cannot be checked from the file, so it is not.
 
@@ -131,12 +132,20 @@ function durationOf(probe: ProbeResult): number | undefined {
 }
 
 /**
- * A video sticker: each documented requirement, in the order a byte-level check meets them.
- * Errors: see TELEGRAM_ERRORS.stickerVideo* (errors.ts) for which are Telegram's own words.
+ * A video sticker: each documented requirement, in the order Telegram meets them. The size comes
+ * first: for a new upload the Bot API server (TDLib) refuses a big file before sending it on, with
+ * "file is too big"; a file already on Telegram (a file_id) is refused by Telegram's servers, with
+ * STICKER_VIDEO_BIG. See TELEGRAM_ERRORS.stickerVideo* (errors.ts) for where each wording comes from.
  */
-export async function inspectVideoSticker(bytes: Buffer, ffprobePath: string): Promise<VideoInfo> {
+export async function inspectVideoSticker(
+	bytes: Buffer,
+	ffprobePath: string,
+	source: 'upload' | 'file_id'
+): Promise<VideoInfo> {
+	if (bytes.length > VIDEO_LIMITS.bytes) {
+		throw source === 'upload' ? TELEGRAM_ERRORS.fileTooBig() : TELEGRAM_ERRORS.stickerVideoBig();
+	}
 	if (!isWebmContainer(bytes)) throw TELEGRAM_ERRORS.stickerVideoNoWebm();
-	if (bytes.length > VIDEO_LIMITS.bytes) throw TELEGRAM_ERRORS.stickerVideoBig();
 	const probe = await probeVideo(ffprobePath, bytes);
 	const streams = probe?.streams ?? [];
 	const video = streams.find((stream) => stream.codec_type === 'video');

@@ -116,7 +116,7 @@ describe('a set mixing 9 static and 3 video stickers', () => {
 });
 
 describe('video sticker checks', () => {
-	async function refusedWith(sticker: ReturnType<typeof videoSticker>): Promise<string> {
+	async function refusedWith(sticker: Parameters<Api['createNewStickerSet']>[3][number]): Promise<string> {
 		const error = await refusal(api.createNewStickerSet(userId, newSetName(), 'Refused', [sticker]));
 		expect(error.error_code).toBe(400);
 		return error.description;
@@ -135,10 +135,15 @@ describe('video sticker checks', () => {
 		expect(await refusedWith(videoSticker(small))).toBe('Bad Request: STICKER_GIF_DIMENSIONS');
 	});
 
-	it('refuses a file over 256 KB', async () => {
+	it('refuses a file over 256 KB: an upload as the Bot API server does, a file_id as Telegram does', async () => {
 		const heavy = await makeVideo({ noise: true });
 		expect(heavy.length).toBeGreaterThan(256 * 1024);
-		expect(await refusedWith(videoSticker(heavy))).toBe('Bad Request: STICKER_VIDEO_BIG');
+		expect(await refusedWith(videoSticker(heavy))).toBe('Bad Request: file is too big');
+		// A big WEBM can be on Telegram already, e.g. sent as a document; its file_id then reaches
+		// Telegram's own check.
+		const document = await api.sendDocument(userId, new InputFile(heavy, 'heavy.webm'));
+		const byId = { sticker: document.document?.file_id ?? '', format: 'video' as const, emoji_list: ['🎬'] };
+		expect(await refusedWith(byId)).toBe('Bad Request: STICKER_VIDEO_BIG');
 	});
 
 	it('refuses H.264 in MP4, VP8, an audio track and more than 30 FPS', async () => {
@@ -168,7 +173,7 @@ describe('video sticker checks', () => {
 			stickers: [{ sticker: 'https://example.com/clip.webm', format: 'video', emoji_list: ['🎬'] }]
 		});
 		expect(status).toBe(400);
-		expect(body.description).toBe("Bad Request: Animated stickers can't be uploaded by URL");
+		expect(body.description).toBe("Bad Request: video stickers can't be uploaded by URL");
 	});
 
 	it('tells a Matroska file from a WEBM one by its DocType', () => {

@@ -34,12 +34,12 @@ async function storeStickerFile(
 ): Promise<FileRecord> {
 	// Telegram downloads static stickers from a URL, never video ones.
 	if (format === 'video' && typeof value === 'string' && /^https?:\/\//i.test(value)) {
-		throw TELEGRAM_ERRORS.stickerByUrl();
+		throw TELEGRAM_ERRORS.stickerVideoByUrl();
 	}
 	const input = await readInputBytes(call, 'sticker', value);
 	const info =
 		format === 'video'
-			? await inspectVideoSticker(input.bytes, call.core.settings.ffprobePath)
+			? await inspectVideoSticker(input.bytes, call.core.settings.ffprobePath, input.existing ? 'file_id' : 'upload')
 			: await inspectStaticSticker(input.bytes);
 	return storeFile(call.core, kind, input, { ...info, ext: extensionFor(info.format) });
 }
