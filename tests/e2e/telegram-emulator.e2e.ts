@@ -1,7 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { InlineKeyboard, type Bot } from 'grammy';
+import { InlineKeyboard, InputFile, type Bot } from 'grammy';
 import type { TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { botFor, startEmulator, startPolling } from '../../tools/telegram-emulator/test-support.ts';
+import {
+	botFor,
+	makePng,
+	makeVideo,
+	startedUser,
+	startEmulator,
+	startPolling
+} from '../../tools/telegram-emulator/test-support.ts';
 
 // A person in a browser plays a guest who scanned the kiosk's QR code: the emulator's page opens
 // from the deep link, starts a real grammY bot, and presses the button in its reply.
@@ -81,4 +88,24 @@ test('a typed message reaches the bot and shows in the chat', async ({ page }) =
 	await page.getByLabel('Message to the bot').fill('<b>not markup</b>');
 	await page.getByLabel('Message to the bot').press('Enter');
 	await expect(page.getByText('<b>not markup</b>')).toBeVisible();
+});
+
+test('a sticker set plays its video stickers and shows its static ones as images', async ({ page }) => {
+	const owner = await startedUser(emulator, 'Vera');
+	const name = 'vera_mixed_by_sticker_kiosk_bot';
+	await bot.api.createNewStickerSet(owner, name, 'Vera, animated', [
+		{ sticker: new InputFile(await makePng(512, 512), 'still.png'), format: 'static', emoji_list: ['🙂'] },
+		{ sticker: new InputFile(await makeVideo(), 'clip.webm'), format: 'video', emoji_list: ['🎬'] }
+	]);
+	await page.goto(`${emulator.url}/addstickers/${name}`);
+	const grid = page.getByRole('list', { name: 'Stickers of Vera, animated' });
+	await expect(grid.getByRole('img', { name: 'Sticker 🙂' })).toBeVisible();
+	const video = grid.locator('video[aria-label="Sticker 🎬"]');
+	await expect(video).toBeVisible();
+	await expect(video).toHaveAttribute('autoplay', '');
+	await expect(video).toHaveAttribute('loop', '');
+	await expect(video).toHaveAttribute('playsinline', '');
+	await expect(video).toHaveJSProperty('muted', true);
+	// Playing, not just present: Chromium decoded the WEBM the emulator served as video/webm.
+	await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0);
 });

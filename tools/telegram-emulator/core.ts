@@ -27,6 +27,8 @@ export interface CoreSettings {
 	deletedSetNameCooldownMs: number;
 	/** May the emulator fetch photos/stickers given as http(s) URLs (off: the URL is refused). */
 	fetchRemoteFiles: boolean;
+	/** The ffprobe that checks video stickers; when it cannot run, video stickers are refused. */
+	ffprobePath: string;
 }
 
 export interface MethodCall {

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { createTelegramEmulator, DEFAULTS } from './server.ts';
+import { ffprobeAvailable } from './video-sticker.ts';
 
 // `npm run emulator`: the Telegram Bot API emulator as its own process, configured from the
 // environment. Paths are relative to the project root, not to wherever it was started from.
@@ -34,7 +35,9 @@ const envSchema = z.object({
 				.map(Number)
 		)
 		.refine((ids) => ids.every((id) => Number.isSafeInteger(id) && id > 0), 'comma-separated positive user ids'),
-	EMULATOR_GROUP_PRIVACY: z.enum(['true', 'false']).default('true')
+	EMULATOR_GROUP_PRIVACY: z.enum(['true', 'false']).default('true'),
+	/** ffprobe (from ffmpeg) checks video stickers; without it they are refused, never waved through. */
+	EMULATOR_FFPROBE: z.string().min(1).default(DEFAULTS.ffprobePath)
 });
 
 function loadDotEnv(): void {
@@ -62,11 +65,17 @@ async function main(): Promise<void> {
 		botToken: env.EMULATOR_BOT_TOKEN,
 		salesGroupId: env.EMULATOR_SALES_GROUP_ID,
 		adminIds: env.EMULATOR_ADMIN_IDS,
-		groupPrivacy: env.EMULATOR_GROUP_PRIVACY === 'true'
+		groupPrivacy: env.EMULATOR_GROUP_PRIVACY === 'true',
+		ffprobePath: env.EMULATOR_FFPROBE
 	});
 	console.log(`Telegram emulator: ${emulator.url}/ (chat page)`);
 	console.log(`  grammY apiRoot: ${emulator.url}   bot: @${env.EMULATOR_BOT_USERNAME}`);
 	console.log(`  state: ${memory ? 'in memory' : statePath}`);
+	if (!(await ffprobeAvailable(env.EMULATOR_FFPROBE))) {
+		console.warn(
+			`  video stickers: REFUSED — "${env.EMULATOR_FFPROBE}" does not run; install ffmpeg or set EMULATOR_FFPROBE`
+		);
+	}
 
 	let stopping = false;
 	const stop = (signal: string): void => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputFile } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { botFor, makePng, startedUser, startEmulator, TEST_TOKEN } from './test-support.ts';
+import { botFor, makePng, makeVideo, startedUser, startEmulator, TEST_TOKEN } from './test-support.ts';
 
 let dir: string;
 
@@ -25,9 +25,11 @@ describe('state file', () => {
 			reply_markup: { inline_keyboard: [[{ text: 'Again', callback_data: 'again' }]] }
 		});
 		const png = await makePng(512, 512);
+		const webm = await makeVideo();
 		const photo = await api.sendPhoto(userId, new InputFile(await makePng(300, 200)));
 		await api.createNewStickerSet(userId, 'kept_by_sticker_kiosk_bot', 'Kept', [
-			{ sticker: new InputFile(png), format: 'static', emoji_list: ['💾'] }
+			{ sticker: new InputFile(png), format: 'static', emoji_list: ['💾'] },
+			{ sticker: new InputFile(webm), format: 'video', emoji_list: ['🎬'] }
 		]);
 		await first.close();
 		expect(JSON.parse(await readFile(statePath, 'utf8'))).toMatchObject({ version: 1 });
@@ -39,8 +41,11 @@ describe('state file', () => {
 			expect(messages.map((message) => message.text ?? 'photo')).toEqual(['/start', 'Before the restart', 'photo']);
 			expect(messages[1]?.buttons).toEqual([[{ text: 'Again', callback_data: 'again' }]]);
 			const set = await second.control.getStickerSet('kept_by_sticker_kiosk_bot');
-			expect(set?.stickers).toHaveLength(1);
+			expect(set?.stickers.map((sticker) => sticker.is_video)).toEqual([false, true]);
 			expect((await second.control.fileBytes(set?.stickers[0]?.url ?? '')).equals(png)).toBe(true);
+			expect((await second.control.fileBytes(set?.stickers[1]?.url ?? '')).equals(webm)).toBe(true);
+			const stored = await botFor(second).api.getStickerSet('kept_by_sticker_kiosk_bot');
+			expect(stored.stickers[1]).toMatchObject({ is_video: true, width: 512, height: 512 });
 
 			// The same token is still this bot, and its files are still served.
 			const file = await botFor(second).api.getFile(photo.photo?.at(-1)?.file_id ?? '');

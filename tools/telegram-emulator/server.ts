@@ -38,6 +38,8 @@ export interface TelegramEmulatorOptions {
 	groupPrivacy?: boolean;
 	deletedSetNameCooldownMs?: number;
 	fetchRemoteFiles?: boolean;
+	/** ffprobe for checking video stickers (`ffprobe` on the PATH). */
+	ffprobePath?: string;
 	saveDebounceMs?: number;
 	clock?: () => number;
 	/** How many of the newest Bot API calls `GET counters` keeps (5,000): a load test reads every arrival. */
@@ -61,6 +63,7 @@ export const DEFAULTS = {
 	salesGroupId: -1001000000001,
 	salesGroupTitle: 'Sales',
 	deletedSetNameCooldownMs: 24 * 60 * 60 * 1000,
+	ffprobePath: 'ffprobe',
 	saveDebounceMs: 200
 } as const;
 
@@ -88,7 +91,8 @@ function createCore(options: TelegramEmulatorOptions, persistence: StatePersiste
 		settings: {
 			groupPrivacy: options.groupPrivacy ?? true,
 			deletedSetNameCooldownMs: options.deletedSetNameCooldownMs ?? DEFAULTS.deletedSetNameCooldownMs,
-			fetchRemoteFiles: options.fetchRemoteFiles ?? true
+			fetchRemoteFiles: options.fetchRemoteFiles ?? true,
+			ffprobePath: options.ffprobePath ?? DEFAULTS.ffprobePath
 		}
 	};
 }

@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Bot } from 'grammy';
 import sharp from 'sharp';
 import { createTelegramEmulator, type TelegramEmulator, type TelegramEmulatorOptions } from './server.ts';
@@ -22,6 +27,51 @@ export function makePng(width: number, height: number, hue = 120): Promise<Buffe
 	})
 		.png()
 		.toBuffer();
+}
+
+export interface VideoOptions {
+	width?: number;
+	height?: number;
+	seconds?: number;
+	fps?: number;
+	/** vp9 in WEBM (a valid sticker), vp8 in WEBM, or h264 in MP4. */
+	codec?: 'vp9' | 'vp8' | 'h264';
+	/** Adds a sine-wave Opus/AAC audio track. */
+	audio?: boolean;
+	/** Full-frame noise at a high bitrate: a file far over 256 KB. */
+	noise?: boolean;
+	/** Written to a pipe, as a streaming encoder would: no duration in the WEBM header. */
+	piped?: boolean;
+}
+
+const CODEC_ARGS = {
+	vp9: ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'realtime', '-cpu-used', '8', '-f', 'webm'],
+	vp8: ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-f', 'webm'],
+	h264: ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mp4']
+} as const;
+
+/** A small real video made by ffmpeg (a translucent colour, or noise), for video sticker checks. */
+export async function makeVideo(options: VideoOptions = {}): Promise<Buffer> {
+	const { width = 512, height = 512, seconds = 1, fps = 30, codec = 'vp9' } = options;
+	const source = `color=c=red@0.5:s=${width}x${height}:d=${seconds}:r=${fps}`;
+	const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', options.noise ? `${source},noise=alls=100:allf=t` : source];
+	if (options.audio) args.push('-f', 'lavfi', '-i', `sine=d=${seconds}`, '-shortest');
+	else args.push('-an');
+	if (options.noise) args.push('-b:v', '8M');
+	args.push(...CODEC_ARGS[codec]);
+	const run = promisify(execFile);
+	if (options.piped) {
+		const { stdout } = await run('ffmpeg', [...args, 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 << 20 });
+		return stdout;
+	}
+	const dir = await mkdtemp(join(tmpdir(), 'emulator-video-'));
+	try {
+		const file = join(dir, codec === 'h264' ? 'clip.mp4' : 'clip.webm');
+		await run('ffmpeg', [...args, file]);
+		return await readFile(file);
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
 }
 
 /** A user who has already written to the bot, so the bot may write back. */

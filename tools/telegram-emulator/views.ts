@@ -1,5 +1,6 @@
 import type { Message, MessageEntity, User } from 'grammy/types';
 import type { EmulatorCore } from './core.ts';
+import { isVideoSticker } from './methods/media.ts';
 import type { CallbackRecord, StickerSetRecord, StoredMessage } from './types.ts';
 
 // What the control API and the page show of the state. File URLs are relative to the emulator
@@ -32,7 +33,8 @@ export interface ChatMessageView {
 	reply_keyboard?: string[][];
 	remove_keyboard?: boolean;
 	photo?: MediaView;
-	sticker?: MediaView & { emoji?: string; set_name?: string };
+	/** `is_video`: a WEBM video sticker (the page plays it), else a still image. */
+	sticker?: MediaView & { emoji?: string; set_name?: string; is_video: boolean };
 	document?: MediaView & { file_name?: string };
 	reply_to_message_id?: number;
 	media_group_id?: string;
@@ -59,6 +61,8 @@ export interface StickerView {
 	emoji: string;
 	width: number;
 	height: number;
+	/** A WEBM video sticker (the page plays it in a looping, muted <video>), else a PNG/WEBP image. */
+	is_video: boolean;
 	url: string;
 }
 
@@ -88,8 +92,8 @@ function mediaOf(core: EmulatorCore, message: Message): Partial<ChatMessageView>
 		media.photo = { url: fileUrl(core, file_id), file_id, width, height };
 	}
 	if (message.sticker) {
-		const { file_id, width, height, emoji, set_name } = message.sticker;
-		media.sticker = { url: fileUrl(core, file_id), file_id, width, height, emoji, set_name };
+		const { file_id, width, height, emoji, set_name, is_video } = message.sticker;
+		media.sticker = { url: fileUrl(core, file_id), file_id, width, height, emoji, set_name, is_video };
 	}
 	if (message.document) {
 		const { file_id, file_name } = message.document;
@@ -145,6 +149,7 @@ export function stickerSetView(core: EmulatorCore, set: StickerSetRecord): Stick
 					emoji: entry.emoji,
 					width: record.width ?? 512,
 					height: record.height ?? 512,
+					is_video: isVideoSticker(record),
 					url: fileUrl(core, record.fileId) ?? ''
 				}
 			];

@@ -18,6 +18,11 @@ export function photoSize(record: FileRecord): PhotoSize {
 	};
 }
 
+/** A WEBM sticker (InputSticker format "video"); everything else the emulator stores is static. */
+export function isVideoSticker(record: FileRecord): boolean {
+	return record.mime === 'video/webm';
+}
+
 export function stickerObject(record: FileRecord, emoji?: string, setName?: string): Sticker {
 	const sticker: Sticker = {
 		file_id: record.fileId,
@@ -26,7 +31,7 @@ export function stickerObject(record: FileRecord, emoji?: string, setName?: stri
 		width: record.width ?? 512,
 		height: record.height ?? 512,
 		is_animated: false,
-		is_video: false,
+		is_video: isVideoSticker(record),
 		file_size: record.size
 	};
 	if (emoji) sticker.emoji = emoji;

@@ -2,8 +2,9 @@ import type { File, StickerSet } from 'grammy/types';
 import type { MethodCall, MethodHandler } from '../core.ts';
 import { badRequest, TELEGRAM_ERRORS } from '../errors.ts';
 import { isRecord, readJson, readString, requireInt, requireString } from '../params.ts';
-import type { StickerEntry, StickerSetRecord } from '../types.ts';
+import type { FileRecord, StickerEntry, StickerSetRecord } from '../types.ts';
 import { inspectStaticSticker, LIMITS, validateStickerSetName, validateStickerSetTitle } from '../validation.ts';
+import { inspectVideoSticker } from '../video-sticker.ts';
 import { extensionFor, readInputBytes, storeFile } from './input-files.ts';
 import { fileObject, stickerObject } from './media.ts';
 
@@ -13,38 +14,56 @@ function requireKnownUser(call: MethodCall): number {
 	return userId;
 }
 
-function requireStaticFormat(format: unknown, error: () => Error): void {
-	if (format !== 'static') {
-		throw format === 'animated' || format === 'video'
-			? badRequest(`sticker format "${format}" is not supported by the emulator (static only)`)
-			: error();
+type StickerFormat = 'static' | 'video';
+
+/**
+ * Static (PNG/WEBP) and video (WEBM) stickers; "animated" (.TGS, Lottie) is not emulated. Since
+ * Bot API 7.2 the format is per sticker, so one regular set may mix static and video stickers.
+ */
+function requireFormat(format: unknown, error: () => Error): StickerFormat {
+	if (format === 'static' || format === 'video') return format;
+	throw format === 'animated' ? badRequest('sticker format "animated" is not supported by the emulator') : error();
+}
+
+/** The file checked as its declared format: a PNG sent as "video" or a WEBM as "static" is refused. */
+async function storeStickerFile(
+	call: MethodCall,
+	kind: 'sticker' | 'document',
+	format: StickerFormat,
+	value: unknown
+): Promise<FileRecord> {
+	// Telegram downloads static stickers from a URL, never video ones.
+	if (format === 'video' && typeof value === 'string' && /^https?:\/\//i.test(value)) {
+		throw TELEGRAM_ERRORS.stickerVideoByUrl();
 	}
+	const input = await readInputBytes(call, 'sticker', value);
+	const info =
+		format === 'video'
+			? await inspectVideoSticker(input.bytes, call.core.settings.ffprobePath, input.existing ? 'file_id' : 'upload')
+			: await inspectStaticSticker(input.bytes);
+	return storeFile(call.core, kind, input, { ...info, ext: extensionFor(info.format) });
 }
 
 async function uploadStickerFile(call: MethodCall): Promise<File> {
 	requireKnownUser(call);
-	const format = readString(call.params, 'sticker_format');
-	requireStaticFormat(format, () => badRequest('invalid sticker format specified'));
-	const input = await readInputBytes(call, 'sticker', call.params.sticker);
-	const info = await inspectStaticSticker(input.bytes);
-	const record = await storeFile(call.core, 'document', input, { ...info, ext: extensionFor(info.format) });
-	return fileObject(record);
+	const format = requireFormat(readString(call.params, 'sticker_format'), () =>
+		badRequest('invalid sticker format specified')
+	);
+	return fileObject(await storeStickerFile(call, 'document', format, call.params.sticker));
 }
 
-/** InputSticker → a new sticker file in the set; the image is checked like an upload. */
+/** InputSticker → a new sticker file in the set; the file is checked like an upload. */
 async function readInputSticker(call: MethodCall, raw: unknown): Promise<StickerEntry> {
 	const cantParse = (detail: string) => badRequest(`can't parse InputSticker: ${detail}`);
 	if (!isRecord(raw)) throw cantParse('object expected');
-	requireStaticFormat(raw.format, () => cantParse('Invalid sticker format specified'));
+	const format = requireFormat(raw.format, () => cantParse('Invalid sticker format specified'));
 	const emojis = raw.emoji_list;
 	const emojiOk = Array.isArray(emojis) && emojis.length >= 1 && emojis.length <= 20;
 	if (!emojiOk || !emojis.every((emoji) => typeof emoji === 'string' && emoji.trim() !== '')) {
 		throw TELEGRAM_ERRORS.stickerEmojiInvalid();
 	}
 	if (typeof raw.sticker !== 'string' || raw.sticker === '') throw cantParse('sticker not found');
-	const input = await readInputBytes(call, 'sticker', raw.sticker);
-	const info = await inspectStaticSticker(input.bytes);
-	const record = await storeFile(call.core, 'sticker', input, { ...info, ext: extensionFor(info.format) });
+	const record = await storeStickerFile(call, 'sticker', format, raw.sticker);
 	const keywords = Array.isArray(raw.keywords) ? raw.keywords.map(String) : [];
 	return { fileId: record.fileId, emoji: String(emojis[0]), keywords };
 }

@@ -128,6 +128,26 @@ function renderKeyboard(view, onPress) {
 	return keyboard;
 }
 
+/**
+ * A sticker as Telegram shows it: a video sticker (WEBM) plays silently in a loop, a static one is
+ * an image. `muted` is set as a property too: Chromium autoplays only a muted video, and the
+ * attribute alone does not mute an element made by script.
+ */
+export function stickerNode(sticker, label, attrs = {}) {
+	if (!sticker.is_video) return el('img', { src: sticker.url, alt: label, ...attrs });
+	const video = el('video', {
+		src: sticker.url,
+		'aria-label': label,
+		autoplay: true,
+		loop: true,
+		muted: true,
+		playsinline: true,
+		...attrs
+	});
+	video.muted = true;
+	return video;
+}
+
 function renderMedia(view) {
 	const nodes = [];
 	const { photo, sticker, document: file } = view;
@@ -136,7 +156,7 @@ function renderMedia(view) {
 		nodes.push(el('img', { class: 'photo', src: photo.url, alt, width: photo.width, height: photo.height }));
 	}
 	if (sticker) {
-		nodes.push(el('img', { class: 'sticker', src: sticker.url, alt: `Sticker ${sticker.emoji ?? ''}`.trim() }));
+		nodes.push(stickerNode(sticker, `Sticker ${sticker.emoji ?? ''}`.trim(), { class: 'sticker' }));
 	}
 	if (file) {
 		const name = file.file_name ?? 'file';
@@ -188,8 +208,7 @@ export function renderStickerSetPreview(name, set) {
 	box.append(el('figcaption', {}, `${set.title} · ${set.stickers.length} stickers`));
 	const grid = el('ul', { class: 'sticker-grid', 'aria-label': `Stickers of ${set.title}` });
 	for (const sticker of set.stickers) {
-		const image = el('img', { src: sticker.url, alt: `Sticker ${sticker.emoji}`, width: 96, height: 96 });
-		grid.append(el('li', {}, image));
+		grid.append(el('li', {}, stickerNode(sticker, `Sticker ${sticker.emoji}`, { width: 96, height: 96 })));
 	}
 	box.append(grid);
 	return box;
