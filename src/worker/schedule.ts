@@ -186,8 +186,16 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 			threshold: values.quotaWarning
 		};
 	};
-	const broadcasts = createBroadcastDeliveryDeps(config, { db, clock, logger, budget: deps.budget, fileStore });
 	const notices = queue.notices;
+	// One cooldown per worker for the guests' chats: a 429 on a broadcast quiets that chat's notices too.
+	const broadcasts = createBroadcastDeliveryDeps(config, {
+		db,
+		clock,
+		logger,
+		budget: deps.budget,
+		cooldown: notices.cooldown,
+		fileStore
+	});
 	// statusApi is the notices' client, not bot.api: the pacer takes each edit's place itself, and
 	// bot.api's calls wait for a place of their own (send-budget-api.ts) — one edit takes one place.
 	const statuses = {

@@ -10,8 +10,8 @@ import { expect, type Page } from '@playwright/test';
  * setup is closed, so later specs add their own operator (a viewer is enough to read; a spec that
  * changes things asks for an operator) and sign in.
  */
-const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
-export const E2E_DB_PATH = path.join(DATA_DIR, 'app.db');
+export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
+export const E2E_DB_PATH = path.join(E2E_DATA_DIR, 'app.db');
 
 export function withE2eDb<T>(run: (db: Database.Database) => T): T {
 	const db = new Database(E2E_DB_PATH, { fileMustExist: true, timeout: 5000 });

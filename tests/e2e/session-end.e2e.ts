@@ -5,7 +5,7 @@ import { signInOwnOperator, withE2eDb } from './console-operator.ts';
  * In the browser: when the session behind an open console page ends
  * elsewhere (signed out on another device, removed, expired), the page's live view gets the
  * server's UNAUTHORIZED event within seconds and sends the person to sign in, coming back to the
- * same page afterwards. (Named to run after console.e2e.ts, which must find no operator yet.)
+ * same page afterwards. (Named to run after console-access.e2e.ts, which must find no operator yet.)
  */
 const SETUP_TOKEN = 'e2estreamssetuptokenabcdefghijk4';
 const OPERATOR = { username: 'stas', password: 'streams password 456', setupToken: SETUP_TOKEN };

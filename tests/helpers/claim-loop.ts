@@ -5,7 +5,7 @@ import {
 	renewLease,
 	requeueAbandonedJobs,
 	type ClaimedJob
-} from '../../src/lib/server/jobs/job.repository.ts';
+} from '../../src/lib/server/jobs/job-claims.repository.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 
 /**

@@ -19,6 +19,7 @@ import { eraseGuest } from '../../src/lib/server/lifecycle/guest-erasure.ts';
 import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { countDeliveries, createEvent, queueBroadcast, seedGuests } from './broadcast-world.ts';
@@ -65,6 +66,7 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 		logger: silentLogger,
 		api,
 		budget: new BotBudget(world.db, clock),
+		cooldown: new ChatCooldown(),
 		leaseMs: 120_000,
 		sleep: async (ms) => clock.advance(ms),
 		random: () => 0.5,
@@ -140,6 +142,23 @@ describe('broadcast audience and delivery', () => {
 		const calls = (await world.emulator.control.callCounts()).calls.filter((c) => c.method === 'sendMessage');
 		expect(calls.filter((c) => c.outcome === 429)).toHaveLength(4);
 		for (let i = 1; i <= 4; i++) expect(sends[i]!.at - sends[i - 1]!.at).toBeGreaterThanOrEqual(3000);
+	});
+
+	it('a chat cooling down after a 429 gets no broadcast (no attempt counted) until the cooldown ends', async () => {
+		// The worker passes its one ChatCooldown (worker/schedule.ts: the guest notices'), so a 429 on
+		// any message to a guest quiets that chat for every sender of ours.
+		const { world, deps, sends } = await setUp();
+		const now = world.clock.now().toISOString();
+		const [guest] = await seedGuests(world.db, world.emulator, [{}], now);
+		deps.cooldown.pause(BigInt(guest!), world.clock.now().getTime() + 30_000);
+		await queueBroadcast(world.db, 'Quiet m9', null, now);
+		await deliverBroadcasts(deps);
+		expect(sends).toEqual([]);
+		expect(await world.db.broadcastRecipient.findFirstOrThrow()).toMatchObject({ state: 'queued', attempts: 0 });
+		world.clock.advance(30_000);
+		await deliverAll(deps);
+		expect(sends.map((s) => s.chatId)).toEqual([guest]);
+		expect(await world.db.broadcastRecipient.findFirstOrThrow()).toMatchObject({ state: 'sent' });
 	});
 
 	it('sends a picture with the text as its caption, uploading it once and reusing its file_id', async () => {

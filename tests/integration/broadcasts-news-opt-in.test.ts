@@ -135,6 +135,7 @@ describe('news opt-in after the pack, through the bot', () => {
 			logger: silentLogger,
 			api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
 			budget: new BotBudget(w.db, w.clock),
+			cooldown: new ChatCooldown(),
 			leaseMs: 120_000,
 			sleep: async (ms) => w.clock.advance(ms),
 			random: () => 0.5,

@@ -6,6 +6,7 @@ import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { markBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
@@ -42,6 +43,7 @@ async function setUp() {
 		logger: silentLogger,
 		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
 		budget: new BotBudget(w.db, w.clock),
+		cooldown: new ChatCooldown(),
 		leaseMs: 120_000,
 		sleep: async (ms) => w.clock.advance(ms),
 		fileStore: w.fileStore

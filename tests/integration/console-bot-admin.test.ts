@@ -5,6 +5,7 @@ import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { pauseByPerson } from '../../src/lib/server/settings/operator-pause.ts';
 import { botText } from '../../src/lib/i18n/bot.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { adminPauseText } from '../../src/lib/i18n/admin-pause.ts';
 import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
@@ -49,7 +50,8 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 				logger: silentLogger,
 				config,
 				fileStore: localFileStore(config.dataDir),
-				sendPacing: sendPacingFor(db, clock)
+				sendPacing: sendPacingFor(db, clock),
+				runtime: new RuntimeSettings({ db, clock, config })
 			}
 		);
 		await bot.init();

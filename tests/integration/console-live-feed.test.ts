@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ChangeFeed, changeFeedFor, watchSnapshots } from '../../src/lib/server/console/change-feed.ts';
 import { readLiveSnapshot } from '../../src/lib/server/console/live-snapshot.ts';
+import { silentLogger, type Logger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { insertGuest } from './console-fixtures.ts';
@@ -14,7 +15,7 @@ describe('live console data', () => {
 		const [jobId] = await insertGuest(db, systemClock, { id: 3330001n, jobs: [{ status: 'failed' }] });
 		const settings = { deadlineMinutes: 20, imageQuotaPerDay: null, imageWarnAt: 500 };
 		const controller = new AbortController();
-		const stream = watchSnapshots(changeFeedFor(db), controller.signal, () =>
+		const stream = watchSnapshots(changeFeedFor(db, silentLogger), controller.signal, () =>
 			readLiveSnapshot(db, systemClock, settings)
 		);
 
@@ -37,7 +38,7 @@ describe('live console data', () => {
 
 	it('stops polling when the last watcher leaves', async () => {
 		let reads = 0;
-		const feed = new ChangeFeed(async () => String(++reads), 10);
+		const feed = new ChangeFeed(async () => String(++reads), silentLogger, 10);
 		const stop = feed.subscribe(() => undefined);
 		await new Promise((resolve) => setTimeout(resolve, 60));
 		stop();
@@ -45,6 +46,32 @@ describe('live console data', () => {
 		await new Promise((resolve) => setTimeout(resolve, 60));
 		expect(after).toBeGreaterThan(0);
 		expect(reads).toBe(after);
+	});
+
+	it('a marker that cannot be read is logged each time, and the feed keeps polling', async () => {
+		const warned: string[] = [];
+		let twice!: () => void;
+		const heardTwice = new Promise<void>((resolve) => (twice = resolve));
+		const logger = {
+			warn: (_details: unknown, message: string) => {
+				warned.push(message);
+				if (warned.length === 2) twice();
+			}
+		} as unknown as Logger;
+		const feed = new ChangeFeed(
+			async () => {
+				throw new Error('database is locked');
+			},
+			logger,
+			10
+		);
+		const stop = feed.subscribe(() => undefined);
+		await heardTwice;
+		stop();
+		expect(warned.slice(0, 2)).toEqual([
+			'console change marker could not be read',
+			'console change marker could not be read'
+		]);
 	});
 
 	it('counts deadlines, open sessions and today’s spend for the Live page', async () => {

@@ -77,7 +77,15 @@ describe('reset_user from the console', () => {
 			firstName: 'Other',
 			jobs: [{ status: 'done', costs: [0.5] }]
 		});
-		const deps = { db, clock, dbPath, dataDir: dir, fileStore: localFileStore(dir), pseudonymKey: Buffer.alloc(32, 7) };
+		const deps = {
+			db,
+			clock,
+			dbPath,
+			dataDir: dir,
+			fileStore: localFileStore(dir),
+			pseudonymKey: Buffer.alloc(32, 7),
+			logger: silentLogger
+		};
 		return { dir, db, dbPath, clock, guest, jobIds, otherJobIds, deps };
 	}
 
@@ -248,7 +256,7 @@ describe('reset_user from the console', () => {
 		await resetGuest(deps, { name: 'olga', ip: null }, guest);
 		expect(await isKnownGuest(prismaRunner(db), guest)).toBe(true); // so their /forget erases the kept choice
 		deps.clock.advance(91 * DAY);
-		await eraseInactiveGuests({ ...deps, logger: silentLogger, retentionDays: 90 });
+		await eraseInactiveGuests({ ...deps, retentionDays: 90 });
 		expect(await db.newsOptIn.count({ where: { telegramUserId: guest } })).toBe(0);
 	});
 

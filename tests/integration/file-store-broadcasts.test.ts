@@ -17,6 +17,7 @@ import { scheduleBroadcast } from '../../src/lib/server/broadcasts/broadcasts.re
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { DAY } from '../../src/lib/server/time/clock.ts';
 import { deliverBroadcasts } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
@@ -74,6 +75,7 @@ describe('broadcast pictures on an S3 bucket', () => {
 			logger: silentLogger,
 			api,
 			budget: new BotBudget(db, clock),
+			cooldown: new ChatCooldown(),
 			leaseMs: 120_000,
 			sleep: async (ms: number) => clock.advance(ms),
 			random: () => 0.5,

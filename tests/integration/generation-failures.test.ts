@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
+import { claimNextJob } from '../../src/lib/server/jobs/job-claims.repository.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { createOfflineProvider } from '../../src/lib/server/providers/offline/offline.provider.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { computeBackoffMs } from '../../src/lib/server/time/backoff.ts';
+import { requeueJob } from '../../src/lib/server/jobs/job.repository.ts';
 import {
 	claimNextJob,
 	releaseLease,
 	renewLease,
-	requeueAbandonedJobs,
-	requeueJob
-} from '../../src/lib/server/jobs/job.repository.ts';
+	requeueAbandonedJobs
+} from '../../src/lib/server/jobs/job-claims.repository.ts';
 import { choosePackName } from '../../src/lib/server/jobs/delivery/pack-name.ts';
 import { FakeClock, MINUTE, SECOND, systemClock } from '../../src/lib/server/time/clock.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';

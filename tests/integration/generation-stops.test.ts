@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LeaseLost, WorkerShutdown } from '../../src/lib/server/jobs/job-errors.ts';
-import { claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
+import { claimNextJob } from '../../src/lib/server/jobs/job-claims.repository.ts';
 import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';

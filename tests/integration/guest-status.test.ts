@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { claimDelayNotice, claimNextJob } from '../../src/lib/server/jobs/job.repository.ts';
+import { claimDelayNotice } from '../../src/lib/server/jobs/job.repository.ts';
+import { claimNextJob } from '../../src/lib/server/jobs/job-claims.repository.ts';
 import { recordStage } from '../../src/lib/server/jobs/job-progress.ts';
 import {
 	DEFAULT_JOB_SECONDS,

@@ -7,6 +7,7 @@ import { kiosksChangeFeed, readKiosksView, type KiosksView } from '../../src/lib
 import { recordKioskSession } from '../../src/lib/server/kiosk/kiosk-sessions.repository.ts';
 import { readStaffPinSecret } from '../../src/lib/server/kiosk/staff-pin-setting.ts';
 import { tryStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { SECOND } from '../../src/lib/server/time/clock.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { startConsoleWorld } from './console-fixtures.ts';
@@ -94,7 +95,9 @@ describe('kiosks in the console', () => {
 		const { clock, owner, as } = await setUp();
 		const { kiosk } = await as(owner).add({ name: 'Hall' });
 		const controller = new AbortController();
-		const stream = watchSnapshots(kiosksChangeFeed(db), controller.signal, () => readKiosksView(db, clock, undefined));
+		const stream = watchSnapshots(kiosksChangeFeed(db, silentLogger), controller.signal, () =>
+			readKiosksView(db, clock, undefined)
+		);
 		const onlineIn = async () => ((await stream.next()).value as KiosksView).kiosks.map((k) => k.online);
 		expect(await onlineIn()).toEqual([false]);
 		await kioskHeartbeat(db, clock, kiosk.id)();

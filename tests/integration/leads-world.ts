@@ -7,6 +7,7 @@ import { EMULATOR_SALES_GROUP_ID } from '../../src/lib/server/leads/leads-config
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import type { BotContext } from '../../src/worker/bot/context.ts';
+import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import type { LeadsTaskDeps } from '../../src/worker/tasks/leads-deps.ts';
@@ -138,7 +139,8 @@ export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext
 			logger: silentLogger,
 			config: world.config,
 			fileStore: localFileStore(world.dir),
-			sendPacing: sendPacingWithoutWaits(world.db, world.clock)
+			sendPacing: sendPacingWithoutWaits(world.db, world.clock),
+			runtime: new RuntimeSettings(world)
 		}
 	);
 	await bot.init();

@@ -186,7 +186,14 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		const { emulator, db, dataDir, dbPath, clock } = await start();
 		const { user, packs } = await guestWithTwoPacks(emulator, db, 'en');
 		await resetGuest(
-			{ db, clock, dbPath, fileStore: localFileStore(dataDir), pseudonymKey: loadPseudonymKey(dataDir) },
+			{
+				db,
+				clock,
+				dbPath,
+				fileStore: localFileStore(dataDir),
+				pseudonymKey: loadPseudonymKey(dataDir),
+				logger: silentLogger
+			},
 			{ name: 'anna', ip: null },
 			BigInt(user.id)
 		);

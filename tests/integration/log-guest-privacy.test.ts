@@ -9,6 +9,7 @@ import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { LogSink } from '../../src/lib/server/log/log-sink.ts';
 import { botText } from '../../src/lib/i18n/bot.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
@@ -117,7 +118,15 @@ describe('guests in log_entries', () => {
 		const runner = new BotRunner(
 			createBot(
 				{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
-				{ db, clock, logger, config, fileStore: localFileStore(config.dataDir), sendPacing: sendPacingFor(db, clock) }
+				{
+					db,
+					clock,
+					logger,
+					config,
+					fileStore: localFileStore(config.dataDir),
+					sendPacing: sendPacingFor(db, clock),
+					runtime: new RuntimeSettings({ db, clock, config })
+				}
 			),
 			logger,
 			{ apiRoot: emulator.url }

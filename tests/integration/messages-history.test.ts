@@ -165,7 +165,14 @@ describe('message history: what the bot records of its private chats', () => {
 		await historyAtLeast(kept, 1);
 		const key = loadPseudonymKey(world.dir);
 		await resetGuest(
-			{ db: world.db, clock: world.clock, dbPath: world.dbPath, fileStore: world.fileStore, pseudonymKey: key },
+			{
+				db: world.db,
+				clock: world.clock,
+				dbPath: world.dbPath,
+				fileStore: world.fileStore,
+				pseudonymKey: key,
+				logger: silentLogger
+			},
 			{ name: 'olga', ip: null },
 			BigInt(reset.id)
 		);

@@ -5,6 +5,7 @@ import type { Db } from '../../src/lib/server/db/client.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import type { BotContext } from '../../src/worker/bot/context.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
@@ -52,7 +53,8 @@ describe('the bot’s replies wait for the shared send budget', () => {
 					logger: silentLogger,
 					config,
 					fileStore: localFileStore(made.dir),
-					sendPacing: { budget: new BotBudget(db, clock), sleep }
+					sendPacing: { budget: new BotBudget(db, clock), sleep },
+					runtime: new RuntimeSettings({ db, clock, config })
 				}
 			);
 			bot.api.config.use(async (prev, method, payload, signal) => {

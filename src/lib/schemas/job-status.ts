@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The statuses of a job (jobs.status), shared by the worker, the kiosk's queue view and the
  * console pages. queued → processing (claimed) → delivering (the sticker set is being made) →
  * done; a job that cannot be made ends failed, and an operator may put a failed job back to queued.
- * Only src/lib/server/jobs/job.repository.ts writes them.
+ * Only src/lib/server/jobs/job.repository.ts and job-claims.repository.ts write them.
  */
 export const JOB_STATUSES = ['queued', 'processing', 'delivering', 'done', 'failed'] as const;
 export const jobStatusSchema = z.enum(JOB_STATUSES);

@@ -20,7 +20,6 @@ import { leadsForgetFeature } from './features/leads-forget.ts';
 import { leadsStatusFeature } from './features/leads-status.ts';
 import { botText } from '../../lib/i18n/bot.ts';
 import { installMessageHistory } from './message-history.ts';
-import { RuntimeSettings } from '../../lib/server/settings/runtime-settings.ts';
 
 export interface CreateBotOptions {
 	token: string;
@@ -28,15 +27,16 @@ export interface CreateBotOptions {
 }
 
 /**
- * The bot with its features in order; `apiRoot` points it at Telegram or at the emulator. `runtime`:
- * the worker's one reader of the settings in force; a bot built without one (tests) reads its own.
+ * The bot with its features in order; `apiRoot` points it at Telegram or at the emulator. `deps.runtime`
+ * is the worker's one reader of the settings in force, always handed in: the bot, the scheduled tasks
+ * and the queue read through one cache, so a changed setting (admins, sales group, language) reaches
+ * them all at the same moment.
  */
 export function createBot(
 	options: CreateBotOptions,
-	input: Omit<BotDeps, 'runtime'> & { runtime?: RuntimeSettings },
+	deps: BotDeps,
 	otherSenders: readonly Api[] = []
 ): Bot<BotContext> {
-	const deps: BotDeps = { ...input, runtime: input.runtime ?? new RuntimeSettings(input) };
 	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
 	// Before auto-retry: each retried call takes its own place. Each update's ctx.api copies these.
 	paceThroughBudget(bot.api, deps.sendPacing);

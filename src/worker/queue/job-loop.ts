@@ -1,4 +1,4 @@
-import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job.repository.ts';
+import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job-claims.repository.ts';
 import { WorkerShutdown } from '../../lib/server/jobs/job-errors.ts';
 import { readQueuePause } from '../../lib/server/jobs/queue-pause.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';

@@ -8,6 +8,7 @@ import type { Logger } from '../../lib/server/log/logger.ts';
 import { runOutboxPass } from '../../lib/server/outbox/outbox-driver.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
+import type { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { SECOND, type Clock } from '../../lib/server/time/clock.ts';
 
@@ -27,6 +28,8 @@ export interface BroadcastDeliveryDeps {
 	logger: Logger;
 	api: TelegramApi;
 	budget: BotBudget;
+	/** The worker's per-chat flood control, shared with the guest notices: a 429 quiets the guest's chat for both. */
+	cooldown: ChatCooldown;
 	leaseMs: number;
 	/** Real time in production; a FakeClock's advance in tests. */
 	sleep: (ms: number) => Promise<void>;
@@ -37,10 +40,10 @@ export interface BroadcastDeliveryDeps {
 	fileStore: FileStore;
 }
 
-/** The broadcast outbox's deps from the worker's config; `budget` is the worker's one send budget. */
+/** The broadcast outbox's deps from the worker's config; `budget` and `cooldown` are the worker's one of each. */
 export function createBroadcastDeliveryDeps(
 	config: Config,
-	deps: { db: Db; clock: Clock; logger: Logger; budget: BotBudget; fileStore: FileStore }
+	deps: { db: Db; clock: Clock; logger: Logger; budget: BotBudget; cooldown: ChatCooldown; fileStore: FileStore }
 ): BroadcastDeliveryDeps {
 	return {
 		...deps,

@@ -31,10 +31,11 @@ export class ChangeFeed {
 	#last: string | undefined;
 	#reading = false;
 
+	/** `logger`: where a marker that cannot be read is told (the page then waits for the next tick). */
 	constructor(
 		private readonly readMarker: () => Promise<string>,
-		private readonly intervalMs = 1000,
-		private readonly logger?: Logger
+		private readonly logger: Logger,
+		private readonly intervalMs = 1000
 	) {}
 
 	/** Calls `listener` after every change; returns the unsubscribe function. */
@@ -62,7 +63,7 @@ export class ChangeFeed {
 			this.#last = marker;
 			for (const listener of this.#listeners) listener();
 		} catch (error) {
-			this.logger?.warn({ err: error }, 'console change marker could not be read');
+			this.logger.warn({ err: error }, 'console change marker could not be read');
 		} finally {
 			this.#reading = false;
 		}
@@ -74,14 +75,14 @@ export class ChangeFeed {
  * Pages whose tables the shared marker does not watch (leads, messages) make their own with it.
  * The query is written for the client's dialect.
  */
-export function markerFeeds(markerSql: (dialect: Dialect) => string): (db: Db, logger?: Logger) => ChangeFeed {
+export function markerFeeds(markerSql: (dialect: Dialect) => string): (db: Db, logger: Logger) => ChangeFeed {
 	const feeds = new WeakMap<Db, ChangeFeed>();
 	return (db, logger) => {
 		let feed = feeds.get(db);
 		if (!feed) {
 			const sql = markerSql(dialectOf(db));
 			const read = async () => (await db.$queryRawUnsafe<{ marker: string }[]>(sql))[0]?.marker ?? '';
-			feeds.set(db, (feed = new ChangeFeed(read, 1000, logger)));
+			feeds.set(db, (feed = new ChangeFeed(read, logger)));
 		}
 		return feed;
 	};

@@ -32,7 +32,8 @@ export interface ResetGuestDeps {
 	fileStore: FileStore;
 	/** From loadPseudonymKey(DATA_DIR): the erasure ledger names the guest only by pseudonym. */
 	pseudonymKey: Buffer;
-	logger?: Logger;
+	/** Where a failed backup or file removal is reported (the reset goes on or stops, and says why). */
+	logger: Logger;
 }
 
 export interface ResetGuestDetails {
@@ -83,7 +84,7 @@ export async function resetGuest(
 	});
 	// Files are not in the backup and name nobody once the rows are gone; a failure here only logs.
 	await removeGuestFiles(deps.fileStore, footprint).catch((error: unknown) =>
-		deps.logger?.warn({ err: error }, 'reset: guest files not removed')
+		deps.logger.warn({ err: error }, 'reset: guest files not removed')
 	);
 	return details;
 }
@@ -106,7 +107,7 @@ async function refuseUnlessResettable(db: Db | Tx, telegramUserId: bigint): Prom
  */
 async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string | null> {
 	if (dialectOf(deps.db).storage !== 'file') {
-		deps.logger?.info('reset: no file backup (the database is on a server, which keeps its own backups)');
+		deps.logger.info('reset: no file backup (the database is on a server, which keeps its own backups)');
 		return null;
 	}
 	const target = backupPathFor(deps.dbPath, deps.clock, 'reset');
@@ -114,7 +115,7 @@ async function backUpBeforeReset(deps: ResetGuestDeps): Promise<string | null> {
 	try {
 		await backupDatabase(conn, target);
 	} catch (error) {
-		deps.logger?.error({ err: error }, 'reset: backup failed');
+		deps.logger.error({ err: error }, 'reset: backup failed');
 		throw new DomainError({ code: 'ResetBackupFailed' });
 	} finally {
 		conn.close();

@@ -1,93 +1,26 @@
 import type { Db, Tx } from '../db/client.ts';
-import { dialectOf } from '../db/dialect/dialect.ts';
-import { updateWhileStatus } from '../db/transition.ts';
-import type { Prisma } from '../db/generated/client.ts';
 import type { SqlRunner } from '../lifecycle/sql-runner.ts';
 import type { Clock } from '../time/clock.ts';
-import {
-	ACTIVE_JOB_STATUSES,
-	CLAIMED_JOB_STATUSES,
-	FINISHED_JOB_STATUSES,
-	jobStatusSchema,
-	type JobStatus
-} from '../../schemas/job-status.ts';
+import { ACTIVE_JOB_STATUSES, FINISHED_JOB_STATUSES, type JobStatus } from '../../schemas/job-status.ts';
 import { LeaseLost } from './job-errors.ts';
-import { queueGuestNotice, type NoticeToQueue } from './guest-notices.repository.ts';
+import { queueGuestNotice } from './guest-notices.repository.ts';
+import {
+	GUARDS,
+	guardedUpdate,
+	refused,
+	runningWrite,
+	transitionWithNotice,
+	type JobTransition
+} from './job-guards.ts';
 
 /**
- * The only writer of the `jobs` table (and of a job's lease, which moves with its status). Every
- * change is a named step that states the status it starts from, as one conditional UPDATE: of two
- * racing callers (two slots, a slot and the deadline task, a worker and an operator) exactly one
- * wins, and the loser learns what the row says now and why it was refused. A change the guest must
- * hear about queues its notice (guest_notices) in the same transaction.
+ * The only writer of the `jobs` table, with job-claims.repository.ts (the claim, the lease, which
+ * moves with the status, and the sweep of abandoned jobs). Every change is a named step that states
+ * the status it starts from, as one conditional UPDATE (job-guards.ts): of two racing callers (two
+ * slots, a slot and the deadline task, a worker and an operator) exactly one wins, and the loser
+ * learns what the row says now and why it was refused. A change the guest must hear about queues its
+ * notice (guest_notices) in the same transaction.
  */
-export type JobTransition = { won: true } | { won: false; current: JobStatus | null; refusal: string };
-
-interface Guard {
-	from: readonly JobStatus[];
-	/** Conditions beyond the status (a marker still unset, say). */
-	where?: Prisma.JobWhereInput;
-	/** The rule in words, for the refusal. */
-	rule: string;
-}
-
-const GUARDS = {
-	requeue: { from: CLAIMED_JOB_STATUSES, rule: 'only a claimed (processing or delivering) job goes back to the queue' },
-	failForGood: { from: CLAIMED_JOB_STATUSES, rule: 'only a claimed (processing or delivering) job fails for good' },
-	failPastDeadline: {
-		from: ACTIVE_JOB_STATUSES,
-		where: { packCreatedAt: null },
-		rule: 'only an active job without a sticker set fails at the deadline'
-	},
-	retry: { from: ['failed'], rule: 'only a failed job can be retried' },
-	markDelivering: { from: ['processing'], rule: 'only a processing job starts delivering' },
-	complete: {
-		from: ['delivering'],
-		where: { linkSentAt: null },
-		rule: 'only a delivering job whose link is not recorded yet is completed'
-	},
-	draw: { from: ['processing'], rule: 'only a processing job records what it drew' },
-	deliver: { from: ['delivering'], rule: 'only a delivering job records its sticker set' },
-	delayNotice: {
-		from: ACTIVE_JOB_STATUSES,
-		where: { delayNoticeSentAt: null },
-		rule: 'only an active job not told yet gets the delay notice'
-	}
-} as const satisfies Record<string, Guard>;
-
-async function guardedUpdate(
-	db: Db | Tx,
-	jobId: number,
-	guard: Guard,
-	data: Prisma.JobUpdateManyMutationInput
-): Promise<JobTransition> {
-	const result = await updateWhileStatus<JobStatus, Prisma.JobWhereInput>(
-		db.job,
-		{ ...guard.where, jobId },
-		guard.from,
-		data,
-		{ jobId }
-	);
-	return result.won ? result : refused(jobId, guard, result.current ?? undefined);
-}
-
-function refused(jobId: number, guard: Guard, status: string | undefined): JobTransition & { won: false } {
-	if (status === undefined)
-		return { won: false, current: null, refusal: `job ${jobId} does not exist (the guest may have been reset)` };
-	const current = jobStatusSchema.parse(status);
-	return { won: false, current, refusal: `job ${jobId} is ${current}: ${guard.rule}` };
-}
-
-/** A write the running job needs: when refused, this claim has lost the job and must stop. */
-async function runningWrite(
-	db: Db | Tx,
-	jobId: number,
-	guard: Guard,
-	data: Prisma.JobUpdateManyMutationInput
-): Promise<void> {
-	const result = await guardedUpdate(db, jobId, guard, data);
-	if (!result.won) throw new LeaseLost(result.refusal);
-}
 
 // ─── Queued: a guest's photo, or an operator's retry ─────────────────────────────────────────
 
@@ -109,23 +42,6 @@ export async function enqueueJob(
 	return row.jobId;
 }
 
-/** A won transition and the notice it owes the guest, in one transaction. */
-async function transitionWithNotice(
-	db: Db,
-	jobId: number,
-	nowIso: string,
-	notice: NoticeToQueue,
-	transition: (tx: Tx) => Promise<JobTransition>
-): Promise<JobTransition> {
-	return db.$transaction(async (tx) => {
-		const result = await transition(tx);
-		if (!result.won) return result;
-		const job = await tx.job.findUniqueOrThrow({ where: { jobId }, select: { telegramUserId: true } });
-		await queueGuestNotice(tx, { jobId, telegramUserId: job.telegramUserId }, notice, nowIso);
-		return result;
-	});
-}
-
 /** failed → queued: the full time again (created_at rewritten), attempts from 0, the error cleared. */
 export function retryFailedJob(db: Db | Tx, clock: Clock, jobId: number): Promise<JobTransition> {
 	const now = clock.now().toISOString();
@@ -138,159 +54,7 @@ export function retryFailedJob(db: Db | Tx, clock: Clock, jobId: number): Promis
 	});
 }
 
-// ─── Claimed: the lease, requeues and failures ───────────────────────────────────────────────
-
-export interface ClaimedJob {
-	jobId: number;
-	attempts: number;
-	/** Names this claim: a lease belongs to one claim, not to a worker (see renewLease). */
-	claimedAt: string;
-}
-
-/**
- * One claim's hold on a job. Two slots of the same worker can hold the same job one after the
- * other (a frozen slot's lease expired and the job was claimed again): matching the claim time
- * stops the old slot from renewing or releasing the new slot's lease.
- */
-export type LeaseRef = Pick<ClaimedJob, 'jobId' | 'claimedAt'> & { workerId: string };
-
-/**
- * queued → processing for the oldest queued job whose backoff has passed. Raw SQL because it must be
- * one atomic statement, `UPDATE … WHERE job_id = (oldest queued) AND status = 'queued'`: of N
- * slots racing, exactly one gets a given job. It runs in one transaction together with the lease
- * row, so no job is ever `processing` without a lease. On PostgreSQL the pick skips jobs another
- * worker is claiming (their rows are locked) instead of all racing for the same oldest one.
- */
-export async function claimNextJob(
-	db: Db,
-	clock: Clock,
-	workerId: string,
-	leaseMs: number
-): Promise<ClaimedJob | null> {
-	const now = clock.now();
-	const nowIso = now.toISOString();
-	const { numberParams, claimLock } = dialectOf(db);
-	return db.$transaction(async (tx) => {
-		const rows = await tx.$queryRawUnsafe<{ job_id: number; attempts: number }[]>(
-			numberParams(`UPDATE jobs SET status = 'processing', attempts = attempts + 1, updated_at = ?
-			 WHERE job_id = (
-			   SELECT j.job_id FROM jobs j LEFT JOIN job_progress p ON p.job_id = j.job_id
-			   WHERE j.status = 'queued' AND (p.not_before IS NULL OR p.not_before <= ?)
-			   ORDER BY j.created_at, j.job_id LIMIT 1 ${claimLock('j')}
-			 ) AND status = 'queued'
-			 RETURNING job_id, attempts`),
-			nowIso,
-			nowIso
-		);
-		const row = rows[0];
-		if (!row) return null;
-		const jobId = Number(row.job_id);
-		const lease = {
-			workerId,
-			claimedAt: nowIso,
-			heartbeatAt: nowIso,
-			leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString()
-		};
-		await tx.jobLease.upsert({ where: { jobId }, create: { jobId, ...lease }, update: lease });
-		return { jobId, attempts: Number(row.attempts), claimedAt: nowIso };
-	});
-}
-
-/** Is a claim possible right now? The cheap indexed check the loop polls (idx_jobs_status). */
-export async function hasQueuedJob(db: Db): Promise<boolean> {
-	return (await db.job.findFirst({ where: { status: 'queued' }, select: { jobId: true } })) !== null;
-}
-
-/** The heartbeat: extends the lease; false when this claim no longer holds it or the job is no longer claimed. */
-export async function renewLease(db: Db, clock: Clock, lease: LeaseRef, leaseMs: number): Promise<boolean> {
-	const now = clock.now();
-	const { jobId, workerId, claimedAt } = lease;
-	const { count } = await db.jobLease.updateMany({
-		where: { jobId, workerId, claimedAt },
-		data: { heartbeatAt: now.toISOString(), leaseExpiresAt: new Date(now.getTime() + leaseMs).toISOString() }
-	});
-	if (count === 0) return false;
-	const job = await db.job.findUnique({ where: { jobId }, select: { status: true } });
-	return (CLAIMED_JOB_STATUSES as readonly string[]).includes(job?.status ?? '');
-}
-
-export async function releaseLease(db: Db, lease: LeaseRef): Promise<void> {
-	await db.jobLease.deleteMany({ where: { jobId: lease.jobId, workerId: lease.workerId, claimedAt: lease.claimedAt } });
-}
-
-/** What the sweep did with the jobs whose worker died: put back in the queue, or failed at the cap. */
-export interface AbandonedJobs {
-	requeued: number[];
-	failed: number[];
-}
-
-/**
- * processing|delivering → queued for jobs whose worker died: an expired lease (or none at all).
- * Runs at start-up and periodically. `except` are the caller's own running jobs: a worker frozen
- * past its lease (GC, swap) must not requeue work it is still doing.
- *
- * A claim that never finished counted as an attempt when it was made (claimNextJob): a job whose
- * last allowed claim (`maxAttempts`) died with its worker is not put back but fails for good, the
- * guest told, like any other failure at the cap. Without that, a job that kills its worker every
- * time (a poison pill) would be claimed again and again until the hard deadline, and on a fleet
- * take the workers down one after another. A graceful stop never gets here: it requeues its job
- * with the attempt refunded (WorkerShutdown).
- */
-export async function requeueAbandonedJobs(
-	db: Db,
-	clock: Clock,
-	options: { except?: Iterable<number>; maxAttempts: number }
-): Promise<AbandonedJobs> {
-	const nowIso = clock.now().toISOString();
-	const own = new Set(options.except ?? []);
-	const { numberParams, lockRead } = dialectOf(db);
-	return db.$transaction(async (tx) => {
-		// The jobs read are locked until the requeue commits: a second pass (another worker) waits, then
-		// no longer sees them as claimed, so it cannot requeue a job claimed again after this requeue.
-		const rows = await tx.$queryRawUnsafe<{ job_id: number; attempts: number }[]>(
-			numberParams(`SELECT j.job_id, j.attempts FROM jobs j LEFT JOIN job_leases l ON l.job_id = j.job_id
-			 WHERE j.status IN ${sqlList(CLAIMED_JOB_STATUSES)} AND (l.job_id IS NULL OR l.lease_expires_at < ?) ${lockRead('j')}`),
-			nowIso
-		);
-		const abandoned = rows.filter((r) => !own.has(Number(r.job_id)));
-		const spent = abandoned.filter((r) => Number(r.attempts) >= options.maxAttempts).map((r) => Number(r.job_id));
-		const requeued = abandoned.filter((r) => Number(r.attempts) < options.maxAttempts).map((r) => Number(r.job_id));
-		if (requeued.length > 0) {
-			await tx.job.updateMany({
-				where: { jobId: { in: requeued }, status: { in: [...CLAIMED_JOB_STATUSES] } },
-				data: {
-					status: 'queued',
-					error: 'requeued: the worker stopped while working on this job (lease expired)',
-					updatedAt: nowIso
-				}
-			});
-		}
-		const failed: number[] = [];
-		for (const jobId of spent) {
-			const error = `${WORKER_LOST_PREFIX} the worker stopped while working on this job on each of its ${options.maxAttempts} claims (killed or crashed; lease expired), so it is not claimed again`;
-			const result = await guardedUpdate(tx, jobId, GUARDS.failForGood, {
-				status: 'failed',
-				error,
-				appearanceJson: null,
-				updatedAt: nowIso
-			});
-			if (!result.won) continue;
-			const job = await tx.job.findUniqueOrThrow({ where: { jobId }, select: { telegramUserId: true } });
-			await queueGuestNotice(
-				tx,
-				{ jobId, telegramUserId: job.telegramUserId },
-				{ kind: 'failure', textKey: 'failed' },
-				nowIso
-			);
-			failed.push(jobId);
-		}
-		await tx.jobLease.deleteMany({ where: { jobId: { in: [...requeued, ...spent] } } });
-		return { requeued, failed };
-	});
-}
-
-/** How the error of a job failed at the cap by its worker's deaths starts (the console and the docs name it). */
-export const WORKER_LOST_PREFIX = 'worker lost:';
+// ─── Requeues and failures ───────────────────────────────────────────────────────────────────
 
 export interface RequeueOptions {
 	error: string;

@@ -127,7 +127,14 @@ function fakeBudget(clock: FakeClock) {
 }
 
 function depsFor(clock: FakeClock, more: Partial<OutboxDeps> = {}): OutboxDeps {
-	return { clock, logger: silentLogger, random: () => 0.5, sleep: async (ms) => clock.advance(ms), ...more };
+	return {
+		clock,
+		logger: silentLogger,
+		cooldown: new ChatCooldown(),
+		random: () => 0.5,
+		sleep: async (ms) => clock.advance(ms),
+		...more
+	};
 }
 
 describe('the outbox driver', () => {

@@ -62,7 +62,7 @@ export interface OutboxDeps {
 	/** The bot's one send budget (bot-budget.ts); a 429 anywhere holds it for every worker. */
 	budget?: Pick<BotBudget, 'holdMs' | 'take' | 'tryTake' | 'noteFlood'>;
 	/** This worker's per-chat flood control, for senders that keep one. */
-	cooldown?: ChatCooldown;
+	cooldown: ChatCooldown;
 	/** Real time in production; a FakeClock's advance in tests. */
 	sleep?: (ms: number) => Promise<void>;
 	random?: () => number;

@@ -5,6 +5,7 @@ import { createHTTPServer } from '@trpc/server/adapters/standalone';
 import { EventSource } from 'eventsource';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangeFeed, watchSnapshots } from '../console/change-feed.ts';
+import { silentLogger } from '../log/logger.ts';
 import { FakeClock, HOUR } from '../time/clock.ts';
 import { OpenStreams } from '../web/open-streams.ts';
 import { createCallerFactory, operatorProcedure, router, type TrpcContext } from './init.ts';
@@ -23,7 +24,7 @@ describe('live views and tRPC’s client', () => {
 		const views = new OpenStreams({ ...LIVE_VIEW_LIMITS, recheckMs: 20 }, clock);
 		let marker = 0;
 		let opened = 0;
-		const feed = new ChangeFeed(async () => String(marker), 10);
+		const feed = new ChangeFeed(async () => String(marker), silentLogger, 10);
 		const t = initTRPC.create();
 		const router = t.router({
 			watch: t.procedure.subscription(({ signal }) => {

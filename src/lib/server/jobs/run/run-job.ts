@@ -1,6 +1,7 @@
 import { deliverPack } from '../delivery/deliver-pack.ts';
 import { LeaseLost, WorkerShutdown } from '../job-errors.ts';
-import { recordProvidersUsed, releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../job.repository.ts';
+import { recordProvidersUsed } from '../job.repository.ts';
+import { releaseLease, renewLease, type ClaimedJob, type LeaseRef } from '../job-claims.repository.ts';
 import { drawStickers } from '../pipeline/run-pipeline.ts';
 import { handleJobFailure } from './job-failure.ts';
 import { buildJobContext } from './job-context.ts';

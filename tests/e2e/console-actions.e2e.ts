@@ -1,0 +1,234 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { lastAudit, plantStickers, seedGuests } from './console-fixtures.ts';
+import { E2E_DATA_DIR as DATA_DIR, signInOwnOperator, withE2eDb } from './console-operator.ts';
+
+/**
+ * The operator console's actions against the running product (built web + worker + emulator):
+ * live updates without reload, pause and resume, a guest's extra pack and reset, a job's retry and
+ * one sticker's redraw, the balance — each through the UI with its audit row. Fixtures are written
+ * straight into the product's SQLite file, as another process would. Who may act is
+ * console-access.e2e.ts.
+ */
+// Not a name with "action" in it: the Audit page's "Who" list names every operator, and its label
+// would then match getByLabel('Action') too.
+const ME = {
+	username: 'oskar',
+	password: 'operator password 456',
+	setupToken: 'e2eactionssetuptokenabcdefghijk3'
+};
+const ANNA = 7_001_001;
+const BORIS = 7_001_002;
+
+let failedJob = 0;
+let doneJob = 0;
+
+test.describe.serial('operator console: actions', () => {
+	let page: Page;
+
+	test.beforeAll(async ({ browser }) => {
+		({ failedJob, doneJob } = seedGuests({ anna: ANNA, boris: BORIS }, 'e2e'));
+		// Boris's pack cost one call (the job's spend a reset keeps, one of the provider's two calls on Live).
+		withE2eDb((db) =>
+			db
+				.prepare(
+					"INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, stage, images) VALUES (?, ?, 'image', 'gemini', 'm', 0.5, 1, 'sheet', 1)"
+				)
+				.run(doneJob, new Date().toISOString())
+		);
+		page = await (await browser.newContext()).newPage();
+		// The owner on a fresh product; an operator when another spec made the owner first.
+		await signInOwnOperator(page, { ...ME, role: 'operator' });
+	});
+
+	test('the Live page updates without a reload when a job changes in the database', async () => {
+		await page.goto('/console');
+		await page.evaluate(() => ((window as unknown as { stayedHere: boolean }).stayedHere = true));
+		const row = page.locator(`tr[data-job="${doneJob}"]`);
+		await expect(row).toContainText('done');
+		withE2eDb((db) =>
+			db
+				.prepare("UPDATE jobs SET status = 'failed', error = 'changed by hand', updated_at = ? WHERE job_id = ?")
+				.run(new Date().toISOString(), doneJob)
+		);
+		await expect(row).toContainText('failed', { timeout: 10_000 });
+		await expect(row).toContainText('changed by hand');
+		expect(await page.evaluate(() => (window as unknown as { stayedHere?: boolean }).stayedHere)).toBe(true);
+		withE2eDb((db) =>
+			db
+				.prepare("UPDATE jobs SET status = 'done', error = NULL, updated_at = ? WHERE job_id = ?")
+				.run(new Date().toISOString(), doneJob)
+		);
+		await expect(row).toContainText('done', { timeout: 10_000 });
+	});
+
+	test('Pause and Resume from the Live page, each audited with the operator and IP', async () => {
+		await page.getByLabel('Reason for the pause').fill('e2e check');
+		await page.getByRole('button', { name: 'Pause', exact: true }).click();
+		await page.getByRole('button', { name: 'Yes, pause everything' }).click();
+		await expect(page.getByRole('status', { name: 'Maintenance' })).toContainText('Paused');
+		expect(lastAudit('pause')).toMatchObject({
+			actor: ME.username,
+			ip: expect.stringMatching(/127\.0\.0\.1|::1|::ffff:127\.0\.0\.1/)
+		});
+		// Public /health says "paused" and nothing more; the reason is for operators only.
+		const health = await page.request.get('/health');
+		expect(await health.json()).toEqual({ status: 'paused', worker: { alive: expect.any(Boolean) }, demo: true });
+		expect(await page.request.get('/health').then((r) => r.text())).not.toContain('e2e check');
+		await page.getByRole('link', { name: 'Health' }).click();
+		const service = page.getByRole('region', { name: 'Service' });
+		await expect(service).toContainText('paused by an operator');
+		await expect(service).toContainText('e2e check');
+		await page.getByRole('link', { name: 'Live' }).click();
+
+		await page.getByRole('button', { name: 'Resume' }).click();
+		await expect(page.getByRole('region', { name: 'Maintenance' })).toContainText('Running');
+		expect(lastAudit('resume')?.actor).toBe(ME.username);
+	});
+
+	test('Guests: search, grant an extra pack', async () => {
+		await page.goto('/console/guests');
+		await page.getByRole('searchbox').fill('@anna_e2e');
+		const anna = page.locator(`tr[data-guest="${ANNA}"]`);
+		await expect(anna).toBeVisible();
+		await expect(page.locator(`tr[data-guest="${BORIS}"]`)).toHaveCount(0);
+		await anna.getByRole('button', { name: 'Grant extra pack' }).click();
+		await expect(anna).toContainText('Now 1 extra.');
+		expect(lastAudit('grant_extra_pack')).toMatchObject({ actor: ME.username, telegram_user_id: ANNA });
+		expect(
+			withE2eDb((db) => db.prepare('SELECT extra_packs_allowed AS n FROM users WHERE telegram_user_id = ?').get(ANNA))
+		).toEqual({ n: 1 });
+	});
+
+	test('Job page: retry a failed job', async () => {
+		await page.goto(`/console/jobs/${failedJob}`);
+		await expect(page.getByText('Last error: deadline passed')).toBeVisible();
+		await page.getByRole('button', { name: 'Retry job' }).click();
+		await page.getByRole('button', { name: 'Yes, queue it again' }).click();
+		await expect.poll(() => lastAudit('retry_job')?.job_id).toBe(failedJob);
+		expect(lastAudit('retry_job')?.actor).toBe(ME.username);
+		const job = withE2eDb((db) => db.prepare('SELECT error, created_at FROM jobs WHERE job_id = ?').get(failedJob)) as {
+			error: string | null;
+			created_at: string;
+		};
+		expect(job.error === null || !job.error.includes('deadline passed')).toBe(true);
+	});
+
+	test('Live shows each provider’s health and the queue; the Job page shows sticker verdicts and the guest’s messages', async () => {
+		// A failed call of no job (as a model check or a redraw leaves), so the job's own spend stays as seeded.
+		withE2eDb((db) => {
+			const now = new Date().toISOString();
+			db.prepare(
+				"INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, http_status, error, stage, images) VALUES (NULL, ?, 'image', 'gemini', 'm', 0, 0, 503, 'HTTP 503 e2e', 'sheet', 0)"
+			).run(now);
+			db.prepare(
+				"INSERT INTO bot_messages (telegram_user_id, direction, kind, text, at) VALUES (?, 'out', 'text', 'Your stickers are ready (e2e)', ?)"
+			).run(BORIS, now);
+			db.prepare(
+				"INSERT INTO guest_notices (job_id, telegram_user_id, kind, text_key, state, attempts, next_attempt_at, created_at, sent_at, message_id, error) VALUES (?, ?, 'generating', 'generating', 'sent', 2, ?, ?, ?, 5, NULL)"
+			).run(doneJob, BORIS, now, now, now);
+		});
+		const debug = path.join(DATA_DIR, 'debug_sheets');
+		mkdirSync(debug, { recursive: true });
+		const local = (n: number, ok: boolean) => ({
+			n,
+			ok,
+			faces: ok ? 1 : 0,
+			coverage: 0.4,
+			reasons: ok ? [] : ['no face'],
+			regenerated: !ok
+		});
+		const review = (n: number, ok: boolean) => ({
+			n,
+			ok,
+			likeness: ok ? 0.8 : 0.2,
+			onePerson: true,
+			cropped: false,
+			notes: ok ? [] : ['does not look like the anchor'],
+			regenerated: !ok
+		});
+		writeFileSync(
+			path.join(debug, `job${doneJob}_consistency.json`),
+			JSON.stringify({ jobId: doneJob, stickers: [local(1, true), local(2, false)] })
+		);
+		writeFileSync(
+			path.join(debug, `job${doneJob}_likeness.json`),
+			JSON.stringify({ jobId: doneJob, pack: { stickers: [review(1, true), review(2, false)] } })
+		);
+
+		await page.goto('/console');
+		const providers = page.getByRole('region', { name: 'Image providers' });
+		await expect(providers.getByTestId('queue-pause')).toContainText('running');
+		const gemini = providers.getByRole('row', { name: /gemini/ });
+		await expect(gemini).toContainText('failing');
+		await expect(gemini).toContainText('HTTP 503 e2e');
+		await expect(gemini).toContainText('1 of 2 calls');
+
+		await page.goto(`/console/jobs/${doneJob}`);
+		const verdicts = page.getByRole('table', { name: 'Sticker verdicts' });
+		await expect(verdicts.getByRole('row')).toHaveCount(3);
+		await expect(verdicts.getByRole('row', { name: /does not look like the anchor/ })).toContainText('20 %');
+		await expect(page.getByRole('table', { name: 'Guest messages' })).toContainText('Your stickers are ready (e2e)');
+		const notice = page.getByRole('table', { name: 'Guest notices' }).getByRole('row', { name: /Generating/ });
+		await expect(notice).toContainText('sent');
+		await expect(notice.getByRole('cell').nth(2)).toHaveText('2');
+	});
+
+	test('Job page: redraw one sticker of a delivered pack — queued, run by the worker, its outcome shown live', async () => {
+		await plantStickers('e2eTokBoris1');
+		await page.goto(`/console/jobs/${doneJob}`);
+		const second = page.locator('figure', { has: page.getByRole('img', { name: 'Sticker 2', exact: true }) });
+		await second.getByRole('button', { name: 'Redraw' }).click();
+		await second.getByRole('button', { name: 'Redraw #2' }).click();
+		await expect(second.getByText('Sticker 2 is queued for a redraw.')).toBeVisible();
+		expect(lastAudit('sticker_redraw')).toMatchObject({ actor: ME.username, job_id: doneJob, telegram_user_id: BORIS });
+		expect(JSON.parse(lastAudit('sticker_redraw')!.details!)).toMatchObject({
+			sticker: 2,
+			packName: 'boris_7001002_1_by_sticker_kiosk_bot'
+		});
+		// The fixture has stickers but no face crop or anchor (as after PHOTO_TTL): the worker refuses with a sentence.
+		const row = page.locator('tr', { hasText: '#2' }).filter({ hasText: ME.username });
+		await expect(row).toContainText('failed', { timeout: 15_000 });
+		await expect(row).toContainText('photo and drawings are gone');
+		await expect(
+			page
+				.locator('figure', { has: page.getByRole('img', { name: 'Sticker 5', exact: true }) })
+				.getByRole('button', { name: 'Redraw' })
+		).toBeEnabled();
+	});
+
+	test('Spend: set the balance; the estimate follows', async () => {
+		await page.goto('/console/spend');
+		await page.getByLabel('Real balance (USD)').fill('250');
+		await page.getByRole('button', { name: 'Set balance' }).click();
+		await expect(page.getByTestId('balance-estimate')).toHaveText('$250.00');
+		expect(JSON.parse(lastAudit('set_balance_override')!.details!)).toMatchObject({ value: 250 });
+	});
+
+	test('Guests: reset a guest — backup first, rows gone, spend kept, old pack links audited', async () => {
+		await page.goto('/console/guests');
+		const boris = page.locator(`tr[data-guest="${BORIS}"]`);
+		await boris.getByRole('button', { name: 'Reset guest' }).click();
+		await boris.getByRole('button', { name: 'Yes, delete this guest’s rows' }).click();
+		await expect(page.getByText(/Guest Boris .* was reset/)).toBeVisible();
+		await expect(boris).toHaveCount(0);
+		const audit = lastAudit('reset_user')!;
+		const details = JSON.parse(audit.details!);
+		expect(details.packLinks).toContain('https://t.me/addstickers/boris_7001002_1_by_sticker_kiosk_bot');
+		expect(details.deleted).toEqual({ users: 1, sessions: 1, jobs: 1 });
+		expect(existsSync(path.join(DATA_DIR, details.backup))).toBe(true);
+		expect(readdirSync(DATA_DIR).some((f) => /^app\.db\.bak-\d{8}-\d{6}-reset/.test(f))).toBe(true);
+		expect(withE2eDb((db) => db.prepare('SELECT count(*) AS n FROM api_usage WHERE job_id = ?').get(doneJob))).toEqual({
+			n: 1
+		});
+		await page.goto('/console/audit');
+		await page.getByLabel('Action').selectOption('reset_user');
+		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
+		// The guest-or-job box narrows the log once typing pauses.
+		await page.getByLabel('Guest or job id').fill(String(ANNA));
+		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(0);
+		await page.getByLabel('Guest or job id').fill(String(BORIS));
+		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
+	});
+});
