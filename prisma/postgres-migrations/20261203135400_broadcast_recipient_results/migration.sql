@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "idx_broadcast_recipients_results" ON "broadcast_recipients"("broadcast_id", "state", "id");
