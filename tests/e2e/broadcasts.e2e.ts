@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { hash, type Options } from '@node-rs/argon2';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
@@ -243,6 +244,11 @@ test('a broadcast’s page says who got it and who was skipped and why; the gues
 		await expect(row(ghost)).toContainText('Telegram has no chat with this person (chat not found)');
 		// Plain words: no status codes on the page.
 		await expect(recipients).not.toContainText(/\b(400|403|502)\b/);
+		const axe = await new AxeBuilder({ page })
+			.include('section[aria-labelledby="recipients-title"]')
+			.withTags(['wcag2a', 'wcag2aa'])
+			.analyze();
+		expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
 		// The filter, by keyboard: Everyone → Sent with the arrow key, the counts beside each choice.
 		const filters = page.getByRole('group', { name: 'Show' });
