@@ -5,6 +5,7 @@ import { startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.r
 import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { recordBotMessage } from '../../src/lib/server/messages/message-log.ts';
 import { readConversation } from '../../src/lib/server/messages/message-views.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
@@ -139,7 +140,25 @@ describe('a broadcast’s results per recipient', () => {
 			text: 'Thanks r1',
 			broadcast: { id, test: false, label: 'Sent' }
 		});
-		const times = lines.lines.map((l) => l.at);
+		// Lines the guest wrote before and after it sit either side: one timeline, oldest first.
+		const line = (text: string, at: string) =>
+			recordBotMessage(w.db, {
+				telegramUserId: BigInt(got!),
+				direction: 'in',
+				kind: 'text',
+				text,
+				messageId: null,
+				at
+			});
+		await line('before', now);
+		w.clock.advance(60_000);
+		await line('after', w.clock.now().toISOString());
+		const after = await readConversation(w.db, String(got));
+		const texts = after.lines.map((l) => l.text);
+		expect(texts.indexOf('before')).toBeGreaterThanOrEqual(0);
+		expect(texts.indexOf('before')).toBeLessThan(texts.indexOf('Thanks r1'));
+		expect(texts.at(-1)).toBe('after');
+		const times = after.lines.map((l) => l.at);
 		expect([...times].sort()).toEqual(times);
 		const skippedHistory = await readConversation(w.db, String(optsOut));
 		expect(skippedHistory.lines.find((l) => l.kind === 'broadcast')?.broadcast?.words).toContain('opted out of news');
@@ -197,6 +216,14 @@ describe('a broadcast’s results per recipient', () => {
 		expect((await as(ivan).broadcasts.recipients({ id, state: 'blocked' })).rows).toEqual([]);
 		// Guests without a users row are named by their id, as elsewhere in the console.
 		expect(pages[0]!.rows[0]!.guest).toBe('guest 500000');
+		// The operator's chat shows its test copy in its history, marked as one.
+		expect((await readConversation(w.db, '2')).lines).toEqual([
+			expect.objectContaining({
+				kind: 'broadcast',
+				text: 'Many',
+				broadcast: expect.objectContaining({ id, test: true })
+			})
+		]);
 	});
 
 	it('is for signed-in console users only; viewers read it like the page', async () => {
