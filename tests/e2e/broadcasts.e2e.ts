@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { hash, type Options } from '@node-rs/argon2';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
@@ -32,7 +33,7 @@ function plantGuests(
 		const eventId = Number(event.lastInsertRowid);
 		const kiosk = db
 			.prepare('INSERT INTO kiosks (name, key_hash, created_at) VALUES (?, ?, ?)')
-			.run(`bcast-kiosk-${RUN}`, `bcast-key-${RUN}`, now);
+			.run(`bcast-kiosk-${RUN}-${eventId}`, `bcast-key-${RUN}-${eventId}`, now);
 		for (const guest of guests) {
 			db.prepare('INSERT INTO users (telegram_user_id, first_name, consented_at, created_at) VALUES (?, ?, ?, ?)').run(
 				guest.id,
@@ -187,4 +188,112 @@ test('an operator broadcasts to one event’s guests who said yes to news; an op
 	await expect(page.getByTestId('broadcast-progress')).toHaveText('2 of 2 sent', { timeout: 20_000 });
 	for (const guest of [ann, cho]) await control.waitForMessage(guest!.id, hasText(second), { timeoutMs: 15_000 });
 	expect((await control.chatMessages(ben!.id)).filter(hasText(second))).toHaveLength(0);
+});
+
+test('a broadcast’s page says who got it and who was skipped and why; the guest’s history shows it', async ({
+	page
+}) => {
+	test.setTimeout(120_000);
+	const [gus, ola, bob] = await Promise.all(
+		['Gus', 'Ola', 'Bob'].map((first_name) => control.createUser({ first_name, language_code: 'en' }))
+	);
+	// Said yes to news but never opened a chat the emulator knows: Telegram has no chat with them.
+	const ghost = 880_000_000 + Math.floor(Math.random() * 1_000_000);
+	const eventName = `Results ${RUN}`;
+	plantGuests(
+		eventName,
+		[gus!.id, ola!.id, bob!.id, ghost].map((id) => ({ id, consented: true, inEvent: true, news: 'in' as const }))
+	);
+	for (const user of [gus, ola, bob]) {
+		await control.sendUserMessage({ user_id: user!.id, text: '/start' });
+		await control.waitForMessage(user!.id, (m) => m.from_bot, { timeoutMs: 15_000 });
+	}
+	// Bob blocks the bot in Telegram; we learn it only when the broadcast is refused.
+	await control.setBlocked(bob!.id, true);
+	// Ola's copy keeps failing (Telegram's servers answer 502) until she opts out with /stop.
+	await control.injectFault({ method: 'sendMessage', chat_id: ola!.id, times: 50, kind: '5xx', status: 502 });
+	try {
+		await signInOperator(page);
+		await page.goto('/console/broadcasts');
+		await page.getByLabel('Audience').selectOption({ label: eventName });
+		await expect(page.getByText('4 guests would get it now.')).toBeVisible();
+		const marker = `results-${RUN}`;
+		await page.getByLabel(/^Message/).fill(`Photos are ready ${marker}`);
+		await page.getByRole('button', { name: 'Save draft' }).click();
+		await expect(page.getByRole('heading', { level: 1, name: /Broadcast #\d+/ })).toBeVisible();
+		const broadcastPage = page.url();
+		const broadcastId = broadcastPage.split('/').pop()!;
+		const recipients = page.getByRole('table', { name: `Recipients of broadcast #${broadcastId}` });
+		await expect(page.getByTestId('recipients-empty')).toHaveText(
+			'Nobody yet: the guests are chosen when the broadcast starts.'
+		);
+		await page.getByRole('button', { name: 'Send now to 4 guests' }).click();
+		await page.getByRole('button', { name: 'Yes, send it now' }).click();
+
+		const row = (id: number) => recipients.locator(`tr[data-recipient="${id}"]`);
+		await expect(row(ola!.id)).toContainText('Waiting: try', { timeout: 20_000 });
+		await expect(row(ola!.id)).toContainText('Telegram’s servers answered with an error');
+		await control.sendUserMessage({ user_id: ola!.id, text: '/stop' });
+		await expect(row(ola!.id)).toContainText('Skipped: they opted out of news', { timeout: 20_000 });
+		// The bot's own answer to her /stop retries through the same fault: let it through, or it holds the bot up.
+		await control.clearFaults();
+		await expect(page.getByTestId('broadcast-state')).toHaveText('done', { timeout: 20_000 });
+
+		await expect(row(gus!.id)).toContainText(`Guest ${gus!.id}`);
+		await expect(row(gus!.id)).toContainText('Sent: the guest got it.');
+		await expect(row(gus!.id)).toContainText('sent at');
+		await expect(row(bob!.id)).toContainText('Not delivered: they have blocked the bot');
+		await expect(row(ghost)).toContainText('Telegram has no chat with this person (chat not found)');
+		// Plain words: no status codes on the page.
+		await expect(recipients).not.toContainText(/\b(400|403|502)\b/);
+		const axe = await new AxeBuilder({ page })
+			.include('section[aria-labelledby="recipients-title"]')
+			.withTags(['wcag2a', 'wcag2aa'])
+			.analyze();
+		expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+		// The filter, by keyboard: Everyone → Sent with the arrow key, the counts beside each choice.
+		const filters = page.getByRole('group', { name: 'Show' });
+		await expect(filters.getByRole('radio', { name: 'Everyone (4)' })).toBeChecked();
+		await expect(filters.getByRole('radio', { name: 'Skipped (1)' })).toBeVisible();
+		await expect(filters.getByRole('radio', { name: 'Blocked the bot (1)' })).toBeVisible();
+		await expect(filters.getByRole('radio', { name: 'Failed (1)' })).toBeVisible();
+		await filters.getByRole('radio', { name: 'Everyone (4)' }).focus();
+		await page.keyboard.press('ArrowRight');
+		await expect(filters.getByRole('radio', { name: 'Sent (1)' })).toBeChecked();
+		await expect(recipients.getByRole('row')).toHaveCount(2); // the header and Gus
+		await expect(row(gus!.id)).toBeVisible();
+		await filters.getByRole('radio', { name: 'Waiting (0)' }).check();
+		await expect(page.getByTestId('recipients-empty')).toContainText('Nobody here');
+		await filters.getByRole('radio', { name: 'Skipped (1)' }).check();
+		await expect(row(ola!.id)).toBeVisible();
+		await expect(page.getByRole('button', { name: 'Next page' })).toBeDisabled();
+
+		// Ola's history in the console: the broadcast, marked, skipped and why, linked back.
+		await row(ola!.id).getByRole('link', { name: 'Messages' }).click();
+		const chat = page.getByRole('region', { name: 'Conversation' });
+		const line = chat.locator(`li[data-broadcast="${broadcastId}"]`);
+		await expect(line).toContainText(`broadcast #${broadcastId}`);
+		await expect(line).toContainText('Skipped: they opted out of news');
+		await expect(line).toContainText(marker);
+		await line.getByRole('link', { name: `broadcast #${broadcastId}` }).click();
+		await expect(page.getByRole('heading', { level: 1, name: `Broadcast #${broadcastId}` })).toBeVisible();
+		expect((await control.chatMessages(gus!.id)).filter(hasText(marker))).toHaveLength(1);
+		expect((await control.chatMessages(ola!.id)).filter(hasText(marker))).toHaveLength(0);
+
+		// Gus asks the bot to forget him: his row goes with him; the page counts him, naming nobody.
+		await expect(row(gus!.id)).toBeVisible();
+		await control.sendUserMessage({ user_id: gus!.id, text: '/forget' });
+		const ask = await control.waitForMessage(gus!.id, (m) => m.from_bot && !!m.text?.startsWith('Delete everything'));
+		const yes = ask.buttons.flat().find((b) => b.text === 'Yes, delete everything')!;
+		await control.pressButton({ user_id: gus!.id, message_id: ask.message_id, callback_data: yes.callback_data! });
+		await control.waitForMessage(gus!.id, (m) => m.from_bot && !!m.text?.startsWith('Done.'), { timeoutMs: 15_000 });
+		await expect(page.getByTestId('recipients-erased')).toHaveText(
+			/^1 guest was erased since the broadcast started \(forgotten or past retention\)/
+		);
+		await expect(row(gus!.id)).toHaveCount(0);
+		await expect(page.getByRole('group', { name: 'Show' }).getByRole('radio', { name: 'Everyone (3)' })).toBeChecked();
+	} finally {
+		await control.clearFaults();
+	}
 });

@@ -121,7 +121,7 @@ describe('broadcasts in the console', () => {
 			state: 'cancelled',
 			audienceCount: 1,
 			counts: { skipped: 1 },
-			failures: [{ reason: 'cancelled', count: 1 }],
+			failures: [{ reason: 'Skipped: the broadcast was cancelled before their turn.', count: 1 }],
 			myTelegramId: '777000111'
 		});
 	});

@@ -17,6 +17,7 @@ import {
 } from './broadcast-recipients.repository.ts';
 import { readBroadcastImage } from './broadcast-image.ts';
 import { recordImageFileId } from './broadcasts.repository.ts';
+import { BROADCAST_MAX_ATTEMPTS, RECIPIENT_REASON } from './recipient-reasons.ts';
 import { readTestSendStanding } from './test-send.ts';
 
 /**
@@ -44,17 +45,17 @@ export interface BroadcastOutboxDeps {
 
 export const BROADCAST_CRASH_STEPS = ['broadcast_after_claim', 'broadcast_after_send'] as const;
 export type BroadcastCrashStep = (typeof BROADCAST_CRASH_STEPS)[number];
-export const MAX_ATTEMPTS = 6;
+export const MAX_ATTEMPTS = BROADCAST_MAX_ATTEMPTS;
 
 interface BroadcastMessage {
 	locale: Locale;
 }
 
 const STANDING_REASON: Record<Exclude<Standing, 'ok'>, string> = {
-	gone: 'no longer a guest',
-	not_opted_in: 'no longer opted in to news',
-	opted_out: 'opted out',
-	blocked: 'blocked the bot'
+	gone: RECIPIENT_REASON.gone,
+	not_opted_in: RECIPIENT_REASON.notOptedIn,
+	opted_out: RECIPIENT_REASON.optedOut,
+	blocked: RECIPIENT_REASON.blockedKnown
 };
 
 export function broadcastOutbox(
@@ -99,13 +100,13 @@ export function broadcastOutbox(
 			if (sent.photoFileId) await recordImageFileId(deps.db, row.broadcastId, sent.photoFileId);
 		},
 		postpone: (row, retryAt, error, counts) =>
-			recordRecipientFailure(deps.db, nowIso(), row.id, error ?? 'no place in the send budget yet', retryAt, counts),
+			recordRecipientFailure(deps.db, nowIso(), row.id, error ?? RECIPIENT_REASON.noPlace, retryAt, counts),
 		async end(row, as, reason, called) {
 			if (as === 'skipped') return closeRecipient(deps.db, nowIso(), row.id, 'skipped', reason);
 			if (as !== 'blocked') return recordRecipientFailure(deps.db, nowIso(), row.id, reason, null);
 			if (!called) return closeRecipient(deps.db, nowIso(), row.id, 'blocked', reason);
 			await markBotBlocked(deps.db, deps.clock, row.telegramUserId);
-			await closeRecipient(deps.db, nowIso(), row.id, 'blocked', 'blocked the bot (403)');
+			await closeRecipient(deps.db, nowIso(), row.id, 'blocked', RECIPIENT_REASON.blockedOnSend);
 		}
 	};
 }

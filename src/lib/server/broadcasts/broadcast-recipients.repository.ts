@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../db/client.ts';
 import { claimRowWithLease } from '../db/dialect/row-locks.ts';
 import { Prisma, type Broadcast, type BroadcastRecipient } from '../db/generated/client.ts';
+import { RECIPIENT_REASON } from './recipient-reasons.ts';
 
 /**
  * The per-recipient outbox (broadcast_recipients). A row is claimed before its Telegram call by
@@ -81,7 +82,7 @@ export async function closeRecipient(
 export async function skipQueuedForGuest(db: Db | Tx, nowIso: string, telegramUserId: bigint): Promise<number> {
 	const { count } = await db.broadcastRecipient.updateMany({
 		where: { telegramUserId, test: false, state: 'queued' },
-		data: { state: 'skipped', error: 'opted out', nextAttemptAt: null, updatedAt: nowIso }
+		data: { state: 'skipped', error: RECIPIENT_REASON.optedOut, nextAttemptAt: null, updatedAt: nowIso }
 	});
 	return count;
 }

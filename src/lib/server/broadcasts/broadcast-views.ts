@@ -7,6 +7,7 @@ import { countAudience } from './audience.ts';
 import { findTestSend } from './broadcast-recipients.repository.ts';
 import { findBroadcast, listBroadcasts } from './broadcasts.repository.ts';
 import { countOptedOutSince } from './news-opt-ins.repository.ts';
+import { describeRecipient } from './recipient-outcome.ts';
 
 /**
  * What the console's Broadcasts pages show: the list with progress, one broadcast's results
@@ -75,7 +76,12 @@ export async function readBroadcastDetail(db: Db, id: number, operatorId: number
 		audienceNow,
 		failures,
 		testSend: testSend
-			? { state: testSend.state, error: testSend.error, at: testSend.sentAt ?? testSend.updatedAt }
+			? {
+					state: testSend.state,
+					// In the operator's words: a test copy ends the way a guest's does.
+					error: testSend.error ? describeRecipient(testSend).words : null,
+					at: testSend.sentAt ?? testSend.updatedAt
+				}
 			: null,
 		myTelegramId: myTelegramId?.toString() ?? null
 	};
@@ -138,11 +144,17 @@ async function readOptedOutSince(db: Db, broadcast: Broadcast): Promise<number> 
 	);
 }
 
+/** Why guests did not get it, in the operator's words (recipient-outcome.ts), most common first. */
 async function readFailureReasons(db: Db, broadcastId: number): Promise<{ reason: string; count: number }[]> {
 	const groups = await db.broadcastRecipient.groupBy({
-		by: ['error'],
+		by: ['state', 'error', 'attempts'],
 		where: { broadcastId, test: false, state: { in: ['failed', 'blocked', 'skipped'] } },
 		_count: { _all: true }
 	});
-	return groups.map((g) => ({ reason: g.error ?? 'unknown', count: g._count._all })).sort((a, b) => b.count - a.count);
+	const byWords = new Map<string, number>();
+	for (const g of groups) {
+		const { words } = describeRecipient({ ...g, sentAt: null, nextAttemptAt: null, updatedAt: '' });
+		byWords.set(words, (byWords.get(words) ?? 0) + g._count._all);
+	}
+	return [...byWords].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count);
 }

@@ -2,6 +2,7 @@ import type { Db, Tx } from '../db/client.ts';
 import type { Broadcast } from '../db/generated/client.ts';
 import type { BroadcastState } from '../../schemas/broadcast.schema.ts';
 import { queueAudience } from './audience.ts';
+import { RECIPIENT_REASON } from './recipient-reasons.ts';
 
 /**
  * The broadcasts table. A broadcast moves draft → scheduled → sending → done, may be paused and
@@ -82,7 +83,7 @@ export async function cancelBroadcast(db: Db, nowIso: string, id: number): Promi
 		if (change.won) {
 			await tx.broadcastRecipient.updateMany({
 				where: { broadcastId: id, test: false, state: 'queued' },
-				data: { state: 'skipped', error: 'cancelled', nextAttemptAt: null, updatedAt: nowIso }
+				data: { state: 'skipped', error: RECIPIENT_REASON.cancelled, nextAttemptAt: null, updatedAt: nowIso }
 			});
 		}
 		return change;

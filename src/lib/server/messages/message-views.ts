@@ -1,3 +1,4 @@
+import { readGuestBroadcasts } from '../broadcasts/guest-broadcasts.ts';
 import type { Db } from '../db/client.ts';
 import { DAY, type Clock } from '../time/clock.ts';
 import { utcDayOf } from './message-log.ts';
@@ -25,11 +26,15 @@ export interface ConversationHead {
 }
 
 export interface ConversationLine {
-	id: number;
+	/** Unique in the conversation: `m<id>` for a chat message, `b<id>` for a broadcast's row. */
+	key: string;
 	direction: 'in' | 'out';
+	/** A chat message's kind, or `broadcast`. */
 	kind: string;
 	text: string | null;
 	at: string;
+	/** A broadcast this person was sent or skipped: which, and what happened to their copy. */
+	broadcast?: { id: number; test: boolean; label: string; words: string };
 }
 
 export interface ConversationView {
@@ -79,13 +84,24 @@ async function readRecentConversations(db: Db): Promise<ConversationHead[]> {
 export async function readConversation(db: Db, query: string): Promise<ConversationView> {
 	const telegramUserId = await resolveGuestId(db, query.trim());
 	if (telegramUserId === null) return { found: false, telegramUserId: null, name: null, username: null, lines: [] };
-	const [user, newest] = await Promise.all([
+	const [user, newest, broadcasts] = await Promise.all([
 		db.user.findUnique({ where: { telegramUserId }, select: { firstName: true, username: true } }),
-		db.botMessage.findMany({ where: { telegramUserId }, orderBy: { id: 'desc' }, take: CONVERSATION_LINES })
+		db.botMessage.findMany({ where: { telegramUserId }, orderBy: { id: 'desc' }, take: CONVERSATION_LINES }),
+		readGuestBroadcasts(db, telegramUserId, CONVERSATION_LINES)
 	]);
-	const lines = newest
+	const chat: ConversationLine[] = newest
 		.reverse()
-		.map((m) => ({ id: m.id, direction: m.direction as 'in' | 'out', kind: m.kind, text: m.text, at: m.at }));
+		.map((m) => ({ key: `m${m.id}`, direction: m.direction as 'in' | 'out', kind: m.kind, text: m.text, at: m.at }));
+	const sent: ConversationLine[] = broadcasts.map((b) => ({
+		key: `b${b.recipientId}`,
+		direction: 'out',
+		kind: 'broadcast',
+		text: b.excerpt,
+		at: b.at,
+		broadcast: { id: b.broadcastId, test: b.test, label: b.label, words: b.words }
+	}));
+	// One timeline, oldest first (a stable sort keeps the chat's own order on equal times), the newest lines kept.
+	const lines = [...chat, ...sent].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).slice(-CONVERSATION_LINES);
 	return {
 		found: user !== null || lines.length > 0,
 		telegramUserId: String(telegramUserId),

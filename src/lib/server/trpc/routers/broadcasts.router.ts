@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { composeBroadcastInput, scheduleBroadcastInput } from '../../../schemas/broadcast.schema.ts';
+import { composeBroadcastInput, RECIPIENT_STATES, scheduleBroadcastInput } from '../../../schemas/broadcast.schema.ts';
 import { countAudience, countOptedIn } from '../../broadcasts/audience.ts';
 import {
 	cancelBroadcastNow,
@@ -10,6 +10,7 @@ import {
 	type BroadcastActionDeps
 } from '../../broadcasts/broadcast-actions.ts';
 import { broadcastFeedFor } from '../../broadcasts/broadcast-feed.ts';
+import { readRecipientPage, RESULTS_PAGE_SIZE } from '../../broadcasts/broadcast-results.ts';
 import { readBroadcastDetail, readBroadcastEvents, readBroadcastList } from '../../broadcasts/broadcast-views.ts';
 import { testSendBroadcast } from '../../broadcasts/test-send.ts';
 import { operatorProcedure, router } from '../init.ts';
@@ -18,6 +19,13 @@ import { watchLive } from '../live-view.ts';
 /** Broadcasts to guests who opted in to news (docs/console.md "Broadcasts"): glue over src/lib/server/broadcasts. */
 const byId = z.object({ id: z.number().int().positive() });
 const audienceInput = z.object({ eventId: z.number().int().positive().nullable() });
+/** A page of one broadcast's recipients: `after` the last id shown (next page) or `before` the first (previous). */
+const recipientsInput = z.object({
+	id: z.number().int().positive(),
+	state: z.enum(RECIPIENT_STATES).nullable().default(null),
+	after: z.number().int().positive().nullable().default(null),
+	before: z.number().int().positive().nullable().default(null)
+});
 
 type Ctx = {
 	db: BroadcastActionDeps['db'];
@@ -44,6 +52,17 @@ export const broadcastsRouter = router({
 				readBroadcastDetail(ctx.db, input.id, ctx.operator.id)
 			)
 		),
+
+	/** Who got it, who is waiting, who was skipped or not reached and why (viewers too, like the page). */
+	recipients: operatorProcedure.input(recipientsInput).query(({ ctx, input }) =>
+		readRecipientPage(ctx.db, {
+			broadcastId: input.id,
+			state: input.state,
+			after: input.after,
+			before: input.before,
+			limit: RESULTS_PAGE_SIZE
+		})
+	),
 
 	events: operatorProcedure.query(({ ctx }) => readBroadcastEvents(ctx.db)),
 	audience: operatorProcedure.input(audienceInput).query(({ ctx, input }) => countAudience(ctx.db, input.eventId)),
