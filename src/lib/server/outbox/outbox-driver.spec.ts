@@ -244,6 +244,19 @@ describe('the outbox driver', () => {
 		expect(held[0]).toMatchObject({ state: 'queued', leaseUntil: 0 }); // never claimed
 	});
 
+	it('bulk lane: a chat held longer than a second in all (a killed worker’s place) puts the row back', async () => {
+		const clock = new FakeClock();
+		const fake = fakeBudget(clock);
+		const start = clock.now().getTime();
+		const rows = rowsFor(5);
+		const { sender, calls } = fakeOutbox(clock, rows, () => null, { places: 'bulk' });
+		const held = { ...fake.budget, take: async () => 100 }; // held: asked about again every 100 ms, forever
+		expect(await runOutboxPass(sender, depsFor(clock, { budget: held }))).toBe(0);
+		expect(calls).toEqual([]);
+		expect(clock.now().getTime() - start).toBe(SECOND);
+		expect(rows[0]).toMatchObject({ state: 'queued', attempts: 0, nextAttemptAt: clock.now().getTime() + 100 });
+	});
+
 	it('a hold that begins after the claim puts the row back until it ends, uncounted', async () => {
 		const clock = new FakeClock();
 		const fake = fakeBudget(clock);
