@@ -6,7 +6,7 @@ import { createFallbackProvider, createImageProvider, pricesFor } from '../../li
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { createCrashPoint } from '../../lib/server/jobs/run/crash-points.ts';
-import { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
+import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { JobLoop } from './job-loop.ts';
