@@ -10,6 +10,7 @@ import { createGenerationWorld, waitForJobStatus } from '../tests/integration/ge
 import type { FaultInput } from '../tools/fake-gemini/faults.ts';
 import { IMAGE_TOKENS } from '../tools/fake-gemini/image-size.ts';
 import { createFakeGemini } from '../tools/fake-gemini/server.ts';
+import { BotBudget } from '../src/lib/server/telegram/bot-budget.ts';
 
 /**
  * Cost per pack, measured: one gemini pack through the real job loop against the stand-in, at the
@@ -37,6 +38,7 @@ async function runPack(
 			config,
 			db: world.db,
 			clock: systemClock,
+			budget: new BotBudget(world.db, systemClock),
 			logger: createLogger('bench', 'silent'),
 			api: world.api,
 			workerId: 'bench',

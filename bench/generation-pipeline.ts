@@ -12,6 +12,7 @@ import { systemClock } from '../src/lib/server/time/clock.ts';
 import { createJobLoop } from '../src/worker/queue/start-queue.ts';
 import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-harness.ts';
 import { makeFaceCrop, makeSelfie } from '../tests/integration/generation-selfie.ts';
+import { BotBudget } from '../src/lib/server/telegram/bot-budget.ts';
 
 /**
  * One guest, offline provider + Telegram emulator, the real job loop in-process:
@@ -33,6 +34,7 @@ try {
 		config: world.config({ JOB_POLL_MS: '300' }),
 		db: world.db,
 		clock: systemClock,
+		budget: new BotBudget(world.db, systemClock),
 		logger: createLogger('bench', 'silent'),
 		api: world.api,
 		workerId: 'bench',

@@ -19,7 +19,14 @@ export function sendPacingFor(db: Db, clock: Clock): SendPacing {
 }
 
 /** Limits no message ever waits for (the bookkeeping stays: each message still writes its place). */
-const NO_WAITS = { perSecond: 1_000_000, bulkPerSecond: 1_000_000, guestReserve: 0, perChatMs: 0, perGroupMs: 0 };
+const NO_WAITS = {
+	perSecond: 1_000_000,
+	bulkPerSecond: 1_000_000,
+	guestReserve: 0,
+	perChatMs: 0,
+	perGroupMs: 0,
+	answerTimeoutMs: 0
+};
 
 /**
  * The budget's bookkeeping with limits that never make a message wait of their own, for harnesses whose tests

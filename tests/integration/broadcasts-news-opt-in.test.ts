@@ -66,6 +66,7 @@ describe('news opt-in after the pack, through the bot', () => {
 			config: world.config,
 			db: world.db,
 			clock: systemClock,
+			budget: new BotBudget(world.db, systemClock),
 			logger: silentLogger,
 			api,
 			workerId: 'w1',

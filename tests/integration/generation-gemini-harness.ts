@@ -8,6 +8,7 @@ import type { FaultInput } from '../../tools/fake-gemini/faults.ts';
 import { createFakeGemini, type FakeGemini } from '../../tools/fake-gemini/server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 
 /**
  * One guest's job through the gemini provider (the real @google/genai client) and the real job
@@ -63,6 +64,7 @@ export function useGeminiRuns(
 			config,
 			db: world.db,
 			clock: systemClock,
+			budget: new BotBudget(world.db, systemClock),
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			workerId: 'w1',

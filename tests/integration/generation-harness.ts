@@ -186,6 +186,7 @@ export function useGenerationWorld(prefix: string) {
 				config: world.config(extra),
 				db: world.db,
 				clock: systemClock,
+				budget: new BotBudget(world.db, systemClock),
 				logger: createLogger('test', 'silent'),
 				api: world.api,
 				workerId: 'w1',

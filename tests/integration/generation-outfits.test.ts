@@ -11,6 +11,7 @@ import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 
 /**
  * Two guests' jobs with the offline provider, each with its own outfit snapshot: the costume shows
@@ -88,6 +89,7 @@ describe('the outfit reaches the offline picture', () => {
 			config: world.config(),
 			db: world.db,
 			clock: systemClock,
+			budget: new BotBudget(world.db, systemClock),
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			workerId: 'w-outfits',
@@ -128,6 +130,7 @@ describe('the outfit reaches the offline picture', () => {
 			config: world.config(),
 			db: world.db,
 			clock: systemClock,
+			budget: new BotBudget(world.db, systemClock),
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			workerId: 'w-teal',

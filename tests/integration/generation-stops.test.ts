@@ -7,6 +7,7 @@ import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, stopLoopMidJob, type GenerationWorld } from './generation-harness.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 
 /**
  * A job stopped from outside is not a failed job. The worker's shutdown puts it back in the queue
@@ -25,6 +26,7 @@ describe('a job stopped from outside', () => {
 			config: world.config(),
 			db: world.db,
 			clock: systemClock,
+			budget: new BotBudget(world.db, systemClock),
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			workerId: 'w1',
@@ -44,6 +46,7 @@ describe('a job stopped from outside', () => {
 			config: world.config(),
 			db: world.db,
 			clock,
+			budget: new BotBudget(world.db, clock),
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			workerId: 'w1',

@@ -5,6 +5,7 @@ import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, stopLoopMidJob, type GenerationWorld } from './generation-harness.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 
 /** The "job claimed" line carries the claim's own time, which bench/scale-out.ts reads from the workers. */
 describe('the job loop’s claim line', () => {
@@ -22,6 +23,7 @@ describe('the job loop’s claim line', () => {
 			config: world.config(),
 			db: world.db,
 			clock: systemClock,
+			budget: new BotBudget(world.db, systemClock),
 			logger,
 			api: world.api,
 			workerId: 'w1',

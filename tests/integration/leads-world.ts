@@ -16,6 +16,7 @@ import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
+import { paceThroughBudget } from '../../src/lib/server/telegram/send-budget-api.ts';
 
 /**
  * The leads world for integration tests: a migrated database (SQLite, or PostgreSQL under
@@ -84,11 +85,16 @@ export async function startLeadsWorld(dir: string, start = '2026-06-01T06:00:00.
 }
 
 function makeDeps(db: Db, clock: FakeClock, emulator: TelegramEmulator): LeadsTaskDeps {
+	// Paced like the worker's leads client (no sender skips the budget), with limits that never wait.
+	const pacing = sendPacingWithoutWaits(db, clock);
+	const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
+	paceThroughBudget(api, pacing);
 	return {
 		db,
 		clock,
 		logger: silentLogger,
-		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url }),
+		api,
+		budget: pacing.budget,
 		chatId: EMULATOR_SALES_GROUP_ID,
 		locale: 'ru',
 		cooldown: new ChatCooldown(),

@@ -13,6 +13,7 @@ import type { QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { runNextStickerRedraw } from '../../src/worker/tasks/sticker-redraws.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 
 /**
  * An operator redraws one sticker of a delivered pack. One offline job is delivered
@@ -36,6 +37,7 @@ describe('redrawing one sticker of a delivered pack', () => {
 			config: world.config(),
 			db: world.db,
 			clock: systemClock,
+			budget: new BotBudget(world.db, systemClock),
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			workerId: 'w1',

@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from 'grammy';
 import { EMULATOR_BOT_TOKEN, parseConfig } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
-import { FakeClock } from '../../src/lib/server/time/clock.ts';
+import { BOT_LIMITS } from '../../src/lib/server/telegram/bot-budget.ts';
 import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import type { BotContext } from '../../src/worker/bot/context.ts';
-import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { startedUser } from '../../tools/telegram-emulator/test-support.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
-import { testsRunOnPostgres } from '../helpers/pg-test-db.ts';
-import { useTestDb } from '../helpers/test-db.ts';
+import { useSendBudgetWorld, type Send } from '../helpers/send-budget-world.ts';
 
 /**
  * The bot's own replies take their places in the shared send budget: two workers' bots (each its
@@ -22,28 +19,17 @@ import { useTestDb } from '../helpers/test-db.ts';
  * 429 the bot gets becomes the hold every worker reads.
  */
 describe('the bot’s replies wait for the shared send budget', () => {
-	const openDb = useTestDb('send-budget-bot-');
-	const closers: (() => Promise<unknown>)[] = [];
-	afterEach(async () => {
-		for (const close of closers.splice(0).reverse()) await close();
-	});
+	const sendBudgetWorld = useSendBudgetWorld('send-budget-bot-');
 
 	async function world() {
-		const made = await openDb();
-		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const emulator: TelegramEmulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN });
-		closers.push(() => emulator.close());
+		const world = await sendBudgetWorld();
+		const { made, clock, emulator } = world;
 		const config = parseConfig(
 			{ NODE_ENV: 'test', DATA_DIR: made.dir, DB_PATH: made.dbPath, TELEGRAM_API_ROOT: emulator.url },
 			PROJECT_ROOT
 		);
 		/** When each message left, by the FakeClock (recorded once the budget let it go). */
-		const sentAt: number[] = [];
-		const waits: number[] = [];
-		const sleep = async (ms: number) => {
-			waits.push(ms);
-			clock.advance(ms);
-		};
+		const sends: Send[] = [];
 		const botOn = (db: Db): Bot<BotContext> => {
 			const bot = createBot(
 				{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
@@ -53,50 +39,49 @@ describe('the bot’s replies wait for the shared send budget', () => {
 					logger: silentLogger,
 					config,
 					fileStore: localFileStore(made.dir),
-					sendPacing: { budget: new BotBudget(db, clock), sleep },
+					sendPacing: world.pacingOn(db),
 					runtime: new RuntimeSettings({ db, clock, config })
 				}
 			);
-			bot.api.config.use(async (prev, method, payload, signal) => {
-				const response = await prev(method, payload, signal);
-				if (method === 'sendMessage') sentAt.push(clock.now().getTime());
-				return response;
-			});
+			world.recordSends(bot.api, 'sendMessage', sends);
 			return bot;
 		};
-		const secondDb = testsRunOnPostgres() ? made.reopen() : made.db;
-		if (secondDb !== made.db) closers.push(() => secondDb.$disconnect());
-		return { db: made.db, clock, emulator, sentAt, waits, bots: [botOn(made.db), botOn(secondDb)] as const };
+		return { ...world, sends, bots: [botOn(world.db), botOn(world.otherDb)] as const };
 	}
 
 	it('keeps two workers’ messages to one guest a second apart, replies to updates included', async () => {
-		const { emulator, sentAt, waits, bots } = await world();
+		const { db, emulator, sends, waits, bots, onClose } = await world();
 		const chat = await startedUser(emulator);
 		const [first, second] = bots;
 		await first.init();
 		const polling = first.start({ allowed_updates: ['message'], timeout: 1 });
-		closers.push(async () => {
+		onClose(async () => {
 			await first.stop();
 			await polling.catch(() => undefined);
 		});
 		const sentCount = async (count: number) => {
 			const deadline = Date.now() + 10_000;
-			while (sentAt.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-			expect(sentAt).toHaveLength(count);
+			while (sends.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+			expect(sends).toHaveLength(count);
 		};
 		// One after the other (so each moment recorded is the one its place was taken at): the guest
 		// asks, the other worker writes to the same guest, and again. With a budget per worker, or
 		// replies outside it, the other worker's message would go at once.
 		await sentCount(1); // the reply to the guest's first /start
-		sentAt.length = 0;
+		sends.length = 0;
 		for (const round of [1, 2]) {
 			await emulator.control.sendUserMessage({ user_id: chat, text: '/help' });
 			await sentCount(2 * round - 1);
 			await second.api.sendMessage(chat, `from the other worker ${round}`);
 			await sentCount(2 * round);
 		}
-		const sorted = [...sentAt].sort((a, b) => a - b);
+		const sorted = sends.map((send) => send.at).sort((a, b) => a - b);
 		for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThanOrEqual(1000);
+		// Each call settled its place once answered: the chat is not held, and no message waited for a
+		// place's 35 s timeout — only for the spacing from the previous answer.
+		expect(sorted.at(-1)! - sorted[0]!).toBeLessThan(4 * BOT_LIMITS.perChatMs + 1000);
+		const row = await db.telegramSendBudget.findUnique({ where: { key: `chat:${chat}` } });
+		expect(row?.recent).toBe('');
 		expect(waits.length).toBeGreaterThan(0);
 		const fromBot = (await emulator.control.chatMessages(chat)).filter((message) => message.from_bot);
 		expect(fromBot).toHaveLength(5); // with the reply to the first /start

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { BOT_LIMITS, BotBudget, type Lane } from '../../src/lib/server/telegram/bot-budget.ts';
+import { HELD_POLL_MS } from '../../src/lib/server/telegram/send-budget-rules.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { testsRunOnPostgres } from '../helpers/pg-test-db.ts';
 import { useTestDb } from '../helpers/test-db.ts';
@@ -67,12 +68,13 @@ describe('the Telegram send budget shared through the database', () => {
 			];
 			if (step % 2 === 1) wants.reverse(); // neither worker always asks first
 			const waits = await atOnce(wants.map((want) => () => want.budget.take(want.chat, want.lane)));
-			waits.forEach((wait, i) => {
+			for (const [i, wait] of waits.entries()) {
 				const want = wants[i]!;
-				if (wait > 0) return;
+				if (wait > 0) continue;
+				await want.budget.settle(want.chat); // the call is answered at once
 				taken.push({ at, chat: want.chat, lane: want.lane });
 				if (want.bulkOf !== undefined) bulkNext[want.bulkOf]!++;
-			});
+			}
 			clock.advance(10);
 		}
 		const times = taken.map((place) => place.at);
@@ -117,10 +119,40 @@ describe('the Telegram send budget shared through the database', () => {
 		const posted: number[] = [];
 		for (let step = 0; step < 180; step++) {
 			const answers = await atOnce(budgets.map((budget) => () => budget.tryTake(-1001234567n)));
-			for (const yes of answers) if (yes) posted.push(clock.now().getTime() - start);
+			for (const [n, yes] of answers.entries()) {
+				if (!yes) continue;
+				await budgets[n]!.settle(-1001234567n);
+				posted.push(clock.now().getTime() - start);
+			}
 			clock.advance(BOT_LIMITS.perGroupMs / 4); // a quarter of the group's spacing: a place comes free on a step
 		}
 		expect(busiest(posted, 60_000)).toBe(20);
 		expect(posted.length).toBe(45); // 180 steps of a quarter spacing: one place every fourth step
+	});
+
+	it('holds a chat while a stalled worker’s call is unanswered, and spaces its next place from the answer', async () => {
+		const { clock, budgets } = await twoWorkers();
+		const [stalled, other] = budgets;
+		expect(await stalled.take(7n, 'guest')).toBe(0);
+		clock.advance(1500); // the stalled worker has not called yet; a place-only budget would give one now
+		expect(await other.take(7n, 'guest')).toBe(HELD_POLL_MS);
+		expect(await other.take(-100777n, 'guest')).toBe(0); // other chats are not held
+		await stalled.settle(7n); // its call was answered now
+		expect(await other.take(7n, 'guest')).toBe(BOT_LIMITS.perChatMs);
+		clock.advance(BOT_LIMITS.perChatMs);
+		expect(await other.take(7n, 'guest')).toBe(0);
+	});
+
+	it('frees a chat held by a worker that never answered after answerTimeoutMs; its late settle leaves the next place alone', async () => {
+		const { clock, budgets, reopen } = await twoWorkers();
+		const [dead, other] = budgets;
+		expect(await dead.take(7n, 'bulk')).toBe(0);
+		clock.advance(BOT_LIMITS.answerTimeoutMs);
+		expect(await other.take(7n, 'guest')).toBe(0);
+		await dead.settle(7n); // too late: the place it held was given again
+		const third = new BotBudget(reopen(), clock);
+		expect(await third.take(7n, 'guest')).toBe(HELD_POLL_MS); // still held by the other worker's place
+		await other.settle(7n);
+		expect(await third.take(7n, 'guest')).toBe(BOT_LIMITS.perChatMs);
 	});
 });

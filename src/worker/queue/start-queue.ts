@@ -6,7 +6,7 @@ import { createFallbackProvider, createImageProvider, pricesFor } from '../../li
 import type { Clock } from '../../lib/server/time/clock.ts';
 import type { TelegramApi } from '../../lib/server/telegram/api.ts';
 import { createCrashPoint } from '../../lib/server/jobs/run/crash-points.ts';
-import { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
+import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { JobLoop } from './job-loop.ts';
@@ -14,7 +14,7 @@ import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-
 
 /**
  * `noticeApi`: the guest notices' client (the worker passes one whose sends the message history sees);
- * `budget`: the worker's one bot-wide send budget, shared with the broadcasts (a fresh one when not given).
+ * `budget`: the worker's one bot-wide send budget, shared with the broadcasts (required: no sender skips it).
  * `fileStore`: the process's one store from openFileStore at start (required: the loop never opens its own).
  */
 type QueueInput = {
@@ -25,7 +25,7 @@ type QueueInput = {
 	api: TelegramApi;
 	workerId: string;
 	noticeApi?: TelegramApi;
-	budget?: BotBudget;
+	budget: BotBudget;
 	fileStore: FileStore;
 };
 
@@ -40,7 +40,7 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 	let username: string | undefined;
 	const crashPoint = createCrashPoint();
 	const noticeApi = input.noticeApi ?? createNoticeApi(config);
-	const budget = input.budget ?? new BotBudget(input.db, input.clock);
+	const budget = input.budget;
 	const deps: QueueDeps = {
 		db: input.db,
 		clock: input.clock,

@@ -28,7 +28,16 @@ export function createLeadsTaskDeps(
 	const api = createOutboxApi(config.telegram);
 	// Cards, pings, edits, reminders and the digest wait for their places (the group: one every 3 s).
 	paceThroughBudget(api, pacing);
-	return { db, clock, logger, api, chatId: settings.chatId, locale: settings.locale, cooldown: new ChatCooldown() };
+	return {
+		db,
+		clock,
+		logger,
+		api,
+		budget: pacing.budget,
+		chatId: settings.chatId,
+		locale: settings.locale,
+		cooldown: new ChatCooldown()
+	};
 }
 
 /** The leads tasks' deps with the sales group and its language in force: a changed group gets the next new card. */

@@ -36,10 +36,11 @@ export class WorkerFleet {
 		private readonly env: Record<string, string>
 	) {}
 
-	async start(slot: number): Promise<Launch> {
+	/** `env`: this launch's own additions to the fleet's environment (a stalled worker's STALL_AFTER_PLACE_MS). */
+	async start(slot: number, env: Record<string, string> = {}): Promise<Launch> {
 		const dataDir = path.join(this.baseDir, `worker-${slot}`);
 		mkdirSync(dataDir, { recursive: true });
-		const child = startTs('src/worker/main.ts', { env: { ...this.env, DATA_DIR: dataDir } });
+		const child = startTs('src/worker/main.ts', { env: { ...this.env, ...env, DATA_DIR: dataDir } });
 		const output = await waitForOutput(child, (text) => text.includes('"worker started"'), 90_000);
 		const started = parseLines(output).find((line) => line.msg === 'worker started');
 		const launch: Launch = { slot, workerId: String(started?.workerId), process: child, killedAt: null };

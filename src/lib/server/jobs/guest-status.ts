@@ -89,7 +89,11 @@ export async function refreshGuestStatuses(deps: GuestStatusDeps): Promise<numbe
 		if (text === null || text === message.shownText) continue;
 		if (deps.cooldown.isCooling(message.chatId, now)) continue;
 		if (!(await deps.pacer.take(message.chatId, Date.parse(message.touchedAt), now.getTime()))) continue;
-		if (await editStatus(deps, message, text)) edited++;
+		try {
+			if (await editStatus(deps, message, text)) edited++;
+		} finally {
+			await deps.pacer.settle(message.chatId);
+		}
 	}
 	return edited;
 }

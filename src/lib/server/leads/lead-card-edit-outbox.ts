@@ -18,6 +18,7 @@ import {
 } from './lead-card-edits.repository.ts';
 import { countRepeats } from './lead-outbox.repository.ts';
 import { scrubRepeatPings } from './repeat-ping-erasure.ts';
+import type { BotBudget } from '../telegram/bot-budget.ts';
 
 /**
  * Re-rendering a lead's card in the sales group, asked for in lead_card_edits (status changes from
@@ -31,7 +32,10 @@ export interface LeadCardDeps {
 	db: Db;
 	clock: Clock;
 	logger: Logger;
+	/** The sales group's client: its calls wait for their places in `budget` (paceThroughBudget). */
 	api: TelegramApi;
+	/** The bot's one send budget the client is paced by (the outbox driver requires it). */
+	budget: BotBudget;
 	locale: Locale;
 	cooldown: ChatCooldown;
 	random?: () => number;

@@ -102,9 +102,11 @@ function fakeBudget(clock: FakeClock) {
 	const last = new Map<bigint, number>();
 	let hold = 0;
 	const floods: number[] = [];
+	const settled: bigint[] = [];
 	const wait = (chatId: bigint) => Math.max(0, (last.get(chatId) ?? -Infinity) + SECOND - clock.now().getTime());
 	return {
 		floods,
+		settled,
 		setHold: (until: number) => (hold = until),
 		budget: {
 			holdMs: async () => Math.max(0, hold - clock.now().getTime()),
@@ -118,6 +120,9 @@ function fakeBudget(clock: FakeClock) {
 				last.set(chatId, clock.now().getTime());
 				return true;
 			},
+			settle: async (chatId: bigint) => {
+				settled.push(chatId);
+			},
 			noteFlood: async (ms: number) => {
 				floods.push(ms);
 				hold = Math.max(hold, clock.now().getTime() + ms);
@@ -127,9 +132,11 @@ function fakeBudget(clock: FakeClock) {
 }
 
 function depsFor(clock: FakeClock, more: Partial<OutboxDeps> = {}): OutboxDeps {
+	const { budget } = fakeBudget(clock);
 	return {
 		clock,
 		logger: silentLogger,
+		budget,
 		cooldown: new ChatCooldown(),
 		random: () => 0.5,
 		sleep: async (ms) => clock.advance(ms),
@@ -245,6 +252,19 @@ describe('the outbox driver', () => {
 		expect(held[0]).toMatchObject({ state: 'queued', leaseUntil: 0 }); // never claimed
 	});
 
+	it('bulk lane: a chat held longer than a second in all (a killed worker’s place) puts the row back', async () => {
+		const clock = new FakeClock();
+		const fake = fakeBudget(clock);
+		const start = clock.now().getTime();
+		const rows = rowsFor(5);
+		const { sender, calls } = fakeOutbox(clock, rows, () => null, { places: 'bulk' });
+		const held = { ...fake.budget, take: async () => 100 }; // held: asked about again every 100 ms, forever
+		expect(await runOutboxPass(sender, depsFor(clock, { budget: held }))).toBe(0);
+		expect(calls).toEqual([]);
+		expect(clock.now().getTime() - start).toBe(SECOND);
+		expect(rows[0]).toMatchObject({ state: 'queued', attempts: 0, nextAttemptAt: clock.now().getTime() + 100 });
+	});
+
 	it('a hold that begins after the claim puts the row back until it ends, uncounted', async () => {
 		const clock = new FakeClock();
 		const fake = fakeBudget(clock);
@@ -264,6 +284,21 @@ describe('the outbox driver', () => {
 			nextAttemptAt: clock.now().getTime() + 30 * SECOND,
 			error: FLOOD_HOLD_NOTE
 		});
+	});
+
+	it('settles each place once its call is answered or fails; a row with no call takes and settles none', async () => {
+		const clock = new FakeClock();
+		const fake = fakeBudget(clock);
+		const rows = [...rowsFor(5, 6, 7), { ...rowsFor(8)[0]!, id: 4, skip: 'opted out' }];
+		const { sender } = fakeOutbox(clock, rows, (row) => (row.id === 2 ? telegramError(500, 'Bad Gateway') : null));
+		await runOutboxPass(sender, depsFor(clock, { budget: fake.budget }));
+		expect(fake.settled).toEqual([5n, 6n, 7n]);
+
+		// The leads' client takes and settles its own places: the driver settles none of them.
+		const client = fakeBudget(clock);
+		const clientSender = fakeOutbox(clock, rowsFor(9), () => null, { places: 'client' });
+		expect(await runOutboxPass(clientSender.sender, depsFor(clock, { budget: client.budget }))).toBe(1);
+		expect(client.settled).toEqual([]);
 	});
 
 	it('ends a row without a call when prepare says so', async () => {

@@ -59,9 +59,12 @@ export interface OutboxSender<Row, Message, Sent> {
 export interface OutboxDeps {
 	clock: Clock;
 	logger: Logger;
-	/** The bot's one send budget (bot-budget.ts); a 429 anywhere holds it for every worker. */
-	budget?: Pick<BotBudget, 'holdMs' | 'take' | 'tryTake' | 'noteFlood'>;
-	/** This worker's per-chat flood control, for senders that keep one. */
+	/**
+	 * The bot's one send budget (bot-budget.ts), required: every sender's message takes a place in it
+	 * (a `client` sender through its paced client). A 429 anywhere holds it for every worker.
+	 */
+	budget: Pick<BotBudget, 'holdMs' | 'take' | 'tryTake' | 'settle' | 'noteFlood'>;
+	/** This worker's per-chat flood control, shared by every sender to a guest: a 429 on one keeps all off that chat. */
 	cooldown: ChatCooldown;
 	/** Real time in production; a FakeClock's advance in tests. */
 	sleep?: (ms: number) => Promise<void>;
@@ -97,8 +100,8 @@ export async function runOutboxPass<Row, Message, Sent>(
 
 /** Before a claim: the bulk lane stops for a long hold (every worker reads it), one chat for its cooldown. */
 async function mayClaim(sender: OutboxSender<unknown, unknown, unknown>, deps: OutboxDeps): Promise<boolean> {
-	if (sender.oneChat !== undefined && deps.cooldown?.isCooling(sender.oneChat, deps.clock.now())) return false;
-	if (sender.places !== 'bulk' || !deps.budget) return true;
+	if (sender.oneChat !== undefined && deps.cooldown.isCooling(sender.oneChat, deps.clock.now())) return false;
+	if (sender.places !== 'bulk') return true;
 	const hold = await deps.budget.holdMs();
 	if (hold > MAX_INLINE_WAIT_MS) return false;
 	if (hold > 0) await sleepOf(deps)(hold);
@@ -112,7 +115,7 @@ export async function handleRow<Row, Message, Sent>(
 	row: Row
 ): Promise<RowOutcome> {
 	const chatId = sender.chatId(row);
-	if (deps.cooldown?.isCooling(chatId, deps.clock.now())) {
+	if (deps.cooldown.isCooling(chatId, deps.clock.now())) {
 		await sender.postpone(row, new Date(deps.clock.now().getTime() + SECOND), null, false);
 		return 'later';
 	}
@@ -142,7 +145,7 @@ export async function handleRow<Row, Message, Sent>(
 	}
 	let sent: Sent;
 	try {
-		sent = await sender.send(row, prepared.message);
+		sent = await sendInPlace(sender, deps, chatId, () => sender.send(row, prepared.message));
 	} catch (error) {
 		return recordFailure(sender, deps, row, chatId, error);
 	}
@@ -157,12 +160,30 @@ async function takePlace(
 	deps: OutboxDeps,
 	chatId: bigint
 ): Promise<number> {
-	if (sender.places === 'client' || !deps.budget) return 0;
+	if (sender.places === 'client') return 0;
 	if (sender.places === 'guest') return (await deps.budget.tryTake(chatId)) ? 0 : SECOND;
-	for (;;) {
+	// Short waits are slept through, a second at the most in all: a chat held by a call in flight is
+	// asked about every 100 ms, and one a killed worker held stays so for 35 s — the row goes back.
+	for (let slept = 0; ;) {
 		const wait = await deps.budget.take(chatId, 'bulk');
-		if (wait === 0 || wait > MAX_INLINE_WAIT_MS) return wait;
+		if (wait === 0 || slept + wait > MAX_INLINE_WAIT_MS) return wait;
 		await sleepOf(deps)(wait);
+		slept += wait;
+	}
+}
+
+/** The call, then its place settled (answered or failed), so the chat's spacing counts from the answer. */
+async function sendInPlace<Sent>(
+	sender: OutboxSender<unknown, unknown, unknown>,
+	deps: OutboxDeps,
+	chatId: bigint,
+	call: () => Promise<Sent>
+): Promise<Sent> {
+	if (sender.places === 'client') return call();
+	try {
+		return await call();
+	} finally {
+		await deps.budget.settle(chatId);
 	}
 }
 
@@ -178,8 +199,8 @@ async function recordFailure<Row>(
 	const verdict = decideAfterFailure(error, attempt, sender.ladder, now, deps.random);
 	if (verdict.retryAfterMs > 0) {
 		// A 429: this chat is left alone that long, and the bot as a whole slows down (every worker).
-		deps.cooldown?.pause(chatId, now.getTime() + verdict.retryAfterMs);
-		await deps.budget?.noteFlood(verdict.retryAfterMs);
+		deps.cooldown.pause(chatId, now.getTime() + verdict.retryAfterMs);
+		await deps.budget.noteFlood(verdict.retryAfterMs);
 	}
 	if (verdict.verdict === 'end') {
 		await sender.end(row, verdict.as, verdict.error, true);

@@ -16,9 +16,8 @@ export interface NoticeDeps {
 /** Messages to every admin id, each after its place in the send budget; one failing admin does not stop the others. */
 export async function alertAdmins(deps: NoticeDeps, adminIds: readonly bigint[], text: string): Promise<void> {
 	for (const id of adminIds) {
-		await deps.pacing.budget.waitForPlace(id, 'guest', deps.pacing.sleep);
-		await deps.api
-			.sendMessage(Number(id), text)
+		await deps.pacing.budget
+			.sendInPlace(id, deps.pacing.sleep, () => deps.api.sendMessage(Number(id), text))
 			.catch((error: unknown) => deps.logger.warn({ err: error }, 'could not alert an admin'));
 	}
 }

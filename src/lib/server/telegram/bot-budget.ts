@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../time/clock.ts';
 import { lockKeys } from '../db/dialect/row-locks.ts';
 import {
 	BOT_LIMITS,
 	budgetKeys,
+	chatKey,
 	placeWait,
+	settledRow,
 	takePlace,
 	type BotLimits,
 	type BudgetRow,
@@ -26,19 +29,33 @@ export { BOT_LIMITS, type BotLimits, type Lane } from './send-budget-rules.ts';
  * whole second; `bulk` (broadcasts) keeps its own slower even pace, may not take the last
  * `guestReserve` places of any second and waits out a 429's hold — so guests never queue behind a
  * broadcast.
+ *
+ * A place holds its chat until its sender calls `settle` once the Bot API answered the call (or it
+ * failed): the chat's next place is given no sooner than that answer + the chat's spacing, so the
+ * spacing holds for arrivals at Telegram even when a worker stalls between its place and its call.
+ * Every sender settles what it took, in a `finally`; a place never settled (its worker died) frees
+ * the chat after `answerTimeoutMs`.
  */
 export class BotBudget {
 	#takes = 0;
+	/** This worker's places not yet settled: the chat's key → the token its row is held by. */
+	readonly #held = new Map<string, string>();
 
 	constructor(
 		private readonly db: Db,
 		private readonly clock: Clock,
-		private readonly limits: BotLimits = BOT_LIMITS
+		private readonly limits: BotLimits = BOT_LIMITS,
+		/** Runs after each place taken, before its sender calls (the fleet test's stalled worker, send-stall.ts). */
+		private readonly afterPlace: () => Promise<void> = async () => undefined
 	) {}
 
-	/** Takes a place for a message to `chatId` now and says 0, or says how long to wait (nothing taken). */
+	/**
+	 * Takes a place for a message to `chatId` now and says 0, or says how long to wait (nothing
+	 * taken). A place taken must be settled (`settle`) once its call is answered.
+	 */
 	async take(chatId: bigint, lane: Lane): Promise<number> {
 		const keys = budgetKeys(chatId, lane);
+		const token = randomUUID();
 		const wait = await this.db.$transaction(async (tx) => {
 			// Rows that do not exist yet hold no lock, so the keys are locked (nothing on SQLite).
 			await lockKeys(
@@ -49,7 +66,7 @@ export class BotBudget {
 			const now = this.#now();
 			const waitMs = placeWait(rows, chatId, lane, now, this.limits);
 			if (waitMs > 0) return waitMs;
-			for (const row of takePlace(rows, chatId, lane, now, this.limits)) {
+			for (const row of takePlace(rows, chatId, lane, now, this.limits, token)) {
 				await tx.telegramSendBudget.upsert({
 					where: { key: row.key },
 					create: row,
@@ -58,8 +75,35 @@ export class BotBudget {
 			}
 			return 0;
 		});
-		if (wait === 0 && ++this.#takes % PRUNE_EVERY === 0) await this.#prune();
-		return wait;
+		if (wait > 0) return wait;
+		this.#held.set(chatKey(chatId), token);
+		if (++this.#takes % PRUNE_EVERY === 0) await this.#prune();
+		await this.afterPlace();
+		return 0;
+	}
+
+	/**
+	 * The call to `chatId` whose place this budget gave was answered (or failed) now: the chat's
+	 * next place counts its spacing from this moment. One conditional statement: a hold that timed
+	 * out and was taken again by another place is left alone.
+	 */
+	async settle(chatId: bigint): Promise<void> {
+		const key = chatKey(chatId);
+		const token = this.#held.get(key);
+		if (token === undefined) return;
+		this.#held.delete(key);
+		const { nextAt, recent } = settledRow(key, this.#now(), this.limits);
+		await this.db.telegramSendBudget.updateMany({ where: { key, recent: token }, data: { nextAt, recent } });
+	}
+
+	/** Sends through `call` once a place is taken (waiting for it), and settles it when `call` is answered. */
+	async sendInPlace<T>(chatId: bigint, sleep: (ms: number) => Promise<void>, call: () => Promise<T>): Promise<T> {
+		await this.waitForPlace(chatId, 'guest', sleep);
+		try {
+			return await call();
+		} finally {
+			await this.settle(chatId);
+		}
 	}
 
 	/** The guest lane's question: true = a place is taken, send now; false = not now (next pass). */

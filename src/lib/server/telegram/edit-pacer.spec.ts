@@ -5,6 +5,7 @@ import { EditPacer, type GuestPlaces, STATUS_EDIT_EVERY_MS, STATUS_EDITS_PER_SEC
 /** A bot budget with room for every edit: these tests are about the pacer's own limits. */
 const roomyBudget: GuestPlaces = {
 	tryTake: async () => true,
+	settle: async () => undefined,
 	noteFlood: async () => undefined,
 	isSpent: async () => false
 };

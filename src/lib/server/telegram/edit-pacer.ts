@@ -2,7 +2,7 @@ import { SECOND } from '../time/clock.ts';
 import type { BotBudget } from './bot-budget.ts';
 
 /** The part of the bot's send budget the edits use (its guest lane). */
-export type GuestPlaces = Pick<BotBudget, 'tryTake' | 'noteFlood' | 'isSpent'>;
+export type GuestPlaces = Pick<BotBudget, 'tryTake' | 'settle' | 'noteFlood' | 'isSpent'>;
 
 /**
  * How often the guests' status messages may be edited: at most once every `perChatMs` per guest
@@ -37,6 +37,11 @@ export class EditPacer {
 		this.#recent.push(nowMs);
 		this.#lastByChat.set(key, nowMs);
 		return true;
+	}
+
+	/** The edit `take` allowed was answered (or failed): the guest's chat is free again after its spacing. */
+	async settle(chatId: bigint): Promise<void> {
+		await this.budget.settle(chatId);
 	}
 
 	/** A 429 on an edit: the bot-wide budget holds its broadcasts too. */

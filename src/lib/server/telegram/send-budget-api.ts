@@ -47,13 +47,14 @@ export function messageChatOf(method: string, payload: unknown): bigint | null {
  * Makes every message `api` sends wait for its place in the bot's one send budget (guest lane: a
  * person is waiting for it, so it may run a little ahead of the broadcasts), and turns every 429
  * it gets into the budget's persisted hold, so every worker — and a restarted one — slows down.
- * Installed before auto-retry, so each retried call takes a place of its own.
+ * Installed before auto-retry, so each retried call takes a place of its own; each place is settled
+ * when its call is answered, so the chat's next message is spaced from that answer (bot-budget.ts).
  */
 export function paceThroughBudget(api: Api, pacing: SendPacing): void {
 	api.config.use(async (prev, method, payload, signal) => {
 		const chatId = messageChatOf(method, payload);
-		if (chatId !== null) await pacing.budget.waitForPlace(chatId, 'guest', pacing.sleep);
-		const response = await prev(method, payload, signal);
+		const call = () => prev(method, payload, signal);
+		const response = chatId === null ? await call() : await pacing.budget.sendInPlace(chatId, pacing.sleep, call);
 		if (!response.ok && response.error_code === 429)
 			await pacing.budget.noteFlood((response.parameters?.retry_after ?? 0) * 1000);
 		return response;

@@ -1,18 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { BOT_LIMITS, placeWait, takePlace, type BotLimits, type BudgetRow, type Lane } from './send-budget-rules.ts';
+import {
+	BOT_LIMITS,
+	chatKey,
+	HELD_POLL_MS,
+	placeWait,
+	settledRow,
+	takePlace,
+	type BotLimits,
+	type BudgetRow,
+	type Lane
+} from './send-budget-rules.ts';
 
-/** The table in memory: what one transaction of BotBudget.take does, without the database. */
+/** The table in memory: what BotBudget's take and settle do, without the database. */
 class Rows {
 	rows: BudgetRow[] = [];
 	constructor(private readonly limits: BotLimits = BOT_LIMITS) {}
 	wait(chatId: bigint, lane: Lane, now: number): number {
 		return placeWait(this.rows, chatId, lane, now, this.limits);
 	}
+	/** A place whose call is answered at once (at `now`). */
 	take(chatId: bigint, lane: Lane, now: number): boolean {
-		if (this.wait(chatId, lane, now) > 0) return false;
-		for (const row of takePlace(this.rows, chatId, lane, now, this.limits))
-			this.rows = [...this.rows.filter((r) => r.key !== row.key), row];
+		if (!this.takeHeld(chatId, lane, now)) return false;
+		this.settle(chatId, now);
 		return true;
+	}
+	/** A place whose call is not answered yet. */
+	takeHeld(chatId: bigint, lane: Lane, now: number): boolean {
+		if (this.wait(chatId, lane, now) > 0) return false;
+		for (const row of takePlace(this.rows, chatId, lane, now, this.limits, `place-${now}`)) this.#put(row);
+		return true;
+	}
+	settle(chatId: bigint, answeredAt: number): void {
+		this.#put(settledRow(chatKey(chatId), answeredAt, this.limits));
+	}
+	#put(row: BudgetRow): void {
+		this.rows = [...this.rows.filter((r) => r.key !== row.key), row];
 	}
 	hold(until: number): void {
 		this.rows.push({ key: 'hold', nextAt: BigInt(until), recent: '' });
@@ -87,5 +109,27 @@ describe('the send budget’s rules', () => {
 			);
 		}
 		expect(bulkChat).toBeGreaterThan(0); // guests ask for more than fits: the broadcast gets what is left
+	});
+
+	it('spaces a chat from the previous call’s answer: a place not answered yet holds the chat', () => {
+		const budget = new Rows();
+		expect(budget.takeHeld(7n, 'guest', 0)).toBe(true);
+		// The worker stalls 2 s before its call arrives: the chat is held, asked about again soon.
+		expect(budget.wait(7n, 'guest', 1200)).toBe(HELD_POLL_MS);
+		expect(budget.take(8n, 'guest', 1200)).toBe(true); // other chats are not held
+		budget.settle(7n, 2000);
+		expect(budget.wait(7n, 'guest', 2000)).toBe(BOT_LIMITS.perChatMs);
+		expect(budget.wait(7n, 'guest', 3200)).toBe(0);
+
+		expect(budget.takeHeld(-100123n, 'guest', 0)).toBe(true);
+		budget.settle(-100123n, 1500);
+		expect(budget.wait(-100123n, 'guest', 1500)).toBe(BOT_LIMITS.perGroupMs);
+	});
+
+	it('frees a chat whose place is never answered (its worker died) after answerTimeoutMs', () => {
+		const budget = new Rows();
+		expect(budget.takeHeld(7n, 'bulk', 0)).toBe(true);
+		expect(budget.wait(7n, 'guest', BOT_LIMITS.answerTimeoutMs - HELD_POLL_MS / 2)).toBe(HELD_POLL_MS / 2);
+		expect(budget.take(7n, 'guest', BOT_LIMITS.answerTimeoutMs)).toBe(true);
 	});
 });

@@ -4,10 +4,15 @@
  *     lane may fill `perSecond` of any rolling second, the bulk lane only `perSecond - guestReserve`,
  *     so the last places of every second are always left to guests.
  *   - `bulk`: the broadcasts' own even pace (`nextAt` moves on by 1000 / bulkPerSecond ms a message).
- *   - `chat:<id>`: one message every perChatMs (1.2 s) to a private chat (`nextAt` = last + perChatMs),
- *     so never two in a second as Telegram sees them.
- *   - `group:<id>` (a negative chat id: groups): one every perGroupMs = 3.1 s, so never more than 20 in
- *     any rolling minute — Telegram's per-group limit.
+ *   - `chat:<id>`: one message every perChatMs (1.2 s) to a private chat, so never two in a second as
+ *     Telegram sees them. The spacing counts from the previous call's answer, not its place: a place
+ *     taken is held (`recent` = the place's token, `nextAt` = taken + answerTimeoutMs) until its
+ *     sender settles it when the Bot API answered (`nextAt` = answered + perChatMs). Telegram got the
+ *     call before it answered, so however long a worker stalls between its place and its call, the
+ *     next message to the chat arrives ≥ perChatMs after it. A place never settled (its worker died)
+ *     frees the chat after answerTimeoutMs.
+ *   - `group:<id>` (a negative chat id: groups): the same, one every perGroupMs = 3.1 s, so never more
+ *     than 20 in any rolling minute — Telegram's per-group limit.
  *   - `hold`: a 429's retry_after; the bulk lane takes no place before its `nextAt`.
  * Pure functions of the rows and the time, so the rules are tested without a database.
  */
@@ -22,6 +27,8 @@ export interface BotLimits {
 	perChatMs: number;
 	/** Spacing between two messages to one group chat (Telegram: 20 a minute). */
 	perGroupMs: number;
+	/** How long a place taken but not yet answered holds its chat at most (a worker that died holding it). */
+	answerTimeoutMs: number;
 }
 
 /**
@@ -36,8 +43,14 @@ export const BOT_LIMITS: BotLimits = {
 	bulkPerSecond: 22,
 	guestReserve: 6,
 	perChatMs: 1200,
-	perGroupMs: 3100
+	perGroupMs: 3100,
+	// Longer than a Bot API call may take (the outbox client's timeout is 30 s, most answer in
+	// milliseconds); short enough that a chat a killed worker held is free again soon.
+	answerTimeoutMs: 35_000
 };
+
+/** A held chat is asked about again this often: its answer usually comes within milliseconds. */
+export const HELD_POLL_MS = 100;
 
 export type Lane = 'guest' | 'bulk';
 
@@ -89,29 +102,51 @@ export function placeWait(
 ): number {
 	const keys = budgetKeys(chatId, lane).filter((key) => key !== 'bot');
 	let freeAt = windowFreeAt(recentMoments(rows, now), now, lane, limits);
-	for (const row of rows) if (keys.includes(row.key)) freeAt = Math.max(freeAt, Number(row.nextAt));
+	for (const row of rows) if (keys.includes(row.key)) freeAt = Math.max(freeAt, rowFreeAt(row, now));
 	return Math.max(0, freeAt - now);
 }
 
-/** The rows as they stand once a message took its place at `now` (the hold is only read). */
+/** When a row lets the next message go; a chat held by a call in flight is asked about again soon. */
+function rowFreeAt(row: BudgetRow, now: number): number {
+	const nextAt = Number(row.nextAt);
+	return isHeld(row) && nextAt > now ? Math.min(nextAt, now + HELD_POLL_MS) : nextAt;
+}
+
+/** A chat's row whose last place is taken and not yet answered. */
+export function isHeld(row: BudgetRow): boolean {
+	return (row.key.startsWith('chat:') || row.key.startsWith('group:')) && row.recent !== '';
+}
+
+/** The spacing after a message to the chat of `key`. */
+export function chatSpacingMs(key: string, limits: BotLimits): number {
+	return key.startsWith('group:') ? limits.perGroupMs : limits.perChatMs;
+}
+
+/**
+ * The rows as they stand once a message took its place at `now` (the 429 hold is only read): its
+ * chat held by `token` until the call is answered (settledRow), answerTimeoutMs at the most.
+ */
 export function takePlace(
 	rows: readonly BudgetRow[],
 	chatId: bigint,
 	lane: Lane,
 	now: number,
-	limits: BotLimits
+	limits: BotLimits,
+	token: string
 ): BudgetRow[] {
 	const recent = [...recentMoments(rows, now), now].slice(-limits.perSecond).join(',');
 	const taken: BudgetRow[] = [{ key: 'bot', nextAt: BigInt(now), recent }];
 	const key = chatKey(chatId);
-	taken.push({
-		key,
-		nextAt: BigInt(now + (key.startsWith('group:') ? limits.perGroupMs : limits.perChatMs)),
-		recent: ''
-	});
+	const heldUntil = now + Math.max(limits.answerTimeoutMs, chatSpacingMs(key, limits));
+	taken.push({ key, nextAt: BigInt(heldUntil), recent: token });
 	if (lane === 'bulk') {
 		const from = Math.max(Number(rows.find((row) => row.key === 'bulk')?.nextAt ?? now), now);
 		taken.push({ key: 'bulk', nextAt: BigInt(Math.ceil(from + WINDOW_MS / limits.bulkPerSecond)), recent: '' });
 	}
 	return taken;
+}
+
+/** A chat's row once the call of its held place was answered at `answeredAt`: the spacing counts from there. */
+export function settledRow(key: string, answeredAt: number, limits: BotLimits): BudgetRow {
+	return { key, nextAt: BigInt(answeredAt + chatSpacingMs(key, limits)), recent: '' };
 }

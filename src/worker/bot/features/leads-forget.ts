@@ -31,7 +31,7 @@ export function leadsForgetFeature(): Composer<BotContext> {
 		await ctx.reply(
 			leadText(ctx.locale, key, { id, days: BACKUP_ROTATION_DAYS, date: formatTashkent(result.erasedAt) })
 		);
-		const deps = { ...ctx.deps, api: ctx.api, locale: settings.locale, cooldown };
+		const deps = { ...ctx.deps, api: ctx.api, budget: ctx.deps.sendPacing.budget, locale: settings.locale, cooldown };
 		await refreshLeadCardNow(deps, Number(id)).catch((error: unknown) =>
 			ctx.deps.logger.warn(
 				{ err: error, leadId: Number(id) },

@@ -34,7 +34,7 @@ export function leadsStatusFeature(): Composer<BotContext> {
 			text: change.outcome === 'changed' ? `${t('statusSet')}: ${label}` : `${t('statusAlready')}: ${label}`
 		});
 		if (change.outcome !== 'changed') return;
-		const deps = { ...ctx.deps, api: ctx.api, locale: settings.locale, cooldown };
+		const deps = { ...ctx.deps, api: ctx.api, budget: ctx.deps.sendPacing.budget, locale: settings.locale, cooldown };
 		await refreshLeadCardNow(deps, leadId).catch((error: unknown) =>
 			ctx.deps.logger.warn({ err: error, leadId }, 'card edit after a status change failed; the card-edit task retries')
 		);

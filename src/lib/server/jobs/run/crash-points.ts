@@ -44,3 +44,14 @@ export function createCrashPoint(env: NodeJS.ProcessEnv = process.env): CrashPoi
 		process.kill(process.pid, 'SIGKILL');
 	};
 }
+
+/**
+ * The fleet send-budget test's stalled worker: with NODE_ENV=test and STALL_AFTER_PLACE_MS=<ms>,
+ * every place this worker takes in the send budget is followed by that long a wait before its call
+ * — a worker the machine holds between its place and its call, on purpose. A no-op otherwise.
+ */
+export function createPlaceStall(env: NodeJS.ProcessEnv = process.env): () => Promise<void> {
+	const ms = env.NODE_ENV === 'test' ? Number(env.STALL_AFTER_PLACE_MS ?? 0) : 0;
+	if (!(ms > 0)) return async () => undefined;
+	return () => new Promise((resolve) => setTimeout(resolve, ms));
+}
