@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { recordBotMessage } from '../../src/lib/server/messages/message-log.ts';
 import { readConversation } from '../../src/lib/server/messages/message-views.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { queueBroadcast, seedGuests } from './broadcast-world.ts';
@@ -41,6 +42,7 @@ async function setUp() {
 		logger: silentLogger,
 		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
 		budget: new BotBudget(w.db, w.clock),
+		cooldown: new ChatCooldown(),
 		leaseMs: 120_000,
 		sleep: async (ms) => w.clock.advance(ms),
 		random: () => 0.5,

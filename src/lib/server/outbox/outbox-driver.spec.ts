@@ -1,10 +1,10 @@
 import { GrammyError } from 'grammy';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../log/logger.ts';
 import { ChatCooldown } from '../telegram/flood-control.ts';
 import { FakeClock, SECOND } from '../time/clock.ts';
 import { decideAfterFailure, type EndReason, type FailureLadder } from './failure-ladder.ts';
-import { FLOOD_HOLD_NOTE, runOutboxPass, type OutboxDeps, type OutboxSender } from './outbox-driver.ts';
+import { FLOOD_HOLD_NOTE, runOutboxPass, type OutboxSender } from './outbox-driver.ts';
+import { depsFor, fakeBudget } from './outbox-fakes.ts';
 
 /** An error exactly as grammY throws it for a Bot API answer with ok: false. */
 function telegramError(error_code: number, description: string, retry_after?: number): GrammyError {
@@ -95,53 +95,6 @@ function rowsFor(...chats: number[]): FakeRow[] {
 		leaseUntil: 0,
 		error: null
 	}));
-}
-
-/** A send budget in memory: a chat gets one place a second; a hold is a moment before which bulk waits. */
-function fakeBudget(clock: FakeClock) {
-	const last = new Map<bigint, number>();
-	let hold = 0;
-	const floods: number[] = [];
-	const settled: bigint[] = [];
-	const wait = (chatId: bigint) => Math.max(0, (last.get(chatId) ?? -Infinity) + SECOND - clock.now().getTime());
-	return {
-		floods,
-		settled,
-		setHold: (until: number) => (hold = until),
-		budget: {
-			holdMs: async () => Math.max(0, hold - clock.now().getTime()),
-			take: async (chatId: bigint) => {
-				const w = Math.max(wait(chatId), hold - clock.now().getTime());
-				if (w <= 0) last.set(chatId, clock.now().getTime());
-				return Math.max(0, w);
-			},
-			tryTake: async (chatId: bigint) => {
-				if (wait(chatId) > 0) return false;
-				last.set(chatId, clock.now().getTime());
-				return true;
-			},
-			settle: async (chatId: bigint) => {
-				settled.push(chatId);
-			},
-			noteFlood: async (ms: number) => {
-				floods.push(ms);
-				hold = Math.max(hold, clock.now().getTime() + ms);
-			}
-		}
-	};
-}
-
-function depsFor(clock: FakeClock, more: Partial<OutboxDeps> = {}): OutboxDeps {
-	const { budget } = fakeBudget(clock);
-	return {
-		clock,
-		logger: silentLogger,
-		budget,
-		cooldown: new ChatCooldown(),
-		random: () => 0.5,
-		sleep: async (ms) => clock.advance(ms),
-		...more
-	};
 }
 
 describe('the outbox driver', () => {
