@@ -21,11 +21,10 @@ import { leadsStatusFeature } from './features/leads-status.ts';
 import { botText } from '../../lib/i18n/bot.ts';
 import { installMessageHistory } from './message-history.ts';
 import { RuntimeSettings } from '../../lib/server/settings/runtime-settings.ts';
+import { clientOptions, type TelegramEndpoint } from '../../lib/server/telegram/bot-token.ts';
 
-export interface CreateBotOptions {
-	token: string;
-	apiRoot: string;
-}
+/** The bot's token and API root; `tokenInForce` (the worker's): its api reads the token at each call. */
+export type CreateBotOptions = TelegramEndpoint;
 
 /**
  * The bot with its features in order; `apiRoot` points it at Telegram or at the emulator. `runtime`:
@@ -37,7 +36,7 @@ export function createBot(
 	otherSenders: readonly Api[] = []
 ): Bot<BotContext> {
 	const deps: BotDeps = { ...input, runtime: input.runtime ?? new RuntimeSettings(input) };
-	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
+	const bot = new Bot<BotContext>(options.token, { client: clientOptions(options) });
 	// Before auto-retry: each retried call takes its own place. Each update's ctx.api copies these.
 	paceThroughBudget(bot.api, deps.sendPacing);
 	applyTelegramRetryPolicy(bot.api);
