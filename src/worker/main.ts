@@ -12,7 +12,7 @@ import { markWorkerStopped, registerWorker } from '../lib/server/workers/worker-
 import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
 import { UpdatesLeaseKeeper } from './bot/updates-lease.ts';
-import { BotTokenSwitch } from './bot/bot-token-switch.ts';
+import { BotTokenSwitch, botTokenToStartWith } from './bot/bot-token-switch.ts';
 import { BotTokenInForce } from '../lib/server/telegram/bot-token.ts';
 import { alertAdmins } from '../lib/server/telegram/admin-alerts.ts';
 import { dialectOf } from '../lib/server/db/dialect/dialect.ts';
@@ -69,7 +69,16 @@ async function main(): Promise<void> {
 	// bot token replaced while the worker runs are applied by the runtime-settings task.
 	const secretKey = loadSettingsSecretKey(envConfig, clock);
 	const secrets = () => readSecretsInForce(db, secretKey, envConfig);
-	const config = withBotTokenInForce(envConfig, (await secrets()).telegramBotToken);
+	const config = withBotTokenInForce(
+		envConfig,
+		envConfig.telegram.mode === 'cloud'
+			? await botTokenToStartWith(
+					{ db, clock, logger, apiRoot: envConfig.telegram.apiRoot },
+					envConfig.telegram.token,
+					(await secrets()).telegramBotToken
+				)
+			: undefined
+	);
 
 	// Nothing runs on a timer until everything the tasks use is built: one schedule, added at the end.
 	// The bot's one send budget (in the database, shared by every worker): notices, status edits,
@@ -178,8 +187,8 @@ async function main(): Promise<void> {
 }
 
 /**
- * The bot token in force at this start: the console's replacement when one is set (never in demo
- * mode, which talks to the emulator), else TELEGRAM_BOT_TOKEN. getUpdates offsets are Telegram's,
+ * The bot token in force at this start: the console's replacement when one is set and Telegram
+ * does not refuse it (never in demo mode, which talks to the emulator), else TELEGRAM_BOT_TOKEN. getUpdates offsets are Telegram's,
  * per bot: the same bot under a new token resumes where it left off (nothing confirmed is lost),
  * another bot starts with its own queue. A token replaced later is taken by BotTokenSwitch.
  */

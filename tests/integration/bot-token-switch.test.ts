@@ -9,7 +9,7 @@ import { alertAdmins } from '../../src/lib/server/telegram/admin-alerts.ts';
 import { BotTokenInForce } from '../../src/lib/server/telegram/bot-token.ts';
 import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
 import { FakeClock, MINUTE } from '../../src/lib/server/time/clock.ts';
-import { BotTokenSwitch } from '../../src/worker/bot/bot-token-switch.ts';
+import { BotTokenSwitch, botTokenToStartWith } from '../../src/worker/bot/bot-token-switch.ts';
 import type { BotDeps } from '../../src/worker/bot/context.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
@@ -191,6 +191,12 @@ describe('a bot token replaced on the console is taken without a restart', () =>
 		worker.clock.advance(2 * MINUTE);
 		await worker.settingsPass();
 		await worker.settingsPass(worker.newSwitch());
+		expect(await alerts()).toHaveLength(1);
+
+		// A restart with the refused token still saved starts bot A with the environment's token, no new alert.
+		const start = { db: worker.db, clock: worker.clock, logger: silentLogger, apiRoot: emulator.url };
+		expect(await botTokenToStartWith(start, TOKEN_A, WRONG_TOKEN)).toBe(TOKEN_A);
+		expect(await botTokenToStartWith(start, TOKEN_A, TOKEN_B)).toBe(TOKEN_B);
 		expect(await alerts()).toHaveLength(1);
 
 		// A good token afterwards switches and clears the refusal.

@@ -17,6 +17,40 @@ import type { BotRunner } from './runner.ts';
 /** The new token's getMe may take this long before the switch waits for a later pass. */
 const PROBE_TIMEOUT_SECONDS = 10;
 
+function refusalSentence(error: GrammyError, outcome: string): string {
+	return `Telegram refused the new bot token (${error.description}), so the bot ${outcome}. Check the token with @BotFather and save it again.`;
+}
+
+const isRefusal = (error: unknown): error is GrammyError =>
+	error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404);
+
+/**
+ * The token a worker starts with: the console's when one is saved, unless Telegram refuses it —
+ * a token refused while the worker ran must not stop the bot at the next start. Then the
+ * environment's runs and the refusal is recorded for the pages (the admins were told when it was
+ * first refused). Telegram unreachable at start decides nothing: the console's token is used.
+ */
+export async function botTokenToStartWith(
+	deps: { db: Db; clock: Clock; logger: Logger; apiRoot: string },
+	environment: string,
+	consoleToken: string | undefined
+): Promise<string> {
+	if (!consoleToken || consoleToken === environment) return environment;
+	try {
+		await new Api(consoleToken, { apiRoot: deps.apiRoot, timeoutSeconds: PROBE_TIMEOUT_SECONDS }).getMe();
+	} catch (error) {
+		if (!isRefusal(error)) return consoleToken;
+		deps.logger.error(
+			{ status: error.error_code },
+			'the bot token saved on the console is refused by Telegram; starting with TELEGRAM_BOT_TOKEN'
+		);
+		const sentence = refusalSentence(error, 'runs with TELEGRAM_BOT_TOKEN from the environment');
+		await recordBotTokenRefusal(deps.db, deps.clock, consoleToken, sentence);
+		return environment;
+	}
+	return consoleToken;
+}
+
 export interface BotTokenSwitchDeps {
 	db: Db;
 	clock: Clock;
@@ -46,6 +80,8 @@ export class BotTokenSwitch {
 	readonly #deps: BotTokenSwitchDeps;
 	/** The last token asked about that is not in force (a digest), and whether Telegram was unreachable. */
 	#lastTry: { token: string; at: number; unreachable: boolean } | undefined;
+	/** Whether the saved token was found to be the one in force (and any old refusal removed). */
+	#inForceSettled = false;
 
 	constructor(deps: BotTokenSwitchDeps) {
 		this.#deps = deps;
@@ -55,11 +91,14 @@ export class BotTokenSwitch {
 		const { clock, tokenInForce } = this.#deps;
 		if (!wanted) return;
 		if (wanted === tokenInForce.value) {
-			// Back to the token in force after a refused one: the refusal no longer applies.
-			if (this.#lastTry) await clearBotTokenRefusal(this.#deps.db);
+			// The token in force is the one saved (again, after a refused one, or since this start):
+			// a refusal recorded earlier no longer applies. Checked once, not at every pass.
+			if (!this.#inForceSettled) await clearBotTokenRefusal(this.#deps.db);
+			this.#inForceSettled = true;
 			this.#lastTry = undefined;
 			return;
 		}
+		this.#inForceSettled = false;
 		const now = clock.now().getTime();
 		const digest = tokenDigest(wanted);
 		const last = this.#lastTry;
@@ -69,7 +108,7 @@ export class BotTokenSwitch {
 		try {
 			me = await probe.getMe();
 		} catch (error) {
-			const refused = error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404);
+			const refused = isRefusal(error);
 			this.#lastTry = { token: digest, at: now, unreachable: !refused };
 			if (refused) await this.#refuse(wanted, error);
 			else this.#deps.logger.warn({ err: error }, 'the new bot token waits: Telegram could not be reached for getMe');
@@ -81,9 +120,7 @@ export class BotTokenSwitch {
 	async #refuse(token: string, error: GrammyError): Promise<void> {
 		const { db, clock, logger } = this.#deps;
 		const username = this.#currentUsername();
-		const sentence =
-			`Telegram refused the new bot token (${error.description}), so the bot keeps running as @${username} ` +
-			'with the token it had. Check the token with @BotFather and save it again.';
+		const sentence = refusalSentence(error, `keeps running as @${username} with the token it had`);
 		logger.error({ status: error.error_code }, 'bot token change refused by Telegram; the old bot keeps running');
 		if (await recordBotTokenRefusal(db, clock, token, sentence))
 			await this.#deps.alertAdmins(ADMIN_ALERTS.botTokenRefused(error.description, username));
