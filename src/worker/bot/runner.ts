@@ -12,8 +12,11 @@ const GET_ME_TIMEOUT_SECONDS = 10;
  * guest handlers recognise them as handled (processed_updates).
  */
 const STOP_CONFIRM_MS = 2_000;
-/** A switch of bots hands over at most this many batches of the old bot's waiting updates. */
-const DRAIN_BATCHES = 10;
+/**
+ * A switch of bots handles at most this many batches of the old bot's waiting updates: what was
+ * waiting when it began, not guests who keep writing to the old bot meanwhile (theirs stay with it).
+ */
+const DRAIN_BATCHES = 3;
 
 /**
  * Long polling that survives Telegram (or the emulator) being unreachable at start: getMe is
