@@ -12,6 +12,9 @@ import { markWorkerStopped, registerWorker } from '../lib/server/workers/worker-
 import { createBot } from './bot/index.ts';
 import { BotRunner } from './bot/runner.ts';
 import { UpdatesLeaseKeeper } from './bot/updates-lease.ts';
+import { BotTokenSwitch, botTokenToStartWith } from './bot/bot-token-switch.ts';
+import { BotTokenInForce } from '../lib/server/telegram/bot-token.ts';
+import { alertAdmins } from '../lib/server/telegram/admin-alerts.ts';
 import { dialectOf } from '../lib/server/db/dialect/dialect.ts';
 import { seedCatalogueAtStart } from '../lib/server/events/seed-at-start.ts';
 import { acquireInstanceLock, InstanceLockError } from '../lib/server/system/instance-lock.ts';
@@ -63,11 +66,20 @@ async function main(): Promise<void> {
 	});
 	logSink.attach(logEntryWriterFor(envConfig.database, db), { workerId });
 
-	// Secrets replaced on the console (Settings), sealed with the settings key: the API keys are
-	// applied by the runtime-settings task; a replaced bot token is taken from this start on.
+	// Secrets replaced on the console (Settings), sealed with the settings key: the API keys and a
+	// bot token replaced while the worker runs are applied by the runtime-settings task.
 	const secretKey = loadSettingsSecretKey(envConfig, clock);
 	const secrets = () => readSecretsInForce(db, secretKey, envConfig);
-	const config = withBotTokenInForce(envConfig, (await secrets()).telegramBotToken);
+	const config = withBotTokenInForce(
+		envConfig,
+		envConfig.telegram.mode === 'cloud'
+			? await botTokenToStartWith(
+					{ db, clock, logger, apiRoot: envConfig.telegram.apiRoot },
+					envConfig.telegram.token,
+					(await secrets()).telegramBotToken
+				)
+			: undefined
+	);
 
 	// Nothing runs on a timer until everything the tasks use is built: one schedule, added at the end.
 	// The bot's one send budget (in the database, shared by every worker): notices, status edits,
@@ -78,7 +90,8 @@ async function main(): Promise<void> {
 	const noticeApi = createNoticeApi(config);
 	// The settings in force (console Settings, else the environment): one reader for the whole worker.
 	const runtime = new RuntimeSettings({ db, clock, config });
-	const bot = createBot(config.telegram, { db, clock, logger, config, fileStore, sendPacing, runtime }, [noticeApi]);
+	const botDeps = { db, clock, logger, config, fileStore, sendPacing, runtime };
+	const bot = createBot(config.telegram, botDeps, [noticeApi]);
 	const botRunner = new BotRunner(bot, logger, config.telegram);
 	// One getUpdates consumer per bot: only the holder of the updates lease polls. On a database no
 	// fleet shares this is the only worker (the data folder's instance lock), so it takes the lease at once.
@@ -103,6 +116,19 @@ async function main(): Promise<void> {
 	});
 	const jobLoop = new JobLoop(queueDeps);
 	jobLoop.start();
+	// A bot token replaced on the console: checked with getMe, then the updates are handed to a new bot.
+	const botTokenSwitch = new BotTokenSwitch({
+		db,
+		clock,
+		logger,
+		apiRoot: config.telegram.apiRoot,
+		tokenInForce: config.telegram.tokenInForce,
+		runner: botRunner,
+		// The notices' client already records into the message history: only the new bot's own api is added.
+		buildBot: (token) => createBot({ ...config.telegram, token }, botDeps),
+		switched: (me) => (queueDeps.botUsername = async () => me.username),
+		alertAdmins: async (text) => alertAdmins(queueDeps.alerts, (await runtime.read()).adminIds, text)
+	});
 	// Aborted first thing on stop: outboxes and redraws end their pass, in-flight draws are abandoned.
 	const stopping = new AbortController();
 	// Sweeps, retention, digests and backups run once per period across all workers (the claims).
@@ -118,13 +144,14 @@ async function main(): Promise<void> {
 		budget,
 		sendPacing,
 		statusApi: noticeApi,
-		bot,
+		bot: currentBot(botRunner),
 		updatesLease,
 		queue: queueDeps,
 		jobLoop,
 		runtime,
 		secrets,
 		providers: new ProviderSettingsInUse(config),
+		botToken: config.telegram.mode === 'cloud' ? botTokenSwitch : undefined,
 		stopping: stopping.signal
 	});
 	for (const task of schedule) scheduler.add(task);
@@ -161,14 +188,31 @@ async function main(): Promise<void> {
 }
 
 /**
- * The bot token in force at this start: the console's replacement when one is set (never in demo
- * mode, which talks to the emulator), else TELEGRAM_BOT_TOKEN. getUpdates offsets are Telegram's,
+ * The bot token in force at this start: the console's replacement when one is set and Telegram
+ * does not refuse it (never in demo mode, which talks to the emulator), else TELEGRAM_BOT_TOKEN. getUpdates offsets are Telegram's,
  * per bot: the same bot under a new token resumes where it left off (nothing confirmed is lost),
- * another bot starts with its own queue.
+ * another bot starts with its own queue. A token replaced later is taken by BotTokenSwitch.
  */
-function withBotTokenInForce(config: Config, consoleToken: string | undefined): Config {
-	if (config.telegram.mode !== 'cloud' || !consoleToken) return config;
-	return { ...config, telegram: { ...config.telegram, token: consoleToken } };
+function withBotTokenInForce(
+	config: Config,
+	consoleToken: string | undefined
+): Config & { telegram: { tokenInForce: BotTokenInForce } } {
+	const token = config.telegram.mode === 'cloud' && consoleToken ? consoleToken : config.telegram.token;
+	// Every Telegram client built from this config reads the token in force at each call (bot-token.ts).
+	return { ...config, telegram: { ...config.telegram, token, tokenInForce: new BotTokenInForce(token) } };
+}
+
+/** The bot as the scheduled tasks see it: whichever bot the runner has now (a token switch replaces it). */
+function currentBot(runner: BotRunner) {
+	return {
+		isInited: () => runner.bot.isInited(),
+		get botInfo() {
+			return runner.bot.botInfo;
+		},
+		get api() {
+			return runner.bot.api;
+		}
+	};
 }
 
 main().catch((error: unknown) => {

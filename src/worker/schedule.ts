@@ -37,7 +37,11 @@ import { sessionTimeoutsPass } from './tasks/session-timeouts.task.ts';
 import { runStickerRedraws } from './tasks/sticker-redraws.ts';
 import { runTtlSweep } from './tasks/ttl-sweep.task.ts';
 import type { SecretsInForce } from '../lib/server/settings/console-secrets.ts';
-import { applyRuntimeSettings, type ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
+import {
+	applyRuntimeSettings,
+	type ProviderSettingsInUse,
+	type RuntimeApplyDeps
+} from './tasks/runtime-settings.task.ts';
 import { RUNTIME_SETTINGS_TTL_MS, type RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
 
 /** When a task runs: its period and its fleet rules (scheduler.ts says what each flag does). */
@@ -148,6 +152,8 @@ export interface WorkerScheduleDeps {
 	providers: ProviderSettingsInUse;
 	/** The API keys in force (console Settings, else the environment). */
 	secrets: () => Promise<SecretsInForce>;
+	/** Takes a bot token replaced on the console (cloud mode only). */
+	botToken?: RuntimeApplyDeps['botToken'];
 	/** Aborted when the worker begins to stop: outboxes and redraws end their pass early. */
 	stopping: AbortSignal;
 }
@@ -256,7 +262,8 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 				runtime: deps.runtime,
 				secrets: deps.secrets,
 				providers: deps.providers,
-				parts: { queue, statuses }
+				parts: { queue, statuses },
+				botToken: deps.botToken
 			})
 	};
 }

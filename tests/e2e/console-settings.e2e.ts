@@ -165,3 +165,31 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 		.poll(async () => (await startAgain(`c${tries++}`)).notice, { timeout: 20_000, intervals: [500] })
 		.toBe('pack_ready');
 });
+
+test('a bot token Telegram refused: the Settings page says so under the token, the Health page next to the bot', async ({
+	page
+}) => {
+	// What the worker writes when Telegram refuses a saved token (worker/bot/bot-token-switch.ts); the
+	// emulator instance itself refuses a console token, so the row is written here as the worker would.
+	const sentence = `Telegram refused the new bot token (Unauthorized), so the bot keeps running as @sticker_kiosk_bot with the token it had. Check the token with @BotFather and save it again. ${seed}`;
+	withE2eDb((db) =>
+		db
+			.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('bot_token_refused', ?, ?)")
+			.run(
+				JSON.stringify({ at: new Date().toISOString(), sentence, token: 'e2e0000000000000' }),
+				new Date().toISOString()
+			)
+	);
+	try {
+		await signInOwner(page);
+		const nav = page.getByRole('navigation', { name: 'Console pages' });
+		await nav.getByRole('link', { name: 'Settings' }).click();
+		const token = page.locator('.field').filter({ has: page.getByLabel('Telegram bot token', { exact: true }) });
+		await expect(token.getByRole('alert')).toContainText(sentence);
+		await nav.getByRole('link', { name: 'Health' }).click();
+		await expect(page.getByText(`new token refused`)).toBeVisible();
+		await expect(page.getByText(sentence)).toBeVisible();
+	} finally {
+		withE2eDb((db) => db.prepare("DELETE FROM settings WHERE key = 'bot_token_refused'").run());
+	}
+});

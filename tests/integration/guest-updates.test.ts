@@ -41,7 +41,11 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 
 	it('an update is recorded as handled only when its handler finished: one cut off is handled in full when it comes again', async () => {
 		world = await startGuestWorld(tempDir());
-		const ctx = { deps: { db: world.db, clock: world.clock }, update: { update_id: 990_001 } } as unknown as BotContext;
+		const ctx = {
+			deps: { db: world.db, clock: world.clock },
+			me: { id: 1000000001 },
+			update: { update_id: 990_001 }
+		} as unknown as BotContext;
 		await expect(
 			oncePerUpdate(ctx, async () => {
 				throw new Error('the worker died before its reply');
@@ -51,6 +55,10 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		await oncePerUpdate(ctx, async () => void runs.push('delivered again'));
 		await oncePerUpdate(ctx, async () => void runs.push('a duplicate'));
 		expect(runs).toEqual(['delivered again']);
+		// Update ids are per bot: another bot's update 990001 (a token replaced by another bot's) is its own.
+		const otherBot = { ...ctx, me: { id: 2000000002 } } as unknown as BotContext;
+		await oncePerUpdate(otherBot, async () => void runs.push('the other bot'));
+		expect(runs).toEqual(['delivered again', 'the other bot']);
 	});
 
 	it('a press handled again after a worker died before recording it (it had answered) still brings the catalogue', async () => {
@@ -66,7 +74,7 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 			() => world.db.processedUpdate.count({ where: { updateId: BigInt(pressUpdate) } }),
 			(n) => n === 1
 		);
-		await world.db.processedUpdate.delete({ where: { updateId: BigInt(pressUpdate) } });
+		await world.db.processedUpdate.deleteMany({ where: { updateId: BigInt(pressUpdate) } });
 
 		// Delivered again, the press is answered a second time — which Telegram refuses — and goes on.
 		await world.emulator.control.replayUpdate(pressUpdate);

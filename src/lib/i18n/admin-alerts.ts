@@ -13,5 +13,6 @@ export const ADMIN_ALERTS = {
 	modelMissing: (reason: string) => fillTemplate(en.modelMissing, { reason }),
 	modelsFound: () => en.modelsFound,
 	providerAccess: (reason: string) => fillTemplate(en.providerAccess, { reason }),
+	botTokenRefused: (reason: string, username: string) => fillTemplate(en.botTokenRefused, { reason, username }),
 	rpd: (day: string, count: number, threshold: number) => fillTemplate(en.rpd, { day, count, threshold })
 };

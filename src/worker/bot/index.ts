@@ -20,11 +20,10 @@ import { leadsForgetFeature } from './features/leads-forget.ts';
 import { leadsStatusFeature } from './features/leads-status.ts';
 import { botText } from '../../lib/i18n/bot.ts';
 import { installMessageHistory } from './message-history.ts';
+import { clientOptions, type TelegramEndpoint } from '../../lib/server/telegram/bot-token.ts';
 
-export interface CreateBotOptions {
-	token: string;
-	apiRoot: string;
-}
+/** The bot's token and API root; `tokenInForce` (the worker's): its api reads the token at each call. */
+export type CreateBotOptions = TelegramEndpoint;
 
 /**
  * The bot with its features in order; `apiRoot` points it at Telegram or at the emulator. `deps.runtime`
@@ -37,7 +36,7 @@ export function createBot(
 	deps: BotDeps,
 	otherSenders: readonly Api[] = []
 ): Bot<BotContext> {
-	const bot = new Bot<BotContext>(options.token, { client: { apiRoot: options.apiRoot } });
+	const bot = new Bot<BotContext>(options.token, { client: clientOptions(options) });
 	// Before auto-retry: each retried call takes its own place. Each update's ctx.api copies these.
 	paceThroughBudget(bot.api, deps.sendPacing);
 	applyTelegramRetryPolicy(bot.api);

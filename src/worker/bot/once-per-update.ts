@@ -8,7 +8,8 @@ import type { BotContext } from './context.ts';
  */
 export async function oncePerUpdate(ctx: BotContext, handle: () => Promise<void>): Promise<void> {
 	const { db, clock } = ctx.deps;
-	if (await isUpdateHandled(db, ctx.update.update_id)) return;
+	const botId = ctx.me.id;
+	if (await isUpdateHandled(db, botId, ctx.update.update_id)) return;
 	await handle();
-	await markUpdateHandled(db, clock, ctx.update.update_id);
+	await markUpdateHandled(db, clock, botId, ctx.update.update_id);
 }

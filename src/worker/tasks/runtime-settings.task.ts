@@ -28,6 +28,8 @@ export interface RuntimeApplyDeps {
 	/** The provider settings in use: the model check and the next swap start from it. */
 	providers: ProviderSettingsInUse;
 	parts: LiveParts;
+	/** The bot token replaced on the console (BotTokenSwitch); absent in emulator mode and in tests without a bot. */
+	botToken?: { apply(token: string | undefined): Promise<void> };
 }
 
 type ProviderKeys =
@@ -110,11 +112,17 @@ export async function applyRuntimeSettings(deps: RuntimeApplyDeps): Promise<void
 	queue.notices.slots = values.workerSlots;
 	statuses.slots = values.workerSlots;
 	queue.settings.adminIds = values.adminIds;
-	await switchProviderWhenChecked(deps, values);
+	const secrets = await deps.secrets();
+	await deps.botToken?.apply(secrets.telegramBotToken);
+	await switchProviderWhenChecked(deps, values, secrets);
 }
 
-async function switchProviderWhenChecked(deps: RuntimeApplyDeps, values: SettingValues): Promise<void> {
-	const wanted = deps.providers.wanted(values, await deps.secrets());
+async function switchProviderWhenChecked(
+	deps: RuntimeApplyDeps,
+	values: SettingValues,
+	secrets: SecretsInForce
+): Promise<void> {
+	const wanted = deps.providers.wanted(values, secrets);
 	const now = deps.clock.now().getTime();
 	if (!deps.providers.shouldTry(wanted, now)) return;
 	const verdicts = await checkConfiguredModels(wanted);

@@ -17,5 +17,8 @@ export const en = {
 		'⛔️ The image provider refuses our access (key, permission or location), so every call would fail. The queue is ' +
 		'paused (maintenance, source config); no guest loses an attempt. Fix the setting and restart the worker: the queue ' +
 		'resumes by itself once the model check passes (at start and every hour), or Resume it in the console.\n{reason}',
+	botTokenRefused:
+		'⛔️ The bot token saved on the console was refused by Telegram ({reason}). The bot keeps running as @{username} ' +
+		'with the token it had. Replace the token on the console Settings page.',
 	rpd: '⚠️ {count} image requests today (quota day {day}, Pacific) — past the warning threshold of {threshold}.'
 } as const;

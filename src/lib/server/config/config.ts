@@ -24,7 +24,11 @@ export interface Config extends Env {
 	dbPath: string;
 	dataDir: string;
 	publicBaseUrl: string;
-	telegram: { mode: TelegramMode; token: string; apiRoot: string };
+	/**
+	 * `tokenInForce`: set by the worker only — the token replaced on the console (Settings) while it
+	 * runs; the Telegram clients built from this config read it at each call (telegram/bot-token.ts).
+	 */
+	telegram: { mode: TelegramMode; token: string; apiRoot: string; tokenInForce?: { readonly value: string } };
 }
 
 export class ConfigError extends Error {

@@ -7,6 +7,8 @@ import { PROCESS_VIEW_FIELDS, processView, type ProcessKind, type ProcessView } 
 import { readSetting } from '../settings/settings.repository.ts';
 import type { Clock } from '../time/clock.ts';
 import { readProvidersView, type ProvidersView } from './provider-health.ts';
+import { readBotUsername } from '../guests/bot-identity.ts';
+import { readBotTokenRefusal } from '../settings/bot-token-refusal.ts';
 
 /**
  * The Health page: the service's state (what public /health reduces to a status word: the pause
@@ -28,6 +30,8 @@ export interface ConsoleHealth {
 	versions: { app: string; node: string };
 	/** Provider health and the queue's pause in detail (source, since, until). */
 	providers: ProvidersView;
+	/** The bot the worker runs (its published @username) and Telegram's refusal of a token saved on the console. */
+	bot: { username: string | null; tokenRefusal: { at: string; sentence: string } | null };
 }
 
 export interface ConsoleHealthDeps {
@@ -42,7 +46,7 @@ export interface ConsoleHealthDeps {
 
 export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<ConsoleHealth> {
 	const now = deps.clock.now();
-	const [service, db, disk, lastSweep, lastBackup, workers, webProcesses, providers] = await Promise.all([
+	const [service, db, disk, lastSweep, lastBackup, workers, webProcesses, providers, bot] = await Promise.all([
 		readHealthDetails(deps),
 		readDatabaseHealth(deps),
 		diskSpace(deps.dataDir),
@@ -50,7 +54,8 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 		readSetting(deps.db, 'last_backup').then(parseMaybeJson),
 		readProcesses(deps.db, 'worker', now),
 		readProcesses(deps.db, 'web', now),
-		readProvidersView(deps.db, deps.clock)
+		readProvidersView(deps.db, deps.clock),
+		readBotView(deps.db)
 	]);
 	return {
 		at: now.toISOString(),
@@ -62,8 +67,14 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 		workers,
 		webProcesses,
 		versions: { app: deps.version, node: process.version },
-		providers
+		providers,
+		bot
 	};
+}
+
+async function readBotView(db: Db): Promise<ConsoleHealth['bot']> {
+	const [username, refusal] = await Promise.all([readBotUsername(db), readBotTokenRefusal(db)]);
+	return { username, tokenRefusal: refusal && { at: refusal.at, sentence: refusal.sentence } };
 }
 
 /** The ten launches of one kind that beat last. */

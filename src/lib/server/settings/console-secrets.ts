@@ -16,7 +16,7 @@ export const SECRET_DEFS = {
 	telegramBotToken: {
 		env: 'TELEGRAM_BOT_TOKEN',
 		label: 'Telegram bot token',
-		hint: 'From @BotFather. The worker uses a new token from its next start (restart it after saving).',
+		hint: 'From @BotFather. The worker checks a new token with Telegram and switches to it within a few seconds, without a restart; a token Telegram refuses is not used.',
 		rule: z.string().regex(/^\d+:[\w-]{20,}$/, { message: 'A bot token looks like 123456:ABC… (from @BotFather).' })
 	},
 	geminiApiKey: {

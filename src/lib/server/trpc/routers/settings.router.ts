@@ -3,6 +3,7 @@ import { SETTING_NAMES, type SettingName } from '../../settings/runtime-setting-
 import { changeSetting, resetSetting } from '../../settings/runtime-setting-change.ts';
 import { readSettingFields } from '../../settings/runtime-setting-view.ts';
 import { readProviderRefusal } from '../../settings/provider-refusal.ts';
+import { readBotTokenRefusal } from '../../settings/bot-token-refusal.ts';
 import {
 	clearSecret,
 	readSecretViews,
@@ -25,6 +26,8 @@ export const settingsRouter = router({
 		fields: await readSettingFields(ctx.db, ctx.config),
 		/** The worker's refusal of a provider or model set here (an unknown model id), until a change it accepts. */
 		providerRefusal: await readProviderRefusal(ctx.db),
+		/** Telegram's refusal of the bot token saved here (the worker kept its bot), until a token it takes. */
+		botTokenRefusal: await readBotTokenRefusal(ctx.db).then((r) => r && { at: r.at, sentence: r.sentence }),
 		/** Never the values: where each secret comes from and who replaced it when. */
 		secrets: await readSecretViews(ctx.db, ctx.config)
 	})),

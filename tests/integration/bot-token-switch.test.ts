@@ -1,0 +1,208 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/lib/server/config/config.ts';
+import { readBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { readBotTokenRefusal } from '../../src/lib/server/settings/bot-token-refusal.ts';
+import { readSecretsInForce, replaceSecret } from '../../src/lib/server/settings/console-secrets.ts';
+import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
+import { alertAdmins } from '../../src/lib/server/telegram/admin-alerts.ts';
+import { BotTokenInForce } from '../../src/lib/server/telegram/bot-token.ts';
+import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
+import { FakeClock, MINUTE } from '../../src/lib/server/time/clock.ts';
+import { BotTokenSwitch, botTokenToStartWith } from '../../src/worker/bot/bot-token-switch.ts';
+import type { BotDeps } from '../../src/worker/bot/context.ts';
+import { createBot } from '../../src/worker/bot/index.ts';
+import { BotRunner } from '../../src/worker/bot/runner.ts';
+import { UpdatesLeaseKeeper } from '../../src/worker/bot/updates-lease.ts';
+import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
+import { localFileStore } from '../helpers/file-store.ts';
+import { sendPacingFor } from '../helpers/send-pacing.ts';
+import { useTestDb } from '../helpers/test-db.ts';
+
+const TOKEN_A = '1000000001:bot-a-secret-0123456789abcdef';
+const TOKEN_B = '2000000002:bot-b-secret-0123456789abcdef';
+/** Bot A's id with another secret: what a revoked or mistyped token looks like to Telegram (401). */
+const WRONG_TOKEN = '1000000001:not-the-right-secret-0123456789';
+const OWNER = { name: 'owner', ip: null };
+const ADMIN_ID = 777001;
+
+/** The worker's bot side as main.ts builds it: token in force, bot, runner, updates lease, token switch. */
+async function startWorker(testDb: ReturnType<typeof useTestDb>, emulator: TelegramEmulator) {
+	const { db, dbPath, dir } = await testDb();
+	const clock = new FakeClock('2027-03-01T09:00:00.000Z');
+	const env = parseConfig({
+		DB_PATH: dbPath,
+		DATA_DIR: dir,
+		TELEGRAM_BOT_TOKEN: TOKEN_A,
+		TELEGRAM_API_ROOT: emulator.url,
+		SETTINGS_SECRET_KEY: 'ab'.repeat(32),
+		ADMIN_TELEGRAM_IDS: String(ADMIN_ID)
+	});
+	const tokenInForce = new BotTokenInForce(TOKEN_A);
+	const config = { ...env, telegram: { ...env.telegram, tokenInForce } };
+	const deps: BotDeps = {
+		db,
+		clock,
+		logger: silentLogger,
+		config,
+		fileStore: localFileStore(config.dataDir),
+		runtime: new RuntimeSettings({ db, clock, config }),
+		sendPacing: sendPacingFor(db, clock)
+	};
+	const runner = new BotRunner(createBot(config.telegram, deps), silentLogger, config.telegram);
+	const keeper = new UpdatesLeaseKeeper({ db, clock, logger: silentLogger, poller: runner, holder: 'w1', sole: true });
+	// The admins' alerts go through an outbox client built once, before any switch: it must follow the token.
+	const alertApi = createOutboxApi(config.telegram);
+	let packNameBot = 'unknown';
+	const newSwitch = () =>
+		new BotTokenSwitch({
+			db,
+			clock,
+			logger: silentLogger,
+			apiRoot: config.telegram.apiRoot,
+			tokenInForce,
+			runner,
+			buildBot: (token) => createBot({ ...config.telegram, token }, deps),
+			switched: (me) => (packNameBot = me.username),
+			alertAdmins: (text) =>
+				alertAdmins({ db, api: alertApi, logger: silentLogger, pacing: deps.sendPacing }, [BigInt(ADMIN_ID)], text)
+		});
+	const tokenSwitch = newSwitch();
+	const secretKey = Buffer.from('ab'.repeat(32), 'hex');
+	const world = {
+		db,
+		clock,
+		runner,
+		keeper,
+		alertApi,
+		newSwitch,
+		packNameBot: () => packNameBot,
+		/** The owner saves a token on the Settings page (the console's own use case). */
+		saveToken: (token: string) => replaceSecret({ db, clock, config, secretKey }, OWNER, 'telegramBotToken', token),
+		/** One runtime-settings pass as the worker runs it every 5 s: the token in force goes to the switch. */
+		settingsPass: async (via = tokenSwitch) =>
+			via.apply((await readSecretsInForce(db, secretKey, config)).telegramBotToken)
+	};
+	return world;
+}
+
+describe('a bot token replaced on the console is taken without a restart', () => {
+	const testDb = useTestDb('bot-token-switch-');
+	const cleanups: (() => Promise<void>)[] = [];
+	afterEach(async () => {
+		for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+	});
+
+	async function setUp() {
+		const emulator = await createTelegramEmulator({ botToken: TOKEN_A, botUsername: 'kiosk_a_bot' });
+		cleanups.push(() => emulator.close());
+		const worker = await startWorker(testDb, emulator);
+		cleanups.push(() => worker.keeper.stop());
+		await worker.keeper.tick();
+		return { emulator, worker };
+	}
+
+	/** A new guest writes `/start <not a kiosk token>` to a bot: a guest step, answered once per update. */
+	async function guestWrites(emulator: TelegramEmulator, name: string, bot?: string) {
+		const user = await emulator.control.createUser({ first_name: name, language_code: 'en' });
+		const sent = await emulator.control.sendUserMessage({ user_id: user.id, text: '/start not-a-kiosk-token', bot });
+		return { userId: user.id, updateId: sent.update_id };
+	}
+
+	const botReplies = async (emulator: TelegramEmulator, userId: number, bot?: string) =>
+		(await emulator.control.chatMessages(userId, bot)).filter((m) => m.from_bot);
+
+	it('guests writing while the token changes to another bot: every update to bot A answered once or still waiting with A, then bot B answers', async () => {
+		const { emulator, worker } = await setUp();
+		const first = await guestWrites(emulator, 'Before');
+		await emulator.control.waitForMessage(first.userId, (m) => m.from_bot, { timeoutMs: 15_000 });
+
+		await worker.saveToken(TOKEN_B);
+		// A burst just before the pass, while A's replies are slow: some of it waits with A when the
+		// pass begins, some is in the batch in hand, some in the long poll cut short.
+		await emulator.control.injectFault({ method: 'sendMessage', kind: 'delay', ms: 150, times: 8 });
+		const before = [first];
+		for (let i = 0; i < 6; i++) before.push(await guestWrites(emulator, `Burst ${i}`));
+		// Guests keep writing to bot A while the worker's settings pass hands the updates over.
+		const toA: { userId: number; updateId?: number }[] = [...before];
+		let switching = true;
+		const writing = (async () => {
+			for (let i = 0; (switching && i < 15) || i < 3; i++) toA.push(await guestWrites(emulator, `During ${i}`));
+		})();
+		await worker.settingsPass().finally(() => (switching = false));
+		await writing;
+
+		const pendingWithA = new Set(
+			((await emulator.control.updates('kiosk_a_bot')).pending as { update: { update_id: number } }[]).map(
+				(entry) => entry.update.update_id
+			)
+		);
+		for (const guest of toA) {
+			const replies = await botReplies(emulator, guest.userId);
+			// Answered exactly once, or not taken at all: still waiting with bot A (nothing confirmed unanswered).
+			if (replies.length === 0) expect(pendingWithA.has(guest.updateId ?? -1)).toBe(true);
+			else expect(replies).toHaveLength(1);
+		}
+		// Everything written before the switch began was answered by bot A, once: the handover takes
+		// what A still had waiting before its token is given up.
+		for (const guest of before) expect(await botReplies(emulator, guest.userId)).toHaveLength(1);
+
+		// Bot B now: its update ids start again at 1, the same ids bot A's guests already used.
+		const bBot = `emulated_2000000002_bot`;
+		for (const name of ['After 1', 'After 2', 'After 3']) {
+			const guest = await guestWrites(emulator, name, bBot);
+			const reply = await emulator.control.waitForMessage(guest.userId, (m) => m.from_bot, {
+				timeoutMs: 15_000,
+				bot: bBot
+			});
+			expect(reply.text).toMatch(/kiosk|code|QR/i);
+			expect(await botReplies(emulator, guest.userId)).toHaveLength(0); // nothing from bot A
+		}
+		expect(worker.runner.bot.botInfo.username).toBe(bBot);
+		// New work names the new bot: the kiosk QR link (published username) and pack names.
+		expect(await readBotUsername(worker.db)).toBe(bBot);
+		expect(worker.packNameBot()).toBe(bBot);
+		// The clients built before the switch (outboxes, alerts) speak for bot B now.
+		expect((await worker.alertApi.getMe()).username).toBe(bBot);
+	});
+
+	it('a token Telegram refuses: bot A keeps answering, the refusal is recorded for the pages, the admins are told once', async () => {
+		const { emulator, worker } = await setUp();
+		// The admin has opened the bot (a bot may only write to people who wrote to it).
+		await emulator.control.createUser({ id: ADMIN_ID, first_name: 'Admin', language_code: 'en' });
+		await emulator.control.sendUserMessage({ user_id: ADMIN_ID, text: '/help' });
+
+		await worker.saveToken(WRONG_TOKEN);
+		await worker.settingsPass();
+		const refusal = await readBotTokenRefusal(worker.db);
+		expect(refusal?.sentence).toMatch(/Telegram refused the new bot token .*keeps running as @kiosk_a_bot/);
+		const alerts = async () =>
+			(await botReplies(emulator, ADMIN_ID)).filter((m) =>
+				/bot token saved on the console was refused/.test(m.text ?? '')
+			);
+		expect(await alerts()).toHaveLength(1);
+
+		// Bot A still answers guests.
+		const guest = await guestWrites(emulator, 'Still A');
+		await emulator.control.waitForMessage(guest.userId, (m) => m.from_bot, { timeoutMs: 15_000 });
+		expect(worker.runner.bot.botInfo.username).toBe('kiosk_a_bot');
+
+		// Later passes, and another worker (or a restart) meeting the same token, do not alert again.
+		worker.clock.advance(2 * MINUTE);
+		await worker.settingsPass();
+		await worker.settingsPass(worker.newSwitch());
+		expect(await alerts()).toHaveLength(1);
+
+		// A restart with the refused token still saved starts bot A with the environment's token, no new alert.
+		const start = { db: worker.db, clock: worker.clock, logger: silentLogger, apiRoot: emulator.url };
+		expect(await botTokenToStartWith(start, TOKEN_A, WRONG_TOKEN)).toBe(TOKEN_A);
+		expect(await botTokenToStartWith(start, TOKEN_A, TOKEN_B)).toBe(TOKEN_B);
+		expect(await alerts()).toHaveLength(1);
+
+		// A good token afterwards switches and clears the refusal.
+		await worker.saveToken(TOKEN_B);
+		await worker.settingsPass();
+		expect(await readBotTokenRefusal(worker.db)).toBeNull();
+		expect(worker.runner.bot.botInfo.username).toBe('emulated_2000000002_bot');
+	});
+});
