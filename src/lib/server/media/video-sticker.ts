@@ -1,0 +1,124 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { figureSource, MOTION_FPS, MOTION_FRAMES, renderFrame, type Motion } from './sticker-motion.ts';
+import { checkVideoSticker, VIDEO_STICKER_LIMITS, type VideoStickerFacts } from './video-sticker-probe.ts';
+import { runTool, VideoToolFailed } from './video-tool.ts';
+
+/**
+ * A still sticker made into a Telegram video sticker: its frames drawn one at a time into a raw
+ * file in a temporary folder (memory stays at one frame), encoded by ffmpeg with libvpx-vp9 into
+ * WEBM with alpha (yuva420p), each try checked with ffprobe. The CRF ladder trades quality for
+ * size until the file fits 256 KB; a clip that fits at no rung is not used (the caller keeps the
+ * still sticker). The folder is removed whatever happens.
+ */
+export interface VideoStickerTools {
+	ffmpeg: string;
+	ffprobe: string;
+	/** Per ffmpeg/ffprobe run; the job's signal stops them too. */
+	timeoutMs: number;
+	/** The size a clip must fit (Telegram's 256 KB; tests lower it to reach the fallback). */
+	maxBytes: number;
+	/** CRF values tried in turn, best quality first. */
+	crfLadder: readonly number[];
+}
+
+export const DEFAULT_CRF_LADDER = [34, 42, 50, 58] as const;
+
+export function videoStickerTools(overrides: Partial<VideoStickerTools> = {}): VideoStickerTools {
+	return {
+		ffmpeg: 'ffmpeg',
+		ffprobe: 'ffprobe',
+		timeoutMs: 30_000,
+		maxBytes: VIDEO_STICKER_LIMITS.maxBytes,
+		crfLadder: DEFAULT_CRF_LADDER,
+		...overrides
+	};
+}
+
+/**
+ * Whether ffmpeg with libvpx-vp9 and ffprobe can be run: null when they can, else the sentence
+ * for the worker's start-up warning.
+ */
+export async function missingVideoTools(tools: VideoStickerTools): Promise<string | null> {
+	const options = { signal: new AbortController().signal, timeoutMs: 10_000 };
+	try {
+		const { stdout } = await runTool(tools.ffmpeg, ['-hide_banner', '-encoders'], options);
+		if (!stdout.toString('utf8').includes('libvpx-vp9')) return `${tools.ffmpeg} has no libvpx-vp9 encoder`;
+		await runTool(tools.ffprobe, ['-version'], options);
+		return null;
+	} catch (error) {
+		return error instanceof Error ? error.message : String(error);
+	}
+}
+
+export type VideoStickerResult =
+	{ ok: true; webm: Buffer; crf: number; facts: VideoStickerFacts } | { ok: false; reason: string };
+
+export async function makeVideoSticker(
+	tools: VideoStickerTools,
+	png: Buffer,
+	motion: Motion,
+	signal: AbortSignal
+): Promise<VideoStickerResult> {
+	const dir = await mkdtemp(path.join(tmpdir(), 'video-sticker-'));
+	try {
+		const figure = await figureSource(png);
+		const frames = path.join(dir, 'frames.rgba');
+		await writeFrames(frames, MOTION_FRAMES, (i) => renderFrame(figure, motion, i), signal);
+		let last = 'no CRF to try';
+		for (const crf of tools.crfLadder) {
+			const out = path.join(dir, `crf${crf}.webm`);
+			await encodeFrames(tools, { frames, out, width: figure.width, height: figure.height, crf }, signal);
+			const check = await checkVideoSticker(tools.ffprobe, out, { ...tools, signal, maxBytes: tools.maxBytes });
+			if (check.ok) return { ok: true, webm: await readFile(out), crf, facts: check.facts };
+			last = `CRF ${crf}: ${check.problems.join('; ')}`;
+		}
+		return { ok: false, reason: `no encoding met Telegram's video sticker rules (${last})` };
+	} catch (error) {
+		if (signal.aborted) throw signal.reason;
+		if (error instanceof VideoToolFailed) return { ok: false, reason: error.message };
+		throw error;
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+}
+
+/** Raw RGBA frames appended to one file, one frame in memory at a time. */
+export async function writeFrames(
+	file: string,
+	count: number,
+	frame: (i: number) => Promise<Buffer>,
+	signal: AbortSignal
+): Promise<void> {
+	const stream = createWriteStream(file);
+	try {
+		for (let i = 0; i < count; i++) {
+			signal.throwIfAborted();
+			if (!stream.write(await frame(i))) await once(stream, 'drain');
+		}
+	} finally {
+		stream.end();
+		await once(stream, 'close');
+	}
+}
+
+/** One ffmpeg run: raw frames → VP9 WEBM with alpha, no audio, at one CRF (constant quality). */
+export async function encodeFrames(
+	tools: Pick<VideoStickerTools, 'ffmpeg' | 'timeoutMs'>,
+	input: { frames: string; out: string; width: number; height: number; crf: number },
+	signal: AbortSignal
+): Promise<void> {
+	const args = [
+		...['-hide_banner', '-loglevel', 'error', '-y'],
+		...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${input.width}x${input.height}`, '-framerate', `${MOTION_FPS}`],
+		...['-i', input.frames, '-an'],
+		...['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-b:v', '0', '-crf', `${input.crf}`],
+		// Speed over size: the encode is on the guest's wait (realtime/8 measured ~6× less CPU than good/5; the CRF ladder takes care of the size).
+		...['-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-threads', '2'],
+		...['-f', 'webm', input.out]
+	];
+	await runTool(tools.ffmpeg, args, { signal, timeoutMs: tools.timeoutMs });
+}
