@@ -71,7 +71,7 @@ async function choosePackNameOnce(deps: DeliveryDeps, jobId: number, userId: big
 	return recordPackName(deps.db, jobId, await choosePackName(deps.db, userId, deps.botUsername, retired));
 }
 
-async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: string): Promise<void> {
+export async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: string): Promise<void> {
 	if (await findSet(deps.api, name)) return;
 	// A slot whose lease ran out (its job was requeued and claimed again) must not create a second set.
 	throwIfAborted(deps.signal);
