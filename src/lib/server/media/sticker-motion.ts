@@ -10,7 +10,7 @@ import { STICKER_VARIANTS } from './sticker-variants.ts';
 export type Motion = 'wave' | 'bounce' | 'squash' | 'sparkle';
 
 /** Frames per second and length of a clip: inside Telegram's ≤ 30 fps and ≤ 3 s. */
-export const MOTION_FPS = 24;
+export const MOTION_FPS = 20;
 export const MOTION_SECONDS = 2;
 export const MOTION_FRAMES = MOTION_FPS * MOTION_SECONDS;
 

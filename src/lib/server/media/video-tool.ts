@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 
 /**
  * Runs ffmpeg or ffprobe as a child process, stopped (SIGKILL) when the job's signal aborts or the
@@ -15,17 +16,33 @@ export class VideoToolFailed extends Error {
 export async function runTool(
 	command: string,
 	args: string[],
-	options: { signal: AbortSignal; timeoutMs: number }
+	options: { signal: AbortSignal; timeoutMs: number; feed?: (stdin: Writable) => Promise<void> }
 ): Promise<{ stdout: Buffer }> {
 	options.signal.throwIfAborted();
 	const timeout = AbortSignal.timeout(options.timeoutMs);
 	const signal = AbortSignal.any([options.signal, timeout]);
 	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
+		const child = spawn(command, args, {
+			stdio: [options.feed ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+			signal,
+			killSignal: 'SIGKILL'
+		});
+		if (options.feed && child.stdin) {
+			const stdin = child.stdin;
+			// A tool that dies early closes its input (EPIPE): its exit code tells what happened.
+			stdin.on('error', () => undefined);
+			options
+				.feed(stdin)
+				.then(() => stdin.end())
+				.catch((error: unknown) => {
+					child.kill('SIGKILL');
+					reject(error);
+				});
+		}
 		const out: Buffer[] = [];
 		let err = '';
-		child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-		child.stderr.on('data', (chunk: Buffer) => {
+		child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+		child.stderr!.on('data', (chunk: Buffer) => {
 			if (err.length < 4000) err += chunk.toString('utf8');
 		});
 		child.on('error', (error: Error & { code?: string }) => {
