@@ -95,7 +95,7 @@ export async function makeVideoSticker(
 	}
 }
 
-/** Raw RGBA frames appended to one file (and to `also`, ffmpeg's input), one frame in memory at a time. */
+/** Raw RGBA frames appended to one file (and to `also`, ffmpeg's input), a frame or two in memory at a time. */
 export async function writeFrames(
 	file: string,
 	count: number,
@@ -104,14 +104,21 @@ export async function writeFrames(
 	also?: Writable
 ): Promise<void> {
 	const stream = createWriteStream(file);
+	// The next frame is drawn while this one is written (sharp works on its own threads): a frame
+	// or two in memory, both cores busy.
+	let next: Promise<Buffer> | null = null;
 	try {
+		next = count > 0 ? frame(0) : null;
 		for (let i = 0; i < count; i++) {
 			signal.throwIfAborted();
-			const bytes = await frame(i);
+			const bytes = await next!;
+			next = i + 1 < count ? frame(i + 1) : null;
 			const waits = [stream, also].filter((s): s is Writable => !!s && !s.write(bytes));
 			await Promise.all(waits.map((s) => drained(s)));
 		}
 	} finally {
+		// Left behind by an abort or a failed write: its own failure must not go unhandled.
+		next?.catch(() => undefined);
 		stream.end();
 		await once(stream, 'close');
 	}
