@@ -32,3 +32,12 @@ if [ "${1:-}" = "--with-browser" ] && ! command -v chromium >/dev/null 2>&1; the
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
+
+# Animated stickers: ffmpeg (libvpx-vp9) encodes them and ffprobe checks them. Needed at run time by
+# the worker and by the tests; without them the worker warns once and delivers still stickers only.
+if ! command -v ffmpeg >/dev/null 2>&1 || ! command -v ffprobe >/dev/null 2>&1; then
+	say "installing ffmpeg from Debian for the animated stickers"
+	if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+	{ $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq ffmpeg >/dev/null; } \
+		|| say "could not install ffmpeg (apt-get install -y ffmpeg): packs will have still stickers only"
+fi

@@ -7,6 +7,9 @@ export const EVENT_STATES = ['draft', 'live', 'ended'] as const;
 export type EventState = (typeof EVENT_STATES)[number];
 
 export const CAPTION_COUNT = 12;
+/** How many of the twelve stickers move when an event does not say (issue #28: three of the twelve). */
+export const DEFAULT_ANIMATED_STICKERS = 3;
+const ANIMATED_TEXT = `The number of moving stickers is a whole number from 0 to ${CAPTION_COUNT}.`;
 
 const day = z
 	.string()
@@ -34,7 +37,14 @@ export const eventFieldsSchema = z
 			.min(1, 'The sticker-set title cannot be empty.')
 			.max(120, 'The title template has at most 120 characters.'),
 		/** null = the built-in captions. */
-		captions: eventCaptionsSchema.nullable()
+		captions: eventCaptionsSchema.nullable(),
+		/** How many of the pack's stickers move (video stickers made from the drawn ones); left out: unchanged (3 for a new event). */
+		animatedStickers: z
+			.number({ message: ANIMATED_TEXT })
+			.int(ANIMATED_TEXT)
+			.min(0, ANIMATED_TEXT)
+			.max(CAPTION_COUNT, ANIMATED_TEXT)
+			.optional()
 	})
 	.refine((e) => !e.startsOn || !e.endsOn || e.startsOn <= e.endsOn, {
 		message: 'The event cannot end before it starts.',

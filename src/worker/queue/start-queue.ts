@@ -10,6 +10,7 @@ import type { BotBudget } from '../../lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../lib/server/telegram/flood-control.ts';
 import { createOutboxApi } from '../../lib/server/telegram/outbox-api.ts';
 import { JobLoop } from './job-loop.ts';
+import { missingVideoTools, videoStickerTools, type VideoStickerTools } from '../../lib/server/media/video-sticker.ts';
 import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /**
@@ -27,6 +28,8 @@ type QueueInput = {
 	noticeApi?: TelegramApi;
 	budget: BotBudget;
 	fileStore: FileStore;
+	/** ffmpeg/ffprobe to use (tests name missing ones); the ones on PATH when not given. */
+	videoTools?: VideoStickerTools;
 };
 
 /** Builds the job loop from the configuration (worker main.ts and tests that run it in-process). */
@@ -83,9 +86,24 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 			logger: input.logger.child({ component: 'admin-alerts' }),
 			pacing: { budget, sleep: timerSleep }
 		},
-		sleep: abortableSleep
+		sleep: abortableSleep,
+		videoTools: await videoToolsAtStart(input.videoTools ?? videoStickerTools(), input.logger)
 	};
 	return deps;
+}
+
+/**
+ * Animated stickers need ffmpeg with libvpx-vp9 and ffprobe (installed by npm start / the
+ * bootstrap). Without them the worker says so once and delivers still stickers only.
+ */
+export async function videoToolsAtStart(tools: VideoStickerTools, logger: Logger): Promise<VideoStickerTools | null> {
+	const missing = await missingVideoTools(tools);
+	if (!missing) return tools;
+	logger.warn(
+		{ missing },
+		'animated stickers are off: ffmpeg with libvpx-vp9 and ffprobe are needed (run npm start or scripts/bootstrap.sh to install them); packs get still stickers only'
+	);
+	return null;
 }
 
 const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

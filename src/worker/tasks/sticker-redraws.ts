@@ -1,4 +1,5 @@
-import { replaceStickerInPack } from '../../lib/server/jobs/delivery/replace-sticker.ts';
+import { replaceStickerInPack, stickerInPack } from '../../lib/server/jobs/delivery/replace-sticker.ts';
+import { animateOne } from '../../lib/server/jobs/pipeline/animate-stage.ts';
 import { jobFileKeys, readStored } from '../../lib/server/jobs/pipeline/job-files.ts';
 import { createPackState, pickRenderMode } from '../../lib/server/jobs/pipeline/pack-state.ts';
 import { callProvider } from '../../lib/server/jobs/pipeline/provider-call.ts';
@@ -18,7 +19,8 @@ import { errorText } from '../../lib/server/errors/error-text.ts';
  * Operators' redraws of single stickers in delivered packs, one at a time: the
  * figure is drawn again from the face crop and the anchor (the selfie is gone once the set
  * exists), checked by the local gate like any sticker (api stages `passport` + `regen`, costed),
- * then swapped into the Telegram set. Redraws are possible while the session folder lives
+ * then swapped into the Telegram set; a sticker that moved there is animated again with its motion
+ * (or goes still, with a warning, when the clip cannot be made). Redraws are possible while the session folder lives
  * (PHOTO_TTL_HOURS); afterwards the request fails with a sentence saying so. A pass first puts back
  * the redraws a launch no longer alive left unfinished, then redraws until none waits or the worker stops.
  */
@@ -71,11 +73,15 @@ async function redrawDeliveredSticker(deps: QueueDeps, request: RedrawRequest, s
 	});
 	if (!verdict.ok)
 		throw new RedrawRefused(`the new drawing failed the checks (${verdict.reasons.join(', ')}); the pack is unchanged`);
+	// A sticker that moved in the set moves again, with the same motion, made from the new figure.
+	const moved = (await stickerInPack(deps.api, job.packName, request.stickerNumber)).is_video;
+	const clip = moved ? await animateOne(ctx, request.stickerNumber) : null;
 	await replaceStickerInPack(deps.api, {
 		userId: job.telegramUserId,
 		packName: job.packName,
 		stickerNumber: request.stickerNumber,
-		png: await readStored(fileStore, files.sticker(request.stickerNumber))
+		png: await readStored(fileStore, files.sticker(request.stickerNumber)),
+		webm: clip?.result === 'video' ? await readStored(fileStore, files.video(request.stickerNumber)) : null
 	});
 }
 

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAllowedArtefactPath, resolveArtefactFile } from './artefact-files.ts';
+import { isAllowedArtefactPath, listStickers, resolveArtefactFile } from './artefact-files.ts';
+import { LocalFileStore } from '../files/local-file-store.ts';
 
 describe('console file access', () => {
 	const root = mkdtempSync(path.join(tmpdir(), 'artefacts-'));
@@ -52,5 +53,19 @@ describe('console file access', () => {
 		expect(isAllowedArtefactPath('debug_sheets/job1_anchor.png')).toBe(true);
 		// The name looks like a sheet, but the link leads to the database.
 		expect(await resolveArtefactFile(root, 'debug_sheets/job1_link.png')).toBeNull();
+	});
+
+	it('lists a moving sticker once, its still PNG with its clip (sticker_<n>.webm) beside it', async () => {
+		const stickers = path.join(root, 'sessions', 'tok2', 'stickers');
+		mkdirSync(stickers, { recursive: true });
+		for (const name of ['sticker_2.png', 'sticker_10.png', 'sticker_1.png', 'sticker_1.webm'])
+			writeFileSync(path.join(stickers, name), 'x');
+		const listed = await listStickers(new LocalFileStore(root), 'tok2');
+		expect(listed.map((s) => [s.name, s.video?.split('?')[0] ?? null])).toEqual([
+			['sticker_1.png', '/api/console/files/sessions/tok2/stickers/sticker_1.webm'],
+			['sticker_2.png', null],
+			['sticker_10.png', null]
+		]);
+		expect(await resolveArtefactFile(root, 'sessions/tok2/stickers/sticker_1.webm')).not.toBeNull();
 	});
 });

@@ -16,7 +16,8 @@ export const ARTEFACT_TYPES: Record<string, string> = {
 	'.webp': 'image/webp',
 	'.jpg': 'image/jpeg',
 	'.jpeg': 'image/jpeg',
-	'.json': 'application/json'
+	'.json': 'application/json',
+	'.webm': 'video/webm'
 };
 
 export function isAllowedArtefactPath(relative: string): boolean {
@@ -49,8 +50,10 @@ export async function resolveArtefactFile(dataDir: string, relative: string): Pr
 export interface ArtefactFile {
 	name: string;
 	url: string;
-	kind: 'image' | 'json';
+	kind: 'image' | 'json' | 'video';
 	bytes: number;
+	/** A sticker that moves: its clip (sticker_<n>.webm) beside the still PNG. */
+	video?: string;
 }
 
 export function artefactUrl(relative: string): string {
@@ -75,12 +78,19 @@ export async function listJobArtefacts(store: FileStore, jobId: number): Promise
 	return listFiles(store, `debug_sheets/job${jobId}_`);
 }
 
-/** The delivered stickers of a session (`sticker_<n>.png`), in sticker order. */
+/**
+ * The delivered stickers of a session (`sticker_<n>.png`), in sticker order; a sticker that moves
+ * carries its clip (`sticker_<n>.webm`) as `video`.
+ */
 export async function listStickers(store: FileStore, sessionToken: string): Promise<ArtefactFile[]> {
 	if (!SEGMENT.test(sessionToken)) return [];
 	const files = await listFiles(store, `sessions/${sessionToken}/stickers/`);
 	const order = (name: string) => Number(/(\d+)/.exec(name)?.[1] ?? 0);
-	return files.sort((a, b) => order(a.name) - order(b.name));
+	const clips = new Map(files.filter((f) => f.kind === 'video').map((f) => [order(f.name), f.url]));
+	return files
+		.filter((f) => f.kind !== 'video')
+		.map((f) => (clips.has(order(f.name)) ? { ...f, video: clips.get(order(f.name)) } : f))
+		.sort((a, b) => order(a.name) - order(b.name));
 }
 
 async function listFiles(store: FileStore, prefix: string): Promise<ArtefactFile[]> {
@@ -89,7 +99,8 @@ async function listFiles(store: FileStore, prefix: string): Promise<ArtefactFile
 	for (const file of stored) {
 		if (!isAllowedArtefactPath(file.key)) continue;
 		const name = path.posix.basename(file.key);
-		const kind = path.extname(name).toLowerCase() === '.json' ? 'json' : 'image';
+		const ext = path.extname(name).toLowerCase();
+		const kind = ext === '.json' ? 'json' : ext === '.webm' ? 'video' : 'image';
 		// The version makes the page load a file again once it changes (a redrawn sticker keeps its name).
 		files.push({
 			name,

@@ -25,6 +25,7 @@ export interface EventRow {
 	state: EventState;
 	titleTemplate: string;
 	captions: EventCaptions | null;
+	animatedStickers: number;
 	catalogueVersion: number | null;
 	createdAt: string;
 	updatedAt: string;
@@ -38,6 +39,7 @@ type Stored = {
 	state: string;
 	titleTemplate: string;
 	captionsJson: string | null;
+	animatedStickers: number;
 	catalogueVersion: number | null;
 	createdAt: string;
 	updatedAt: string;
@@ -79,7 +81,9 @@ function fieldsData(fields: EventFields) {
 		startsOn: fields.startsOn,
 		endsOn: fields.endsOn,
 		titleTemplate: fields.titleTemplate,
-		captionsJson: fields.captions ? JSON.stringify(fields.captions) : null
+		captionsJson: fields.captions ? JSON.stringify(fields.captions) : null,
+		// Left out (an older client): a new event gets the column's default, an update keeps its count.
+		...(fields.animatedStickers === undefined ? {} : { animatedStickers: fields.animatedStickers })
 	};
 }
 

@@ -45,6 +45,7 @@ const STAGE_TEXTS: Partial<Record<string, GenerationText>> = {
 	regen: 'stage_sheet',
 	heads: 'stage_heads',
 	qa: 'stage_qa',
+	animate: 'stage_qa',
 	delivering: 'stage_uploading',
 	uploading: 'stage_uploading',
 	ready: 'stage_uploading',

@@ -4,7 +4,7 @@ import type { Clock } from '../time/clock.ts';
 /**
  * The live stage of a job (job_progress), readable by the kiosk, the bot and the console.
  * Stages, in order: queued → passport → anchor → anchor_verify → sheet → cut → regen → heads → qa →
- * delivering → uploading → ready → done | failed. stage_log keeps [{stage, at}] for stage timings.
+ * animate → delivering → uploading → ready → done | failed. stage_log keeps [{stage, at}] for stage timings.
  */
 export type JobStage =
 	| 'queued'
@@ -16,6 +16,7 @@ export type JobStage =
 	| 'regen'
 	| 'heads'
 	| 'qa'
+	| 'animate'
 	| 'delivering'
 	| 'uploading'
 	| 'ready'

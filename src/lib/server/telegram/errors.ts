@@ -21,6 +21,18 @@ export function isStickerSetMissing(error: unknown): boolean {
 	return error instanceof GrammyError && /STICKERSET_INVALID|not found/i.test(error.description);
 }
 
+/**
+ * Telegram (400) refused a video sticker: its checks differ from ours (STICKER_VIDEO_LONG,
+ * STICKER_VIDEO_BIG, a format it does not take). Nothing was created, so the pack can go still.
+ */
+export function isVideoStickerRefused(error: unknown): boolean {
+	return (
+		error instanceof GrammyError &&
+		error.error_code === 400 &&
+		/STICKER_VIDEO|video|webm|sticker format/i.test(error.description)
+	);
+}
+
 /** 403: the person blocked the bot — their choice, nothing to retry or to apologise for. */
 export function isBlockedByUser(error: unknown): boolean {
 	return error instanceof GrammyError && error.error_code === 403;

@@ -1,5 +1,5 @@
-import { InputFile, type StickerSet, type TelegramApi } from '../../telegram/api.ts';
-import { isStickerSetMissing } from '../../telegram/errors.ts';
+import type { StickerSet, TelegramApi } from '../../telegram/api.ts';
+import { isStickerSetMissing, isVideoStickerRefused } from '../../telegram/errors.ts';
 import type { Locale } from '../../../i18n/locale.ts';
 import type { Db } from '../../db/client.ts';
 import type { FileStore } from '../../files/file-store.ts';
@@ -9,14 +9,15 @@ import type { Clock } from '../../time/clock.ts';
 import type { JobStage } from '../job-progress.ts';
 import { LeaseLost, throwIfAborted } from '../job-errors.ts';
 import { markJobDelivering, recordPackCreated, recordPackName } from '../job.repository.ts';
-import { readStored, type JobFiles } from '../pipeline/job-files.ts';
+import type { JobFiles } from '../pipeline/job-files.ts';
+import { packStickers } from './pack-stickers.ts';
 import { isPackNameRetired } from '../../lifecycle/retired-pack-names.ts';
 import { loadPseudonymKey } from '../../lifecycle/pseudonym.ts';
 import { choosePackName } from './pack-name.ts';
 import { sendLinkOnce } from './send-link.ts';
 
 /**
- * delivering: create the set (all 12 in one createNewStickerSet) → pack_created_at → delete the
+ * delivering: create the set (all 12 in one createNewStickerSet; the moving ones as video stickers) → pack_created_at → delete the
  * selfie → readiness (getStickerSet until all 12 are visible) → the link exactly once → done.
  * Each side effect is recorded before the next step, and on resume getStickerSet is asked before
  * anything is created, so a crash at any point gives neither a second set nor a second link.
@@ -70,19 +71,21 @@ async function choosePackNameOnce(deps: DeliveryDeps, jobId: number, userId: big
 	return recordPackName(deps.db, jobId, await choosePackName(deps.db, userId, deps.botUsername, retired));
 }
 
-async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: string): Promise<void> {
+export async function createSetUnlessExists(deps: DeliveryDeps, userId: bigint, name: string): Promise<void> {
 	if (await findSet(deps.api, name)) return;
 	// A slot whose lease ran out (its job was requeued and claimed again) must not create a second set.
 	throwIfAborted(deps.signal);
 	if (!(await deps.holdsLease())) throw new LeaseLost('lease lost before creating the sticker set');
-	const stickers = await Promise.all(
-		STICKER_VARIANTS.map(async (variant, i) => ({
-			sticker: new InputFile(await readStored(deps.fileStore, deps.files.keys.sticker(i + 1)), `sticker_${i + 1}.png`),
-			format: 'static' as const,
-			emoji_list: [variant.emoji]
-		}))
-	);
-	await deps.api.createNewStickerSet(Number(userId), name, deps.setTitle, stickers);
+	const stickers = await packStickers(deps.fileStore, deps.files.keys);
+	try {
+		await deps.api.createNewStickerSet(Number(userId), name, deps.setTitle, stickers);
+	} catch (error) {
+		if (!stickers.some((s) => s.format === 'video') || !isVideoStickerRefused(error)) throw error;
+		// The guest still gets their pack, still: the refusal is the operators' to look into.
+		deps.logger.warn({ err: error, name }, 'Telegram refused the video stickers; creating the set with still ones');
+		const stills = await packStickers(deps.fileStore, deps.files.keys, { stillsOnly: true });
+		await deps.api.createNewStickerSet(Number(userId), name, deps.setTitle, stills);
+	}
 }
 
 export async function findSet(api: TelegramApi, name: string): Promise<StickerSet | null> {

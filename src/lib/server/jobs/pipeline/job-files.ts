@@ -13,6 +13,8 @@ interface JobFileNames {
 	head: string;
 	stickersDir: string;
 	sticker(n: number): string;
+	/** The animated version of sticker n (a VP9 WEBM video sticker), when it moves. */
+	video(n: number): string;
 	debugDir: string;
 	debug(name: string): string;
 }
@@ -45,6 +47,7 @@ function namesUnder(join: (...parts: string[]) => string, jobId: number, session
 		head: join('sessions', sessionToken, 'head.png'),
 		stickersDir,
 		sticker: (n) => join('sessions', sessionToken, 'stickers', `sticker_${n}.png`),
+		video: (n) => join('sessions', sessionToken, 'stickers', `sticker_${n}.webm`),
 		debugDir: join('debug_sheets'),
 		debug: (name) => join('debug_sheets', `job${jobId}_${name}`)
 	};

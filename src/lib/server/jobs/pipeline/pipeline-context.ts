@@ -5,6 +5,7 @@ import type { ImageProvider, JobBrief } from '../../providers/provider.ts';
 import type { Prices } from '../../spend/usage-recorder.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { JobStage } from '../job-progress.ts';
+import type { VideoStickerTools } from '../../media/video-sticker.ts';
 import type { JobFiles } from './job-files.ts';
 import type { RenderMode } from './pack-state.ts';
 
@@ -29,6 +30,10 @@ export interface PipelineContext {
 	files: JobFiles;
 	/** Where the job's files are read and written (`files.keys`): DATA_DIR or the bucket. */
 	fileStore: FileStore;
+	/** How many stickers move (the event's animated_stickers, 0–12). */
+	animatedStickers: number;
+	/** ffmpeg + ffprobe for video stickers; null when the worker found none at start (stills only). */
+	videoTools: VideoStickerTools | null;
 	/** jobs.render_mode when the run started (composite_fallback is decided during the run). */
 	renderMode: RenderMode;
 	dataDir: string;

@@ -75,6 +75,8 @@ export async function keepIfItPasses(
 	const verdict = await inspectSticker(png, await getFaceDetector());
 	if (!verdict.ok) return verdict;
 	await ctx.fileStore.put(ctx.files.keys.sticker(n), png);
+	// A clip made from the old figure no longer matches it (a resumed job animates it again).
+	await ctx.fileStore.delete(ctx.files.keys.video(n));
 	state.verdicts.set(n, verdict);
 	return verdict;
 }

@@ -74,6 +74,8 @@ export async function buildJobContext(
 		files,
 		fileStore,
 		renderMode,
+		animatedStickers: choices.animatedStickers,
+		videoTools: deps.videoTools ?? null,
 		dataDir: deps.settings.dataDir,
 		signal,
 		enterStage: options.redraw ? async () => undefined : showStage,

@@ -5,6 +5,7 @@ import { builtInCaptions } from '../../media/sticker-variants.ts';
 import { eventCaptionsSchema } from '../../../schemas/event.ts';
 import type { OutfitSnapshot } from '../../../schemas/outfit.ts';
 import { readJobSnapshot } from '../job-snapshot.repository.ts';
+import { DEFAULT_ANIMATED_STICKERS } from '../../media/sticker-motion.ts';
 
 /**
  * What a job takes from its event: the outfit it was queued with (job_snapshots), the twelve
@@ -17,6 +18,8 @@ export interface JobEventChoices {
 	captions: string[];
 	titleTemplate: string;
 	eventName: string;
+	/** How many of the twelve move (events.animated_stickers); the default for a job without an event. */
+	animatedStickers: number;
 }
 
 export const DEFAULT_TITLE_TEMPLATE = '{pack_title}';
@@ -32,7 +35,8 @@ export async function readJobEventChoices(
 		outfit: snapshot?.outfit ?? defaultOutfitSnapshot(job.templateId),
 		captions: eventCaptions(event?.captionsJson ?? null, locale),
 		titleTemplate: event?.titleTemplate ?? DEFAULT_TITLE_TEMPLATE,
-		eventName: event?.name ?? ''
+		eventName: event?.name ?? '',
+		animatedStickers: event?.animatedStickers ?? DEFAULT_ANIMATED_STICKERS
 	};
 }
 

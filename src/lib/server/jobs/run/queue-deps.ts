@@ -8,6 +8,7 @@ import type { Clock } from '../../time/clock.ts';
 import type { TelegramApi } from '../../telegram/api.ts';
 import type { GuestNoticeDeps } from '../guest-notice-outbox.ts';
 import type { NoticeDeps } from '../../telegram/admin-alerts.ts';
+import type { VideoStickerTools } from '../../media/video-sticker.ts';
 
 /** What the job loop needs; tests build it with a FakeClock, the emulator's Api and any provider. */
 export interface QueueSettings {
@@ -46,6 +47,11 @@ export interface QueueDeps {
 	/** Admin alerts (a pause, billing, the fallback): the notices' client, each alert a place in the send budget. */
 	alerts: NoticeDeps;
 	sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+	/**
+	 * ffmpeg (libvpx-vp9) + ffprobe for animated stickers, checked once at start (createQueueDeps);
+	 * null or absent: they are missing, and every pack is delivered with still stickers only.
+	 */
+	videoTools?: VideoStickerTools | null;
 }
 
 /** A sleep that ends early (rejecting) when the job is aborted. */
