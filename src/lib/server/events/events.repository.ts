@@ -26,6 +26,9 @@ export interface EventRow {
 	titleTemplate: string;
 	captions: EventCaptions | null;
 	catalogueVersion: number | null;
+	/** The kiosk's colours for this event (#rrggbb), null = the kiosk's own. */
+	brandPrimary: string | null;
+	brandAccent: string | null;
 	createdAt: string;
 	updatedAt: string;
 }
@@ -39,6 +42,8 @@ type Stored = {
 	titleTemplate: string;
 	captionsJson: string | null;
 	catalogueVersion: number | null;
+	brandPrimary: string | null;
+	brandAccent: string | null;
 	createdAt: string;
 	updatedAt: string;
 };
@@ -79,7 +84,9 @@ function fieldsData(fields: EventFields) {
 		startsOn: fields.startsOn,
 		endsOn: fields.endsOn,
 		titleTemplate: fields.titleTemplate,
-		captionsJson: fields.captions ? JSON.stringify(fields.captions) : null
+		captionsJson: fields.captions ? JSON.stringify(fields.captions) : null,
+		brandPrimary: fields.brandPrimary,
+		brandAccent: fields.brandAccent
 	};
 }
 
