@@ -7,12 +7,12 @@ import type {
 } from '$lib/schemas/kiosk';
 import type { Locale } from '$lib/i18n/locale';
 import { kioskApi, uploadPhoto, type ApiResult } from './kiosk-api';
+import { queuedScreenMs } from './queued-wait';
 import { UploadRetry } from './upload-retry.svelte';
 
 export type Screen =
 	'loading' | 'key' | 'start' | 'paused' | 'qr' | 'telegram' | 'camera' | 'uploading' | 'queued' | 'ready' | 'closed';
 
-const QUEUED_SCREEN_MS = 15_000;
 /** How long the guest's stickers stay up once the link is sent (the server serves them for 60 s). */
 const READY_SCREEN_MS = 15_000;
 const CLOSED_SCREEN_MS = 8_000;
@@ -277,7 +277,7 @@ export class KioskFlow {
 		if (view.status !== 'template_chosen') this.uploadRetry.stop();
 		this.screen = this.#screenFor(view);
 		if (this.screen === 'queued' || this.screen === 'closed')
-			this.#returnLater(this.screen === 'queued' ? QUEUED_SCREEN_MS : CLOSED_SCREEN_MS);
+			this.#returnLater(this.screen === 'queued' ? queuedScreenMs(view) : CLOSED_SCREEN_MS);
 		if (this.screen === 'queued' && view.queue?.status === 'done') void this.#showReady(view.token);
 	}
 
