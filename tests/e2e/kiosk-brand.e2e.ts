@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Page, TestInfo } from '@playwright/test';
 import { signInOwnOperator } from './console-operator.ts';
 import { expect } from './product-stack.ts';
-import { guestChoosesOutfit, openKiosk, startAndReadToken, test } from './kiosk-steps.ts';
+import { guestChoosesOutfit, holdQueue, openKiosk, releaseQueue, startAndReadToken, test } from './kiosk-steps.ts';
 
 /**
  * What guests see of the kiosk beyond the flow itself (docs/kiosk.md, "The Start screen" and
@@ -121,6 +121,19 @@ test('Start shows the live event’s name, colours (readable ink chosen for them
 		// Opened again, the panel starts clean too.
 		await kiosk.getByRole('button', { name: 'Staff' }).click();
 		await expect(panel.getByRole('alert')).toHaveCount(0);
+		await panel.getByRole('button', { name: 'Close' }).click();
+
+		// A pause shows "Temporarily unavailable" in the event's colours, and Start comes back with them.
+		await holdQueue(product);
+		try {
+			await expect(kiosk.getByRole('heading', { name: 'Temporarily unavailable' })).toBeVisible({ timeout: 10_000 });
+			expect(await css(kiosk, 'main.kiosk', 'background-color')).toBe('rgb(255, 243, 224)');
+			expect(await css(kiosk, '#paused-title', 'color')).toBe('rgb(0, 0, 0)');
+		} finally {
+			await releaseQueue(product);
+		}
+		await expect(start).toBeVisible({ timeout: 10_000 });
+		await expect(kiosk.getByTestId('event-name')).toHaveText(eventName);
 	} finally {
 		await consolePage.getByRole('button', { name: 'End event' }).click();
 		await consolePage.getByRole('button', { name: 'Yes, end it (queued packs still finish)' }).click();
