@@ -71,7 +71,8 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	await control.waitForMessage(userId, (m) => m.from_bot && /Generating your stickers/.test(m.text ?? ''), {
 		timeoutMs: 10_000
 	});
-	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 25_000 });
+	// "Being drawn" waits for a pack due within a minute, then "ready" shows for 15 s: Start within 90 s.
+	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 90_000 });
 });
 
 test('the "being drawn" screen shows the place and estimate of the guest\'s status message; the message is edited, never sent again', async ({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { outfitSchema, type Outfit } from './outfit.ts';
+import { accentProblem, normaliseHex } from './brand-colours.ts';
 
 /** What operators type about an event and its catalogue; shared by the console page and the server. */
 
@@ -21,6 +22,23 @@ const captionList = z
 		CAPTION_COUNT,
 		`Give exactly ${CAPTION_COUNT} captions for a language (one per line), or leave it empty for the built-in ones.`
 	);
+
+/** A colour as `#rrggbb` (`#abc` and upper case accepted and normalised); empty = none. */
+function brandColour(which: 'primary' | 'accent') {
+	return z
+		.string()
+		.nullish()
+		.transform((value, ctx) => {
+			if (value === null || value === undefined || value.trim() === '') return null;
+			const hex = normaliseHex(value);
+			if (!hex)
+				ctx.addIssue({
+					code: 'custom',
+					message: `The ${which} colour is written as #rrggbb, for example #1d1b4b (it was "${value}").`
+				});
+			return hex;
+		});
+}
 
 /** The event's sticker captions per language; a language left out uses the built-in captions. */
 export const eventCaptionsSchema = z.object({ ru: captionList, uz: captionList, en: captionList }).partial();
@@ -44,13 +62,22 @@ export const eventFieldsSchema = z
 			.int(ANIMATED_TEXT)
 			.min(0, ANIMATED_TEXT)
 			.max(CAPTION_COUNT, ANIMATED_TEXT)
-			.optional()
+			.optional(),
+		/** The kiosk's colours for this event; null (or left out) = the kiosk's own. */
+		brandPrimary: brandColour('primary'),
+		brandAccent: brandColour('accent')
 	})
 	.refine((e) => !e.startsOn || !e.endsOn || e.startsOn <= e.endsOn, {
 		message: 'The event cannot end before it starts.',
 		path: ['endsOn']
+	})
+	.superRefine((e, ctx) => {
+		const problem = accentProblem(e.brandPrimary, e.brandAccent);
+		if (problem) ctx.addIssue({ code: 'custom', path: ['brandAccent'], message: problem });
 	});
-export type EventFields = z.infer<typeof eventFieldsSchema>;
+/** The brand colours may be left out (callers that predate them): a new event then has none, an update keeps its own. */
+export type EventFields = Omit<z.infer<typeof eventFieldsSchema>, 'brandPrimary' | 'brandAccent'> &
+	Partial<Pick<z.infer<typeof eventFieldsSchema>, 'brandPrimary' | 'brandAccent'>>;
 
 /** A catalogue as saved or published: at least one outfit, every id once. */
 export const catalogueSchema = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JobStatus } from './job-status.ts';
+import type { KioskTheme } from './brand-colours.ts';
 
 /**
  * What the kiosk page and the server agree on: session tokens, the statuses and reasons of the
@@ -96,4 +97,22 @@ export interface StartedSession {
 	emulatorLink: string | null;
 	qrSvg: string;
 	view: KioskSessionView;
+}
+
+/** The Start screen's look: the event's name (null for the default event), colours and a sample of its outfits. */
+export interface KioskStartScreen {
+	eventName: string | null;
+	theme: KioskTheme;
+	/** The event chose a background colour: the page paints it flat instead of its own gradient. */
+	branded: boolean;
+	/** Up to 6 of the event's outfits, as pictures (never guests' stickers: docs/kiosk.md, "The Start screen"). */
+	sample: { id: string; emoji: string; title: Record<'ru' | 'uz' | 'en', string>; picture: string }[];
+}
+
+/** One sticker of the guest's delivered pack, for the "your pack is ready" moment. */
+export interface ReadySticker {
+	/** 1–12, the sticker's place in the pack. */
+	number: number;
+	kind: 'image' | 'video';
+	url: string;
 }

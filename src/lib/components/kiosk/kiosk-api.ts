@@ -1,4 +1,11 @@
-import type { KIOSK_CLOSE_REASONS, KioskPauseView, KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
+import type {
+	KIOSK_CLOSE_REASONS,
+	KioskPauseView,
+	KioskSessionView,
+	KioskStartScreen,
+	ReadySticker,
+	StartedSession
+} from '$lib/schemas/kiosk';
 import type { Locale } from '$lib/i18n/locale';
 
 /** The kiosk page's calls to /api/kiosk. Network failures are retried with capped backoff. */
@@ -37,7 +44,10 @@ export const kioskApi = {
 	session: (token: string) => call<KioskSessionView>('GET', `/sessions/${token}`),
 	close: (token: string, reason: (typeof KIOSK_CLOSE_REASONS)[number]) =>
 		call<{ closed: boolean }>('POST', `/sessions/${token}/close`, { reason }),
-	staffReset: (pin: string) => call<{ closed: number }>('POST', '/staff-reset', { pin }, 0)
+	staffReset: (pin: string) => call<{ closed: number }>('POST', '/staff-reset', { pin }, 0),
+	startScreen: () => call<KioskStartScreen>('GET', '/start-screen', undefined, 1),
+	readyStickers: (token: string) =>
+		call<{ stickers: ReadySticker[] }>('GET', `/sessions/${token}/stickers`, undefined, 1)
 };
 
 /**

@@ -1,12 +1,20 @@
-import type { KioskPauseView, KioskSessionView, StartedSession } from '$lib/schemas/kiosk';
+import type {
+	KioskPauseView,
+	KioskSessionView,
+	KioskStartScreen,
+	ReadySticker,
+	StartedSession
+} from '$lib/schemas/kiosk';
 import type { Locale } from '$lib/i18n/locale';
 import { kioskApi, uploadPhoto, type ApiResult } from './kiosk-api';
+import { queuedScreenMs } from './queued-wait';
 import { UploadRetry } from './upload-retry.svelte';
 
 export type Screen =
-	'loading' | 'key' | 'start' | 'paused' | 'qr' | 'telegram' | 'camera' | 'uploading' | 'queued' | 'closed';
+	'loading' | 'key' | 'start' | 'paused' | 'qr' | 'telegram' | 'camera' | 'uploading' | 'queued' | 'ready' | 'closed';
 
-const QUEUED_SCREEN_MS = 15_000;
+/** How long the guest's stickers stay up once the link is sent (the server serves them for 60 s). */
+const READY_SCREEN_MS = 15_000;
 const CLOSED_SCREEN_MS = 8_000;
 const BOT_RETRY_MS = 2_000;
 
@@ -25,7 +33,14 @@ export class KioskFlow {
 	/** The operator's words for guests during a pause, when they gave some. */
 	pauseNote = $state<string | null>(null);
 	staffPin = $state(false);
+	/** What went wrong for the guest (Start, the photo, pairing): shown on the guest's screens. */
 	problem = $state<string | null>(null);
+	/** What went wrong in the staff panel (wrong PIN, …): shown only there, never to the guest. */
+	staffProblem = $state<string | null>(null);
+	/** The Start screen's event name, colours and outfit sample (null until read, or when unreadable: the plain Start). */
+	startScreen = $state<KioskStartScreen | null>(null);
+	/** The guest's delivered stickers while the "your pack is ready" screen shows. */
+	readyStickers = $state<ReadySticker[]>([]);
 	uploadProgress = $state(0);
 	reconnecting = $state(false);
 	/** A photo upload waiting to be sent again after the network dropped it. */
@@ -36,6 +51,8 @@ export class KioskFlow {
 	#kioskEvents: EventSource | null = null;
 	#returnTimer: ReturnType<typeof setTimeout> | undefined;
 	#returnAt = $state<number | null>(null);
+	/** The session whose ready pack was asked for (once per session). */
+	#readyAsked: string | null = null;
 
 	constructor(locale: Locale) {
 		this.locale = locale;
@@ -64,6 +81,7 @@ export class KioskFlow {
 		}
 		this.#applyPause(hello.data);
 		this.staffPin = hello.data.staffPin;
+		void this.#loadStartScreen();
 		this.#followKiosk();
 		this.backToStart();
 	}
@@ -181,10 +199,10 @@ export class KioskFlow {
 			return true;
 		}
 		if (!result.ok) {
-			this.problem = result.error;
+			this.staffProblem = result.error;
 			return false;
 		}
-		this.problem = null;
+		this.staffProblem = null;
 		this.backToStart();
 		return true;
 	}
@@ -196,7 +214,16 @@ export class KioskFlow {
 		this.#returnAt = null;
 		this.session = null;
 		this.view = null;
+		this.readyStickers = [];
+		const wasAway = this.screen !== 'start' && this.screen !== 'paused' && this.screen !== 'loading';
 		this.screen = this.paused ? 'paused' : 'start';
+		// The kiosk's event may have changed (started, ended, recoloured) while a guest was busy.
+		if (wasAway) void this.#loadStartScreen();
+	}
+
+	async #loadStartScreen(): Promise<void> {
+		const screen = await kioskApi.startScreen();
+		if (screen.ok) this.startScreen = screen.data;
 	}
 
 	dispose(): void {
@@ -250,7 +277,26 @@ export class KioskFlow {
 		if (view.status !== 'template_chosen') this.uploadRetry.stop();
 		this.screen = this.#screenFor(view);
 		if (this.screen === 'queued' || this.screen === 'closed')
-			this.#returnLater(this.screen === 'queued' ? QUEUED_SCREEN_MS : CLOSED_SCREEN_MS);
+			this.#returnLater(this.screen === 'queued' ? queuedScreenMs(view) : CLOSED_SCREEN_MS);
+		if (this.screen === 'queued' && view.queue?.status === 'done') void this.#showReady(view.token);
+	}
+
+	/**
+	 * The link is sent while the guest still looks at "being drawn": their stickers, then Start. The
+	 * server serves them only to this kiosk, for its latest session, shortly after the link; when it
+	 * says no (or has none) the "being drawn" screen simply runs out as before.
+	 */
+	async #showReady(token: string): Promise<void> {
+		if (this.#readyAsked === token) return;
+		this.#readyAsked = token;
+		const ready = await kioskApi.readyStickers(token);
+		if (!ready.ok || ready.data.stickers.length === 0) return;
+		if (this.session?.token !== token || this.screen !== 'queued') return; // the guest moved on meanwhile
+		this.readyStickers = ready.data.stickers;
+		this.screen = 'ready';
+		clearTimeout(this.#returnTimer);
+		this.#returnAt = null;
+		this.#returnLater(READY_SCREEN_MS);
 	}
 
 	#screenFor(view: KioskSessionView): Screen {
@@ -263,7 +309,7 @@ export class KioskFlow {
 			case 'template_chosen':
 				return this.screen === 'uploading' ? 'uploading' : 'camera';
 			case 'photo_taken':
-				return 'queued';
+				return this.screen === 'ready' ? 'ready' : 'queued';
 			default:
 				return 'closed';
 		}

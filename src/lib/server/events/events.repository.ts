@@ -27,6 +27,9 @@ export interface EventRow {
 	captions: EventCaptions | null;
 	animatedStickers: number;
 	catalogueVersion: number | null;
+	/** The kiosk's colours for this event (#rrggbb), null = the kiosk's own. */
+	brandPrimary: string | null;
+	brandAccent: string | null;
 	createdAt: string;
 	updatedAt: string;
 }
@@ -41,6 +44,8 @@ type Stored = {
 	captionsJson: string | null;
 	animatedStickers: number;
 	catalogueVersion: number | null;
+	brandPrimary: string | null;
+	brandAccent: string | null;
 	createdAt: string;
 	updatedAt: string;
 };
@@ -83,7 +88,9 @@ function fieldsData(fields: EventFields) {
 		titleTemplate: fields.titleTemplate,
 		captionsJson: fields.captions ? JSON.stringify(fields.captions) : null,
 		// Left out (an older client): a new event gets the column's default, an update keeps its count.
-		...(fields.animatedStickers === undefined ? {} : { animatedStickers: fields.animatedStickers })
+		...(fields.animatedStickers === undefined ? {} : { animatedStickers: fields.animatedStickers }),
+		brandPrimary: fields.brandPrimary,
+		brandAccent: fields.brandAccent
 	};
 }
 

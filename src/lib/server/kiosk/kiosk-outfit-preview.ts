@@ -23,7 +23,8 @@ export function kioskOutfitView(token: string, outfit: Outfit): NonNullable<Kios
 	};
 }
 
-function pictureVersion(outfit: Outfit): string {
+/** Changes with what the picture is drawn from, so the page may cache an address for a day. */
+export function pictureVersion(outfit: Outfit): string {
 	const drawnFrom = JSON.stringify([outfit.id, outfit.figure, outfit.palette, outfit.preview]);
 	return createHash('sha256').update(drawnFrom).digest('hex').slice(0, 12);
 }

@@ -38,3 +38,13 @@ export async function listOpenSessionTokens(db: Db | Tx, kioskId: number): Promi
 	});
 	return open.map((r) => r.sessionToken);
 }
+
+/** The session this kiosk started last (its Start opens a new one), or null. */
+export async function latestSessionOfKiosk(db: Db | Tx, kioskId: number): Promise<string | null> {
+	const row = await db.kioskSession.findFirst({
+		where: { kioskId },
+		orderBy: [{ createdAt: 'desc' }, { sessionToken: 'desc' }],
+		select: { sessionToken: true }
+	});
+	return row?.sessionToken ?? null;
+}
