@@ -75,6 +75,7 @@ describe('animated stickers in a pack (offline provider, emulator)', () => {
 					codec_name: string;
 					width: number;
 					height: number;
+					r_frame_rate: string;
 					tags?: Record<string, string>;
 				}[];
 				format: { duration: string; size: string };
@@ -85,6 +86,8 @@ describe('animated stickers in a pack (offline provider, emulator)', () => {
 			expect(probe.streams[0]!.tags?.alpha_mode ?? probe.streams[0]!.tags?.ALPHA_MODE).toBe('1');
 			expect(Math.max(probe.streams[0]!.width, probe.streams[0]!.height)).toBe(512);
 			expect(Number(probe.format.duration)).toBeLessThanOrEqual(3);
+			const [frames, per] = probe.streams[0]!.r_frame_rate.split('/').map(Number);
+			expect(frames! / per!).toBeLessThanOrEqual(30);
 			expect(Number(probe.format.size)).toBeLessThanOrEqual(256 * 1024);
 		}
 		const log = JSON.parse(readFileSync(files.debug('animation.json'), 'utf8')) as { stickers: { result: string }[] };
