@@ -24,7 +24,7 @@ export function withE2eDb<T>(run: (db: Database.Database) => T): T {
 
 export async function signInOwnOperator(
 	page: Page,
-	who: { username: string; password: string; setupToken: string; role?: 'viewer' | 'operator' }
+	who: { username: string; password: string; setupToken: string; role?: 'viewer' | 'operator' | 'owner' }
 ): Promise<void> {
 	const operators = withE2eDb((db) => (db.prepare('SELECT count(*) AS n FROM operators').get() as { n: number }).n);
 	if (operators === 0) {
