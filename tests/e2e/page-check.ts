@@ -4,8 +4,8 @@ import { expect, type Page, type TestInfo } from '@playwright/test';
 /**
  * One page's accessibility check for the browser tests: axe with the WCAG 2.1 A and AA rules at a
  * laptop's width and at a phone's, and a full-page screenshot at each. The screenshots are
- * attached to the test, so they land in Playwright's results folder (.tmp/playwright-results)
- * and in its HTML report, the artefacts CI keeps.
+ * attached to the test, so they land in Playwright's results folder (.tmp/playwright-results,
+ * the folder to keep as a run's artefact) and in its HTML report.
  */
 export const VIEWPORTS = [
 	{ name: 'laptop', width: 1366, height: 900 },
