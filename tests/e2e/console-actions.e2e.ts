@@ -210,8 +210,13 @@ test.describe.serial('operator console: actions', () => {
 		await page.goto('/console/guests');
 		const boris = page.locator(`tr[data-guest="${BORIS}"]`);
 		await boris.getByRole('button', { name: 'Reset guest' }).click();
-		await boris.getByRole('button', { name: 'Yes, delete this guest’s rows' }).click();
-		await expect(page.getByText(/Guest Boris .* was reset/)).toBeVisible();
+		await boris.getByRole('button', { name: 'Yes, erase this guest’s visits and packs' }).click();
+		// Plain words: visits and packs, not table names; success in the success colour.
+		const notice = page.getByRole('status').filter({ hasText: /Guest Boris .* was reset/ });
+		await expect(notice).toHaveText(
+			/^Guest Boris .* was reset: 1 kiosk visit and 1 sticker pack erased, so they can start again\. A copy of the database was saved first \(app\.db\.bak-\d{8}-\d{6}-reset[^)]*\)\.$/
+		);
+		await expect(notice).toHaveClass(/\bok\b/);
 		await expect(boris).toHaveCount(0);
 		const audit = lastAudit('reset_user')!;
 		const details = JSON.parse(audit.details!);
@@ -225,6 +230,11 @@ test.describe.serial('operator console: actions', () => {
 		await page.goto('/console/audit');
 		await page.getByLabel('Action').selectOption('reset_user');
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
+		// The action in words, as the filter offers it; the stored name stays out of sight.
+		await expect(page.getByLabel('Action').locator('option:checked')).toHaveText('guest reset');
+		await expect(
+			page.locator('tr[data-audit-action="reset_user"]').getByRole('cell', { name: 'guest reset' })
+		).toBeVisible();
 		// The guest-or-job box narrows the log once typing pauses.
 		await page.getByLabel('Guest or job id').fill(String(ANNA));
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(0);

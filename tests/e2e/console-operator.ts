@@ -24,7 +24,7 @@ export function withE2eDb<T>(run: (db: Database.Database) => T): T {
 
 export async function signInOwnOperator(
 	page: Page,
-	who: { username: string; password: string; setupToken: string; role?: 'viewer' | 'operator' }
+	who: { username: string; password: string; setupToken: string; role?: 'viewer' | 'operator' | 'owner' }
 ): Promise<void> {
 	const operators = withE2eDb((db) => (db.prepare('SELECT count(*) AS n FROM operators').get() as { n: number }).n);
 	if (operators === 0) {
@@ -35,23 +35,32 @@ export async function signInOwnOperator(
 		await page.getByLabel('Repeat password').fill(who.password);
 		await page.getByRole('button', { name: 'Create owner and sign in' }).click();
 	} else {
-		const passwordHash = await hash(who.password, {
-			algorithm: 2 as Options['algorithm'],
-			memoryCost: 19_456,
-			timeCost: 2,
-			parallelism: 1
-		});
-		withE2eDb((db) =>
-			db
-				.prepare('INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)')
-				.run(who.username, passwordHash, who.role ?? 'viewer', new Date().toISOString())
-		);
+		await addOperator({ ...who, role: who.role ?? 'viewer' });
 		await page.goto('/console/login');
 		await page.getByLabel('Username').fill(who.username);
 		await page.getByLabel('Password').fill(who.password);
 		await page.getByRole('button', { name: 'Sign in' }).click();
 	}
 	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
+}
+
+/** An operator account written straight into the product's database (as `npm run` scripts would); a second call is a no-op. */
+export async function addOperator(who: {
+	username: string;
+	password: string;
+	role: 'viewer' | 'operator' | 'owner';
+}): Promise<void> {
+	const passwordHash = await hash(who.password, {
+		algorithm: 2 as Options['algorithm'],
+		memoryCost: 19_456,
+		timeCost: 2,
+		parallelism: 1
+	});
+	withE2eDb((db) =>
+		db
+			.prepare('INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)')
+			.run(who.username, passwordHash, who.role, new Date().toISOString())
+	);
 }
 
 function plantSetupToken(token: string): void {

@@ -1,6 +1,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordBackupSuccess, recordSweep } from '../../src/lib/server/backup/backup-status.ts';
 import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
 import { markWorkerStopped, registerWorker } from '../../src/lib/server/workers/worker-registry.ts';
 import { useTestDb } from '../helpers/test-db.ts';
@@ -45,5 +46,25 @@ describe('console Health on SQLite', () => {
 		expect(health.webProcesses).toEqual([]);
 		expect(health.service.worker).toEqual({ alive: true, heartbeatAgeSeconds: 6 });
 		expect(health.disk.dataDir).toBe(dir);
+	});
+
+	it('gives the last backup as when, how big and the file’s name — no server path — and the last sweep’s time', async () => {
+		const { db, dir } = await testDb();
+		const clock = new FakeClock(T0);
+		const viewer = await insertOperator(db, clock, 'vic', 'viewer');
+		const before = await consoleCaller(db, clock, dir, viewer).health.read();
+		expect([before.lastBackup, before.lastSweep]).toEqual([null, null]);
+
+		await recordBackupSuccess(db, clock, {
+			file: path.join(dir, 'backups', 'app-20270401-090000.db.gz'),
+			bytes: 19_008,
+			takenAt: T0,
+			removed: []
+		});
+		await recordSweep(db, clock);
+		const health = await consoleCaller(db, clock, dir, viewer).health.read();
+
+		expect(health.lastBackup).toEqual({ at: T0, fileName: 'app-20270401-090000.db.gz', bytes: 19_008 });
+		expect(health.lastSweep).toBe(T0);
 	});
 });

@@ -20,3 +20,13 @@ export interface ApiUsageView {
 	resolution: string | null;
 	costUsd: number;
 }
+
+/** What an image model's HTTP answer meant, for the operator (the code stays in the row's tooltip). */
+export function providerAnswerWords(httpStatus: number): string {
+	if (httpStatus === 429) return 'the provider said we sent too many requests';
+	if (httpStatus === 401 || httpStatus === 403) return 'the provider refused our key';
+	if (httpStatus === 404) return 'the provider does not know this model';
+	if (httpStatus >= 500) return 'the provider had a fault on its side';
+	if (httpStatus >= 400) return 'the provider refused the request';
+	return `the provider answered with code ${httpStatus}`;
+}

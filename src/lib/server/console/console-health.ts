@@ -1,4 +1,6 @@
 import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { LAST_SWEEP_KEY, readLastBackup } from '../backup/backup-status.ts';
 import type { DatabaseTarget } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
 import { readDatabaseHealth, type DatabaseHealth } from '../health/database-health.ts';
@@ -22,8 +24,10 @@ export interface ConsoleHealth {
 	service: HealthDetails & { provider: string };
 	db: DatabaseHealth;
 	disk: { freeBytes: number | null; totalBytes: number | null; dataDir: string };
-	lastSweep: unknown;
-	lastBackup: unknown;
+	/** When the TTL sweep last ran; null until it has. */
+	lastSweep: string | null;
+	/** The last good daily backup: when, its file's name (not the server's path) and size; null until one. */
+	lastBackup: { at: string; fileName: string; bytes: number } | null;
 	workers: ProcessView[];
 	/** Registered on PostgreSQL only (worker-registry.ts says why); always empty on SQLite. */
 	webProcesses: ProcessView[];
@@ -50,8 +54,8 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 		readHealthDetails(deps),
 		readDatabaseHealth(deps),
 		diskSpace(deps.dataDir),
-		readSetting(deps.db, 'last_sweep_at').then(parseMaybeJson),
-		readSetting(deps.db, 'last_backup').then(parseMaybeJson),
+		readSetting(deps.db, LAST_SWEEP_KEY),
+		readLastBackup(deps.db).then((b) => (b ? { at: b.at, fileName: path.basename(b.file), bytes: b.bytes } : null)),
 		readProcesses(deps.db, 'worker', now),
 		readProcesses(deps.db, 'web', now),
 		readProvidersView(deps.db, deps.clock),
@@ -94,14 +98,5 @@ async function diskSpace(dir: string): Promise<{ freeBytes: number | null; total
 		return { freeBytes: stats.bavail * stats.bsize, totalBytes: stats.blocks * stats.bsize };
 	} catch {
 		return { freeBytes: null, totalBytes: null };
-	}
-}
-
-function parseMaybeJson(raw: string | null): unknown {
-	if (raw === null) return null;
-	try {
-		return JSON.parse(raw);
-	} catch {
-		return raw;
 	}
 }

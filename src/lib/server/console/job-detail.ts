@@ -3,7 +3,8 @@ import type { FileStore } from '../files/file-store.ts';
 import { packLink } from '../jobs/delivery/pack-name.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
-import type { ApiUsageView } from '../../schemas/api-usage-view.ts';
+import { auditWords } from '../../components/console/audit-words.ts';
+import { providerAnswerWords, type ApiUsageView } from '../../schemas/api-usage-view.ts';
 import { readRefusal } from '../providers/gemini/gemini-refusals.ts';
 import { summarisePackCost, type PackCost } from '../spend/pack-cost.ts';
 import { FINISHED_JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
@@ -259,18 +260,18 @@ function buildHistory(
 	stageLog: { stage: string; at: string }[],
 	usage: UsageRow[]
 ): JobEvent[] {
-	const events: JobEvent[] = [{ at: job.createdAt, what: 'queued (created_at — deadlines count from here)' }];
+	const events: JobEvent[] = [{ at: job.createdAt, what: 'queued (the deadlines count from here)' }];
 	for (const entry of stageLog) events.push({ at: entry.at, what: `stage: ${entry.stage}` });
 	if (job.delayNoticeSentAt)
 		events.push({ at: job.delayNoticeSentAt, what: '“taking longer” notice sent to the guest' });
 	if (job.packCreatedAt) events.push({ at: job.packCreatedAt, what: 'sticker set created' });
 	if (job.linkSentAt) events.push({ at: job.linkSentAt, what: 'link sent to the guest' });
-	for (const entry of audit) events.push({ at: entry.ts, what: `${entry.action} by ${entry.actor}` });
+	for (const entry of audit) events.push({ at: entry.ts, what: `${auditWords(entry.action)} by ${entry.actor}` });
 	const failures = usage.filter((u) => !u.ok);
 	for (const failure of failures.slice(-5))
 		events.push({
 			at: failure.ts,
-			what: `provider call failed (${failure.stage ?? failure.kind}${failure.httpStatus ? `, HTTP ${failure.httpStatus}` : ''})`
+			what: `image model call failed at ${failure.stage ?? failure.kind}${failure.httpStatus ? `: ${providerAnswerWords(failure.httpStatus)}` : ''}`
 		});
 	if (job.status === 'done' || job.status === 'failed') events.push({ at: job.updatedAt, what: `now ${job.status}` });
 	return events.sort((a, b) => a.at.localeCompare(b.at));

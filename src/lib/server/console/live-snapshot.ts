@@ -6,7 +6,7 @@ import {
 	jobStatusSchema,
 	type JobStatus
 } from '../../schemas/job-status.ts';
-import { OPEN_STATUSES } from '../../schemas/kiosk.ts';
+import { OPEN_STATUSES, type OpenStatus } from '../../schemas/kiosk.ts';
 import { PROCESS_VIEW_FIELDS, processView, type ProcessView } from '../workers/worker-registry.ts';
 import { readQueuePause, type QueuePause } from '../jobs/queue-pause.ts';
 import { listQueuePauses, pausedMsBetween } from '../jobs/queue-pauses.repository.ts';
@@ -44,7 +44,7 @@ export interface LiveSnapshot {
 	activeJobs: LiveJob[];
 	recentJobs: LiveJob[];
 	workers: ProcessView[];
-	openSessions: { status: string; count: number }[];
+	openSessions: { status: OpenStatus; count: number }[];
 	today: {
 		packs: number;
 		spendUsd: number;
@@ -160,7 +160,7 @@ async function readWorkers(db: Db, now: Date): Promise<ProcessView[]> {
 	return rows.map((row) => processView(row, now));
 }
 
-async function countOpenSessions(db: Db): Promise<{ status: string; count: number }[]> {
+async function countOpenSessions(db: Db): Promise<LiveSnapshot['openSessions']> {
 	const groups = await db.session.groupBy({
 		by: ['status'],
 		where: { status: { in: [...OPEN_STATUSES] } },

@@ -1,0 +1,52 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+/**
+ * One page's accessibility check for the browser tests: axe with the WCAG 2.1 A and AA rules at a
+ * laptop's width and at a phone's, and a full-page screenshot at each. The screenshots are
+ * attached to the test, so they land in Playwright's results folder (.tmp/playwright-results,
+ * the folder to keep as a run's artefact) and in its HTML report.
+ */
+export const VIEWPORTS = [
+	{ name: 'laptop', width: 1366, height: 900 },
+	{ name: 'phone', width: 390, height: 844 }
+] as const;
+
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** A page that is still loading its live data shows "Loading …" (LiveState) with aria-busy. */
+export async function waitUntilSettled(page: Page): Promise<void> {
+	await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+}
+
+/** Serious and critical violations, one line each: rule, what it asks, and the elements that break it. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+	const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+	return results.violations
+		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		.map(
+			(v) =>
+				`${v.id} (${v.impact}): ${v.help} — ${v.nodes
+					.slice(0, 6)
+					.map((n) => n.target.join(' '))
+					.join(', ')}${v.nodes.length > 6 ? ` and ${v.nodes.length - 6} more` : ''}`
+		);
+}
+
+/**
+ * Checks the page that is open now at both widths and attaches its screenshots as
+ * `<name>-laptop.png` and `<name>-phone.png`. Fails (softly, so every page of a run is reported)
+ * with every serious or critical violation.
+ */
+export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+	for (const viewport of VIEWPORTS) {
+		await page.setViewportSize({ width: viewport.width, height: viewport.height });
+		await waitUntilSettled(page);
+		const violations = await seriousViolations(page);
+		expect.soft(violations, `axe on ${name} at ${viewport.width} px:\n${violations.join('\n')}`).toEqual([]);
+		const file = testInfo.outputPath(`${name}-${viewport.name}.png`);
+		await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+		await testInfo.attach(`${name} at ${viewport.width}×${viewport.height}`, { path: file, contentType: 'image/png' });
+	}
+	await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+}
