@@ -156,6 +156,8 @@ function depsFor(world: GenerationWorld, clock: FakeClock): QueueDeps {
 		crashPoint: () => undefined,
 		notices: noticeDepsFor(world, clock),
 		alerts: { db: world.db, api: world.api, logger: silentLogger, pacing: sendPacingFor(world.db, clock) },
+		// These jobs fail before any clip is made.
+		videoTools: null,
 		sleep: abortableSleep
 	};
 }

@@ -75,7 +75,7 @@ export async function buildJobContext(
 		fileStore,
 		renderMode,
 		animatedStickers: choices.animatedStickers,
-		videoTools: deps.videoTools ?? null,
+		videoTools: deps.videoTools,
 		dataDir: deps.settings.dataDir,
 		signal,
 		enterStage: options.redraw ? async () => undefined : showStage,

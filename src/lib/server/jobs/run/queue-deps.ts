@@ -49,9 +49,9 @@ export interface QueueDeps {
 	sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 	/**
 	 * ffmpeg (libvpx-vp9) + ffprobe for animated stickers, checked once at start (createQueueDeps);
-	 * null or absent: they are missing, and every pack is delivered with still stickers only.
+	 * null: they are missing, and every pack is delivered with still stickers only.
 	 */
-	videoTools?: VideoStickerTools | null;
+	videoTools: VideoStickerTools | null;
 }
 
 /** A sleep that ends early (rejecting) when the job is aborted. */
