@@ -1,3 +1,4 @@
+import { animatedStickerNumbers, DEFAULT_ANIMATED_STICKERS } from '../../src/lib/server/media/sticker-motion.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -81,7 +82,9 @@ describe('a guest’s files on an S3 bucket, from the kiosk upload to the erasur
 		expect((await world.emulator.control.getStickerSet(done.packName!))?.stickers).toHaveLength(12);
 
 		const stickers = (await fileStore.list(`sessions/${token}/stickers/`)).map((f) => path.posix.basename(f.key));
-		expect(stickers.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `sticker_${i + 1}.png`).sort());
+		// Twelve pictures, and a clip beside each of the ones that move.
+		const clips = animatedStickerNumbers(DEFAULT_ANIMATED_STICKERS).map((n) => `sticker_${n}.webm`);
+		expect(stickers.sort()).toEqual([...Array.from({ length: 12 }, (_, i) => `sticker_${i + 1}.png`), ...clips].sort());
 		expect(await fileStore.get(job.photoPath)).toBeNull(); // the selfie goes once the set exists
 		expect(await fileStore.stat(`sessions/${token}/face_crop.jpg`)).not.toBeNull();
 		expect((await fileStore.list(`debug_sheets/job${jobId}_`)).map((f) => f.key)).toContain(
