@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { signInOwnOperator } from './console-operator.ts';
 
 /**
  * The console's API tokens page against the running product: an operator creates a token, sees
@@ -13,11 +13,9 @@ const ME = {
 };
 
 test('API tokens: create, see the secret once, use it, revoke it', async ({ page }) => {
-	await signInOwnOperator(page, ME);
-	// A second spec's operator joins as a viewer; this one needs to act.
-	withE2eDb((db) =>
-		db.prepare("UPDATE operators SET role = 'operator' WHERE username = ? AND role = 'viewer'").run(ME.username)
-	);
+	// The owner on a fresh product; an operator when another spec made the owner first (the role is
+	// set before sign-in: a session keeps the role it signed in with).
+	await signInOwnOperator(page, { ...ME, role: 'operator' });
 	await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link', { name: 'API tokens' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'API tokens' })).toBeVisible();
 
