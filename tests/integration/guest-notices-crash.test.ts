@@ -67,11 +67,14 @@ describe('a worker killed between a guest notice and its record', () => {
 		);
 		expect(statusMessages).toHaveLength(1);
 		expect(statusMessages[0]).toMatchObject({ text: READY, edited: true });
-		// The restarted worker did repeat the edit it had not recorded: Telegram answered "not modified".
+		// The restarted worker edited the one status message again (the edit it had not recorded). The
+		// killed worker's send-budget place holds the guest's chat until answerTimeoutMs (35 s), so by
+		// the time the repeat goes the job has usually moved on: Telegram takes the newer text rather
+		// than answering "not modified" — either way on the same message, never a new one.
 		const edits = (await world!.emulator.control.callCounts()).calls.filter(
 			(c) => c.method === 'editMessageText' && c.chat_id === world!.guestId
 		);
-		expect(edits.filter((c) => c.outcome === 400).length).toBeGreaterThanOrEqual(1);
+		expect(edits.length).toBeGreaterThanOrEqual(2);
 		expect(await world!.db.guestNotice.findFirstOrThrow({ where: { jobId, kind: 'generating' } })).toMatchObject({
 			state: 'sent',
 			attempts: 1
