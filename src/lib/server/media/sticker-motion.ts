@@ -9,9 +9,13 @@ import { STICKER_VARIANTS } from './sticker-variants.ts';
  */
 export type Motion = 'wave' | 'bounce' | 'squash' | 'sparkle';
 
-/** Frames per second and length of a clip: inside Telegram's ≤ 30 fps and ≤ 3 s. */
+/**
+ * Frames per second and length of a clip: inside Telegram's ≤ 30 fps and ≤ 3 s. One second is one
+ * loop of every motion (Telegram plays a video sticker in a loop), so a longer clip would only
+ * repeat it and double the drawing and encoding on the guest's wait.
+ */
 export const MOTION_FPS = 20;
-export const MOTION_SECONDS = 2;
+export const MOTION_SECONDS = 1;
 export const MOTION_FRAMES = MOTION_FPS * MOTION_SECONDS;
 
 /**
@@ -71,11 +75,11 @@ export function poseAt(motion: Motion, p: number): Pose {
 	const still: Pose = { scaleX: 1, scaleY: 1, angle: 0, dx: 0, dy: 0, sparkle: 0 };
 	switch (motion) {
 		case 'wave':
-			// Two swings a loop, like a hand waving, the body leaning with it.
-			return { ...still, angle: 7 * Math.sin(2 * turn) };
+			// One swing a second, like a hand waving, the body leaning with it.
+			return { ...still, angle: 7 * Math.sin(turn) };
 		case 'bounce': {
-			// Two hops a loop; squashed on landing, stretched in the air.
-			const height = Math.abs(Math.sin(2 * turn));
+			// Two hops a second; squashed on landing, stretched in the air.
+			const height = Math.abs(Math.sin(turn));
 			return { ...still, dy: -0.06 * height, scaleX: 1 + 0.05 * (1 - height), scaleY: 1 - 0.05 * (1 - height) };
 		}
 		case 'squash': {
