@@ -11,7 +11,7 @@ import { guestChoosesOutfit, holdQueue, openKiosk, releaseQueue, startAndReadTok
  * errors kept in the panel. Screenshots at 1366 and 390 px wide are attached to the report.
  */
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-let nextUser = 7_500_001 + Math.floor(Math.random() * 1000) * 10;
+let nextUser = 7_600_001 + Math.floor(Math.random() * 1000) * 10;
 
 async function attachScreens(page: Page, testInfo: TestInfo, name: string): Promise<void> {
 	for (const [width, height] of [
@@ -184,12 +184,25 @@ test('the link is sent while the guest still looks at the kiosk: their 12 sticke
 	// The offline provider draws in seconds: the link is sent while "being drawn" is still up.
 	await expect(page.getByRole('heading', { name: 'Your stickers are ready!' })).toBeVisible({ timeout: 60_000 });
 	await expect(page.getByText('Check Telegram — the link to your pack is waiting there.')).toBeVisible();
-	const stickers = page.getByTestId('ready-stickers').getByRole('img');
-	await expect(stickers).toHaveCount(12);
-	await expect(stickers.first()).toHaveAccessibleName('Sticker 1');
+	// Nine pictures and three clips (three of the twelve move by default), each named and loaded.
+	const ready = page.getByTestId('ready-stickers');
+	const stills = ready.getByRole('img');
+	const clips = ready.locator('video');
+	await expect(stills).toHaveCount(9);
+	await expect(clips).toHaveCount(3);
+	await expect(clips.first()).toHaveAccessibleName('Sticker 1');
 	await expect
-		.poll(() => stickers.evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length))
-		.toBe(12);
+		.poll(() => stills.evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length))
+		.toBe(9);
+	// The clips play: loaded, looping, muted, not paused.
+	await expect
+		.poll(() =>
+			clips.evaluateAll(
+				(videos) =>
+					(videos as HTMLVideoElement[]).filter((v) => v.readyState >= 2 && !v.paused && v.loop && v.muted).length
+			)
+		)
+		.toBe(3);
 	const link = await control.waitForMessage(userId, (m) => m.from_bot && /t\.me\/addstickers\//.test(m.text ?? ''), {
 		timeoutMs: 10_000
 	});
