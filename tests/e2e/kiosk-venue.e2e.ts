@@ -6,7 +6,7 @@ import { guestChoosesOutfit, openKiosk, startAndReadToken, test } from './kiosk-
  * refused selfie, and Wi-Fi that drops the photo upload. The network faults are Playwright's
  * routes on the page's own requests: the server is real, only the connection is cut.
  */
-let nextUser = 7_300_001 + Math.floor(Math.random() * 1000) * 10;
+let nextUser = 7_400_001 + Math.floor(Math.random() * 1000) * 10;
 
 test('Cancel on the QR, Telegram and camera screens closes the session and shows Start at once', async ({
 	page,
