@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { drawOfflineSheets } from './_offline-sheet.ts';
 import { rssMb } from './_rss.ts';
 
 /**
@@ -39,35 +40,13 @@ async function runParent(): Promise<void> {
 /** Three stickers cut from an offline sheet, as the pipeline has them before `animate`. */
 async function prepareStickers(): Promise<{ file: string; size: string }[]> {
 	const sharp = (await import('sharp')).default;
-	const { makeSelfie } = await import('../tests/integration/generation-selfie.ts');
-	const { getFaceDetector } = await import('../src/lib/server/media/face-detector.ts');
-	const { drawFigure } = await import('../src/lib/server/media/sticker-art.ts');
-	const { composeSheet } = await import('../src/lib/server/media/sticker-sheet.ts');
 	const { cutSheet } = await import('../src/lib/server/media/sticker-cutter.ts');
-	const { paletteForOutfit } = await import('../src/lib/server/media/sticker-style.ts');
-	const { STICKER_VARIANTS } = await import('../src/lib/server/media/sticker-variants.ts');
-	const { defaultOutfitSnapshot } = await import('../src/lib/server/outfits/default-outfit.ts');
 	const { animatedStickerNumbers } = await import('../src/lib/server/media/sticker-motion.ts');
 	mkdirSync(workDir, { recursive: true });
-	const selfie = await makeSelfie();
-	const face = (await (await getFaceDetector()).findFaces(selfie))[0]!;
-	const figures = [];
-	for (let index = 0; index < 6; index++)
-		figures.push(
-			await drawFigure({
-				selfie,
-				face,
-				variant: STICKER_VARIANTS[index]!,
-				index,
-				style: 'cartoon',
-				palette: paletteForOutfit('outfit0'),
-				outfit: defaultOutfitSnapshot('astronaut'),
-				caption: STICKER_VARIANTS[index]!.caption.en,
-				size: 640
-			})
-		);
-	const sheet = await composeSheet(figures, { cols: 3, rows: 2, width: 2048, height: 1365 });
-	const cut = await cutSheet(sheet, { expected: 6 });
+	const [sheet] = await drawOfflineSheets([
+		{ firstVariant: 0, style: 'cartoon', palette: 'outfit0', outfit: 'astronaut' }
+	]);
+	const cut = await cutSheet(sheet!, { expected: 6 });
 	if (!cut.diagnosis.ok) throw new Error(cut.diagnosis.reason);
 	// The default three (hello, love, party) are not all on this sheet: the first three cut stand in.
 	return Promise.all(

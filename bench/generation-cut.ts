@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { drawOfflineSheets } from './_offline-sheet.ts';
 
 /**
  * Peak RSS and time of cutting two packs in parallel (2 × 2 sheets of 2048 px, 12 stickers each),
@@ -59,40 +60,21 @@ function report(title: string, sheets: string[]): void {
 }
 
 async function prepareSheets(): Promise<string[]> {
-	const { makeSelfie } = await import('../tests/integration/generation-selfie.ts');
-	const { getFaceDetector } = await import('../src/lib/server/media/face-detector.ts');
-	const { drawFigure } = await import('../src/lib/server/media/sticker-art.ts');
-	const { composeSheet } = await import('../src/lib/server/media/sticker-sheet.ts');
-	const { paletteForOutfit } = await import('../src/lib/server/media/sticker-style.ts');
-	const { STICKER_VARIANTS } = await import('../src/lib/server/media/sticker-variants.ts');
-	const { defaultOutfitSnapshot } = await import('../src/lib/server/outfits/default-outfit.ts');
 	mkdirSync(workDir, { recursive: true });
-	const selfie = await makeSelfie();
-	const face = (await (await getFaceDetector()).findFaces(selfie))[0]!;
-	const files: string[] = [];
-	for (let sheet = 0; sheet < 4; sheet++) {
-		const figures = [];
-		for (let i = 0; i < 6; i++) {
-			const index = (sheet % 2) * 6 + i;
-			figures.push(
-				await drawFigure({
-					selfie,
-					face,
-					variant: STICKER_VARIANTS[index]!,
-					index,
-					style: sheet < 2 ? 'cartoon' : 'pop',
-					palette: paletteForOutfit(`outfit${sheet}`),
-					outfit: defaultOutfitSnapshot(sheet % 2 ? 'wizard' : 'astronaut'),
-					caption: STICKER_VARIANTS[index]!.caption.en,
-					size: 640
-				})
-			);
-		}
+	// Two packs (variants 1–6 and 7–12 each), in two styles, palettes and outfits.
+	const sheets = await drawOfflineSheets(
+		[0, 1, 2, 3].map((sheet) => ({
+			firstVariant: (sheet % 2) * 6,
+			style: sheet < 2 ? 'cartoon' : 'pop',
+			palette: `outfit${sheet}`,
+			outfit: sheet % 2 ? 'wizard' : 'astronaut'
+		}))
+	);
+	return sheets.map((png, sheet) => {
 		const file = path.join(workDir, `sheet${sheet}.png`);
-		writeFileSync(file, await composeSheet(figures, { cols: 3, rows: 2, width: 2048, height: 1365 }));
-		files.push(file);
-	}
-	return files;
+		writeFileSync(file, png);
+		return file;
+	});
 }
 
 /** The right-count sheets of the stand-in's seeded corpus, in pairs of one PNG and one JPEG per pack. */
