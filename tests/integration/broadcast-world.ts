@@ -2,7 +2,12 @@ import { Api } from 'grammy';
 import { createBroadcast, scheduleBroadcast } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
+import { silentLogger } from '../../src/lib/server/log/logger.ts';
+import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
+import type { BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import type { TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
+import type { GuestWorld } from './guest-harness.ts';
 
 /**
  * Guests for the broadcast tests, made the way the product makes them: each started the bot in
@@ -136,4 +141,23 @@ export async function countDeliveries(
 		counts.set(id, messages.filter((m) => (m.text ?? m.caption ?? '').includes(marker)).length);
 	}
 	return counts;
+}
+
+/**
+ * What the broadcast task takes, on a guest world: the emulator's API, a fresh send budget and
+ * cooldown, the world's FakeClock for waits, jitter in the middle of its range.
+ */
+export function broadcastDeliveryDeps(w: GuestWorld): BroadcastDeliveryDeps {
+	return {
+		db: w.db,
+		clock: w.clock,
+		logger: silentLogger,
+		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
+		budget: new BotBudget(w.db, w.clock),
+		cooldown: new ChatCooldown(),
+		leaseMs: 120_000,
+		sleep: async (ms) => w.clock.advance(ms),
+		random: () => 0.5,
+		fileStore: w.fileStore
+	};
 }

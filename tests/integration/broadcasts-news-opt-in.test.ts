@@ -10,10 +10,10 @@ import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-po
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
-import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
+import { deliverBroadcasts } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { countDeliveries, queueBroadcast } from './broadcast-world.ts';
+import { broadcastDeliveryDeps, countDeliveries, queueBroadcast } from './broadcast-world.ts';
 import { waitForJobStatus } from './generation-harness.ts';
 import {
 	eventually,
@@ -130,18 +130,7 @@ describe('news opt-in after the pack, through the bot', () => {
 	}
 
 	async function broadcast(w: GuestWorld, text: string, guests: Guest[]): Promise<number[]> {
-		const deps: BroadcastDeliveryDeps = {
-			db: w.db,
-			clock: w.clock,
-			logger: silentLogger,
-			api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
-			budget: new BotBudget(w.db, w.clock),
-			cooldown: new ChatCooldown(),
-			leaseMs: 120_000,
-			sleep: async (ms) => w.clock.advance(ms),
-			random: () => 0.5,
-			fileStore: w.fileStore
-		};
+		const deps = broadcastDeliveryDeps(w);
 		await queueBroadcast(w.db, text, null, w.clock.now().toISOString());
 		for (let pass = 0; pass < 20; pass++) {
 			await deliverBroadcasts(deps);

@@ -1,17 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Api } from 'grammy';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
-import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
-import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { recordBotMessage } from '../../src/lib/server/messages/message-log.ts';
 import { readConversation } from '../../src/lib/server/messages/message-views.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
-import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { queueBroadcast, seedGuests } from './broadcast-world.ts';
+import { broadcastDeliveryDeps, queueBroadcast, seedGuests } from './broadcast-world.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
 import { startGuestWorld, type GuestWorld } from './guest-harness.ts';
 
@@ -36,18 +31,7 @@ async function setUp() {
 	const ivan = await insertOperator(w.db, w.clock, 'ivan', 'operator');
 	const vera = await insertOperator(w.db, w.clock, 'vera', 'viewer');
 	const as = (who: OperatorIdentity | null) => consoleCaller(w.db, w.clock, w.dir, who);
-	const deps: BroadcastDeliveryDeps = {
-		db: w.db,
-		clock: w.clock,
-		logger: silentLogger,
-		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
-		budget: new BotBudget(w.db, w.clock),
-		cooldown: new ChatCooldown(),
-		leaseMs: 120_000,
-		sleep: async (ms) => w.clock.advance(ms),
-		random: () => 0.5,
-		fileStore: w.fileStore
-	};
+	const deps = broadcastDeliveryDeps(w);
 	return { w, ivan, vera, as, deps };
 }
 
