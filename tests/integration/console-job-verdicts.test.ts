@@ -120,6 +120,7 @@ describe('the Job page: what the guest got', () => {
 		expect(detail?.notices).toEqual([
 			{
 				kind: 'generating',
+				textKey: 'generating',
 				state: 'sent',
 				attempts: 1,
 				error: null,
@@ -128,6 +129,7 @@ describe('the Job page: what the guest got', () => {
 			},
 			{
 				kind: 'failure',
+				textKey: 'failure',
 				state: 'queued',
 				attempts: 3,
 				error: 'Call failed! (500: Internal Server Error)',

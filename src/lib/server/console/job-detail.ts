@@ -3,29 +3,17 @@ import type { FileStore } from '../files/file-store.ts';
 import { packLink } from '../jobs/delivery/pack-name.ts';
 import { listJobArtefacts, listStickers, readJsonArtefact, type ArtefactFile } from './artefact-files.ts';
 import { guestLabel } from './guest-label.ts';
-import { auditWords } from '../../components/console/audit-words.ts';
-import { providerAnswerWords, type ApiUsageView } from '../../schemas/api-usage-view.ts';
+import type { ApiUsageView } from '../../schemas/api-usage-view.ts';
+import { buildHistory, buildStageTimings, readProgress, type JobEvent, type StageTiming } from './job-history.ts';
 import { readRefusal } from '../providers/gemini/gemini-refusals.ts';
 import { summarisePackCost, type PackCost } from '../spend/pack-cost.ts';
 import { FINISHED_JOB_STATUSES, jobStatusSchema, type JobStatus } from '../../schemas/job-status.ts';
 import { readGuestMessages, stickerVerdictRows, type GuestMessage, type StickerVerdictRow } from './job-verdicts.ts';
 import { listJobNotices, type NoticeView } from '../jobs/guest-notices.repository.ts';
 
+export type { JobEvent, StageTiming };
+
 /** The Job page: everything an operator needs to understand one pack, good or bad. */
-export interface JobEvent {
-	at: string;
-	what: string;
-}
-
-export interface StageTiming {
-	stage: string;
-	startedAt: string | null;
-	seconds: number | null;
-	calls: number;
-	failedCalls: number;
-	costUsd: number;
-}
-
 export interface ProviderRefusal {
 	at: string;
 	stage: string;
@@ -55,9 +43,13 @@ export interface JobDetail {
 		hasAppearanceCard: boolean;
 		createdAt: string;
 		updatedAt: string;
+		/** When the link reached the guest's chat (the photo→link time ends here); null until then. */
+		linkSentAt: string | null;
 	};
 	progress: { stage: string; detail: string | null; stageStartedAt: string } | null;
 	history: JobEvent[];
+	/** The stages in the order the worker entered them (job_progress.stage_log): the page's timeline. */
+	stageLog: { stage: string; at: string }[];
 	stages: StageTiming[];
 	usage: UsageRow[];
 	totalCostUsd: number;
@@ -150,9 +142,11 @@ export async function readJobDetail(db: Db, files: FileStore, jobId: number): Pr
 			artStyle: job.artStyle,
 			hasAppearanceCard: job.appearanceJson !== null,
 			createdAt: job.createdAt,
-			updatedAt: job.updatedAt
+			updatedAt: job.updatedAt,
+			linkSentAt: job.linkSentAt
 		},
 		progress: progress && { stage: progress.stage, detail: progress.detail, stageStartedAt: progress.stageStartedAt },
+		stageLog: progress?.stageLog ?? [],
 		history: buildHistory(job, audit, progress?.stageLog ?? [], usage),
 		stages: buildStageTimings(progress?.stageLog ?? [], usage),
 		usage,
@@ -202,99 +196,5 @@ function refusalsIn(usage: UsageRow[]): ProviderRefusal[] {
 	return usage.flatMap((u) => {
 		const refusal = u.ok ? null : readRefusal(u.error);
 		return refusal ? [{ at: u.ts, stage: u.stage ?? u.kind, ...refusal, message: u.error ?? '' }] : [];
-	});
-}
-
-interface ProgressRow {
-	stage: string;
-	detail: string | null;
-	stageStartedAt: string;
-	stageLog: { stage: string; at: string }[];
-}
-
-/**
- * job_progress belongs to the generation engine (its stage and stage_log); read with raw SQL and
- * tolerate its absence or a different shape, so this page never breaks on the engine's changes.
- */
-async function readProgress(db: Db, jobId: number): Promise<ProgressRow | null> {
-	try {
-		const rows = await db.$queryRaw<
-			{ stage: string; detail: string | null; stage_started_at: string; stage_log: string | null }[]
-		>`
-			SELECT stage, detail, stage_started_at, stage_log FROM job_progress WHERE job_id = ${jobId}`;
-		const row = rows[0];
-		if (!row) return null;
-		return {
-			stage: row.stage,
-			detail: row.detail,
-			stageStartedAt: row.stage_started_at,
-			stageLog: parseStageLog(row.stage_log)
-		};
-	} catch {
-		return null;
-	}
-}
-
-function parseStageLog(raw: string | null): { stage: string; at: string }[] {
-	try {
-		const parsed: unknown = JSON.parse(raw ?? '[]');
-		if (!Array.isArray(parsed)) return [];
-		return parsed.filter(
-			(e): e is { stage: string; at: string } => typeof e?.stage === 'string' && typeof e?.at === 'string'
-		);
-	} catch {
-		return [];
-	}
-}
-
-function buildHistory(
-	job: {
-		createdAt: string;
-		packCreatedAt: string | null;
-		linkSentAt: string | null;
-		delayNoticeSentAt: string | null;
-		status: string;
-		updatedAt: string;
-	},
-	audit: { ts: string; actor: string; action: string }[],
-	stageLog: { stage: string; at: string }[],
-	usage: UsageRow[]
-): JobEvent[] {
-	const events: JobEvent[] = [{ at: job.createdAt, what: 'queued (the deadlines count from here)' }];
-	for (const entry of stageLog) events.push({ at: entry.at, what: `stage: ${entry.stage}` });
-	if (job.delayNoticeSentAt)
-		events.push({ at: job.delayNoticeSentAt, what: '“taking longer” notice sent to the guest' });
-	if (job.packCreatedAt) events.push({ at: job.packCreatedAt, what: 'sticker set created' });
-	if (job.linkSentAt) events.push({ at: job.linkSentAt, what: 'link sent to the guest' });
-	for (const entry of audit) events.push({ at: entry.ts, what: `${auditWords(entry.action)} by ${entry.actor}` });
-	const failures = usage.filter((u) => !u.ok);
-	for (const failure of failures.slice(-5))
-		events.push({
-			at: failure.ts,
-			what: `image model call failed at ${failure.stage ?? failure.kind}${failure.httpStatus ? `: ${providerAnswerWords(failure.httpStatus)}` : ''}`
-		});
-	if (job.status === 'done' || job.status === 'failed') events.push({ at: job.updatedAt, what: `now ${job.status}` });
-	return events.sort((a, b) => a.at.localeCompare(b.at));
-}
-
-/** Stage durations from the engine's stage log when present, else from the provider calls per stage. */
-function buildStageTimings(stageLog: { stage: string; at: string }[], usage: UsageRow[]): StageTiming[] {
-	const names = [...new Set([...stageLog.map((e) => e.stage), ...usage.map((u) => u.stage ?? u.kind)])];
-	return names.map((stage) => {
-		const index = stageLog.findIndex((e) => e.stage === stage);
-		const calls = usage.filter((u) => (u.stage ?? u.kind) === stage);
-		const startedAt: string | null = index >= 0 ? stageLog[index]!.at : (calls[0]?.ts ?? null);
-		let seconds: number | null = null;
-		const next = index >= 0 ? stageLog[index + 1] : undefined;
-		if (index >= 0 && next) seconds = (Date.parse(next.at) - Date.parse(stageLog[index]!.at)) / 1000;
-		else if (calls.length > 1) seconds = (Date.parse(calls.at(-1)!.ts) - Date.parse(calls[0]!.ts)) / 1000;
-		return {
-			stage,
-			startedAt,
-			seconds,
-			calls: calls.length,
-			failedCalls: calls.filter((c) => !c.ok).length,
-			costUsd: calls.reduce((sum, c) => sum + c.costUsd, 0)
-		};
 	});
 }

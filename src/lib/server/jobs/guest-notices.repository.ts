@@ -133,6 +133,8 @@ export async function postponeNotice(
 
 export interface NoticeView {
 	kind: string;
+	/** Which text the guest is sent (for a failure: why it failed, as jobs/run/job-failure.ts chose). */
+	textKey: string;
 	state: string;
 	attempts: number;
 	error: string | null;
@@ -145,6 +147,6 @@ export function listJobNotices(db: Db, jobId: number): Promise<NoticeView[]> {
 	return db.guestNotice.findMany({
 		where: { jobId },
 		orderBy: { id: 'asc' },
-		select: { kind: true, state: true, attempts: true, error: true, createdAt: true, sentAt: true }
+		select: { kind: true, textKey: true, state: true, attempts: true, error: true, createdAt: true, sentAt: true }
 	});
 }
