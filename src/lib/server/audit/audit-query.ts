@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { auditDetailWords } from './audit-details.ts';
 
 export interface AuditFilter {
 	action?: string;
@@ -18,6 +19,8 @@ export interface AuditRow {
 	telegramUserId: string | null;
 	jobId: number | null;
 	details: string | null;
+	/** The details in words (audit-details.ts): what the Audit page shows instead of the stored JSON. */
+	detailWords: string;
 }
 
 /** Newest first, page by page (`beforeId`); the ts index keeps it cheap at any size. */
@@ -43,7 +46,11 @@ export async function listAuditEntries(db: Db, filter: AuditFilter): Promise<Aud
 		orderBy: { id: 'desc' },
 		take: Math.min(filter.limit ?? 100, 500)
 	});
-	return rows.map((row) => ({ ...row, telegramUserId: row.telegramUserId?.toString() ?? null }));
+	return rows.map((row) => ({
+		...row,
+		telegramUserId: row.telegramUserId?.toString() ?? null,
+		detailWords: auditDetailWords(row.action, row.details)
+	}));
 }
 
 export async function listAuditActors(db: Db): Promise<string[]> {
