@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { lastAudit, plantStickers, seedGuests } from './console-fixtures.ts';
 import { E2E_DATA_DIR as DATA_DIR, signInOwnOperator, withE2eDb } from './console-operator.ts';
 
@@ -103,7 +103,15 @@ test.describe.serial('operator console: actions', () => {
 
 	test('Job page: retry a failed job', async () => {
 		await page.goto(`/console/jobs/${failedJob}`);
-		await expect(page.getByText('Last error: deadline passed')).toBeVisible();
+		// What went wrong leads the page, in words; the stored error waits folded in the debug details.
+		await expect(page.getByTestId('job-headline')).toHaveText(
+			'Failed: it took longer than the time limit, so it was stopped'
+		);
+		await expect(page.getByTestId('job-headline')).toHaveClass(/\bbad\b/);
+		await expect(page.getByTestId('photo-to-link')).toHaveText('no link: the job failed');
+		await expect(page.getByText('deadline passed')).toBeHidden();
+		await page.getByText('Debug details').click();
+		await expect(page.getByTestId('job-debug').getByText('deadline passed')).toBeVisible();
 		await page.getByRole('button', { name: 'Retry job' }).click();
 		await page.getByRole('button', { name: 'Yes, queue it again' }).click();
 		await expect.poll(() => lastAudit('retry_job')?.job_id).toBe(failedJob);
@@ -162,10 +170,14 @@ test.describe.serial('operator console: actions', () => {
 		await expect(providers.getByTestId('queue-pause')).toContainText('running');
 		const gemini = providers.getByRole('row', { name: /gemini/ });
 		await expect(gemini).toContainText('failing');
-		await expect(gemini).toContainText('HTTP 503 e2e');
+		// The provider's answer in words, not its status code.
+		await expect(gemini).toContainText('the provider had a fault on its side (e2e)');
+		await expect(gemini).not.toContainText('503');
 		await expect(gemini).toContainText('1 of 2 calls');
 
 		await page.goto(`/console/jobs/${doneJob}`);
+		await page.getByText('Debug details').click();
+		await page.getByText('The guest’s chat and notices').click();
 		const verdicts = page.getByRole('table', { name: 'Sticker verdicts' });
 		await expect(verdicts.getByRole('row')).toHaveCount(3);
 		await expect(verdicts.getByRole('row', { name: /does not look like the anchor/ })).toContainText('20 %');
@@ -173,6 +185,33 @@ test.describe.serial('operator console: actions', () => {
 		const notice = page.getByRole('table', { name: 'Guest notices' }).getByRole('row', { name: /Generating/ });
 		await expect(notice).toContainText('sent');
 		await expect(notice.getByRole('cell').nth(2)).toHaveText('2');
+	});
+
+	test('Job page: what happened first, then the stickers, time and cost, stages; debug folded last', async () => {
+		await plantStickers('e2eTokBoris1');
+		await page.goto(`/console/jobs/${doneJob}`);
+		const headline = page.getByTestId('job-headline');
+		await expect(headline).toHaveText(/^Sent to Boris \(@boris_e2e\) at \d\d:\d\d$/);
+		// Success in the success colour, never the danger one.
+		await expect(headline).toHaveClass(/\bok\b/);
+		await expect(page.getByRole('img', { name: 'Sticker 12', exact: true })).toBeVisible();
+		await expect(page.getByTestId('photo-to-link')).toHaveText(/^\d+ s$/);
+		await expect(page.getByTestId('job-cost')).toContainText('$0.50');
+		await expect(page.getByTestId('job-attempts')).toHaveText('1');
+		const stages = page.getByRole('region', { name: 'Stages' });
+		await expect(stages.getByRole('listitem')).toHaveText([/^Photo received/, /^Link sent/]);
+		// The debug half is folded: its ids and calls are there but out of sight until asked for.
+		await expect(page.getByTestId('job-debug')).not.toHaveAttribute('open');
+		await expect(page.getByRole('heading', { name: 'Ids and choices' })).toBeHidden();
+		const top = async (l: Locator) => (await l.boundingBox())!.y;
+		const order = [
+			await top(headline),
+			await top(page.getByRole('heading', { name: 'Stickers (12)' })),
+			await top(page.getByTestId('photo-to-link')),
+			await top(stages),
+			await top(page.getByText('Debug details'))
+		];
+		expect(order).toEqual([...order].sort((a, b) => a - b));
 	});
 
 	test('Job page: redraw one sticker of a delivered pack — queued, run by the worker, its outcome shown live', async () => {
@@ -235,6 +274,13 @@ test.describe.serial('operator console: actions', () => {
 		await expect(
 			page.locator('tr[data-audit-action="reset_user"]').getByRole('cell', { name: 'guest reset' })
 		).toBeVisible();
+		// Its details in words too: what was erased, not the stored record with its file name.
+		const detailWords = page.locator('tr[data-audit-action="reset_user"] td.details');
+		await expect(detailWords).toHaveText(
+			/^1 kiosk visit and 1 sticker pack erased; .*a copy of the database was saved first$/
+		);
+		await expect(detailWords).not.toContainText('{');
+		await expect(detailWords).not.toContainText('bak-');
 		// The guest-or-job box narrows the log once typing pauses.
 		await page.getByLabel('Guest or job id').fill(String(ANNA));
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(0);
