@@ -23,7 +23,8 @@ export interface ConsoleHealth {
 	at: string;
 	service: HealthDetails & { provider: string };
 	db: DatabaseHealth;
-	disk: { freeBytes: number | null; totalBytes: number | null; dataDir: string };
+	/** The disk DATA_DIR is on (its path stays on the server: the page says what the disk keeps). */
+	disk: { freeBytes: number | null; totalBytes: number | null };
 	/** When the TTL sweep last ran; null until it has. */
 	lastSweep: string | null;
 	/** The last good daily backup: when, its file's name (not the server's path) and size; null until one. */
@@ -65,7 +66,7 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 		at: now.toISOString(),
 		service: { ...service, provider: deps.provider },
 		db,
-		disk: { ...disk, dataDir: deps.dataDir },
+		disk,
 		lastSweep,
 		lastBackup,
 		workers,

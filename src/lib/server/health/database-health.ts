@@ -27,7 +27,6 @@ interface EngineHealth {
 
 export interface FileDatabaseHealth extends EngineHealth {
 	storage: 'file';
-	path: string;
 	walBytes: number | null;
 	copies: { count: number; newest: string | null };
 }
@@ -67,7 +66,7 @@ export async function readDatabaseHealth({ db, database, backupDir }: DatabaseHe
 		fileSize(`${place.path}-wal`),
 		listBakFiles(place.path)
 	]);
-	return { ...base, storage: 'file', engineVersion, bytes, walBytes, path: place.path, copies };
+	return { ...base, storage: 'file', engineVersion, bytes, walBytes, copies };
 }
 
 async function readEngineVersion(db: Db): Promise<string | null> {
