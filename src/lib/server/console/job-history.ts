@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.ts';
 import { auditWords } from '../../components/console/audit-words.ts';
+import { auditDetailWords } from '../audit/audit-details.ts';
 import { stageName } from '../../components/console/job/job-words.ts';
 import { providerAnswerWords, type ApiUsageView } from '../../schemas/api-usage-view.ts';
 
@@ -72,7 +73,7 @@ export function buildHistory(
 		status: string;
 		updatedAt: string;
 	},
-	audit: { ts: string; actor: string; action: string }[],
+	audit: { ts: string; actor: string; action: string; details: string | null }[],
 	stageLog: { stage: string; at: string }[],
 	usage: ApiUsageView[]
 ): JobEvent[] {
@@ -82,7 +83,13 @@ export function buildHistory(
 		events.push({ at: job.delayNoticeSentAt, what: '“taking longer” notice sent to the guest' });
 	if (job.packCreatedAt) events.push({ at: job.packCreatedAt, what: 'sticker set created' });
 	if (job.linkSentAt) events.push({ at: job.linkSentAt, what: 'link sent to the guest' });
-	for (const entry of audit) events.push({ at: entry.ts, what: `${auditWords(entry.action)} by ${entry.actor}` });
+	for (const entry of audit) {
+		const details = auditDetailWords(entry.action, entry.details);
+		events.push({
+			at: entry.ts,
+			what: `${auditWords(entry.action)} by ${entry.actor}${details ? `: ${details}` : ''}`
+		});
+	}
 	const failures = usage.filter((u) => !u.ok);
 	for (const failure of failures.slice(-5))
 		events.push({
