@@ -18,7 +18,7 @@ function fakeDeps(calls: string[]) {
 	const db = {
 		workerProcess: { update: async (args: unknown) => void calls.push(`heartbeat ${JSON.stringify(args)}`) }
 	} as unknown as Db;
-	const budget = new BotBudget(db, clock);
+	const budget = new BotBudget(db, clock, 'test');
 	const deps: WorkerScheduleDeps = {
 		config: parseConfig({ LEADS_CHAT_ID: '-100123' }, '/srv/kiosk'),
 		db,
@@ -60,6 +60,7 @@ describe('the worker schedule', () => {
 		expect(schedule.map(rowOf)).toEqual([
 			['task-runs-prune', HOUR, true, true, false],
 			['heartbeat', 5 * SECOND, true, false, false],
+			['send-budget-holds', 5 * SECOND, false, false, false],
 			['ttl-sweep', HOUR, true, true, false],
 			['retention', HOUR, true, true, false],
 			['backup', HOUR, true, true, true],

@@ -14,6 +14,7 @@ import { EditPacer } from '../lib/server/telegram/edit-pacer.ts';
 import { deliverGuestNotices } from '../lib/server/jobs/guest-notice-outbox.ts';
 import { refreshGuestStatuses } from '../lib/server/jobs/guest-status.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from '../lib/server/time/clock.ts';
+import { releaseDeadHolds } from '../lib/server/telegram/dead-holds.ts';
 import { HEARTBEAT_EVERY_MS, recordHeartbeat } from '../lib/server/workers/worker-registry.ts';
 import { UPDATES_LEASE_TICK_MS, type UpdatesLeaseKeeper } from './bot/updates-lease.ts';
 import type { JobLoop } from './queue/job-loop.ts';
@@ -64,6 +65,9 @@ export const WORKER_SCHEDULE = {
 	// Each worker's own row in worker_processes; the web process beats at the same pace, and the
 	// Live page, /health and restore read a worker as alive by it.
 	heartbeat: { everyMs: HEARTBEAT_EVERY_MS, runAtStart: true },
+	// Send-budget places held by workers the registry now calls dead are released (dead-holds.ts);
+	// in every worker, at the heartbeat's pace: a conditional update per place, so racing is harmless.
+	'send-budget-holds': { everyMs: HEARTBEAT_EVERY_MS },
 
 	// ─── Data lifecycle (docs/data-lifecycle.md) ─────────────────────────────────────────────────
 	// Hourly sweeps over the current state, once for the fleet; at start so a changed setting (a
@@ -224,6 +228,8 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	return {
 		'task-runs-prune': async () => void (await pruneTaskRuns(db, clock)),
 		heartbeat: () => recordHeartbeat(db, clock, deps.workerId, deps.jobLoop.busySlots),
+		'send-budget-holds': async () =>
+			void (await releaseDeadHolds({ db, clock, logger, budget: deps.budget, self: deps.workerId })),
 		'ttl-sweep': () => runTtlSweep({ ...lifecycle, ttlHours: config.PHOTO_TTL_HOURS }),
 		retention: () =>
 			runRetention({

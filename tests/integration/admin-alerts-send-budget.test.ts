@@ -24,7 +24,7 @@ describe('admin alerts go through the send budget', () => {
 		const sends = world.recordSends(api, 'sendMessage');
 		const sentAt = (chat: number) => sends.filter((send) => send.chat === chat).map((send) => send.at);
 		// Another worker's budget on the same database (its own client on PostgreSQL).
-		return { ...world, api, sentAt, otherWorker: new BotBudget(world.otherDb, world.clock) };
+		return { ...world, api, sentAt, otherWorker: new BotBudget(world.otherDb, world.clock, 'test') };
 	}
 
 	it('waits for the admin chat’s place another worker took, and takes one for each admin', async () => {

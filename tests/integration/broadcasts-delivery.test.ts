@@ -65,7 +65,7 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 		clock,
 		logger: silentLogger,
 		api,
-		budget: new BotBudget(world.db, clock),
+		budget: new BotBudget(world.db, clock, 'test'),
 		cooldown: new ChatCooldown(),
 		leaseMs: 120_000,
 		sleep: async (ms) => clock.advance(ms),
