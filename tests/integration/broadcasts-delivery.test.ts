@@ -350,7 +350,7 @@ describe('a 429 hold another worker writes during a pass', () => {
 				return 0;
 			}
 		}
-		const racing = new HoldAfterTheLook(world.db, world.clock);
+		const racing = new HoldAfterTheLook(world.db, world.clock, 'test');
 		await deliverBroadcasts({
 			...deps,
 			budget: racing,
