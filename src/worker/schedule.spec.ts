@@ -82,6 +82,8 @@ describe('the worker schedule', () => {
 			['job-deadlines', 5 * SECOND, true, true, false],
 			['model-check', HOUR, true, true, false],
 			['rpd-warning', MINUTE, false, true, false],
+			['admin-alerts', 2 * SECOND, true, false, false],
+			['admin-alerts-retention', HOUR, true, true, false],
 			['runtime-settings', 5 * SECOND, true, false, false]
 		]);
 		expect(new Set(schedule.map((task) => task.name)).size).toBe(schedule.length);
