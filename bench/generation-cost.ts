@@ -38,7 +38,7 @@ async function runPack(
 			config,
 			db: world.db,
 			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock),
+			budget: new BotBudget(world.db, systemClock, 'test'),
 			logger: createLogger('bench', 'silent'),
 			api: world.api,
 			workerId: 'bench',

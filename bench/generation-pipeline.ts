@@ -34,7 +34,7 @@ try {
 		config: world.config({ JOB_POLL_MS: '300' }),
 		db: world.db,
 		clock: systemClock,
-		budget: new BotBudget(world.db, systemClock),
+		budget: new BotBudget(world.db, systemClock, 'test'),
 		logger: createLogger('bench', 'silent'),
 		api: world.api,
 		workerId: 'bench',

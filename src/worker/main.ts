@@ -27,6 +27,7 @@ import type { Config } from '../lib/server/config/config.ts';
 import { taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
 import { workerSchedule } from './schedule.ts';
 import { BOT_LIMITS, BotBudget } from '../lib/server/telegram/bot-budget.ts';
+import { releaseDeadHolds } from '../lib/server/telegram/dead-holds.ts';
 import { createPlaceStall } from '../lib/server/jobs/run/crash-points.ts';
 import { JobLoop } from './queue/job-loop.ts';
 import { createNoticeApi, createQueueDeps } from './queue/start-queue.ts';
@@ -84,7 +85,11 @@ async function main(): Promise<void> {
 	// Nothing runs on a timer until everything the tasks use is built: one schedule, added at the end.
 	// The bot's one send budget (in the database, shared by every worker): notices, status edits,
 	// broadcasts, sales-group cards and the bot's own replies all take their places in it.
-	const budget = new BotBudget(db, clock, BOT_LIMITS, createPlaceStall());
+	const budget = new BotBudget(db, clock, workerId, BOT_LIMITS, createPlaceStall());
+	// A worker killed while holding places (this folder's previous launch, whose stale lock we took
+	// over, or any launch the registry calls dead) frees its chats now, not after their 35 s.
+	const gone = lock.takenOverFrom === null ? null : { hostname: hostname(), pid: lock.takenOverFrom };
+	await releaseDeadHolds({ db, clock, logger, budget, self: workerId }, gone);
 	const sendPacing = { budget, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);

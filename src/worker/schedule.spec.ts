@@ -18,7 +18,7 @@ function fakeDeps(calls: string[]) {
 	const db = {
 		workerProcess: { update: async (args: unknown) => void calls.push(`heartbeat ${JSON.stringify(args)}`) }
 	} as unknown as Db;
-	const budget = new BotBudget(db, clock);
+	const budget = new BotBudget(db, clock, 'test');
 	const deps: WorkerScheduleDeps = {
 		config: parseConfig({ LEADS_CHAT_ID: '-100123' }, '/srv/kiosk'),
 		db,
@@ -60,6 +60,7 @@ describe('the worker schedule', () => {
 		expect(schedule.map(rowOf)).toEqual([
 			['task-runs-prune', HOUR, true, true, false],
 			['heartbeat', 5 * SECOND, true, false, false],
+			['send-budget-holds', 5 * SECOND, false, false, false],
 			['ttl-sweep', HOUR, true, true, false],
 			['retention', HOUR, true, true, false],
 			['backup', HOUR, true, true, true],
@@ -81,6 +82,8 @@ describe('the worker schedule', () => {
 			['job-deadlines', 5 * SECOND, true, true, false],
 			['model-check', HOUR, true, true, false],
 			['rpd-warning', MINUTE, false, true, false],
+			['admin-alerts', 2 * SECOND, true, false, false],
+			['admin-alerts-retention', HOUR, true, true, false],
 			['runtime-settings', 5 * SECOND, true, false, false]
 		]);
 		expect(new Set(schedule.map((task) => task.name)).size).toBe(schedule.length);

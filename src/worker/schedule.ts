@@ -14,6 +14,9 @@ import { EditPacer } from '../lib/server/telegram/edit-pacer.ts';
 import { deliverGuestNotices } from '../lib/server/jobs/guest-notice-outbox.ts';
 import { refreshGuestStatuses } from '../lib/server/jobs/guest-status.ts';
 import { HOUR, MINUTE, SECOND, type Clock } from '../lib/server/time/clock.ts';
+import { releaseDeadHolds } from '../lib/server/telegram/dead-holds.ts';
+import { deliverAdminAlerts } from '../lib/server/telegram/admin-alerts.ts';
+import { pruneEndedAlerts } from '../lib/server/telegram/admin-alerts.repository.ts';
 import { HEARTBEAT_EVERY_MS, recordHeartbeat } from '../lib/server/workers/worker-registry.ts';
 import { UPDATES_LEASE_TICK_MS, type UpdatesLeaseKeeper } from './bot/updates-lease.ts';
 import type { JobLoop } from './queue/job-loop.ts';
@@ -64,6 +67,9 @@ export const WORKER_SCHEDULE = {
 	// Each worker's own row in worker_processes; the web process beats at the same pace, and the
 	// Live page, /health and restore read a worker as alive by it.
 	heartbeat: { everyMs: HEARTBEAT_EVERY_MS, runAtStart: true },
+	// Send-budget places held by workers the registry now calls dead are released (dead-holds.ts);
+	// in every worker, at the heartbeat's pace: a conditional update per place, so racing is harmless.
+	'send-budget-holds': { everyMs: HEARTBEAT_EVERY_MS },
 
 	// ─── Data lifecycle (docs/data-lifecycle.md) ─────────────────────────────────────────────────
 	// Hourly sweeps over the current state, once for the fleet; at start so a changed setting (a
@@ -117,6 +123,10 @@ export const WORKER_SCHEDULE = {
 	'job-deadlines': { everyMs: 5 * SECOND, runAtStart: true, oncePerPeriod: true },
 	'model-check': { everyMs: HOUR, runAtStart: true, oncePerPeriod: true },
 	'rpd-warning': { everyMs: MINUTE, oncePerPeriod: true },
+	// Admin alerts are sent when raised; the outbox retries the ones Telegram refused (429, 5xx) in
+	// every worker (rows are claimed), and drops ended ones after 30 days, once for the fleet.
+	'admin-alerts': { everyMs: 2 * SECOND, runAtStart: true },
+	'admin-alerts-retention': { everyMs: HOUR, runAtStart: true, oncePerPeriod: true },
 
 	// ─── Settings changed on the console (docs/console.md "Settings") ────────────────────────────
 	// Each worker applies the settings in force to its own queue (slots, admins, the image provider
@@ -179,18 +189,10 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	const leads = createLeadsTaskDeps(config, db, clock, logger, deps.sendPacing);
 	// The sales group and its language as they are now: a changed group gets the next new card.
 	const liveLeads = () => leadsInForce(leads, deps.runtime);
-	// Alerts go through the notices' client (no transformer): alertAdmins takes each place itself.
+	// Alerts are the queue's outbox (the notices' client, no transformer): each send takes its own place.
 	const liveAdmins = async () => {
 		const values = await deps.runtime.read();
-		return {
-			db,
-			clock,
-			logger,
-			api: deps.statusApi,
-			pacing: deps.sendPacing,
-			adminIds: values.adminIds,
-			threshold: values.quotaWarning
-		};
+		return { ...queue.alerts, adminIds: values.adminIds, threshold: values.quotaWarning };
 	};
 	const notices = queue.notices;
 	// One cooldown per worker for the guests' chats: a 429 on a broadcast quiets that chat's notices too.
@@ -224,6 +226,8 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 	return {
 		'task-runs-prune': async () => void (await pruneTaskRuns(db, clock)),
 		heartbeat: () => recordHeartbeat(db, clock, deps.workerId, deps.jobLoop.busySlots),
+		'send-budget-holds': async () =>
+			void (await releaseDeadHolds({ db, clock, logger, budget: deps.budget, self: deps.workerId })),
 		'ttl-sweep': () => runTtlSweep({ ...lifecycle, ttlHours: config.PHOTO_TTL_HOURS }),
 		retention: () =>
 			runRetention({
@@ -254,6 +258,8 @@ function taskBodies(deps: WorkerScheduleDeps): Record<WorkerTaskName, () => Prom
 		},
 		'model-check': async () => void (await runModelCheck(deps.providers.config, await liveAdmins())),
 		'rpd-warning': async () => void (await warnAdminsAboutDailyRequests(await liveAdmins())),
+		'admin-alerts': async () => void (await deliverAdminAlerts(queue.alerts)),
+		'admin-alerts-retention': () => pruneEndedAlerts(db, clock.now()),
 		'runtime-settings': () =>
 			applyRuntimeSettings({
 				db,

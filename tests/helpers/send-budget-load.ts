@@ -203,9 +203,9 @@ export async function broadcastCopies(
 	return { lost, doubled };
 }
 
-/** Landing leads: each becomes a card in the sales group (20 a minute at most, per Telegram). */
-export async function seedLeads(db: Db, count: number): Promise<void> {
-	for (let n = 0; n < count; n++) {
+/** Landing leads (numbered from `first`): each becomes a card in the sales group (20 a minute at most, per Telegram). */
+export async function seedLeads(db: Db, count: number, first = 0): Promise<void> {
+	for (let n = first; n < first + count; n++) {
 		const phone = `+99891${String(1_000_000 + n)}`;
 		const result = await receiveLead(
 			{ db, clock: systemClock },

@@ -67,7 +67,7 @@ export function useSendBudgetWorld(prefix: string): () => Promise<SendBudgetWorl
 			clock,
 			emulator,
 			waits,
-			pacingOn: (db) => ({ budget: new BotBudget(db, clock), sleep }),
+			pacingOn: (db) => ({ budget: new BotBudget(db, clock, 'test'), sleep }),
 			recordSends(api, method, sends = []) {
 				api.config.use(async (prev, called, payload, signal) => {
 					const response = await prev(called, payload, signal);

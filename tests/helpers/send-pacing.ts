@@ -10,7 +10,7 @@ import { FakeClock, type Clock } from '../../src/lib/server/time/clock.ts';
  */
 export function sendPacingFor(db: Db, clock: Clock): SendPacing {
 	return {
-		budget: new BotBudget(db, clock),
+		budget: new BotBudget(db, clock, 'test'),
 		sleep: async (ms) => {
 			if (clock instanceof FakeClock) clock.advance(ms);
 			else await new Promise((resolve) => setTimeout(resolve, ms));
@@ -38,5 +38,5 @@ const NO_WAITS = {
 export function sendPacingWithoutWaits(db: Db, clock: Clock): SendPacing {
 	// A chat row another sender wrote with the real limits (a notice's place) still makes the reply
 	// wait: that wait moves the FakeClock as sendPacingFor's does, never spins.
-	return { ...sendPacingFor(db, clock), budget: new BotBudget(db, clock, NO_WAITS) };
+	return { ...sendPacingFor(db, clock), budget: new BotBudget(db, clock, 'test', NO_WAITS) };
 }

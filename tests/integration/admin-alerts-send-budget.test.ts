@@ -1,4 +1,5 @@
 import { Api } from 'grammy';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -24,7 +25,7 @@ describe('admin alerts go through the send budget', () => {
 		const sends = world.recordSends(api, 'sendMessage');
 		const sentAt = (chat: number) => sends.filter((send) => send.chat === chat).map((send) => send.at);
 		// Another worker's budget on the same database (its own client on PostgreSQL).
-		return { ...world, api, sentAt, otherWorker: new BotBudget(world.otherDb, world.clock) };
+		return { ...world, api, sentAt, otherWorker: new BotBudget(world.otherDb, world.clock, 'test') };
 	}
 
 	it('waits for the admin chat’s place another worker took, and takes one for each admin', async () => {
@@ -36,7 +37,7 @@ describe('admin alerts go through the send budget', () => {
 		await otherWorker.settle(BigInt(admins[0]!)); // its call was answered at once
 
 		await alertAdmins(
-			{ db, api, logger: silentLogger, pacing: sendPacingFor(db, clock) },
+			{ db, clock, api, logger: silentLogger, pacing: sendPacingFor(db, clock), cooldown: new ChatCooldown() },
 			admins.map(BigInt),
 			'The queue is paused: the image provider refuses our access.'
 		);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { parseConfig } from '../../src/lib/server/config/config.ts';
 import { readBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
@@ -65,7 +66,11 @@ async function startWorker(testDb: ReturnType<typeof useTestDb>, emulator: Teleg
 			buildBot: (token) => createBot({ ...config.telegram, token }, deps),
 			switched: (me) => (packNameBot = me.username),
 			alertAdmins: (text) =>
-				alertAdmins({ db, api: alertApi, logger: silentLogger, pacing: deps.sendPacing }, [BigInt(ADMIN_ID)], text)
+				alertAdmins(
+					{ db, clock, api: alertApi, logger: silentLogger, pacing: deps.sendPacing, cooldown: new ChatCooldown() },
+					[BigInt(ADMIN_ID)],
+					text
+				)
 		});
 	const tokenSwitch = newSwitch();
 	const secretKey = Buffer.from('ab'.repeat(32), 'hex');

@@ -153,7 +153,7 @@ export function broadcastDeliveryDeps(w: GuestWorld): BroadcastDeliveryDeps {
 		clock: w.clock,
 		logger: silentLogger,
 		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
-		budget: new BotBudget(w.db, w.clock),
+		budget: new BotBudget(w.db, w.clock, 'test'),
 		cooldown: new ChatCooldown(),
 		leaseMs: 120_000,
 		sleep: async (ms) => w.clock.advance(ms),

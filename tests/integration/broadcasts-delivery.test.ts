@@ -65,7 +65,7 @@ async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps
 		clock,
 		logger: silentLogger,
 		api,
-		budget: new BotBudget(world.db, clock),
+		budget: new BotBudget(world.db, clock, 'test'),
 		cooldown: new ChatCooldown(),
 		leaseMs: 120_000,
 		sleep: async (ms) => clock.advance(ms),
@@ -350,7 +350,7 @@ describe('a 429 hold another worker writes during a pass', () => {
 				return 0;
 			}
 		}
-		const racing = new HoldAfterTheLook(world.db, world.clock);
+		const racing = new HoldAfterTheLook(world.db, world.clock, 'test');
 		await deliverBroadcasts({
 			...deps,
 			budget: racing,

@@ -66,7 +66,7 @@ describe('news opt-in after the pack, through the bot', () => {
 			config: world.config,
 			db: world.db,
 			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock),
+			budget: new BotBudget(world.db, systemClock, 'test'),
 			logger: silentLogger,
 			api,
 			workerId: 'w1',
@@ -114,7 +114,7 @@ describe('news opt-in after the pack, through the bot', () => {
 			logger: silentLogger,
 			api: w.noticeApi,
 			cooldown: new ChatCooldown(),
-			budget: new BotBudget(w.db, w.clock),
+			budget: new BotBudget(w.db, w.clock, 'test'),
 			slots: 2,
 			leaseMs: 30_000
 		};

@@ -42,7 +42,7 @@ async function setUp() {
 		clock: w.clock,
 		logger: silentLogger,
 		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
-		budget: new BotBudget(w.db, w.clock),
+		budget: new BotBudget(w.db, w.clock, 'test'),
 		cooldown: new ChatCooldown(),
 		leaseMs: 120_000,
 		sleep: async (ms) => w.clock.advance(ms),

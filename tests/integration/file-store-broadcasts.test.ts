@@ -74,7 +74,7 @@ describe('broadcast pictures on an S3 bucket', () => {
 			clock,
 			logger: silentLogger,
 			api,
-			budget: new BotBudget(db, clock),
+			budget: new BotBudget(db, clock, 'test'),
 			cooldown: new ChatCooldown(),
 			leaseMs: 120_000,
 			sleep: async (ms: number) => clock.advance(ms),

@@ -1,4 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { claimNextJob } from '../../src/lib/server/jobs/job-claims.repository.ts';
@@ -155,7 +156,14 @@ function depsFor(world: GenerationWorld, clock: FakeClock): QueueDeps {
 		botUsername: async () => 'kiosk_bot',
 		crashPoint: () => undefined,
 		notices: noticeDepsFor(world, clock),
-		alerts: { db: world.db, api: world.api, logger: silentLogger, pacing: sendPacingFor(world.db, clock) },
+		alerts: {
+			db: world.db,
+			clock,
+			api: world.api,
+			logger: silentLogger,
+			pacing: sendPacingFor(world.db, clock),
+			cooldown: new ChatCooldown()
+		},
 		// These jobs fail before any clip is made.
 		videoTools: null,
 		sleep: abortableSleep

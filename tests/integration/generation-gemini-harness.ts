@@ -64,7 +64,7 @@ export function useGeminiRuns(
 			config,
 			db: world.db,
 			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock),
+			budget: new BotBudget(world.db, systemClock, 'test'),
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			workerId: 'w1',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { readQueuePause } from '../../src/lib/server/jobs/queue-pause.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
@@ -102,6 +103,7 @@ describe('provider-wide faults cost no guest an attempt', () => {
 					logger: createLogger('test', 'silent'),
 					api: world.api,
 					pacing: sendPacingFor(world.db, systemClock),
+					cooldown: new ChatCooldown(),
 					adminIds: [BigInt(run.adminId)]
 				})
 			).toBe('ok');
@@ -127,6 +129,7 @@ describe('provider-wide faults cost no guest an attempt', () => {
 				logger: createLogger('test', 'silent'),
 				api: world.api,
 				pacing: sendPacingFor(world.db, systemClock),
+				cooldown: new ChatCooldown(),
 				adminIds: [BigInt(run.adminId)]
 			})
 		).toBe('denied');

@@ -186,7 +186,7 @@ export function useGenerationWorld(prefix: string) {
 				config: world.config(extra),
 				db: world.db,
 				clock: systemClock,
-				budget: new BotBudget(world.db, systemClock),
+				budget: new BotBudget(world.db, systemClock, 'test'),
 				logger: createLogger('test', 'silent'),
 				api: world.api,
 				workerId: 'w1',
@@ -214,7 +214,7 @@ export function noticeDepsFor(
 		logger: createLogger('test', 'silent'),
 		api: createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url }, options.timeoutSeconds ?? 10),
 		cooldown: new ChatCooldown(),
-		budget: new BotBudget(world.db, clock),
+		budget: new BotBudget(world.db, clock, 'test'),
 		slots: 1,
 		leaseMs: options.leaseMs ?? 30_000,
 		random: () => 0.5

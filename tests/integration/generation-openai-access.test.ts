@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readQueuePause } from '../../src/lib/server/jobs/queue-pause.ts';
@@ -136,6 +137,7 @@ describe('OpenAI refusing our access pauses the queue', () => {
 				logger: createLogger('test', 'silent'),
 				api: w.api,
 				pacing: sendPacingFor(w.db, systemClock),
+				cooldown: new ChatCooldown(),
 				adminIds: [BigInt(admin.id)]
 			};
 			// The hourly model check meets the same refusal: the same reason, so no second alert.

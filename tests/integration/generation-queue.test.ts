@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { computeBackoffMs } from '../../src/lib/server/time/backoff.ts';
 import { requeueJob } from '../../src/lib/server/jobs/job.repository.ts';
 import {
@@ -299,6 +300,7 @@ describe('deadlines and the daily request warning (fake clock, real emulator)', 
 				logger: silentLogger,
 				api: world.api,
 				pacing: sendPacingFor(world.db, clock),
+				cooldown: new ChatCooldown(),
 				threshold: 3,
 				adminIds: [BigInt(admin.id)]
 			};

@@ -77,7 +77,7 @@ describe('the guest flow through the real bot and the emulator', () => {
 			logger: silentLogger,
 			api: world.bot.api,
 			cooldown: new ChatCooldown(),
-			budget: new BotBudget(world.db, world.clock),
+			budget: new BotBudget(world.db, world.clock, 'test'),
 			slots: 2,
 			leaseMs: 30_000
 		};

@@ -42,7 +42,7 @@ describe('a live place in the queue', () => {
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			slots: 1,
-			pacer: new EditPacer(new BotBudget(world.db, clock)),
+			pacer: new EditPacer(new BotBudget(world.db, clock, 'test')),
 			cooldown: new ChatCooldown()
 		};
 	}

@@ -23,7 +23,7 @@ describe('the job loop’s claim line', () => {
 			config: world.config(),
 			db: world.db,
 			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock),
+			budget: new BotBudget(world.db, systemClock, 'test'),
 			logger,
 			api: world.api,
 			workerId: 'w1',

@@ -21,7 +21,7 @@ describe('sales-group cards in the shared send budget', () => {
 		world = await startLeadsWorld(tempDir());
 		const clock = world.clock;
 		const postedAt: number[] = [];
-		const budget = new BotBudget(world.db, clock);
+		const budget = new BotBudget(world.db, clock, 'test');
 		const deps = createLeadsTaskDeps(world.config, world.db, clock, silentLogger, {
 			budget,
 			sleep: async (ms) => clock.advance(ms)

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { readModelCheck } from '../../src/lib/server/jobs/model-check-state.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { endMaintenance, readMaintenance, startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
@@ -40,6 +41,7 @@ describe('the model check at start and every hour', () => {
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			pacing: sendPacingFor(world.db, systemClock),
+			cooldown: new ChatCooldown(),
 			adminIds: [BigInt(admin.id)]
 		};
 		const w = world;

@@ -37,7 +37,7 @@ describe('redrawing one sticker of a delivered pack', () => {
 			config: world.config(),
 			db: world.db,
 			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock),
+			budget: new BotBudget(world.db, systemClock, 'test'),
 			logger: createLogger('test', 'silent'),
 			api: world.api,
 			workerId: 'w1',

@@ -41,7 +41,7 @@ describe('the Telegram send budget shared through the database', () => {
 			extra.push(db);
 			return db;
 		};
-		return { clock, budgets: [new BotBudget(made.db, clock), new BotBudget(other, clock)], reopen };
+		return { clock, budgets: [new BotBudget(made.db, clock, 'test'), new BotBudget(other, clock, 'test')], reopen };
 	}
 
 	/** The most places in any rolling window of `windowMs`. */
@@ -103,7 +103,7 @@ describe('the Telegram send budget shared through the database', () => {
 	it('keeps a 429’s hold for broadcasts across workers and a restart, while guests still get places', async () => {
 		const { clock, budgets, reopen } = await twoWorkers();
 		await budgets[0].noteFlood(5000);
-		const restarted = new BotBudget(reopen(), clock);
+		const restarted = new BotBudget(reopen(), clock, 'test');
 		expect(await restarted.holdMs()).toBe(5000);
 		expect(await budgets[1].take(42n, 'bulk')).toBe(5000);
 		expect(await restarted.tryTake(43n)).toBe(true);
@@ -150,7 +150,7 @@ describe('the Telegram send budget shared through the database', () => {
 		clock.advance(BOT_LIMITS.answerTimeoutMs);
 		expect(await other.take(7n, 'guest')).toBe(0);
 		await dead.settle(7n); // too late: the place it held was given again
-		const third = new BotBudget(reopen(), clock);
+		const third = new BotBudget(reopen(), clock, 'test');
 		expect(await third.take(7n, 'guest')).toBe(HELD_POLL_MS); // still held by the other worker's place
 		await other.settle(7n);
 		expect(await third.take(7n, 'guest')).toBe(BOT_LIMITS.perChatMs);

@@ -44,6 +44,8 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 	const crashPoint = createCrashPoint();
 	const noticeApi = input.noticeApi ?? createNoticeApi(config);
 	const budget = input.budget;
+	// One per worker for the guests' and admins' chats: a 429 on any message to a person quiets that chat.
+	const cooldown = new ChatCooldown();
 	const deps: QueueDeps = {
 		db: input.db,
 		clock: input.clock,
@@ -74,7 +76,7 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 			clock: input.clock,
 			logger: input.logger.child({ component: 'guest-notices' }),
 			api: noticeApi,
-			cooldown: new ChatCooldown(),
+			cooldown,
 			budget,
 			slots: config.WORKER_SLOTS,
 			leaseMs: config.JOB_LEASE_SECONDS * 1000,
@@ -82,9 +84,11 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 		},
 		alerts: {
 			db: input.db,
+			clock: input.clock,
 			api: noticeApi,
 			logger: input.logger.child({ component: 'admin-alerts' }),
-			pacing: { budget, sleep: timerSleep }
+			pacing: { budget, sleep: timerSleep },
+			cooldown
 		},
 		sleep: abortableSleep,
 		videoTools: await videoToolsAtStart(input.videoTools ?? videoStickerTools(), input.logger)

@@ -22,6 +22,11 @@ const FILES: Record<LockOwner, { lock: string; pid: string; who: string }> = {
 
 export interface InstanceLock {
 	lockPath: string;
+	/**
+	 * The pid of the earlier process whose stale lock this start took over (it is gone: crash,
+	 * kill -9, reboot), or null. The worker releases that launch's send-budget places with it.
+	 */
+	takenOverFrom: number | null;
 	release(): void;
 }
 
@@ -39,6 +44,7 @@ export function acquireInstanceLock(dataDir: string, owner: LockOwner = 'worker'
 	mkdirSync(dataDir, { recursive: true });
 	const lockPath = instanceLockPath(dataDir, owner);
 	const pidPath = path.join(dataDir, FILES[owner].pid);
+	let takenOverFrom: number | null = null;
 	if (!tryCreateLock(lockPath, pid)) {
 		const holder = readHolder(lockPath);
 		if (holder !== null && holder !== pid && isAlive(holder)) {
@@ -50,10 +56,12 @@ export function acquireInstanceLock(dataDir: string, owner: LockOwner = 'worker'
 		rmSync(lockPath, { force: true });
 		if (!tryCreateLock(lockPath, pid))
 			throw new InstanceLockError(`${FILES[owner].who} took ${lockPath} at the same moment`);
+		takenOverFrom = holder !== pid ? holder : null;
 	}
 	writeFileSync(pidPath, `${pid}\n`);
 	return {
 		lockPath,
+		takenOverFrom,
 		release() {
 			if (readHolder(lockPath) === pid) rmSync(lockPath, { force: true });
 			rmSync(pidPath, { force: true });

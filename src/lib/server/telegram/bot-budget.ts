@@ -6,6 +6,9 @@ import {
 	BOT_LIMITS,
 	budgetKeys,
 	chatKey,
+	holderOf,
+	isHeld,
+	placeToken,
 	placeWait,
 	settledRow,
 	takePlace,
@@ -33,8 +36,10 @@ export { BOT_LIMITS, type BotLimits, type Lane } from './send-budget-rules.ts';
  * A place holds its chat until its sender calls `settle` once the Bot API answered the call (or it
  * failed): the chat's next place is given no sooner than that answer + the chat's spacing, so the
  * spacing holds for arrivals at Telegram even when a worker stalls between its place and its call.
- * Every sender settles what it took, in a `finally`; a place never settled (its worker died) frees
- * the chat after `answerTimeoutMs`.
+ * Every sender settles what it took, in a `finally`. Each place names its holder (the worker's
+ * registry id): a place never settled because its worker died is released as soon as that worker
+ * is known dead (`releaseHeld`, called by dead-holds.ts), and frees the chat after
+ * `answerTimeoutMs` at the latest.
  */
 export class BotBudget {
 	#takes = 0;
@@ -44,6 +49,8 @@ export class BotBudget {
 	constructor(
 		private readonly db: Db,
 		private readonly clock: Clock,
+		/** Who takes the places: the worker's worker_processes id, so a dead worker's places can be released. */
+		private readonly holder: string,
 		private readonly limits: BotLimits = BOT_LIMITS,
 		/** Runs after each place taken, before its sender calls (the fleet test's stalled worker, send-stall.ts). */
 		private readonly afterPlace: () => Promise<void> = async () => undefined
@@ -55,7 +62,7 @@ export class BotBudget {
 	 */
 	async take(chatId: bigint, lane: Lane): Promise<number> {
 		const keys = budgetKeys(chatId, lane);
-		const token = randomUUID();
+		const token = placeToken(this.holder, randomUUID());
 		const wait = await this.db.$transaction(async (tx) => {
 			// Rows that do not exist yet hold no lock, so the keys are locked (nothing on SQLite).
 			await lockKeys(
@@ -149,6 +156,33 @@ export class BotBudget {
 		return placeWait(rows, null, 'guest', this.#now(), this.limits) > 0;
 	}
 
+	/** The chats held now by places not yet answered, with the process each names. */
+	async heldPlaces(): Promise<HeldPlace[]> {
+		const rows = await this.db.telegramSendBudget.findMany({
+			where: { nextAt: { gt: BigInt(this.#now()) }, recent: { not: '' } }
+		});
+		return rows.filter(isHeld).map((row) => ({ key: row.key, token: row.recent, holder: holderOf(row.recent) }));
+	}
+
+	/**
+	 * Releases held places whose process is gone, as if their calls were answered now: the chat's
+	 * next place comes after the spacing from this moment (the dead worker's call, if it was made,
+	 * arrived before it died). Conditional on the token, so a place settled or taken again meanwhile
+	 * is left alone. Says how many were released.
+	 */
+	async releaseHeld(places: readonly HeldPlace[]): Promise<number> {
+		let released = 0;
+		for (const place of places) {
+			const { nextAt, recent } = settledRow(place.key, this.#now(), this.limits);
+			const { count } = await this.db.telegramSendBudget.updateMany({
+				where: { key: place.key, recent: place.token },
+				data: { nextAt, recent }
+			});
+			released += count;
+		}
+		return released;
+	}
+
 	#now(): number {
 		return this.clock.now().getTime();
 	}
@@ -160,6 +194,13 @@ export class BotBudget {
 			where: { key: { notIn: ['hold', 'bot', 'bulk'] }, nextAt: { lt: before } }
 		});
 	}
+}
+
+/** A chat held by a place not yet answered, and the process that took it. */
+export interface HeldPlace {
+	key: string;
+	token: string;
+	holder: string;
 }
 
 const PRUNE_EVERY = 500;

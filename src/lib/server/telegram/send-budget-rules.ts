@@ -6,11 +6,12 @@
  *   - `bulk`: the broadcasts' own even pace (`nextAt` moves on by 1000 / bulkPerSecond ms a message).
  *   - `chat:<id>`: one message every perChatMs (1.2 s) to a private chat, so never two in a second as
  *     Telegram sees them. The spacing counts from the previous call's answer, not its place: a place
- *     taken is held (`recent` = the place's token, `nextAt` = taken + answerTimeoutMs) until its
+ *     taken is held (`recent` = the place's token, naming its process; `nextAt` = taken + answerTimeoutMs) until its
  *     sender settles it when the Bot API answered (`nextAt` = answered + perChatMs). Telegram got the
  *     call before it answered, so however long a worker stalls between its place and its call, the
  *     next message to the chat arrives ≥ perChatMs after it. A place never settled (its worker died)
- *     frees the chat after answerTimeoutMs.
+ *     is released as if answered when its process is known dead (dead-holds.ts), and frees the
+ *     chat after answerTimeoutMs at the latest.
  *   - `group:<id>` (a negative chat id: groups): the same, one every perGroupMs = 3.1 s, so never more
  *     than 20 in any rolling minute — Telegram's per-group limit.
  *   - `hold`: a 429's retry_after; the bulk lane takes no place before its `nextAt`.
@@ -111,6 +112,22 @@ function rowFreeAt(row: BudgetRow, now: number): number {
 	const nextAt = Number(row.nextAt);
 	return isHeld(row) && nextAt > now ? Math.min(nextAt, now + HELD_POLL_MS) : nextAt;
 }
+
+/**
+ * A place's token names the process that took it (its worker_processes id), so the places of a
+ * launch known dead can be released at once instead of after answerTimeoutMs.
+ */
+export function placeToken(holder: string, unique: string): string {
+	return `${holder}${HOLDER_END}${unique}`;
+}
+
+/** The process a held place's token names ('' for a token without one). */
+export function holderOf(token: string): string {
+	const end = token.lastIndexOf(HOLDER_END);
+	return end < 0 ? '' : token.slice(0, end);
+}
+
+const HOLDER_END = '#';
 
 /** A chat's row whose last place is taken and not yet answered. */
 export function isHeld(row: BudgetRow): boolean {

@@ -108,8 +108,38 @@ export const PROCESS_VIEW_FIELDS = {
 
 export function processView(row: ProcessRowFields, now: Date): ProcessView {
 	const { stoppedAt, ...fields } = row;
-	return {
-		...fields,
-		alive: stoppedAt === null && now.getTime() - Date.parse(row.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000
-	};
+	return { ...fields, alive: aliveAt({ stoppedAt, heartbeatAt: row.heartbeatAt }, now) };
+}
+
+/** The registry's rule: no recorded stop and a heartbeat within WORKER_STALE_AFTER_SECONDS of `now`. */
+function aliveAt(row: { stoppedAt: string | null; heartbeatAt: string }, now: Date): boolean {
+	return row.stoppedAt === null && now.getTime() - Date.parse(row.heartbeatAt) <= WORKER_STALE_AFTER_SECONDS * 1000;
+}
+
+/** An earlier launch on this host that is known gone: the pid of the stale instance lock a start took over. */
+export interface GoneLaunch {
+	hostname: string;
+	pid: number;
+}
+
+/**
+ * Which of `ids` are launches known dead: stopped, silent past WORKER_STALE_AFTER_SECONDS, or the
+ * `gone` pid on its host (a start that took over its stale lock knows that process is gone). An id
+ * with no row is not known dead, and neither is a live launch: only these may lose what they hold.
+ */
+export async function knownDeadLaunches(
+	db: Db,
+	clock: Clock,
+	ids: readonly string[],
+	gone: GoneLaunch | null = null
+): Promise<string[]> {
+	if (ids.length === 0) return [];
+	const rows = await db.workerProcess.findMany({
+		where: { id: { in: [...ids] } },
+		select: { id: true, hostname: true, pid: true, heartbeatAt: true, stoppedAt: true }
+	});
+	const now = clock.now();
+	return rows
+		.filter((row) => !aliveAt(row, now) || (gone !== null && row.hostname === gone.hostname && row.pid === gone.pid))
+		.map((row) => row.id);
 }
