@@ -26,8 +26,8 @@ import { readSecretsInForce } from '../lib/server/settings/console-secrets.ts';
 import type { Config } from '../lib/server/config/config.ts';
 import { taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
 import { workerSchedule } from './schedule.ts';
-import { BOT_LIMITS, BotBudget } from '../lib/server/telegram/bot-budget.ts';
-import { createPlaceStall } from '../lib/server/jobs/run/crash-points.ts';
+import { BotBudget } from '../lib/server/telegram/bot-budget.ts';
+import { createPlaceStall, sendLimitsFor } from '../lib/server/jobs/run/crash-points.ts';
 import { JobLoop } from './queue/job-loop.ts';
 import { createNoticeApi, createQueueDeps } from './queue/start-queue.ts';
 import { WorkerShutdown } from '../lib/server/jobs/job-errors.ts';
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
 	// Nothing runs on a timer until everything the tasks use is built: one schedule, added at the end.
 	// The bot's one send budget (in the database, shared by every worker): notices, status edits,
 	// broadcasts, sales-group cards and the bot's own replies all take their places in it.
-	const budget = new BotBudget(db, clock, BOT_LIMITS, createPlaceStall());
+	const budget = new BotBudget(db, clock, sendLimitsFor(), createPlaceStall());
 	const sendPacing = { budget, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 	// The guest notices' own client (no auto-retry); the bot's message history records its sends too.
 	const noticeApi = createNoticeApi(config);
