@@ -28,7 +28,7 @@ describe('a worker killed between the pack and the news question', () => {
 		it(`${step}: the restarted worker asks once, after the one link, and a Yes brings the next broadcast`, async () => {
 			world = await workers.open();
 			const w = world;
-			const jobId = await w.queueJob({ viaOutbox: true, stillPack: true });
+			const jobId = await w.queueJob({ viaOutbox: true });
 			const second = await crashAndRestartWorker(w, step, children);
 			expect(await waitForJobStatus(w.db, jobId, ['done', 'failed'], 120_000)).toBe('done');
 			const question = await w.emulator.control.waitForMessage(w.guestId, isQuestion, { timeoutMs: 30_000 });

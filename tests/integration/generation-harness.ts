@@ -172,6 +172,7 @@ const STILL_EVENT = 'Still stickers';
 /**
  * The job's snapshot of an event of its own with no moving stickers (its outfit, captions and title
  * template are what a job without an event gets), as a kiosk of that event would have queued it.
+ * Its name is in the news question after the pack ("news from Still stickers", not "from us").
  */
 async function snapshotStillPack(db: Db, jobId: number, templateId: string, now: string): Promise<void> {
 	const event =
