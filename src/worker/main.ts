@@ -26,9 +26,9 @@ import { readSecretsInForce } from '../lib/server/settings/console-secrets.ts';
 import type { Config } from '../lib/server/config/config.ts';
 import { taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
 import { workerSchedule } from './schedule.ts';
-import { BOT_LIMITS, BotBudget } from '../lib/server/telegram/bot-budget.ts';
+import { BotBudget } from '../lib/server/telegram/bot-budget.ts';
 import { releaseDeadHolds } from '../lib/server/telegram/dead-holds.ts';
-import { createPlaceStall } from '../lib/server/jobs/run/crash-points.ts';
+import { createPlaceStall, sendLimitsFor } from '../lib/server/jobs/run/crash-points.ts';
 import { JobLoop } from './queue/job-loop.ts';
 import { createNoticeApi, createQueueDeps } from './queue/start-queue.ts';
 import { WorkerShutdown } from '../lib/server/jobs/job-errors.ts';
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
 	// Nothing runs on a timer until everything the tasks use is built: one schedule, added at the end.
 	// The bot's one send budget (in the database, shared by every worker): notices, status edits,
 	// broadcasts, sales-group cards and the bot's own replies all take their places in it.
-	const budget = new BotBudget(db, clock, workerId, BOT_LIMITS, createPlaceStall());
+	const budget = new BotBudget(db, clock, workerId, sendLimitsFor(), createPlaceStall());
 	// A worker killed while holding places (this folder's previous launch, whose stale lock we took
 	// over, or any launch the registry calls dead) frees its chats now, not after their 35 s.
 	const gone = lock.takenOverFrom === null ? null : { hostname: hostname(), pid: lock.takenOverFrom };

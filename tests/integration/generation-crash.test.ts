@@ -25,7 +25,7 @@ describe('a worker killed at any step of a job', () => {
 	for (const step of CRASH_STEPS) {
 		it(`${step}: restarts, finishes, one set and one link`, async () => {
 			world = await workers.open();
-			const jobId = await world.queueJob();
+			const jobId = await world.queueJob({ stillPack: true });
 			const second = await crashAndRestartWorker(world, step, children);
 			const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 			expect(status, (await world.db.job.findUnique({ where: { jobId } }))?.error ?? '').toBe('done');
@@ -45,7 +45,7 @@ describe('a worker killed at any step of a job', () => {
 
 	it(`${COMPOSITE_CRASH_STEP} (RENDER_MODE=composite): resumes the heads, draws the head once, one set and one link`, async () => {
 		world = await workers.open();
-		const jobId = await world.queueJob();
+		const jobId = await world.queueJob({ stillPack: true });
 		const second = await crashAndRestartWorker(world, COMPOSITE_CRASH_STEP, children, { RENDER_MODE: 'composite' });
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });

@@ -10,7 +10,7 @@ import { useGeminiRuns, waitFor } from './generation-gemini-harness.ts';
  * refusals. Each behaviour is armed per request.
  */
 describe('gemini: the answers real models give', () => {
-	const start = useGeminiRuns('gen-gemini-answers-');
+	const start = useGeminiRuns('gen-gemini-answers-', { stillPacks: true });
 
 	it('never upscales a 1K sheet into stickers: a small sheet is drawn again, a second one falls back to single figures', async () => {
 		// The model ignores imageConfig three times: sheet 1 twice (→ figures alone), sheet 2 once (→ drawn again at 2K).

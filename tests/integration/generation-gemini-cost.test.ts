@@ -7,7 +7,7 @@ import { useGeminiRuns } from './generation-gemini-harness.ts';
  * abandoned on timeout — are recorded at their cost, not at 0.
  */
 describe('what each gemini call cost', () => {
-	const start = useGeminiRuns('gen-gemini-cost-');
+	const start = useGeminiRuns('gen-gemini-cost-', { stillPacks: true });
 
 	it('a deprecated vision id is recorded as the model that answered, at that model’s price (not the image model’s)', async () => {
 		const { jobId, gemini, ...run } = await start([], { GEMINI_VISION_MODEL: 'gemini-3.5-flash' });
@@ -53,7 +53,7 @@ describe('what each gemini call cost', () => {
 	}, 120_000);
 
 	it('a call abandoned on timeout is recorded at an estimate of what Google bills for it', async () => {
-		const { jobId, gemini, ...run } = await start([{ kind: 'slow', match: 'anchor', delayMs: 7000 }], {
+		const { jobId, gemini, ...run } = await start([{ kind: 'slow', match: 'anchor', delayMs: 600_000 }], {
 			GEMINI_TIMEOUT_SECONDS: '5'
 		});
 		expect(await run.finalStatus(jobId)).toBe('done');
@@ -67,7 +67,7 @@ describe('what each gemini call cost', () => {
 		});
 		expect(abandoned.error).toMatch(/timeout.*billed by the provider, cost estimated/);
 		expect(abandoned.estCostUsd).toBeCloseTo((abandoned.promptTokens! * 0.5 + 1120 * 60) / 1e6, 6);
-		// The timeout closed the connection.
+		// The timeout closed the connection (the fake would have held the answer for 10 minutes).
 		expect(gemini.calls.find((c) => c.request === 'anchor')!.closedByClientAt).toBeDefined();
 	}, 120_000);
 });

@@ -32,8 +32,13 @@ export interface GeminiRun {
 /** `prepare` runs after the job is queued and before the loop starts (to add its snapshot, say). */
 type Prepare = (world: GenerationWorld, jobId: number) => Promise<void>;
 
+/**
+ * `stillPacks`: the jobs are still packs (generation-harness.ts `stillPack`), for files about the
+ * provider's calls and answers rather than the moving stickers made after them.
+ */
 export function useGeminiRuns(
-	prefix: string
+	prefix: string,
+	options: { stillPacks?: boolean } = {}
 ): (faults?: FaultInput[], env?: Record<string, string>, prepare?: Prepare) => Promise<GeminiRun> {
 	const tempDir = useTempDir(prefix);
 	let loop: JobLoop | undefined;
@@ -46,7 +51,7 @@ export function useGeminiRuns(
 		await gemini?.close();
 	});
 	return async (faults = [], env = {}, prepare) => {
-		world = await createGenerationWorld(tempDir());
+		world = await createGenerationWorld(tempDir(), { stillPacks: options.stillPacks });
 		gemini = await createFakeGemini({ apiKey: 'test-key', models: GEMINI_MODELS });
 		for (const fault of faults) gemini.control.inject(fault);
 		const admin = await world.emulator.control.createUser({ first_name: 'Admin' });

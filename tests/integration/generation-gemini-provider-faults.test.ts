@@ -16,7 +16,7 @@ import { sendPacingFor } from '../helpers/send-pacing.ts';
  * against the fake Gemini: none of them may cost a guest an attempt, let alone the pack.
  */
 describe('provider-wide faults cost no guest an attempt', () => {
-	const start = useGeminiRuns('gen-gemini-faults-');
+	const start = useGeminiRuns('gen-gemini-faults-', { stillPacks: true });
 
 	it('a storm of 24 per-minute 429s with RetryInfo: the queue holds for each delay, both packs are delivered, no attempt is spent', async () => {
 		let second = 0;
@@ -53,12 +53,19 @@ describe('provider-wide faults cost no guest an attempt', () => {
 		expect(pause.reason).toMatch(/per-minute quota/);
 		const { readKioskPause } = await import('../../src/lib/server/jobs/queue-pause.ts');
 		expect(await readKioskPause(world.db, systemClock)).toBeNull();
-		// A guest who comes now waits for the hold: the free slot does not claim their job.
+		// A guest who comes now waits for the hold: the free slot does not claim their job. Read from the
+		// records afterwards (when the job was queued, when its first stage began, when each call came),
+		// not from a pause of the test's own: a busy machine may run the hold out before a look.
 		const second = await world.queueJob();
-		await new Promise((resolve) => setTimeout(resolve, 1500));
-		expect((await world.db.job.findUniqueOrThrow({ where: { jobId: second } })).status).toBe('queued');
-		expect(gemini.calls).toHaveLength(1);
+		const until = Date.parse(pause.until!);
+		expect(Date.parse((await world.db.job.findUniqueOrThrow({ where: { jobId: second } })).createdAt)).toBeLessThan(
+			until
+		);
 		for (const id of [jobId, second]) expect(await run.finalStatus(id)).toBe('done');
+		const progress = await world.db.jobProgress.findUniqueOrThrow({ where: { jobId: second } });
+		const firstStage = (JSON.parse(progress.stageLog ?? '[]') as { at: string }[])[0]!;
+		expect(Date.parse(firstStage.at)).toBeGreaterThanOrEqual(until);
+		expect(gemini.calls.slice(1).every((call) => call.at >= until)).toBe(true);
 		for (const id of [jobId, second])
 			expect((await world.db.job.findUniqueOrThrow({ where: { jobId: id } })).attempts).toBe(1);
 	}, 150_000);

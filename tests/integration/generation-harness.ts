@@ -23,6 +23,7 @@ import { existsSync } from 'node:fs';
 import { afterEach, expect } from 'vitest';
 import { makeFaceCrop, makeSelfie } from './generation-selfie.ts';
 import { localFileStore } from '../helpers/file-store.ts';
+import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
 
 /**
@@ -46,8 +47,16 @@ export interface GenerationWorld {
 	/**
 	 * `viaOutbox`: queued as a kiosk upload queues it (enqueueJob, which queues the "Generating…"
 	 * notice in guest_notices for the worker to send); otherwise the notice is sent here and recorded.
+	 * `stillPack`: queued by a kiosk of an event whose stickers do not move (animated_stickers 0), for
+	 * tests about the queue rather than the stickers: no clips to draw and encode with ffmpeg.
 	 */
-	queueJob(options?: { createdAt?: Date; templateId?: string; guestId?: number; viaOutbox?: boolean }): Promise<number>;
+	queueJob(options?: {
+		createdAt?: Date;
+		templateId?: string;
+		guestId?: number;
+		viaOutbox?: boolean;
+		stillPack?: boolean;
+	}): Promise<number>;
 	close(): Promise<void>;
 }
 
@@ -57,14 +66,15 @@ function fixtures(): Promise<{ selfie: Buffer; faceCrop: Buffer }> {
 	return selfieCache;
 }
 
+/** `stillPacks`: every job queued here is a `stillPack` unless its own call says otherwise. */
 export async function createGenerationWorld(
 	dir: string,
-	emulatorOptions: { port?: number } = {}
+	worldOptions: { port?: number; stillPacks?: boolean } = {}
 ): Promise<GenerationWorld> {
 	const dataDir = path.join(dir, 'data');
 	mkdirSync(dataDir, { recursive: true });
 	const { db, dbPath, dbEnv } = await createTestDb(dir);
-	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN, port: emulatorOptions.port ?? 0 });
+	const emulator = await createTelegramEmulator({ botToken: EMULATOR_BOT_TOKEN, port: worldOptions.port ?? 0 });
 	const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
 	applyTelegramRetryPolicy(api);
 	const guest = await emulator.control.createUser({ first_name: 'Dana', username: 'dana_guest', language_code: 'en' });
@@ -128,10 +138,16 @@ export async function createGenerationWorld(
 				photoPath,
 				templateId: options.templateId ?? 'tuxedo'
 			};
-			if (options.viaOutbox) return db.$transaction((tx) => enqueueJob(tx, { ...fields, now: created }));
+			const still = options.stillPack ?? worldOptions.stillPacks ?? false;
+			if (options.viaOutbox) {
+				const jobId = await db.$transaction((tx) => enqueueJob(tx, { ...fields, now: created }));
+				if (still) await snapshotStillPack(db, jobId, fields.templateId, created);
+				return jobId;
+			}
 			const job = await db.job.create({
 				data: { ...fields, status: 'queued', createdAt: created, updatedAt: created }
 			});
+			if (still) await snapshotStillPack(db, job.jobId, fields.templateId, created);
 			const message = await api.sendMessage(guestId, '⏳ Generating…');
 			await db.jobMessage.create({
 				data: {
@@ -149,6 +165,37 @@ export async function createGenerationWorld(
 			await emulator.close();
 		}
 	};
+}
+
+const STILL_EVENT = 'Still stickers';
+
+/**
+ * The job's snapshot of an event of its own with no moving stickers (its outfit, captions and title
+ * template are what a job without an event gets), as a kiosk of that event would have queued it.
+ * Its name is in the news question after the pack ("news from Still stickers", not "from us").
+ */
+async function snapshotStillPack(db: Db, jobId: number, templateId: string, now: string): Promise<void> {
+	const event =
+		(await db.event.findFirst({ where: { name: STILL_EVENT } })) ??
+		(await db.event.create({
+			data: {
+				name: STILL_EVENT,
+				state: 'live',
+				titleTemplate: '{pack_title}',
+				animatedStickers: 0,
+				createdAt: now,
+				updatedAt: now
+			}
+		}));
+	await db.jobSnapshot.create({
+		data: {
+			jobId,
+			eventId: event.id,
+			catalogueVersion: 1,
+			outfitJson: JSON.stringify(defaultOutfitSnapshot(templateId)),
+			createdAt: now
+		}
+	});
 }
 
 /** Polls until the job is in one of `statuses` (real time: the worker runs for real). */
@@ -280,6 +327,8 @@ export async function crashAndRestartWorker(
 		CRASH_AT: step,
 		CRASH_MARKER: marker,
 		JOB_LEASE_SECONDS: '4',
+		// A send-budget place the killed worker never settled frees its chat after 5 s, not 35 s.
+		SEND_ANSWER_TIMEOUT_MS: '5000',
 		...extraEnv
 	};
 	const first = startTs('src/worker/main.ts', { env });

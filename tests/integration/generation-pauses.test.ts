@@ -42,7 +42,7 @@ describe('pauses hold the queue (fake clock, real emulator)', () => {
 				}
 			});
 			guests.push(guest.id);
-			jobs.push(await world.queueJob({ createdAt: clock.now(), guestId: guest.id }));
+			jobs.push(await world.queueJob({ createdAt: clock.now(), guestId: guest.id, stillPack: true }));
 			clock.advance(SECOND);
 		}
 		await startMaintenance(world.db, clock, 'admin', 'venue closed for the speeches');

@@ -25,8 +25,11 @@ describe('a job that kills its worker every time', () => {
 
 	it(`is failed for good after ${MAX_ATTEMPTS} claims with one failure notice; the jobs behind it finish`, async () => {
 		world = await workers.open();
-		const poison = await world.queueJob({ createdAt: new Date(Date.now() - 2000), viaOutbox: true });
-		const others = [await world.queueJob({ createdAt: new Date(Date.now() - 1000) }), await world.queueJob()];
+		const poison = await world.queueJob({ createdAt: new Date(Date.now() - 2000), viaOutbox: true, stillPack: true });
+		const others = [
+			await world.queueJob({ createdAt: new Date(Date.now() - 1000), stillPack: true }),
+			await world.queueJob({ stillPack: true })
+		];
 		// One slot: a job running beside the poison pill would die with the worker too (and lose an attempt).
 		const env = {
 			...world.env,

@@ -27,7 +27,7 @@ describe('a worker killed between a guest notice and its record', () => {
 
 	async function crashThenFinish(step: (typeof NOTICE_CRASH_STEPS)[number]): Promise<{ jobId: number }> {
 		world = await workers.open();
-		const jobId = await world.queueJob({ viaOutbox: true });
+		const jobId = await world.queueJob({ viaOutbox: true, stillPack: true });
 		const second = await crashAndRestartWorker(world, step, children);
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		expect(status, (await world.db.job.findUnique({ where: { jobId } }))?.error ?? '').toBe('done');
@@ -68,9 +68,10 @@ describe('a worker killed between a guest notice and its record', () => {
 		expect(statusMessages).toHaveLength(1);
 		expect(statusMessages[0]).toMatchObject({ text: READY, edited: true });
 		// The restarted worker edited the one status message again (the edit it had not recorded). The
-		// killed worker's send-budget place holds the guest's chat until answerTimeoutMs (35 s), so by
-		// the time the repeat goes the job has usually moved on: Telegram takes the newer text rather
-		// than answering "not modified" — either way on the same message, never a new one.
+		// killed worker's send-budget place holds the guest's chat until answerTimeoutMs (35 s; 5 s in
+		// the crash tests, SEND_ANSWER_TIMEOUT_MS), so by the time the repeat goes the job may have moved
+		// on: Telegram takes the newer text rather than answering "not modified" — either way on the same
+		// message, never a new one.
 		const edits = (await world!.emulator.control.callCounts()).calls.filter(
 			(c) => c.method === 'editMessageText' && c.chat_id === world!.guestId
 		);

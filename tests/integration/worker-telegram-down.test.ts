@@ -80,7 +80,10 @@ describe('the worker when Telegram is down', () => {
 				cases.map(async ({ name, worker, dataDir, reason, urlInCause }) => {
 					await waitForOutput(worker, (out) => out.includes('Telegram not reachable yet'), PROCESS_WAIT_MS);
 					await expect
-						.poll(() => logEntriesOf(dataDir).length, { timeout: 10_000, message: `${name}: no log_entries row` })
+						.poll(() => logEntriesOf(dataDir).length, {
+							timeout: PROCESS_WAIT_MS,
+							message: `${name}: no log_entries row`
+						})
 						.toBeGreaterThan(0);
 					const { stdout, stderr } = worker.output();
 					const failure = stdout.split('\n').find((line) => line.includes('Telegram not reachable yet'))!;
@@ -115,7 +118,7 @@ describe('the worker when Telegram is down', () => {
 		});
 		try {
 			await waitForOutput(emulator, (out) => out.includes('Telegram emulator:'));
-			await waitForOutput(worker, (out) => out.includes('bot polling started'), 30_000);
+			await waitForOutput(worker, (out) => out.includes('bot polling started'), PROCESS_WAIT_MS);
 			emulator.kill('SIGKILL'); // gone first, as when a terminal's Ctrl-C reached it before the worker
 			await emulator.finished;
 			const signalledAt = Date.now();

@@ -7,6 +7,7 @@
  * crash at the same step again. Outside test builds this is a no-op.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { BOT_LIMITS, type BotLimits } from '../../telegram/send-budget-rules.ts';
 
 export const CRASH_STEPS = [
 	'after_claim',
@@ -54,4 +55,16 @@ export function createPlaceStall(env: NodeJS.ProcessEnv = process.env): () => Pr
 	const ms = env.NODE_ENV === 'test' ? Number(env.STALL_AFTER_PLACE_MS ?? 0) : 0;
 	if (!(ms > 0)) return async () => undefined;
 	return () => new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The crash tests' killed worker: a send-budget place it took and never settled holds its chat for
+ * answerTimeoutMs (35 s), which the restarted worker then waits out before its next message to that
+ * guest. With NODE_ENV=test and SEND_ANSWER_TIMEOUT_MS=<ms> the worker's budget frees such a chat
+ * after that long instead, so a crash test waits for the rule, not for production's margin. The
+ * production limits otherwise.
+ */
+export function sendLimitsFor(env: NodeJS.ProcessEnv = process.env): BotLimits {
+	const ms = env.NODE_ENV === 'test' ? Number(env.SEND_ANSWER_TIMEOUT_MS ?? 0) : 0;
+	return ms > 0 ? { ...BOT_LIMITS, answerTimeoutMs: ms } : BOT_LIMITS;
 }
