@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # README command 2: every test. Installs what it needs (npm packages, Prisma clients, Chromium, PostgreSQL),
-# type-checks, lints (Prettier + ESLint), builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
+# type-checks and lints (Prettier + ESLint) side by side, builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
 # tests/postgres-core.txt again on PostgreSQL, the browser tests (Playwright: every spec on SQLite, the
 # guest flow again on PostgreSQL + S3), and ends with one summary line over all runs:
 # "tests: N passed, N failed, N skipped".
