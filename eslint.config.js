@@ -43,7 +43,20 @@ export default ts.config(
 			// path is the resolved one; resolve() would add nothing but noise to every link.
 			'svelte/no-navigation-without-resolve': 'off',
 			// Prettier writes {' '} to keep a space that a line break would otherwise lose.
-			'svelte/no-useless-mustaches': 'off'
+			'svelte/no-useless-mustaches': 'off',
+			// The product has no stores (Svelte 5 runes, $app/state), so the store rule found nothing
+			// while asking the type checker about every expression of every component: half of ESLint's
+			// time on .svelte files (docs/development.md, "Suite time"). Stores stay out by import.
+			'svelte/require-store-reactive-access': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{ name: 'svelte/store', message: 'State is runes ($state, $derived), not stores.' },
+						{ name: '$app/stores', message: 'Use $app/state (Svelte 5), not the $app/stores stores.' }
+					]
+				}
+			]
 		}
 	}
 );

@@ -6,7 +6,8 @@ import type { ProductStackWorkerOptions } from './tests/e2e/product-stack.ts';
  * user would run it — built web server, worker and Telegram emulator through scripts/run-all.ts —
  * on its own ports and its own data directory under .tmp/. Two projects: `sqlite` runs every spec
  * on the SQLite product; `postgres-s3` runs the guest flow (kiosk.e2e.ts) again on a second
- * product on a throwaway PostgreSQL cluster and s3rver (tests/e2e/pg-s3-stack.ts).
+ * product on a throwaway PostgreSQL cluster and s3rver (tests/e2e/pg-s3-stack.ts). With
+ * E2E_WORKERS=2 the two projects run side by side, each one spec at a time.
  */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4173);
 export const E2E_EMULATOR_PORT = Number(process.env.E2E_EMULATOR_PORT ?? 18081);
@@ -87,7 +88,13 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 	testMatch: '*.e2e.ts',
 	timeout: 60_000,
 	fullyParallel: false,
-	workers: 1,
+	// One worker per product at most: the SQLite specs share one product and its database
+	// (console-access removes every operator, database-busy holds the write lock), so they run one
+	// at a time (`workers: 1` on the project). E2E_WORKERS=2 runs the PostgreSQL + S3 project, a
+	// separate product with its own ports, data, cluster and bucket, beside them instead of after
+	// them. Not the default: on a busy 2-core machine both guest flows at once missed the specs'
+	// 5 s and 15 s waits (docs/development.md, "Suite time").
+	workers: Number(process.env.E2E_WORKERS ?? 1),
 	retries: 0,
 	outputDir: '.tmp/playwright-results',
 	use: {
@@ -108,6 +115,7 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 	projects: [
 		{
 			name: 'sqlite',
+			workers: 1,
 			use: {
 				baseURL: E2E_BASE_URL,
 				productStack: { engine: 'sqlite', emulatorPort: E2E_EMULATOR_PORT, dataDir: E2E_DATA_DIR }
@@ -116,6 +124,7 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 		{
 			name: 'postgres-s3',
 			testMatch: 'kiosk.e2e.ts',
+			workers: 1,
 			use: {
 				baseURL: PG_BASE_URL,
 				productStack: { engine: 'postgres-s3', emulatorPort: PG_EMULATOR_PORT, dataDir: PG_DATA_DIR }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # README command 2: every test. Installs what it needs (npm packages, Prisma clients, Chromium, PostgreSQL),
-# type-checks, lints (Prettier + ESLint), builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
+# type-checks and lints (Prettier + ESLint) side by side, builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
 # tests/postgres-core.txt again on PostgreSQL, the browser tests (Playwright: every spec on SQLite, the
 # guest flow again on PostgreSQL + S3), and ends with one summary line over all runs:
 # "tests: N passed, N failed, N skipped".
@@ -30,11 +30,45 @@ step() {
 }
 status=0
 
-step "type check (svelte-check)"
-npx svelte-check --tsconfig ./tsconfig.json --threshold error --output human || { echo "type check failed"; status=1; }
+# Steps that only read the sources run side by side: each is one Node process on one core, so on
+# 2 cores the three take about as long as ESLint alone (docs/development.md, "Suite time"). Each
+# one's output is printed whole, in order, when all are done, with its own time.
+side_by_side() {
+	local names=() pids=() i
+	mkdir -p .tmp/steps
+	for ((i = 0; $# > 0; i++)); do
+		names+=("$1")
+		(
+			started=$SECONDS
+			"$2" >".tmp/steps/$i.log" 2>&1
+			echo "$((SECONDS - started)) $?" >".tmp/steps/$i.done"
+		) &
+		pids+=($!)
+		shift 2
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}"
+		local took=? code=1
+		read -r took code <".tmp/steps/$i.done" || true
+		printf '\n\033[1m[test]\033[0m %s (%s s, side by side)\n' "${names[$i]}" "$took"
+		cat ".tmp/steps/$i.log"
+		timings+=("${names[$i]} (side by side): $took s")
+		[ "$code" = 0 ] || status=1
+	done
+}
+type_check() {
+	npx svelte-check --tsconfig ./tsconfig.json --threshold error --output human || { echo "type check failed"; return 1; }
+}
+# `npm run lint` is these two one after the other.
+prettier_check() {
+	npx prettier --check . || { echo "Prettier's check failed: npm run format fixes the style"; return 1; }
+}
+eslint_check() {
+	npx eslint . || { echo "ESLint failed (above: the file, line and rule)"; return 1; }
+}
 
-step "lint (Prettier's check, ESLint)"
-npm run --silent lint || { echo "lint failed: npm run format fixes the style; ESLint names the rest"; status=1; }
+step "type check and lint, side by side"
+side_by_side "type check (svelte-check)" type_check "lint: Prettier's check" prettier_check "lint: ESLint" eslint_check
 
 step "build"
 npx vite build --logLevel error || exit 1

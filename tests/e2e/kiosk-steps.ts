@@ -14,8 +14,10 @@ import { expect, test as base, type ProductStack } from './product-stack.ts';
  */
 export const test = base.extend<{ guestPage: Page; control: ReturnType<typeof createControlClient> }>({
 	control: async ({ product }, use) => use(createControlClient(product.emulatorUrl)),
-	guestPage: async ({ playwright, launchOptions, baseURL }, use) => {
-		const feed = await writeGuestCameraFeed(path.resolve('.tmp/fake-camera'));
+	guestPage: async ({ playwright, launchOptions, baseURL }, use, testInfo) => {
+		// A folder per worker: the two projects' workers run side by side, and one rewriting the file
+		// while the other's Chromium loops over it could show that camera a torn frame.
+		const feed = await writeGuestCameraFeed(path.resolve('.tmp/fake-camera', `worker-${testInfo.parallelIndex}`));
 		const browser = await playwright.chromium.launch({
 			...launchOptions,
 			args: [...(launchOptions.args ?? []), `--use-file-for-fake-video-capture=${feed}`]
