@@ -28,7 +28,7 @@ import { taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
 import { workerSchedule } from './schedule.ts';
 import { BotBudget } from '../lib/server/telegram/bot-budget.ts';
 import { releaseDeadHolds } from '../lib/server/telegram/dead-holds.ts';
-import { createPlaceStall, sendLimitsFor } from '../lib/server/jobs/run/crash-points.ts';
+import { createCrashPoint, createPlaceStall, sendLimitsFor } from '../lib/server/jobs/run/crash-points.ts';
 import { JobLoop } from './queue/job-loop.ts';
 import { createNoticeApi, createQueueDeps } from './queue/start-queue.ts';
 import { WorkerShutdown } from '../lib/server/jobs/job-errors.ts';
@@ -97,7 +97,12 @@ async function main(): Promise<void> {
 	const runtime = new RuntimeSettings({ db, clock, config });
 	const botDeps = { db, clock, logger, config, fileStore, sendPacing, runtime };
 	const bot = createBot(config.telegram, botDeps, [noticeApi]);
-	const botRunner = new BotRunner(bot, logger, config.telegram);
+	// Updates of different chats are handled side by side, one chat's in order (update-poll.ts).
+	const botRunner = new BotRunner(
+		bot,
+		{ db, clock, logger, concurrency: config.BOT_UPDATE_CONCURRENCY, crashPoint: createCrashPoint() },
+		config.telegram
+	);
 	// One getUpdates consumer per bot: only the holder of the updates lease polls. On a database no
 	// fleet shares this is the only worker (the data folder's instance lock), so it takes the lease at once.
 	const updatesLease = new UpdatesLeaseKeeper({

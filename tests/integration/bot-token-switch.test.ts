@@ -17,6 +17,7 @@ import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { UpdatesLeaseKeeper } from '../../src/worker/bot/updates-lease.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { localFileStore } from '../helpers/file-store.ts';
+import { botRunnerDeps } from '../helpers/bot-runner.ts';
 import { sendPacingFor } from '../helpers/send-pacing.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 
@@ -50,7 +51,7 @@ async function startWorker(testDb: ReturnType<typeof useTestDb>, emulator: Teleg
 		runtime: new RuntimeSettings({ db, clock, config }),
 		sendPacing: sendPacingFor(db, clock)
 	};
-	const runner = new BotRunner(createBot(config.telegram, deps), silentLogger, config.telegram);
+	const runner = new BotRunner(createBot(config.telegram, deps), botRunnerDeps(db, clock), config.telegram);
 	const keeper = new UpdatesLeaseKeeper({ db, clock, logger: silentLogger, poller: runner, holder: 'w1', sole: true });
 	// The admins' alerts go through an outbox client built once, before any switch: it must follow the token.
 	const alertApi = createOutboxApi(config.telegram);

@@ -8,6 +8,7 @@ import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { UPDATES_LEASE_TTL_MS, UpdatesLeaseKeeper } from '../../src/worker/bot/updates-lease.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { useTestDb } from '../helpers/test-db.ts';
+import { botRunnerDeps } from '../helpers/bot-runner.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { sendPacingFor } from '../helpers/send-pacing.ts';
@@ -45,7 +46,7 @@ describe('the Telegram updates move between workers with the lease', () => {
 			};
 			const runner = new BotRunner(
 				createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps),
-				silentLogger,
+				botRunnerDeps(db, clock),
 				{ apiRoot: emulator.url }
 			);
 			cleanups.push(() => runner.stop());
@@ -60,20 +61,20 @@ describe('the Telegram updates move between workers with the lease', () => {
 		await a.keeper.tick();
 		await b.keeper.tick();
 		await answered(emulator, user.id);
-		expect([a.runner.bot.isRunning(), b.runner.bot.isRunning()]).toEqual([true, false]);
+		expect([a.runner.polling, b.runner.polling]).toEqual([true, false]);
 
 		// a stops renewing; after the lease time b takes it, and a's next tick stops a's polling.
 		clock.advance(UPDATES_LEASE_TTL_MS);
 		await b.keeper.tick();
 		await a.keeper.tick();
-		expect(a.runner.bot.isRunning()).toBe(false);
+		expect(a.runner.polling).toBe(false);
 		await answered(emulator, user.id);
-		expect(b.runner.bot.isRunning()).toBe(true);
+		expect(b.runner.polling).toBe(true);
 
 		// b stops (gives the lease up): a takes it at its next tick and its runner polls once more.
 		await b.keeper.stop();
 		await a.keeper.tick();
 		await answered(emulator, user.id);
-		expect([a.runner.bot.isRunning(), b.runner.bot.isRunning()]).toEqual([true, false]);
+		expect([a.runner.polling, b.runner.polling]).toEqual([true, false]);
 	});
 });

@@ -1,4 +1,4 @@
-import { Bot, type Api } from 'grammy';
+import type { Api, Bot } from 'grammy';
 import { parseConfig, EMULATOR_BOT_TOKEN, type Config } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { rememberBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
@@ -11,6 +11,7 @@ import { sharedUploadChecker } from '../../src/lib/server/media/upload-checker/w
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
+import { BotRunner } from '../../src/worker/bot/runner.ts';
 import type { BotContext } from '../../src/worker/bot/context.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';
@@ -20,6 +21,7 @@ import { localFileStore } from '../helpers/file-store.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
 import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
+import { botRunnerDeps } from '../helpers/bot-runner.ts';
 
 /**
  * A real guest world for integration tests: a migrated SQLite file, the Telegram emulator as a real
@@ -36,6 +38,8 @@ export interface GuestWorld {
 	config: Config;
 	emulator: TelegramEmulator;
 	bot: Bot<BotContext>;
+	/** The worker's BotRunner polling `bot` (stop and start it to play a restart). */
+	runner: BotRunner;
 	/** The worker's guest notices client, whose sends the bot's message history records as well. */
 	noticeApi: Api;
 	kiosk: Kiosk;
@@ -64,7 +68,9 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 		[noticeApi]
 	);
 	await bot.init();
-	const polling = pollUpdates(bot);
+	// The worker's runner: updates recorded in the inbox, handled side by side per chat.
+	const runner = new BotRunner(bot, botRunnerDeps(db, clock), { apiRoot: emulator.url });
+	runner.start();
 	await rememberBotUsername(db, clock, bot.botInfo.username);
 	const { kiosk, key: kioskKey } = await createKiosk(db, clock, 'test-kiosk');
 	const deps: KioskDeps = {
@@ -83,41 +89,16 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 		config,
 		emulator,
 		bot,
+		runner,
 		noticeApi,
 		kiosk,
 		kioskKey,
 		deps,
 		runtime,
 		close: async () => {
-			await polling.stop();
+			await runner.stop();
 			await emulator.close();
 			await db.$disconnect();
-		}
-	};
-}
-
-/**
- * getUpdates → handleUpdate in a plain loop (what bot.start() does, minus grammY's retry sleeps,
- * which surface as unhandled "Aborted delay" errors when a test stops the bot mid-retry).
- */
-function pollUpdates(bot: Bot<BotContext>): { stop(): Promise<void> } {
-	let stopping = false;
-	const loop = (async () => {
-		let offset = 0;
-		while (!stopping) {
-			const updates = await bot.api
-				.getUpdates({ offset, timeout: 1, allowed_updates: ['message', 'callback_query'] })
-				.catch(() => []);
-			for (const update of updates) {
-				offset = update.update_id + 1;
-				await bot.handleUpdate(update);
-			}
-		}
-	})();
-	return {
-		stop: async () => {
-			stopping = true;
-			await loop;
 		}
 	};
 }
@@ -192,15 +173,18 @@ export async function eventually<T>(
 }
 
 /**
- * Resolves once the bot has handled every update the emulator holds for it. The polling loop asks
- * for the next batch — which confirms the last one — only after handling it, so nothing pending
- * means nothing left to handle: the event to wait for before asserting that a replay did nothing,
- * instead of a fixed pause that a busy machine can outlast.
+ * Resolves once the bot has handled every update the emulator holds for it: nothing waits at the
+ * emulator (a poll confirms a batch only once it is recorded in the inbox) and nothing recorded
+ * waits in the inbox. Read in that order, nothing slips between the two. The event to wait for
+ * before asserting that a replay did nothing, instead of a fixed pause that a busy machine can outlast.
  */
 export async function updatesHandled(world: GuestWorld): Promise<void> {
 	await eventually(
-		() => world.emulator.control.updates(),
-		(updates) => updates.pending.length === 0
+		async () => {
+			const pending = (await world.emulator.control.updates()).pending.length;
+			return pending + (await world.db.botUpdate.count({ where: { handledAt: null } }));
+		},
+		(waiting) => waiting === 0
 	);
 }
 

@@ -69,15 +69,19 @@ describe('guest updates: duplicates and bad /start payloads', () => {
 		const prompt = await guest.waitFor((m) => m.buttons.length > 0);
 		const pressUpdate = await guest.press(prompt.message_id, `gc:${token}`);
 		await guest.waitFor((m) => m.photo !== undefined);
-		// What a worker killed after its replies but before the record leaves: an answered query, no record.
-		await eventually(
-			() => world.db.processedUpdate.count({ where: { updateId: BigInt(pressUpdate) } }),
-			(n) => n === 1
-		);
+		// What a worker killed after its replies but before the records leaves: an answered query, no
+		// record of the guest step, the update still waiting in the bot's inbox.
+		await updatesHandled(world);
+		await world.runner.stop();
+		const update = (await world.emulator.control.updates()).history.find((u) => u.update_id === pressUpdate);
 		await world.db.processedUpdate.deleteMany({ where: { updateId: BigInt(pressUpdate) } });
+		await world.db.botUpdate.update({
+			where: { botId_updateId: { botId: BigInt(world.bot.botInfo.id), updateId: BigInt(pressUpdate) } },
+			data: { handledAt: null, payload: JSON.stringify(update), chatKey: `chat:${guest.id}` }
+		});
 
-		// Delivered again, the press is answered a second time — which Telegram refuses — and goes on.
-		await world.emulator.control.replayUpdate(pressUpdate);
+		// The restarted poller handles it again: the press is answered a second time — which Telegram refuses — and goes on.
+		world.runner.start();
 		await eventually(
 			() => guest.messages(),
 			(all) => all.filter((m) => m.from_bot && m.photo).length === 2

@@ -19,6 +19,7 @@ import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { createTestDb } from '../helpers/test-db.ts';
+import { botRunnerDeps } from '../helpers/bot-runner.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
 import { localFileStore } from '../helpers/file-store.ts';
@@ -58,9 +59,13 @@ describe('/forget in the bot: the guest erases themselves', () => {
 			runtime: new RuntimeSettings({ db, clock, config }),
 			sendPacing: sendPacingFor(db, clock)
 		};
-		const runner = new BotRunner(createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps), silentLogger, {
-			apiRoot: emulator.url
-		});
+		const runner = new BotRunner(
+			createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps),
+			botRunnerDeps(db, clock),
+			{
+				apiRoot: emulator.url
+			}
+		);
 		runner.start();
 		cleanups.push(() => runner.stop());
 		return { emulator, db, deps, dataDir, dbPath, clock };

@@ -14,6 +14,7 @@ import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
+import { botRunnerDeps } from '../helpers/bot-runner.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
 import { localFileStore } from '../helpers/file-store.ts';
@@ -128,7 +129,7 @@ describe('guests in log_entries', () => {
 					runtime: new RuntimeSettings({ db, clock, config })
 				}
 			),
-			logger,
+			botRunnerDeps(db, clock, logger),
 			{ apiRoot: emulator.url }
 		);
 		runner.start();

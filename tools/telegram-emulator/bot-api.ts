@@ -51,6 +51,7 @@ async function applyFault(
 		call.delayed_ms = plan.delayMs;
 		await sleep(plan.delayMs);
 	}
+	if (plan.held) await plan.held;
 	const failure = plan.failure;
 	if (!failure) return false;
 	if (failure.kind === 'drop') {

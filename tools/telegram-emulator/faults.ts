@@ -7,6 +7,9 @@ export const faultSpecSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('429'), retry_after: z.number().int().min(1).max(3600).default(5) }),
 	z.object({ kind: z.literal('5xx'), status: z.number().int().min(500).max(599).default(500) }),
 	z.object({ kind: z.literal('delay'), ms: z.number().int().min(0).max(120_000) }),
+	// Holds the call until the faults are cleared (DELETE faults), then runs it: a Telegram slow for
+	// as long as a test wants, ended by an event instead of a clock.
+	z.object({ kind: z.literal('hold') }),
 	z.object({ kind: z.literal('drop') })
 ]);
 
@@ -43,13 +46,17 @@ function faultView({ id, method, chatId, remaining, spec }: ArmedFault): FaultVi
 
 export interface FaultPlan {
 	delayMs: number;
-	/** The one fault that decides the outcome, if any (delays only slow a call down). */
-	failure?: Exclude<FaultSpec, { kind: 'delay' }>;
+	/** Resolves when the faults are cleared: a `hold` fault matched and the call waits for it. */
+	held?: Promise<void>;
+	/** The one fault that decides the outcome, if any (delays and holds only slow a call down). */
+	failure?: Exclude<FaultSpec, { kind: 'delay' | 'hold' }>;
 }
 
 export class FaultRegistry {
 	private faults: ArmedFault[] = [];
 	private nextId = 1;
+	private release = () => {};
+	private released = new Promise<void>((resolve) => (this.release = resolve));
 
 	arm(input: FaultInput): FaultView {
 		const parsed = faultInputSchema.parse(input);
@@ -70,8 +77,11 @@ export class FaultRegistry {
 		return this.faults.map(faultView);
 	}
 
+	/** Disarms every fault and lets the held calls go on. */
 	clear(): void {
 		this.faults = [];
+		this.release();
+		this.released = new Promise<void>((resolve) => (this.release = resolve));
 	}
 
 	/** Consumes the faults matching this call: every delay, then the first failure. */
@@ -82,6 +92,7 @@ export class FaultRegistry {
 			const matches = fault.method === name && (fault.chatId === undefined || fault.chatId === chatId);
 			if (!matches || fault.remaining <= 0) continue;
 			if (fault.spec.kind === 'delay') plan.delayMs += fault.spec.ms;
+			else if (fault.spec.kind === 'hold') plan.held = this.released;
 			else if (plan.failure) continue;
 			else plan.failure = fault.spec;
 			fault.remaining -= 1;

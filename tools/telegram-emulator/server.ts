@@ -164,6 +164,7 @@ export async function createTelegramEmulator(options: TelegramEmulatorOptions = 
 /** Answers waiting polls and streams first, then stops the server and writes the state. */
 async function closeEmulator(core: EmulatorCore, server: Server, persistence: StatePersistence): Promise<void> {
 	core.queue.closeAll();
+	core.faults.clear(); // held calls go on, so their connections can close
 	core.events.close();
 	await new Promise((resolve) => setImmediate(resolve)); // let those answers go out
 	const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,8 +2,8 @@ import { isUpdateHandled, markUpdateHandled } from '../../lib/server/guests/proc
 import type { BotContext } from './context.ts';
 
 /**
- * Runs a guest step's handler unless this update was handled before (Telegram delivers again what
- * a killed or stopped worker did not confirm), and records it as handled only after the handler
+ * Runs a guest step's handler unless this update was handled before (the bot's inbox hands out
+ * again what a killed or stopped worker had not marked handled), and records it as handled only after the handler
  * finished — so an update cut off by a crash is handled in full when it comes again.
  */
 export async function oncePerUpdate(ctx: BotContext, handle: () => Promise<void>): Promise<void> {

@@ -3,6 +3,7 @@ import type { Db } from '../../lib/server/db/client.ts';
 import { markBotBlocked } from '../../lib/server/guests/bot-blocked.ts';
 import { readGuestLanguage } from '../../lib/server/guests/guest-profile.ts';
 import { forgetOldUpdates } from '../../lib/server/guests/processed-updates.ts';
+import { forgetHandledUpdates } from '../../lib/server/telegram/bot-updates.repository.ts';
 import { sessionTimeoutsFrom } from '../../lib/server/guests/session-clock.ts';
 import { expireOverdueSessions, type ExpiredSession } from '../../lib/server/guests/session-timeouts.ts';
 import type { Logger } from '../../lib/server/log/logger.ts';
@@ -25,7 +26,7 @@ const FORGET_UPDATES_EVERY_RUNS = 600;
 /**
  * The server's session clock (the browser is never trusted with it): closes sessions that sat past their deadline and
  * tells a guest who had linked that their kiosk session timed out. The kiosk page learns it through
- * its live view. Also forgets processed update ids older than a day.
+ * its live view. Also forgets processed update ids, and the bot inbox's handled rows, older than a day.
  */
 export function sessionTimeoutsPass(deps: SessionTimeoutDeps): () => Promise<void> {
 	let runs = 0;
@@ -36,7 +37,10 @@ export function sessionTimeoutsPass(deps: SessionTimeoutDeps): () => Promise<voi
 			timeouts: sessionTimeoutsFrom(deps.config)
 		});
 		for (const session of expired) await tellGuest(deps, session);
-		if (runs++ % FORGET_UPDATES_EVERY_RUNS === 0) await forgetOldUpdates(deps.db, deps.clock);
+		if (runs++ % FORGET_UPDATES_EVERY_RUNS === 0) {
+			await forgetOldUpdates(deps.db, deps.clock);
+			await forgetHandledUpdates(deps.db, deps.clock);
+		}
 	};
 }
 

@@ -95,6 +95,8 @@ export const envSchema = z
 		OPENAI_API_KEY: optionalString,
 		PHOTO_TTL_HOURS: intIn(1, 72, 72),
 		WORKER_SLOTS: intIn(1, 16, 2),
+		// Telegram updates of different chats the bot handles at once (docs/scale-out.md); one chat's go in order.
+		BOT_UPDATE_CONCURRENCY: intIn(1, 100, 16),
 		// Data lifecycle (docs/data-lifecycle.md): guest rows kept this long after the last activity; backups.
 		GUEST_RETENTION_DAYS: intIn(1, 3650, 90),
 		BACKUP_DIR: optionalString,

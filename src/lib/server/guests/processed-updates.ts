@@ -6,8 +6,9 @@ import { DAY } from '../time/clock.ts';
  * The same Telegram update delivered twice has one effect. The state machine already makes every
  * guest step idempotent; this ledger also keeps a replayed update from producing a second reply.
  * An update is recorded once its handling is over (its reply sent), not when it starts: a worker
- * killed halfway leaves it unrecorded, and when Telegram hands it out again (to this worker
- * restarted, or to the next holder of the updates lease) it is handled then. Recorded first, the
+ * killed halfway leaves it unrecorded, and when it comes again (the bot's inbox, bot_updates, hands
+ * what was not marked handled to this worker restarted or to the next holder of the updates lease)
+ * it is handled then. Recorded first, the
  * guest would be left without the reply for good. The price is a rare second reply for a worker
  * killed between its reply and the record; the state machine makes that reply the same one.
  * Update ids are counted per bot: the key is the bot's id and the update's (a token replaced on the

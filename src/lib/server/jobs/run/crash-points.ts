@@ -20,6 +20,11 @@ export const CRASH_STEPS = [
 export const NOTICE_CRASH_STEPS = ['after_notice_sent', 'after_status_edit'] as const;
 /** After the pack was recorded delivered (and the news question queued with it), before anything sends the question. */
 export const DELIVERED_CRASH_STEP = 'after_link_commit';
+/**
+ * The bot's updates (worker/bot/update-poll.ts): after a poll's batch was recorded in the inbox,
+ * before the next poll confirms it; after an update's handler ended, before it is marked handled.
+ */
+export const BOT_UPDATE_CRASH_STEPS = ['after_updates_recorded', 'after_update_handled'] as const;
 /** Composite mode only (RENDER_MODE=composite): after the first sticker got the guest's head. */
 export const COMPOSITE_CRASH_STEP = 'after_head_pasted';
 
