@@ -21,7 +21,9 @@ describe('/chat_id in a group', () => {
 	const answerIn = (chatId: number, after: number) =>
 		eventually(
 			async () => (await world.emulator.control.chatMessages(chatId)).filter((m) => m.from_bot).slice(after),
-			(answers) => answers.length > 0
+			(answers) => answers.length > 0,
+			// A limit for a hang: the bot's first update (and its first database read) is slow on a busy machine.
+			20_000
 		).then((answers) => answers[0]!.text);
 
 	it('a new group gets its id and where to paste it; once set, the sales group hears it is the one', async () => {
@@ -67,7 +69,8 @@ describe('/chat_id in a group', () => {
 		// The reply to /cancel shows the bot has handled both updates, in order.
 		const answers = await eventually(
 			async () => (await world.emulator.control.chatMessages(STRANGER.id)).filter((m) => m.from_bot),
-			(found) => found.some((m) => (m.text ?? '').includes('nothing to cancel'))
+			(found) => found.some((m) => (m.text ?? '').includes('nothing to cancel')),
+			20_000
 		);
 		expect(answers.filter((m) => (m.text ?? '').includes('chat id'))).toEqual([]);
 	});
