@@ -113,10 +113,11 @@ test('an operator runs an event from the console alone: kiosk, PIN, settings, ev
 		// The sales manager made a new Telegram group and added the bot; Telegram's apps do not show
 		// its id, so she asks the bot for it there (/chat_id) and hands it to the operator.
 		const desk = await control.createGroup({ title: `Sales desk ${RUN}` });
-		const oldGroup = (await control.config()).sales_group.id;
+		const emulator = await control.config();
+		const oldGroup = emulator.sales_group.id;
 		await control.createUser(MANAGER);
 		await control.addGroupMember(desk.id, MANAGER.id);
-		await control.sendUserMessage({ user_id: MANAGER.id, chat_id: desk.id, text: '/chat_id' });
+		await control.sendUserMessage({ user_id: MANAGER.id, chat_id: desk.id, text: `/chat_id@${emulator.bot.username}` });
 		const answer = await control.waitForMessage(desk.id, (m) => m.from_bot && /chat id is -?\d+/.test(m.text ?? ''), {
 			timeoutMs: 15_000
 		});
@@ -129,7 +130,12 @@ test('an operator runs an event from the console alone: kiosk, PIN, settings, ev
 		await nav.getByRole('link', { name: 'Settings' }).click();
 		await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
 		await expect(page.getByLabel('Packs per guest', { exact: true })).toHaveValue('1');
+		// The owner types the pack limit first, then saves the sales group: a save keeps what is typed elsewhere.
+		await page.getByLabel('Packs per guest', { exact: true }).fill('2');
 		await saveSetting(page, 'Sales group chat id', deskId);
+		// The page has read the fields again (the sales group's now says who set it); the typed limit stays.
+		await expect(page.getByText(`Set on the console by ${OWNER.username}`)).toHaveCount(1);
+		await expect(page.getByLabel('Packs per guest', { exact: true })).toHaveValue('2');
 		await saveSetting(page, 'Packs per guest', '2');
 		await checkPage(page, testInfo, '4-settings');
 
