@@ -90,6 +90,9 @@ export class ControlClient {
 		this.call<{ user_id: number; blocked: boolean }>('POST', `users/${userId}/block`, { blocked, bot });
 	sendUserMessage = (input: SendUserMessageInput) => this.call<UserMessageResult>('POST', 'messages', input);
 	pressButton = (input: PressButtonInput) => this.call<ButtonPressResult>('POST', 'callbacks', input);
+	/** A new supergroup (no id: the next free one); add people with addGroupMember. */
+	createGroup = (input: { id?: number; title: string }) =>
+		this.call<{ id: number; title: string }>('POST', 'groups', input);
 	addGroupMember = (groupId: number, userId: number, admin = false) =>
 		this.call<unknown>('POST', `groups/${groupId}/members`, { user_id: userId, admin });
 

@@ -26,6 +26,11 @@ const HANDLED = Symbol('handled');
 const blockSchema = z.object({ blocked: z.boolean(), bot: z.string().optional() });
 const memberSchema = z.object({ user_id: z.number().int().positive(), admin: z.boolean().optional() });
 const replaySchema = z.object({ bot: z.string().optional() });
+/** A group's id is negative, a supergroup's starts with -100 (as in Telegram). */
+const groupSchema = z.object({
+	id: z.number().int().negative().optional(),
+	title: z.string().trim().min(1).max(128)
+});
 
 function botFrom(request: ControlRequest) {
 	return resolveBot(request.core, request.url.searchParams.get('bot') ?? undefined);
@@ -90,6 +95,16 @@ function groupView(request: ControlRequest): unknown {
 		admin: group.adminIds.includes(id)
 	}));
 	return { id: group.id, title: group.title, members };
+}
+
+function createGroup(request: ControlRequest): unknown {
+	const { store, events } = request.core;
+	const input = groupSchema.parse(request.body);
+	if (input.id !== undefined && (store.group(input.id) || store.getUser(input.id)))
+		throw new ControlError(409, `chat ${input.id} already exists`);
+	const group = store.createGroup(input);
+	events.publish({ type: 'users' });
+	return { id: group.id, title: group.title, members: [] };
 }
 
 function addMember(request: ControlRequest): unknown {
@@ -188,6 +203,7 @@ const ROUTES: [string, RegExp, RouteHandler][] = [
 	['GET', /^callbacks\/([^/]+)$/, callbackQuery],
 	['GET', /^chats$/, listChats],
 	['GET', /^chats\/(-?\d+)\/messages$/, chatMessages],
+	['POST', /^groups$/, createGroup],
 	['GET', /^groups\/(-?\d+)$/, groupView],
 	['POST', /^groups\/(-?\d+)\/members$/, addMember],
 	['GET', /^sticker-sets$/, listStickerSets],

@@ -141,6 +141,19 @@ export class EmulatorStore {
 		return this.data.groups[String(id)];
 	}
 
+	/**
+	 * A new supergroup, as someone would make one in Telegram and add the bot (a second sales
+	 * group, say). Without an id it gets the next free one below the sales group's.
+	 */
+	createGroup(input: { id?: number; title: string }): GroupRecord {
+		let id = input.id ?? this.options.salesGroupId - 1;
+		if (input.id === undefined) while (this.group(id)) id -= 1;
+		const group: GroupRecord = { id, title: input.title, memberIds: [], adminIds: [] };
+		this.data.groups[String(id)] = group;
+		this.changed();
+		return group;
+	}
+
 	salesGroup(): GroupRecord {
 		return this.group(this.options.salesGroupId) as GroupRecord;
 	}

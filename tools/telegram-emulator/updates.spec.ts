@@ -113,6 +113,24 @@ describe('the sales group', () => {
 		]);
 	});
 
+	it('a second group made through the control API takes messages like the first', async () => {
+		const salesId = (await emulator.control.config()).sales_group.id;
+		const desk = await emulator.control.createGroup({ title: 'Sales desk' });
+		expect(desk.id).toBeLessThan(salesId);
+		const sent = await api.sendMessage(desk.id, 'New lead: Bo');
+		expect(sent.chat).toEqual({ id: desk.id, type: 'supergroup', title: 'Sales desk' });
+		await emulator.control.addGroupMember(desk.id, 501);
+		await emulator.control.sendUserMessage({ user_id: 501, chat_id: desk.id, text: '/leads' });
+		expect((await emulator.control.chatMessages(desk.id)).map((message) => message.text)).toEqual([
+			'New lead: Bo',
+			'/leads'
+		]);
+		expect(await emulator.control.chatMessages(salesId)).toEqual([]);
+		// Ids are unique across chats: a taken one is refused.
+		await expect(emulator.control.createGroup({ id: desk.id, title: 'Again' })).rejects.toMatchObject({ status: 409 });
+		expect((await emulator.control.createGroup({ title: 'Third' })).id).toBeLessThan(desk.id);
+	});
+
 	it('refuses presses of buttons that are not on the message', async () => {
 		const chatId = await startedUser(emulator);
 		const sent = await api.sendMessage(chatId, 'Pick', {

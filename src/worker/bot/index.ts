@@ -8,6 +8,7 @@ import { localeFeature } from './features/locale.ts';
 import { guestForgetFeature } from './features/guest-forget.ts';
 import { broadcastOptOutFeature } from './features/broadcast-opt-out.ts';
 import { operatorLinkFeature } from './features/operator-link.ts';
+import { leadsGroupChatIdFeature } from './features/leads-group-chat-id.ts';
 import { newsOptInFeature } from './features/news-opt-in.ts';
 import { maintenanceFeature } from './features/maintenance.ts';
 import { adminPauseFeature } from './features/admin-pause.ts';
@@ -46,6 +47,7 @@ export function createBot(
 	bot.use(guestForgetFeature());
 	bot.use(broadcastOptOutFeature());
 	bot.use(operatorLinkFeature());
+	bot.use(leadsGroupChatIdFeature());
 	bot.use(newsOptInFeature());
 	bot.use(maintenanceFeature());
 	bot.use(adminPauseFeature());

@@ -42,5 +42,8 @@ export const en = {
 	forgetDone:
 		'Lead #{id}: name, Telegram, phone, comment and IP hash erased. Daily backups still hold them until they rotate out ({days} ' +
 		'days).',
-	forgetAlready: 'Lead #{id} was already erased on {date}. Daily backups rotate out after {days} days.'
+	forgetAlready: 'Lead #{id} was already erased on {date}. Daily backups rotate out after {days} days.',
+	chatIdOfGroup:
+		'This group’s chat id is {id}. To get lead cards here, paste it in the console: Settings → Sales group chat id.',
+	chatIdIsSalesGroup: 'This group’s chat id is {id}. It is the sales group: lead cards come here.'
 } as const;

@@ -45,5 +45,8 @@ export const uz = {
 	forgetDone:
 		"#{id} ariza: ism, Telegram, telefon, izoh va IP xeshi o'chirildi. Kundalik zaxira nusxalarda ular nusxalar almashguncha " +
 		'({days} kun) saqlanadi.',
-	forgetAlready: "#{id} ariza {date} kuni allaqachon o'chirilgan. Zaxira nusxalar {days} kunda almashadi."
+	forgetAlready: "#{id} ariza {date} kuni allaqachon o'chirilgan. Zaxira nusxalar {days} kunda almashadi.",
+	chatIdOfGroup:
+		'Bu guruhning chat ID raqami: {id}. Ariza kartochkalari shu yerga kelishi uchun uni konsolda kiriting: Settings → Sales group chat id.',
+	chatIdIsSalesGroup: 'Bu guruhning chat ID raqami: {id}. Bu savdo guruhi: ariza kartochkalari shu yerga keladi.'
 } satisfies Texts<typeof en>;
