@@ -15,8 +15,11 @@ export interface LeadFilters {
 	days?: number;
 }
 
-/** The lead's columns a table row shows; named once, for the type and for the copy. */
-const LEAD_ROW_FIELDS = [
+/**
+ * A lead's columns everyone who lists leads sees: the console's table and the API's export
+ * (api-v1/leads-api.ts, also its CSV columns, in this order).
+ */
+export const LEAD_SUMMARY_FIELDS = [
 	'id',
 	'createdAt',
 	'name',
@@ -29,10 +32,15 @@ const LEAD_ROW_FIELDS = [
 	'status',
 	'statusByName',
 	'statusAt',
+	'erasedAt'
+] as const satisfies readonly (keyof Lead)[];
+
+/** The console's table row: the summary and the sales-group card's outbox state. */
+const LEAD_ROW_FIELDS = [
+	...LEAD_SUMMARY_FIELDS,
 	'publishedAt',
 	'publishAttempts',
-	'publishError',
-	'erasedAt'
+	'publishError'
 ] as const satisfies readonly (keyof Lead)[];
 
 export type LeadRow = Pick<Lead, (typeof LEAD_ROW_FIELDS)[number]> & { repeats: number };
