@@ -1,16 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../src/lib/server/log/logger.ts';
 import { pricesFor } from '../src/lib/server/providers/create-provider.ts';
 import { summarisePackCost, type PackCost } from '../src/lib/server/spend/pack-cost.ts';
-import { systemClock } from '../src/lib/server/time/clock.ts';
 import { createJobLoop } from '../src/worker/queue/start-queue.ts';
 import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-harness.ts';
 import type { FaultInput } from '../tools/fake-gemini/faults.ts';
 import { IMAGE_TOKENS } from '../tools/fake-gemini/image-size.ts';
 import { createFakeGemini } from '../tools/fake-gemini/server.ts';
-import { BotBudget } from '../src/lib/server/telegram/bot-budget.ts';
+import { jobLoopInput } from '../tests/helpers/job-loop-input.ts';
 
 /**
  * Cost per pack, measured: one gemini pack through the real job loop against the stand-in, at the
@@ -34,16 +32,7 @@ async function runPack(
 	try {
 		for (const fault of faults) gemini.control.inject(fault);
 		const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: 'bench-key', GEMINI_BASE_URL: gemini.url });
-		const loop = await createJobLoop({
-			config,
-			db: world.db,
-			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock, 'test'),
-			logger: createLogger('bench', 'silent'),
-			api: world.api,
-			workerId: 'bench',
-			fileStore: world.fileStore
-		});
+		const loop = await createJobLoop(jobLoopInput(world, config, { workerId: 'bench' }));
 		loop.start();
 		const jobId = await world.queueJob();
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 240_000);

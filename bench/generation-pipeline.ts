@@ -2,17 +2,15 @@ import { DEFAULT_SHEET_KEY } from '../src/lib/server/media/sheet-key.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../src/lib/server/log/logger.ts';
 import { getFaceDetector } from '../src/lib/server/media/face-detector.ts';
 import { createOfflineProvider } from '../src/lib/server/providers/offline/offline.provider.ts';
 import { cutSheet } from '../src/lib/server/media/sticker-cutter.ts';
 import { builtInCaptions, STICKER_VARIANTS } from '../src/lib/server/media/sticker-variants.ts';
 import { defaultOutfitSnapshot } from '../src/lib/server/outfits/default-outfit.ts';
-import { systemClock } from '../src/lib/server/time/clock.ts';
 import { createJobLoop } from '../src/worker/queue/start-queue.ts';
 import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-harness.ts';
 import { makeFaceCrop, makeSelfie } from '../tests/integration/generation-selfie.ts';
-import { BotBudget } from '../src/lib/server/telegram/bot-budget.ts';
+import { jobLoopInput } from '../tests/helpers/job-loop-input.ts';
 
 /**
  * One guest, offline provider + Telegram emulator, the real job loop in-process:
@@ -30,16 +28,7 @@ try {
 	await getFaceDetector(); // a running worker has its models loaded; do not time the first load
 	const baselineMs = await measureBareWork();
 	const world = await createGenerationWorld(dir);
-	const loop = await createJobLoop({
-		config: world.config({ JOB_POLL_MS: '300' }),
-		db: world.db,
-		clock: systemClock,
-		budget: new BotBudget(world.db, systemClock, 'test'),
-		logger: createLogger('bench', 'silent'),
-		api: world.api,
-		workerId: 'bench',
-		fileStore: world.fileStore
-	});
+	const loop = await createJobLoop(jobLoopInput(world, world.config({ JOB_POLL_MS: '300' }), { workerId: 'bench' }));
 	loop.start();
 	const jobId = await world.queueJob();
 	await waitForJobStatus(world.db, jobId, ['done', 'failed'], 120_000);

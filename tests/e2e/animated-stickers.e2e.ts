@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
-import { E2E_DB_PATH, signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { guestOpensCatalogue, tapStartForToken } from './kiosk-steps.ts';
+import { registerE2eKiosk, signInOwnOperator, withE2eDb } from './console-operator.ts';
 
 /**
  * Issue #28, end to end: a guest of the default event (3 moving stickers) gets one set of 9 still
@@ -13,7 +12,6 @@ import { E2E_DB_PATH, signInOwnOperator, withE2eDb } from './console-operator.ts
  * emulator that takes `format: 'video'` stickers as the Bot API does.
  */
 const control = createControlClient(`http://127.0.0.1:${E2E_EMULATOR_PORT}`);
-const DATA_DIR = path.dirname(E2E_DB_PATH);
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const kioskName = `e2e-anim-${run}`;
 const operator = {
@@ -27,39 +25,10 @@ const guestId = 7_500_001 + Math.floor(Math.random() * 1000) * 10;
 /** WEBM (Matroska EBML) files start with these four bytes; PNGs with \x89PNG. */
 const EBML = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
 
-function registerKiosk(): string {
-	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', kioskName, '--json'], {
-		env: {
-			...process.env,
-			DB_PATH: E2E_DB_PATH,
-			DATA_DIR,
-			LOG_LEVEL: 'warn',
-			TELEGRAM_BOT_TOKEN: '',
-			TELEGRAM_API_ROOT: ''
-		}
-	});
-	return (JSON.parse(out.toString()) as { key: string }).key;
-}
-
 /** Kiosk → QR → the guest consents and picks the first outfit → the photo is uploaded: the session token. */
 async function guestQueuesPack(kiosk: Page): Promise<string> {
-	await kiosk.getByRole('button', { name: 'Start', exact: true }).click({ timeout: 30_000 });
-	await expect(kiosk.getByRole('heading', { name: 'Scan with your phone' })).toBeVisible({ timeout: 20_000 });
-	const link = await kiosk.getByTestId('qr-code').getAttribute('data-deep-link');
-	const token = /\?start=([A-Za-z0-9_-]+)$/.exec(link ?? '')![1]!;
-	await control.sendUserMessage({
-		user: { id: guestId, first_name: 'Aziz', language_code: 'en' },
-		text: `/start ${token}`
-	});
-	const prompt = await control.waitForMessage(
-		guestId,
-		(m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`),
-		{ timeoutMs: 15_000 }
-	);
-	await control.pressButton({ user_id: guestId, message_id: prompt.message_id, callback_data: `gc:${token}` });
-	const catalogue = await control.waitForMessage(guestId, (m) => m.from_bot && m.photo !== undefined, {
-		timeoutMs: 15_000
-	});
+	const token = await tapStartForToken(kiosk);
+	const catalogue = await guestOpensCatalogue(control, guestId, token, 'Aziz');
 	const outfit = catalogue.buttons.flat().find((b) => b.callback_data?.startsWith('go:'))!;
 	await control.pressButton({
 		user_id: guestId,
@@ -80,7 +49,7 @@ test('a guest gets 9 still and 3 moving stickers in one set; the console plays t
 	browser
 }) => {
 	test.setTimeout(300_000);
-	const kioskKey = registerKiosk();
+	const kioskKey = registerE2eKiosk(kioskName);
 	await signInOwnOperator(console, operator);
 
 	// The event form says what a count outside 0–12 is, and keeps the default event's 3.

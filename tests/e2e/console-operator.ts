@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { hash, type Options } from '@node-rs/argon2';
@@ -61,6 +62,21 @@ export async function addOperator(who: {
 			.prepare('INSERT OR IGNORE INTO operators (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)')
 			.run(who.username, passwordHash, who.role, new Date().toISOString())
 	);
+}
+
+/** Registers a kiosk with scripts/kiosk-add.ts on the product's database (as `npm run kiosk:add` does); returns its key. */
+export function registerE2eKiosk(name: string): string {
+	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', name, '--json'], {
+		env: {
+			...process.env,
+			DB_PATH: E2E_DB_PATH,
+			DATA_DIR: E2E_DATA_DIR,
+			LOG_LEVEL: 'warn',
+			TELEGRAM_BOT_TOKEN: '',
+			TELEGRAM_API_ROOT: ''
+		}
+	});
+	return (JSON.parse(out.toString()) as { key: string }).key;
 }
 
 function plantSetupToken(token: string): void {

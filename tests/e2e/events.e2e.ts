@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import sharp from 'sharp';
 import { expect, test, type Page } from '@playwright/test';
 import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
-import { E2E_DB_PATH, signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { guestOpensCatalogue, tapStartForToken } from './kiosk-steps.ts';
+import { registerE2eKiosk, signInOwnOperator, withE2eDb } from './console-operator.ts';
 
 /**
  * An event set up in the console reaches its guests: the operator creates an event, publishes its
@@ -16,7 +15,6 @@ import { E2E_DB_PATH, signInOwnOperator, withE2eDb } from './console-operator.ts
  * its set after the event. Specs share one product per run, so names here are this run's own.
  */
 const control = createControlClient(`http://127.0.0.1:${E2E_EMULATOR_PORT}`);
-const DATA_DIR = path.dirname(E2E_DB_PATH);
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const eventName = `Acme gala ${run}`;
 const kioskName = `e2e-events-${run}`;
@@ -32,47 +30,14 @@ const DEFAULT_IDS = ['astronaut', 'superhero', 'chef', 'pirate', 'wizard', 'knig
 test.use({ actionTimeout: 20_000 });
 let nextUser = 7_300_001 + Math.floor(Math.random() * 1000) * 10;
 
-function registerKiosk(): string {
-	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', kioskName, '--json'], {
-		env: {
-			...process.env,
-			DB_PATH: E2E_DB_PATH,
-			DATA_DIR,
-			LOG_LEVEL: 'warn',
-			TELEGRAM_BOT_TOKEN: '',
-			TELEGRAM_API_ROOT: ''
-		}
-	});
-	return (JSON.parse(out.toString()) as { key: string }).key;
-}
-
 /** The operator's action sentence on the event page (the page's own status line). */
 async function expectDone(console: Page, sentence: string | RegExp): Promise<void> {
 	await expect(console.locator('p.notice[role="status"]')).toHaveText(sentence);
 }
 
-async function startSession(kiosk: Page): Promise<string> {
-	await kiosk.getByRole('button', { name: 'Start', exact: true }).click({ timeout: 30_000 });
-	await expect(kiosk.getByRole('heading', { name: 'Scan with your phone' })).toBeVisible({ timeout: 20_000 });
-	const link = await kiosk.getByTestId('qr-code').getAttribute('data-deep-link');
-	return /\?start=([A-Za-z0-9_-]+)$/.exec(link ?? '')![1]!;
-}
-
 /** The guest scans, consents and is shown the catalogue: the outfit ids and titles of its buttons. */
 async function guestSeesCatalogue(userId: number, token: string) {
-	await control.sendUserMessage({
-		user: { id: userId, first_name: 'Kamola', language_code: 'en' },
-		text: `/start ${token}`
-	});
-	const prompt = await control.waitForMessage(
-		userId,
-		(m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === `gc:${token}`),
-		{ timeoutMs: 15_000 }
-	);
-	await control.pressButton({ user_id: userId, message_id: prompt.message_id, callback_data: `gc:${token}` });
-	const catalogue = await control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, {
-		timeoutMs: 15_000
-	});
+	const catalogue = await guestOpensCatalogue(control, userId, token);
 	const buttons = catalogue.buttons.flat().filter((b) => b.callback_data?.startsWith('go:'));
 	return {
 		messageId: catalogue.message_id,
@@ -106,7 +71,7 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	browser
 }) => {
 	test.setTimeout(300_000);
-	const kioskKey = registerKiosk();
+	const kioskKey = registerE2eKiosk(kioskName);
 	await signInOwnOperator(console, operator);
 
 	// Create the event with its set title, then its captions (English) and its kiosk.
@@ -181,7 +146,7 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	await kiosk.goto('/kiosk');
 	await kiosk.getByLabel('Kiosk key').fill(kioskKey);
 	await kiosk.getByRole('button', { name: 'Save' }).click();
-	const token = await startSession(kiosk);
+	const token = await tapStartForToken(kiosk);
 	const guest = nextUser++;
 	const offered = await guestSeesCatalogue(guest, token);
 	expect(offered.ids).toEqual(['acme-hoodie', ...DEFAULT_IDS.slice(2)]);
@@ -241,7 +206,7 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 		// The kiosk takes no new guest while the queue is held: released once the roll back is done.
 		release();
 	}
-	const next = await startSession(kiosk);
+	const next = await tapStartForToken(kiosk);
 	expect((await guestSeesCatalogue(nextUser++, next)).ids).toEqual(DEFAULT_IDS);
 
 	// The job made from v2 finishes in the hoodie, named and captioned by the event.

@@ -53,6 +53,14 @@ export async function openKiosk(page: Page, product: ProductStack): Promise<void
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
 }
 
+/** Start on a kiosk already paired, then the QR screen: the session token its deep link carries. */
+export async function tapStartForToken(kiosk: Page): Promise<string> {
+	await kiosk.getByRole('button', { name: 'Start', exact: true }).click({ timeout: 30_000 });
+	await expect(kiosk.getByRole('heading', { name: 'Scan with your phone' })).toBeVisible({ timeout: 20_000 });
+	const link = await kiosk.getByTestId('qr-code').getAttribute('data-deep-link');
+	return /\?start=([A-Za-z0-9_-]+)$/.exec(link ?? '')![1]!;
+}
+
 export async function startAndReadToken(page: Page, product: ProductStack): Promise<string> {
 	await page.getByRole('button', { name: 'Start', exact: true }).click();
 	await expect(page.getByRole('heading', { name: 'Scan with your phone' })).toBeVisible({ timeout: 20_000 });
@@ -67,13 +75,18 @@ export async function startAndReadToken(page: Page, product: ProductStack): Prom
 	return token!;
 }
 
-export async function guestChoosesOutfit(
+/**
+ * The guest opens the kiosk's link in Telegram, consents, and is shown the catalogue: its message
+ * (the outfits' buttons are `go:<outfit>:<token>`).
+ */
+export async function guestOpensCatalogue(
 	control: ReturnType<typeof createControlClient>,
 	userId: number,
-	token: string
-): Promise<void> {
+	token: string,
+	firstName = 'Kamola'
+) {
 	await control.sendUserMessage({
-		user: { id: userId, first_name: 'Kamola', language_code: 'en' },
+		user: { id: userId, first_name: firstName, language_code: 'en' },
 		text: `/start ${token}`
 	});
 	const prompt = await control.waitForMessage(
@@ -82,12 +95,39 @@ export async function guestChoosesOutfit(
 		{ timeoutMs: 15_000 }
 	);
 	await control.pressButton({ user_id: userId, message_id: prompt.message_id, callback_data: `gc:${token}` });
-	const catalogue = await control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, {
-		timeoutMs: 15_000
-	});
+	return control.waitForMessage(userId, (m) => m.from_bot && m.photo !== undefined, { timeoutMs: 15_000 });
+}
+
+export async function guestChoosesOutfit(
+	control: ReturnType<typeof createControlClient>,
+	userId: number,
+	token: string
+): Promise<void> {
+	const catalogue = await guestOpensCatalogue(control, userId, token);
 	await control.pressButton({
 		user_id: userId,
 		message_id: catalogue.message_id,
 		callback_data: `go:astronaut:${token}`
 	});
+}
+
+/** A kiosk opened and started, its guest linked with an outfit chosen: the camera screen. The session's token. */
+export async function kioskAtCamera(
+	page: Page,
+	product: ProductStack,
+	control: ReturnType<typeof createControlClient>,
+	userId: number
+): Promise<string> {
+	await openKiosk(page, product);
+	const token = await startAndReadToken(page, product);
+	await guestChoosesOutfit(control, userId, token);
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	return token;
+}
+
+/** How many jobs the session queued (a photo makes exactly one, however often it is sent). */
+export async function jobsOfSession(product: ProductStack, token: string): Promise<number> {
+	return Number(
+		(await product.db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`, token))?.n
+	);
 }

@@ -1,5 +1,5 @@
 import { expect } from './product-stack.ts';
-import { guestChoosesOutfit, openKiosk, startAndReadToken, test } from './kiosk-steps.ts';
+import { guestChoosesOutfit, jobsOfSession, kioskAtCamera, openKiosk, startAndReadToken, test } from './kiosk-steps.ts';
 
 /**
  * A kiosk in a real venue: a guest who changes their mind, a tablet locked to the kiosk page, a
@@ -72,10 +72,7 @@ test('a selfie without a face: the sentence and a picture of a good selfie stand
 	control
 }) => {
 	test.setTimeout(90_000);
-	await openKiosk(page, product);
-	const token = await startAndReadToken(page, product);
-	await guestChoosesOutfit(control, nextUser++, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await kioskAtCamera(page, product, control, nextUser++);
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	await page.getByRole('button', { name: 'Use this photo' }).click(); // the fake camera's test pattern has no face
 	const alert = page.getByRole('alert');
@@ -92,10 +89,7 @@ test('a dropped upload is retried with a visible state; a photo whose answer was
 	control
 }) => {
 	test.setTimeout(120_000);
-	await openKiosk(page, product);
-	const token = await startAndReadToken(page, product);
-	await guestChoosesOutfit(control, nextUser++, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	const token = await kioskAtCamera(page, product, control, nextUser++);
 
 	// 1st try: the Wi-Fi is down. 2nd try: the photo reaches the server but its answer is lost.
 	// The kiosk moves on as soon as the server's live view says the photo is taken (or, if a 3rd
@@ -116,11 +110,7 @@ test('a dropped upload is retried with a visible state; a photo whose answer was
 	await expect(page.getByTestId('upload-retry')).toContainText(/No connection — trying again in \d+ s \(try [23]\)/);
 	await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({ timeout: 30_000 });
 	expect(tries).toBeGreaterThanOrEqual(2);
-	const jobs = await product.db.get<{ n: number | string }>(
-		`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`,
-		token
-	);
-	expect(Number(jobs?.n)).toBe(1);
+	expect(await jobsOfSession(product, token)).toBe(1);
 });
 
 test('offline at the moment of the photo: the kiosk waits, and sends it by itself once the network is back', async ({
@@ -129,10 +119,7 @@ test('offline at the moment of the photo: the kiosk waits, and sends it by itsel
 	control
 }) => {
 	test.setTimeout(120_000);
-	await openKiosk(page, product);
-	const token = await startAndReadToken(page, product);
-	await guestChoosesOutfit(control, nextUser++, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	const token = await kioskAtCamera(page, product, control, nextUser++);
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	await expect(page.getByRole('button', { name: 'Use this photo' })).toBeVisible({ timeout: 10_000 });
 
@@ -140,10 +127,7 @@ test('offline at the moment of the photo: the kiosk waits, and sends it by itsel
 	await page.getByRole('button', { name: 'Use this photo' }).click();
 	await expect(page.getByTestId('upload-retry')).toContainText(/\(try 3\)/, { timeout: 20_000 });
 	await expect(page.getByRole('button', { name: 'Try now' })).toBeVisible();
-	const jobsOf = async () =>
-		Number(
-			(await product.db.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`, token))?.n
-		);
+	const jobsOf = () => jobsOfSession(product, token);
 	expect(await jobsOf()).toBe(0);
 
 	await page.context().setOffline(false); // no staff action: the browser's online event sends it

@@ -7,6 +7,8 @@ import { expect } from './product-stack.ts';
 import {
 	guestChoosesOutfit,
 	holdQueue,
+	jobsOfSession,
+	kioskAtCamera,
 	openKiosk,
 	releaseQueue,
 	sessionFiles,
@@ -81,11 +83,8 @@ test('the "being drawn" screen shows the place and estimate of the guest\'s stat
 	control
 }) => {
 	test.setTimeout(120_000);
-	await openKiosk(page, product);
-	const token = await startAndReadToken(page, product);
 	const userId = nextUser++;
-	await guestChoosesOutfit(control, userId, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await kioskAtCamera(page, product, control, userId);
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	// The queue is held, so the job waits with a place in the queue while both screens are read.
 	await holdQueue(product);
@@ -204,11 +203,7 @@ test('the upload endpoint refuses what is not a usable photo with the right stat
 	expect(good.status()).toBe(201);
 	const again = await post(jpeg);
 	expect([again.status(), (await again.json()).error]).toEqual([409, 'already_taken']);
-	const jobs = await product.db.get<{ n: number | string }>(
-		`SELECT COUNT(*) AS n FROM jobs WHERE session_token = ?`,
-		token
-	);
-	expect(Number(jobs?.n)).toBe(1);
+	expect(await jobsOfSession(product, token)).toBe(1);
 });
 
 test('a photo without a face is refused on the kiosk with the retake sentence; the session stays open for the next photo', async ({
@@ -218,10 +213,7 @@ test('a photo without a face is refused on the kiosk with the retake sentence; t
 	control
 }) => {
 	test.setTimeout(90_000);
-	await openKiosk(page, product);
-	const token = await startAndReadToken(page, product);
-	await guestChoosesOutfit(control, nextUser++, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	const token = await kioskAtCamera(page, product, control, nextUser++);
 
 	// The fake camera's test pattern has no face in it.
 	await page.getByRole('button', { name: 'Take photo' }).click();

@@ -109,3 +109,21 @@ test('a sticker set plays its video stickers and shows its static ones as images
 	// Playing, not just present: Chromium decoded the WEBM the emulator served as video/webm.
 	await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0);
 });
+
+test('the guest and the member forms each make a Telegram user of their own', async ({ page }) => {
+	await page.goto(`${emulator.url}/`);
+	const guest = page.locator('#panel-guest');
+	await guest.getByRole('button', { name: 'Change guest' }).click();
+	await guest.getByLabel('First name').fill('Dilnoza');
+	await guest.getByLabel('Language').selectOption('uz');
+	await guest.getByRole('button', { name: 'Create guest' }).click();
+	await expect(guest.getByText('You are Dilnoza · uz', { exact: true })).toBeVisible();
+
+	await page.getByRole('tab', { name: 'Sales group' }).click();
+	const group = page.locator('#panel-group');
+	await group.getByRole('button', { name: 'Change member' }).click();
+	await group.getByLabel('First name').fill('Malika');
+	await group.getByLabel('Username').fill('malika_sales');
+	await group.getByRole('button', { name: 'Join as member' }).click();
+	await expect(group.getByText(/^You are Malika · @malika_sales · \w{2}$/)).toBeVisible();
+});

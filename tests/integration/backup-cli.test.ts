@@ -64,7 +64,8 @@ describe('npm run backup / npm run restore (scripts/backup.ts, scripts/restore.t
 describe('the worker’s daily backup task', () => {
 	const tempDir = useTempDir('kiosk-backup-task-');
 
-	it('takes a backup when none is about a day old, otherwise waits; the result is in settings', async () => {
+	/** A fresh database at 10:00 and the task's deps, its backups in the data folder's backups/. */
+	async function backupTaskWorld() {
 		const dataDir = tempDir();
 		const { db, dbPath } = await createTestDb(dataDir);
 		const clock = new FakeClock('2027-02-01T10:00:00.000Z');
@@ -75,6 +76,11 @@ describe('the worker’s daily backup task', () => {
 			database: { engine: 'sqlite' as const, path: dbPath },
 			backupDir: path.join(dataDir, 'backups')
 		};
+		return { db, clock, deps };
+	}
+
+	it('takes a backup when none is about a day old, otherwise waits; the result is in settings', async () => {
+		const { db, clock, deps } = await backupTaskWorld();
 		expect(await runBackupIfDue(deps)).toBe('taken');
 		expect(await readLastBackup(db)).toMatchObject({ at: '2027-02-01T10:00:00.000Z', integrity: 'ok' });
 		clock.advance(HOUR);
@@ -88,16 +94,7 @@ describe('the worker’s daily backup task', () => {
 	});
 
 	it('a backup that cannot be written fails cleanly: no partial file, earlier backups kept, failure recorded', async () => {
-		const dataDir = tempDir();
-		const { db, dbPath } = await createTestDb(dataDir);
-		const clock = new FakeClock('2027-02-01T10:00:00.000Z');
-		const deps = {
-			db,
-			clock,
-			logger: silentLogger,
-			database: { engine: 'sqlite' as const, path: dbPath },
-			backupDir: path.join(dataDir, 'backups')
-		};
+		const { db, clock, deps } = await backupTaskWorld();
 		expect(await runBackupIfDue(deps)).toBe('taken');
 		const before = readdirSync(deps.backupDir);
 		clock.advance(24 * HOUR);

@@ -5,21 +5,18 @@ import { readBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { readBotTokenRefusal } from '../../src/lib/server/settings/bot-token-refusal.ts';
 import { readSecretsInForce, replaceSecret } from '../../src/lib/server/settings/console-secrets.ts';
-import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { alertAdmins } from '../../src/lib/server/telegram/admin-alerts.ts';
 import { BotTokenInForce } from '../../src/lib/server/telegram/bot-token.ts';
 import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
 import { FakeClock, MINUTE } from '../../src/lib/server/time/clock.ts';
 import { BotTokenSwitch, botTokenToStartWith } from '../../src/worker/bot/bot-token-switch.ts';
-import type { BotDeps } from '../../src/worker/bot/context.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { UpdatesLeaseKeeper } from '../../src/worker/bot/updates-lease.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { localFileStore } from '../helpers/file-store.ts';
-import { botRunnerDeps } from '../helpers/bot-runner.ts';
-import { sendPacingFor } from '../helpers/send-pacing.ts';
 import { useTestDb } from '../helpers/test-db.ts';
+import { botDepsFor } from '../helpers/bot-deps.ts';
+import { botRunnerDeps } from '../helpers/bot-runner.ts';
 
 const TOKEN_A = '1000000001:bot-a-secret-0123456789abcdef';
 const TOKEN_B = '2000000002:bot-b-secret-0123456789abcdef';
@@ -42,15 +39,7 @@ async function startWorker(testDb: ReturnType<typeof useTestDb>, emulator: Teleg
 	});
 	const tokenInForce = new BotTokenInForce(TOKEN_A);
 	const config = { ...env, telegram: { ...env.telegram, tokenInForce } };
-	const deps: BotDeps = {
-		db,
-		clock,
-		logger: silentLogger,
-		config,
-		fileStore: localFileStore(config.dataDir),
-		runtime: new RuntimeSettings({ db, clock, config }),
-		sendPacing: sendPacingFor(db, clock)
-	};
+	const deps = botDepsFor(db, clock, config);
 	const runner = new BotRunner(createBot(config.telegram, deps), botRunnerDeps(db, clock), config.telegram);
 	const keeper = new UpdatesLeaseKeeper({ db, clock, logger: silentLogger, poller: runner, holder: 'w1', sole: true });
 	// The admins' alerts go through an outbox client built once, before any switch: it must follow the token.

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { answerBroadcastImageUpload } from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
+import { broadcastImageUpload } from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
+import { answerPictureUpload } from '../../src/lib/server/web/picture-upload.ts';
 import {
 	BROADCAST_RETENTION_DAYS,
 	eraseExpiredBroadcasts
@@ -210,10 +211,10 @@ describe('broadcasts in the console', () => {
 	it('checks a picture like every upload, stores a clean copy, and the retention clock removes the broadcast with it', async () => {
 		const { dir, clock, ivan, vera, as } = await setUp();
 		const upload = (bytes: Buffer, who = ivan) =>
-			answerBroadcastImageUpload(
-				localFileStore(dir),
+			answerPictureUpload(
 				who,
-				new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(bytes) })
+				new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(bytes) }),
+				broadcastImageUpload(localFileStore(dir))
 			);
 		expect((await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).status).toBe(400);
 		expect(await (await upload(Buffer.from('hello'))).json()).toEqual({

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { Api } from 'grammy';
 import sharp from 'sharp';
@@ -21,9 +21,8 @@ import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import { countDeliveries, createEvent, queueBroadcast, seedGuests } from './broadcast-world.ts';
-import { startGuestWorld, type GuestWorld } from './guest-harness.ts';
+import { useGuestWorlds, type GuestWorld } from './guest-harness.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 
 /**
@@ -31,12 +30,7 @@ import { localFileStore } from '../helpers/file-store.ts';
  * button and /stop), the delivery pass runs on a FakeClock whose sleeps advance the clock, so the
  * pacing is measured in the clock's time, not the machine's.
  */
-const tempDir = useTempDir('bcast-');
-let world: GuestWorld | undefined;
-afterEach(async () => {
-	await world?.close();
-	world = undefined;
-});
+const startWorld = useGuestWorlds('bcast-');
 
 interface Sent {
 	chatId: number;
@@ -46,7 +40,7 @@ interface Sent {
 }
 
 async function setUp(): Promise<{ world: GuestWorld; deps: BroadcastDeliveryDeps; sends: Sent[] }> {
-	world = await startGuestWorld(tempDir());
+	const world = await startWorld();
 	const { clock, emulator } = world;
 	const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: emulator.url });
 	const sends: Sent[] = [];

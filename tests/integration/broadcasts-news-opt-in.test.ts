@@ -7,7 +7,6 @@ import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverGuestNotices, type GuestNoticeDeps } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { applyTelegramRetryPolicy } from '../../src/lib/server/telegram/retry-policy.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
 import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { deliverBroadcasts } from '../../src/worker/tasks/broadcasts-deliver.ts';
@@ -26,6 +25,7 @@ import {
 	type GuestWorld
 } from './guest-harness.ts';
 import { selfieJpeg, streamOf } from './guest-photos.ts';
+import { jobLoopInput } from '../helpers/job-loop-input.ts';
 
 /**
  * The news opt-in through the real bot on the emulator: guests link at the kiosk, consent to the
@@ -62,16 +62,7 @@ describe('news opt-in after the pack, through the bot', () => {
 		world.clock.set(new Date()); // the job loop runs on the system clock; the bot's clock starts at the same moment
 		const api = new Api(EMULATOR_BOT_TOKEN, { apiRoot: world.emulator.url });
 		applyTelegramRetryPolicy(api);
-		loop = await createJobLoop({
-			config: world.config,
-			db: world.db,
-			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock, 'test'),
-			logger: silentLogger,
-			api,
-			workerId: 'w1',
-			fileStore: world.fileStore
-		});
+		loop = await createJobLoop(jobLoopInput({ ...world, api }, world.config));
 		loop.start();
 		return world;
 	}

@@ -1,14 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { startDueBroadcasts } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
 import { optOutOfBroadcasts } from '../../src/lib/server/broadcasts/opt-out.ts';
 import { recordBotMessage } from '../../src/lib/server/messages/message-log.ts';
 import { readConversation } from '../../src/lib/server/messages/message-views.ts';
 import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import { broadcastDeliveryDeps, queueBroadcast, seedGuests } from './broadcast-world.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
-import { startGuestWorld, type GuestWorld } from './guest-harness.ts';
+import { useGuestWorlds, type GuestWorld } from './guest-harness.ts';
 
 /**
  * The console's per-recipient results of a broadcast (broadcasts.recipients, the real router): the
@@ -18,16 +17,10 @@ import { startGuestWorld, type GuestWorld } from './guest-harness.ts';
  * (what messages.watchConversation pushes) with the broadcast in it. Runs on PostgreSQL too
  * (TEST_DB_ENGINE=postgresql).
  */
-const tempDir = useTempDir('bcast-results-');
-let world: GuestWorld | undefined;
-afterEach(async () => {
-	await world?.close();
-	world = undefined;
-});
+const startWorld = useGuestWorlds('bcast-results-');
 
 async function setUp() {
-	world = await startGuestWorld(tempDir());
-	const w = world;
+	const w = await startWorld();
 	const ivan = await insertOperator(w.db, w.clock, 'ivan', 'operator');
 	const vera = await insertOperator(w.db, w.clock, 'vera', 'viewer');
 	const as = (who: OperatorIdentity | null) => consoleCaller(w.db, w.clock, w.dir, who);

@@ -1,32 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { Api } from 'grammy';
+import { describe, expect, it } from 'vitest';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { createBroadcast } from '../../src/lib/server/broadcasts/broadcasts.repository.ts';
-import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { markBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
-import { silentLogger } from '../../src/lib/server/log/logger.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
-import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
-import { deliverBroadcasts, type BroadcastDeliveryDeps } from '../../src/worker/tasks/broadcasts-deliver.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { deliverBroadcasts } from '../../src/worker/tasks/broadcasts-deliver.ts';
+import { broadcastDeliveryDeps } from './broadcast-world.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
-import { eventually, newGuest, startGuestWorld, type Guest, type GuestWorld } from './guest-harness.ts';
+import { eventually, newGuest, useGuestWorlds, type Guest, type GuestWorld } from './guest-harness.ts';
 
 /**
  * "Send a test to me" end to end: the real console router, the production bot polling the
  * emulator (the operator's chat sends /link and /stop there), the worker's delivery pass, all on
  * one FakeClock — so the code's 10 minutes and the per-operator limits are the clock's time.
  */
-const tempDir = useTempDir('bcast-test-send-');
-let world: GuestWorld | undefined;
-afterEach(async () => {
-	await world?.close();
-	world = undefined;
-});
+const startWorld = useGuestWorlds('bcast-test-send-');
 
 async function setUp() {
-	world = await startGuestWorld(tempDir());
-	const w = world;
+	const w = await startWorld();
 	const ivan = await insertOperator(w.db, w.clock, 'ivan', 'operator');
 	const as = (who: OperatorIdentity) => consoleCaller(w.db, w.clock, w.dir, who);
 	const broadcast = await createBroadcast(w.db, w.clock.now().toISOString(), {
@@ -37,17 +26,7 @@ async function setUp() {
 		buttonUrl: null,
 		createdBy: 'ivan'
 	});
-	const deps: BroadcastDeliveryDeps = {
-		db: w.db,
-		clock: w.clock,
-		logger: silentLogger,
-		api: new Api(EMULATOR_BOT_TOKEN, { apiRoot: w.emulator.url }),
-		budget: new BotBudget(w.db, w.clock, 'test'),
-		cooldown: new ChatCooldown(),
-		leaseMs: 120_000,
-		sleep: async (ms) => w.clock.advance(ms),
-		fileStore: w.fileStore
-	};
+	const deps = broadcastDeliveryDeps(w);
 	return { w, ivan, as, id: broadcast.id, deps };
 }
 

@@ -1,19 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN, parseConfig } from '../../src/lib/server/config/config.ts';
-import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
 import { pauseByPerson } from '../../src/lib/server/settings/operator-pause.ts';
 import { botText } from '../../src/lib/i18n/bot.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
-import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { adminPauseText } from '../../src/lib/i18n/admin-pause.ts';
 import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { localFileStore } from '../helpers/file-store.ts';
-import { sendPacingFor } from '../helpers/send-pacing.ts';
+import { botDepsFor } from '../helpers/bot-deps.ts';
 
 const ADMIN = 9_100_001;
 const STRANGER = 9_100_002;
@@ -42,18 +39,7 @@ describe('/pause and /resume in the bot (through the Telegram emulator)', () => 
 			PROJECT_ROOT
 		);
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const bot = createBot(
-			{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
-			{
-				db,
-				clock,
-				logger: silentLogger,
-				config,
-				fileStore: localFileStore(config.dataDir),
-				sendPacing: sendPacingFor(db, clock),
-				runtime: new RuntimeSettings({ db, clock, config })
-			}
-		);
+		const bot = createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, botDepsFor(db, clock, config));
 		await bot.init();
 		const polling = bot.start({ allowed_updates: ['message', 'callback_query'], timeout: 1 });
 		closers.push(async () => {

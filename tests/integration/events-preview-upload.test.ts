@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { outfitPreviewPng } from '../../src/lib/server/events/catalogue-picture.ts';
 import { outfitPreviewsDir } from '../../src/lib/server/events/outfit-previews.ts';
-import { answerPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
+import { outfitPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
+import { answerPictureUpload } from '../../src/lib/server/web/picture-upload.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { localFileStore } from '../helpers/file-store.ts';
@@ -28,7 +29,7 @@ function upload(bytes: Buffer, options: { declareLength?: boolean } = {}): Reque
 }
 
 async function answer(dataDir: string, who: OperatorIdentity | null, request: Request) {
-	const response = await answerPreviewUpload(localFileStore(dataDir), who, request);
+	const response = await answerPictureUpload(who, request, outfitPreviewUpload(localFileStore(dataDir)));
 	return {
 		status: response.status,
 		body: (await response.json()) as { preview?: string; url?: string; error?: string }

@@ -5,10 +5,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
 import { composeBroadcast } from '../../src/lib/server/broadcasts/broadcast-actions.ts';
-import {
-	answerBroadcastImage,
-	answerBroadcastImageUpload
-} from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
+import { answerBroadcastImage, broadcastImageUpload } from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
 import {
 	BROADCAST_RETENTION_DAYS,
 	eraseExpiredBroadcasts
@@ -20,6 +17,7 @@ import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { DAY } from '../../src/lib/server/time/clock.ts';
 import { deliverBroadcasts } from '../../src/worker/tasks/broadcasts-deliver.ts';
+import { answerPictureUpload } from '../../src/lib/server/web/picture-upload.ts';
 import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { seedGuests } from './broadcast-world.ts';
@@ -49,10 +47,10 @@ describe('broadcast pictures on an S3 bucket', () => {
 			.png()
 			.toBuffer();
 
-		const uploaded = await answerBroadcastImageUpload(
-			store,
+		const uploaded = await answerPictureUpload(
 			olga,
-			new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(png) })
+			new Request('http://x/api/console/broadcasts/image', { method: 'POST', body: new Uint8Array(png) }),
+			broadcastImageUpload(store)
 		);
 		const { name } = (await uploaded.json()) as { name: string };
 		expect(uploaded.status).toBe(201);

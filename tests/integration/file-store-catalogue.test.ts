@@ -9,7 +9,8 @@ import {
 	cataloguePictureKey,
 	outfitPreviewPng
 } from '../../src/lib/server/events/catalogue-picture.ts';
-import { answerPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
+import { outfitPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
+import { answerPictureUpload } from '../../src/lib/server/web/picture-upload.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import { bucketStore, useS3Server } from '../helpers/s3-server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -37,7 +38,7 @@ describe('outfit previews and catalogue pictures on an S3 bucket', () => {
 			body: new Uint8Array(picture)
 		});
 
-		const response = await answerPreviewUpload(store, olga, request);
+		const response = await answerPictureUpload(olga, request, outfitPreviewUpload(store));
 		const { preview } = (await response.json()) as { preview: string };
 		expect(response.status).toBe(200);
 		const stored = await store.get(`outfit-previews/${preview}`);

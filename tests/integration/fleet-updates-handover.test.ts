@@ -2,16 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN, parseConfig } from '../../src/lib/server/config/config.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
-import type { BotDeps } from '../../src/worker/bot/context.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { UPDATES_LEASE_TTL_MS, UpdatesLeaseKeeper } from '../../src/worker/bot/updates-lease.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { useTestDb } from '../helpers/test-db.ts';
+import { botDepsFor } from '../helpers/bot-deps.ts';
 import { botRunnerDeps } from '../helpers/bot-runner.ts';
-import { localFileStore } from '../helpers/file-store.ts';
-import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
-import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 describe('the Telegram updates move between workers with the lease', () => {
 	const testDb = useTestDb('fleet-handover-');
@@ -35,15 +32,7 @@ describe('the Telegram updates move between workers with the lease', () => {
 		const clock = new FakeClock('2027-01-05T09:00:00.000Z');
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dir, TELEGRAM_API_ROOT: emulator.url });
 		const workers = ['worker-a', 'worker-b'].map((holder) => {
-			const deps: BotDeps = {
-				db,
-				clock,
-				logger: silentLogger,
-				config,
-				fileStore: localFileStore(config.dataDir),
-				runtime: new RuntimeSettings({ db, clock, config }),
-				sendPacing: sendPacingFor(db, clock)
-			};
+			const deps = botDepsFor(db, clock, config);
 			const runner = new BotRunner(
 				createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps),
 				botRunnerDeps(db, clock),

@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach } from 'vitest';
-import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
 import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import type { FaultInput } from '../../tools/fake-gemini/faults.ts';
 import { createFakeGemini, type FakeGemini } from '../../tools/fake-gemini/server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { jobLoopInput } from '../helpers/job-loop-input.ts';
 
 /**
  * One guest's job through the gemini provider (the real @google/genai client) and the real job
@@ -65,16 +63,7 @@ export function useGeminiRuns(
 			ADMIN_TELEGRAM_IDS: String(admin.id),
 			...env
 		});
-		loop = await createJobLoop({
-			config,
-			db: world.db,
-			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock, 'test'),
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'w1',
-			fileStore: world.fileStore
-		});
+		loop = await createJobLoop(jobLoopInput(world, config));
 		loop.start();
 		return runOf(world, gemini, admin.id, jobId);
 	};

@@ -8,7 +8,7 @@ import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { runModelCheck } from '../../src/worker/tasks/model-check.task.ts';
 import type { FaultKind } from '../../tools/fake-gemini/faults.ts';
 import { useGeminiRuns, waitFor } from './generation-gemini-harness.ts';
-import { waitForJobStatus } from './generation-harness.ts';
+import { waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
 import { sendPacingFor } from '../helpers/send-pacing.ts';
 
 /**
@@ -98,22 +98,7 @@ describe('provider-wide faults cost no guest an attempt', () => {
 			await new Promise((resolve) => setTimeout(resolve, 500));
 			expect((await run.adminMessages()).filter((t) => t.includes('refuses our access'))).toHaveLength(1);
 			// The operator fixed it; the model check (at start, every hour) finds the models and lifts the pause.
-			const config = world.config({
-				IMAGE_PROVIDER: 'gemini',
-				GEMINI_API_KEY: 'test-key',
-				GEMINI_BASE_URL: run.gemini.url
-			});
-			expect(
-				await runModelCheck(config, {
-					db: world.db,
-					clock: systemClock,
-					logger: createLogger('test', 'silent'),
-					api: world.api,
-					pacing: sendPacingFor(world.db, systemClock),
-					cooldown: new ChatCooldown(),
-					adminIds: [BigInt(run.adminId)]
-				})
-			).toBe('ok');
+			expect(await modelCheckWith(world, run, 'test-key')).toBe('ok');
 			expect(await readMaintenance(world.db)).toBeNull();
 			for (const id of [jobId, second]) expect(await run.finalStatus(id)).toBe('done');
 			for (const id of [jobId, second])
@@ -124,25 +109,24 @@ describe('provider-wide faults cost no guest an attempt', () => {
 
 	it('a key the API refuses is found by the model check at start: the queue pauses before the first guest', async () => {
 		const { jobId, world, ...run } = await start([], { GEMINI_API_KEY: 'revoked-key' });
-		const config = world.config({
-			IMAGE_PROVIDER: 'gemini',
-			GEMINI_API_KEY: 'revoked-key',
-			GEMINI_BASE_URL: run.gemini.url
-		});
-		expect(
-			await runModelCheck(config, {
-				db: world.db,
-				clock: systemClock,
-				logger: createLogger('test', 'silent'),
-				api: world.api,
-				pacing: sendPacingFor(world.db, systemClock),
-				cooldown: new ChatCooldown(),
-				adminIds: [BigInt(run.adminId)]
-			})
-		).toBe('denied');
+		expect(await modelCheckWith(world, run, 'revoked-key')).toBe('denied');
 		expect((await readMaintenance(world.db))?.reason).toMatch(/API_KEY_INVALID/);
 		await waitFor(async () => (await world.db.job.findUniqueOrThrow({ where: { jobId } })).status === 'queued');
 		expect(await waitForJobStatus(world.db, jobId, ['queued'])).toBe('queued');
 		expect((await world.db.job.findUniqueOrThrow({ where: { jobId } })).attempts).toBe(0);
 	}, 60_000);
 });
+
+/** The worker's model check (at start, every hour) with `key`, against the run's fake Gemini. */
+function modelCheckWith(world: GenerationWorld, run: { gemini: { url: string }; adminId: number }, key: string) {
+	const config = world.config({ IMAGE_PROVIDER: 'gemini', GEMINI_API_KEY: key, GEMINI_BASE_URL: run.gemini.url });
+	return runModelCheck(config, {
+		db: world.db,
+		clock: systemClock,
+		logger: createLogger('test', 'silent'),
+		api: world.api,
+		pacing: sendPacingFor(world.db, systemClock),
+		cooldown: new ChatCooldown(),
+		adminIds: [BigInt(run.adminId)]
+	});
+}

@@ -10,7 +10,7 @@ import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import type { GuestNoticeDeps } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
 import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
-import { systemClock, type Clock } from '../../src/lib/server/time/clock.ts';
+import { type Clock } from '../../src/lib/server/time/clock.ts';
 import type { ImageProvider } from '../../src/lib/server/providers/provider.ts';
 import type { QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { JobLoop } from '../../src/worker/queue/job-loop.ts';
@@ -25,6 +25,7 @@ import { makeFaceCrop, makeSelfie } from './generation-selfie.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
+import { jobLoopInput } from '../helpers/job-loop-input.ts';
 
 /**
  * A real migrated database (SQLite, or PostgreSQL under TEST_DB_ENGINE=postgresql), the Telegram
@@ -229,16 +230,7 @@ export function useGenerationWorld(prefix: string) {
 		/** `fileStore`: the store the loop is given, as the worker's main.ts gives it one (the world's folder unless said). */
 		startLoop: async (extra: Record<string, string> = {}, fileStore?: FileStore): Promise<JobLoop> => {
 			if (!world) throw new Error('open() the world first');
-			loop = await createJobLoop({
-				config: world.config(extra),
-				db: world.db,
-				clock: systemClock,
-				budget: new BotBudget(world.db, systemClock, 'test'),
-				logger: createLogger('test', 'silent'),
-				api: world.api,
-				workerId: 'w1',
-				fileStore: fileStore ?? world.fileStore
-			});
+			loop = await createJobLoop(jobLoopInput(world, world.config(extra), { fileStore }));
 			loop.start();
 			return loop;
 		},

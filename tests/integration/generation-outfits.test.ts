@@ -5,14 +5,13 @@ import sharp from 'sharp';
 import { SHEET_KEYS } from '../../src/lib/server/media/sheet-key.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeJobSnapshot } from '../../src/lib/server/jobs/job-snapshot.repository.ts';
-import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { defaultOutfitSnapshot } from '../../src/lib/server/outfits/default-outfit.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import type { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { jobLoopInput } from '../helpers/job-loop-input.ts';
 
 /**
  * Two guests' jobs with the offline provider, each with its own outfit snapshot: the costume shows
@@ -90,16 +89,7 @@ describe('the outfit reaches the offline picture', () => {
 			catalogueVersion: 1,
 			outfit: defaultOutfitSnapshot('wizard')
 		});
-		loop = await createJobLoop({
-			config: world.config(),
-			db: world.db,
-			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock, 'test'),
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'w-outfits',
-			fileStore: world.fileStore
-		});
+		loop = await createJobLoop(jobLoopInput(world, world.config(), { workerId: 'w-outfits' }));
 		loop.start();
 		for (const jobId of [astronautJob, wizardJob])
 			expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 180_000)).toBe('done');
@@ -132,16 +122,7 @@ describe('the outfit reaches the offline picture', () => {
 			palette: { background: ['#ffffff', '#dddddd'] as [string, string], body: '#1a9e8f', trim: '#0f766e' }
 		};
 		await writeJobSnapshot(world.db, systemClock, { jobId, eventId: 1, catalogueVersion: 1, outfit: teal });
-		loop = await createJobLoop({
-			config: world.config(),
-			db: world.db,
-			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock, 'test'),
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'w-teal',
-			fileStore: world.fileStore
-		});
+		loop = await createJobLoop(jobLoopInput(world, world.config(), { workerId: 'w-teal' }));
 		loop.start();
 		expect(await waitForJobStatus(world.db, jobId, ['done', 'failed'], 180_000)).toBe('done');
 		// The sheets were drawn and cut on magenta (the diagnosis keeps the key asked and the colour found).

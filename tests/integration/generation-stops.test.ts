@@ -2,12 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LeaseLost, WorkerShutdown } from '../../src/lib/server/jobs/job-errors.ts';
 import { claimNextJob } from '../../src/lib/server/jobs/job-claims.repository.ts';
 import { handleJobFailure } from '../../src/lib/server/jobs/run/job-failure.ts';
-import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
+import { FakeClock } from '../../src/lib/server/time/clock.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, stopLoopMidJob, type GenerationWorld } from './generation-harness.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { jobLoopInput } from '../helpers/job-loop-input.ts';
 
 /**
  * A job stopped from outside is not a failed job. The worker's shutdown puts it back in the queue
@@ -22,16 +21,7 @@ describe('a job stopped from outside', () => {
 	it('the worker stopping mid-job: back to queued, the attempt refunded, the lease released', async () => {
 		world = await createGenerationWorld(tempDir());
 		const jobId = await world.queueJob();
-		const deps = await createQueueDeps({
-			config: world.config(),
-			db: world.db,
-			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock, 'test'),
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'w1',
-			fileStore: world.fileStore
-		});
+		const deps = await createQueueDeps(jobLoopInput(world, world.config()));
 		await stopLoopMidJob(deps);
 
 		const job = await world.db.job.findUniqueOrThrow({ where: { jobId } });
@@ -42,16 +32,7 @@ describe('a job stopped from outside', () => {
 	it('a lost lease, or an abort reason that only reads like a shutdown, leaves the job alone', async () => {
 		world = await createGenerationWorld(tempDir());
 		const clock = new FakeClock('2026-03-01T10:00:00.000Z');
-		const deps = await createQueueDeps({
-			config: world.config(),
-			db: world.db,
-			clock,
-			budget: new BotBudget(world.db, clock, 'test'),
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'w1',
-			fileStore: world.fileStore
-		});
+		const deps = await createQueueDeps(jobLoopInput(world, world.config(), { clock }));
 		for (const reason of [new LeaseLost(), 'worker shutting down']) {
 			const jobId = await world.queueJob();
 			const claimed = (await claimNextJob(world.db, clock, 'w1', 30_000))!;

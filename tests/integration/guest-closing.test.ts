@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isBotBlocked } from '../../src/lib/server/guests/bot-blocked.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { checkStaffPin } from '../../src/lib/server/kiosk/staff-pin.ts';
@@ -13,21 +13,19 @@ import { pauseForQuotaDay } from '../../src/lib/server/jobs/queue-pause.ts';
 import { sessionTimeoutsPass } from '../../src/worker/tasks/session-timeouts.task.ts';
 
 const HOUR = 60 * MINUTE;
-import { useTempDir } from '../helpers/temp-dir.ts';
 import {
 	eventually,
 	guestReachesOutfit,
 	newGuest,
 	sessionRow,
-	startGuestWorld,
+	useGuestWorlds,
 	startSession,
 	type GuestWorld
 } from './guest-harness.ts';
 
 describe('every closed_reason through its real trigger', () => {
-	const tempDir = useTempDir('guest-closing-');
+	const startWorld = useGuestWorlds('guest-closing-');
 	let world: GuestWorld;
-	afterEach(async () => world?.close());
 
 	const runTimeouts = () =>
 		sessionTimeoutsPass({
@@ -39,7 +37,7 @@ describe('every closed_reason through its real trigger', () => {
 		})();
 
 	it('qr_timeout: nobody scans for 120 s; the server clock closes it and a late scan is told', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const token = await startSession(world);
 		world.clock.advance(119 * SECOND);
 		await runTimeouts();
@@ -55,7 +53,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('qr_timeout is also enforced on read, with no worker running', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const token = await startSession(world);
 		world.clock.advance(121 * SECOND);
 		const view = await readKioskSessionView(world.deps, world.kiosk.id, token);
@@ -63,7 +61,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('idle_timeout: a linked guest stalls for 180 s; the session closes and the guest hears it in their language', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const token = await startSession(world);
 		const guest = await newGuest(world, 'uz');
 		await guest.send(`/start ${token}`);
@@ -83,7 +81,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('idle_timeout to a guest who blocked the bot: the 403 marks the guest, so notices and broadcasts skip them', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const token = await startSession(world);
 		const guest = await newGuest(world);
 		await guest.send(`/start ${token}`);
@@ -97,7 +95,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('cancel: the guest sends /cancel; a second /cancel has nothing left to cancel', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const token = await startSession(world);
 		const guest = await newGuest(world);
 		await guestReachesOutfit(world, guest, token);
@@ -109,7 +107,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('staff_reset: the staff PIN (compared as hashes) closes the kiosk’s open session; a wrong PIN changes nothing', async () => {
-		world = await startGuestWorld(tempDir(), { KIOSK_STAFF_PIN: '4821' });
+		world = await startWorld({ KIOSK_STAFF_PIN: '4821' });
 		const token = await startSession(world);
 		expect(checkStaffPin(world.config.KIOSK_STAFF_PIN, '1111')).toBe(false);
 		expect(checkStaffPin(world.config.KIOSK_STAFF_PIN, '48210')).toBe(false);
@@ -121,7 +119,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('camera_error: the kiosk closes its own session; another kiosk cannot close it', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const token = await startSession(world);
 		const other = await world.db.kiosk.create({
 			data: { name: 'other', keyHash: 'x'.repeat(64), createdAt: world.clock.now().toISOString() }
@@ -136,7 +134,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('kiosk_reset: Start (or a reload) with a session open closes the old one; a photo_taken session is never reopened or closed', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const first = await startSession(world);
 		const second = await startSession(world);
 		expect(await sessionRow(world, first)).toMatchObject({ status: 'expired', closedReason: 'kiosk_reset' });
@@ -147,7 +145,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('maintenance: Start is refused while paused', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		await world.db.setting.create({
 			data: { key: 'maintenance', value: JSON.stringify({ source: 'admin', reason: 'test', at: '' }), updatedAt: '' }
 		});
@@ -155,7 +153,7 @@ describe('every closed_reason through its real trigger', () => {
 	});
 
 	it('the provider’s day quota: Start is refused until midnight Pacific, saying when; after it, Start works', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const until = new Date(world.clock.now().getTime() + 2 * HOUR);
 		await pauseForQuotaDay(world.db, world.clock, until, 'RESOURCE_EXHAUSTED per day');
 		expect(await startKioskSession(world.deps, world.kiosk.id)).toEqual({ kind: 'paused', until: until.toISOString() });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { uploadSelfie } from '../../src/lib/server/kiosk/photo-upload.ts';
@@ -6,13 +6,12 @@ import { readKioskSessionView } from '../../src/lib/server/kiosk/kiosk-session.t
 import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import { deliverGuestNotices } from '../../src/lib/server/jobs/guest-notice-outbox.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import {
 	eventually,
 	guestReachesOutfit,
 	newGuest,
 	sessionRow,
-	startGuestWorld,
+	useGuestWorlds,
 	startSession,
 	uploadDeps,
 	type GuestWorld
@@ -20,12 +19,11 @@ import {
 import { selfieJpeg, streamOf } from './guest-photos.ts';
 
 describe('the guest flow through the real bot and the emulator', () => {
-	const tempDir = useTempDir('guest-flow-');
+	const startWorld = useGuestWorlds('guest-flow-');
 	let world: GuestWorld;
-	afterEach(async () => world?.close());
 
 	it('links, asks consent, shows the outfits with a preview picture, records the choice, queues the job and says "Generating…"', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const token = await startSession(world);
 		const guest = await newGuest(world, 'ru', 'Dilnoza');
 		await guest.send(`/start ${token}`);
@@ -100,7 +98,7 @@ describe('the guest flow through the real bot and the emulator', () => {
 	});
 
 	it('skips the consent question for a guest who consented before, and the kiosk view never names the guest', async () => {
-		world = await startGuestWorld(tempDir());
+		world = await startWorld();
 		const guest = await newGuest(world);
 		const first = await startSession(world);
 		await guestReachesOutfit(world, guest, first);

@@ -1,4 +1,5 @@
 import type { Api, Bot } from 'grammy';
+import { afterEach } from 'vitest';
 import { parseConfig, EMULATOR_BOT_TOKEN, type Config } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { rememberBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
@@ -17,6 +18,7 @@ import { createTelegramEmulator, type TelegramEmulator } from '../../tools/teleg
 import type { ChatMessageView } from '../../tools/telegram-emulator/views.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
 import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
@@ -104,6 +106,20 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 }
 
 let nextUserId = 5_000_001;
+
+/**
+ * A test file's guest worlds: `start(env)` starts a fresh one for the test (its own folder), and it
+ * closes after the test.
+ */
+export function useGuestWorlds(prefix: string): (env?: Record<string, string>) => Promise<GuestWorld> {
+	const tempDir = useTempDir(prefix);
+	let world: GuestWorld | undefined;
+	afterEach(async () => {
+		await world?.close();
+		world = undefined;
+	});
+	return async (env = {}) => (world = await startGuestWorld(tempDir(), env));
+}
 
 export interface Guest {
 	id: number;

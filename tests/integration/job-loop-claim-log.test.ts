@@ -1,11 +1,10 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
-import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createGenerationWorld, stopLoopMidJob, type GenerationWorld } from './generation-harness.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { jobLoopInput } from '../helpers/job-loop-input.ts';
 
 /** The "job claimed" line carries the claim's own time, which bench/scale-out.ts reads from the workers. */
 describe('the job loop’s claim line', () => {
@@ -19,16 +18,7 @@ describe('the job loop’s claim line', () => {
 		let text = '';
 		const stdout = new Writable({ write: (chunk, _encoding, done) => ((text += String(chunk)), done()) });
 		const logger = createLogger('worker', 'info', { stdout });
-		const deps = await createQueueDeps({
-			config: world.config(),
-			db: world.db,
-			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock, 'test'),
-			logger,
-			api: world.api,
-			workerId: 'w1',
-			fileStore: world.fileStore
-		});
+		const deps = await createQueueDeps(jobLoopInput(world, world.config(), { logger }));
 		await stopLoopMidJob(deps);
 
 		const claims = text

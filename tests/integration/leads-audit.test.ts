@@ -1,29 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
 import { failAuditOf } from '../helpers/audit-fault.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
-import { addLead, ADMIN, GROUP, startBot, startLeadsWorld, type LeadsWorld } from './leads-world.ts';
+import { addLead, ADMIN, GROUP, useLeadsWorlds, type LeadsWorld } from './leads-world.ts';
 
 /**
  * A lead's status change or erasure and its audit row are one transaction: a failure writing the
  * audit row leaves the lead as it was, and /stickers_forget from the sales group is audited too.
  */
 describe('lead changes and their audit rows', () => {
-	const tempDir = useTempDir('leads-audit-');
+	const leads = useLeadsWorlds('leads-audit-');
 	let world: LeadsWorld;
-	let stopBot: (() => Promise<void>) | undefined;
-	afterEach(async () => {
-		await stopBot?.();
-		stopBot = undefined;
-		await world?.close();
-	});
 
 	const auditRows = () =>
 		world.db.auditLog.findMany({ where: { action: { in: ['lead_status', 'lead_erase'] } }, orderBy: { id: 'asc' } });
 
 	it('the console: an audit row that cannot be written undoes the status change and the erasure', async () => {
-		world = await startLeadsWorld(tempDir());
+		world = await leads.start();
 		const api = consoleCaller(
 			world.db,
 			world.clock,
@@ -59,8 +52,8 @@ describe('lead changes and their audit rows', () => {
 	});
 
 	it('/stickers_forget in the sales group writes lead_erase as telegram:<admin id>, in the erasure transaction', async () => {
-		world = await startLeadsWorld(tempDir());
-		stopBot = (await startBot(world)).stop;
+		world = await leads.start();
+		await leads.startBot(world);
 		const first = await addLead(world, { phone: '+998901111111' });
 		const second = await addLead(world, { phone: '+998902222222' });
 		await publishPendingLeads(world.deps);

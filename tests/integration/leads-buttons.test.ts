@@ -1,26 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
 import {
 	addLead,
 	ADMIN,
 	eventually,
 	GROUP,
 	groupMessages,
-	startBot,
-	startLeadsWorld,
+	useLeadsWorlds,
 	STRANGER,
 	type LeadsWorld
 } from './leads-world.ts';
 
 describe('status buttons and /stickers_forget in the sales group', () => {
-	const tempDir = useTempDir('leads-buttons-');
+	const leads = useLeadsWorlds('leads-buttons-');
 	let world: LeadsWorld;
-	let stopBot: (() => Promise<void>) | undefined;
-	afterEach(async () => {
-		await stopBot?.();
-		await world?.close();
-	});
 
 	async function postedLead(): Promise<{ id: number; messageId: number }> {
 		const id = await addLead(world, {
@@ -43,8 +36,8 @@ describe('status buttons and /stickers_forget in the sales group', () => {
 		);
 
 	it('an allowed admin sets a status: lead, history and the card (who set what) change; the same status again writes nothing', async () => {
-		world = await startLeadsWorld(tempDir());
-		stopBot = (await startBot(world)).stop;
+		world = await leads.start();
+		await leads.startBot(world);
 		const { id, messageId } = await postedLead();
 
 		const pressed = await press(ADMIN.id, messageId, `lead:${id}:in_work`);
@@ -93,8 +86,8 @@ describe('status buttons and /stickers_forget in the sales group', () => {
 	});
 
 	it('a stranger is told they may not, and nothing is written', async () => {
-		world = await startLeadsWorld(tempDir());
-		stopBot = (await startBot(world)).stop;
+		world = await leads.start();
+		await leads.startBot(world);
 		const { id, messageId } = await postedLead();
 		const pressed = await press(STRANGER.id, messageId, `lead:${id}:spam`);
 		expect((await answerOf(pressed.callback_query_id))?.answer).toMatchObject({
@@ -111,8 +104,8 @@ describe('status buttons and /stickers_forget in the sales group', () => {
 	});
 
 	it('/stickers_forget from an admin erases at once and tells about backups; from anyone else it is refused', async () => {
-		world = await startLeadsWorld(tempDir());
-		stopBot = (await startBot(world)).stop;
+		world = await leads.start();
+		await leads.startBot(world);
 		const { id } = await postedLead();
 		const say = (userId: number, text: string) =>
 			world.emulator.control.sendUserMessage({ user_id: userId, chat_id: GROUP, text });

@@ -1,35 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eraseLead } from '../../src/lib/server/leads/lead-erasure.ts';
 import { receiveLead } from '../../src/lib/server/leads/lead-intake.ts';
 import { HOUR, MINUTE } from '../../src/lib/server/time/clock.ts';
 import { applyPendingCardEdits } from '../../src/worker/tasks/leads-cards.ts';
 import { publishPendingLeads } from '../../src/worker/tasks/leads-publish.ts';
 import { notifyPendingRepeats } from '../../src/worker/tasks/leads-repeats.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
-import {
-	ADMIN,
-	eventually,
-	GROUP,
-	groupMessages,
-	startBot,
-	startLeadsWorld,
-	submission,
-	type LeadsWorld
-} from './leads-world.ts';
+import { ADMIN, eventually, GROUP, groupMessages, useLeadsWorlds, submission, type LeadsWorld } from './leads-world.ts';
 
 /**
  * An erased lead leaves nothing of the organiser in the sales group: not the card, and not the
  * repeat pings under it, which quote the repeat's phone, @username and comment.
  */
 describe('erasing a lead reaches its repeat pings in the sales group', () => {
-	const tempDir = useTempDir('leads-erasure-pings-');
+	const leads = useLeadsWorlds('leads-erasure-pings-');
 	let world: LeadsWorld;
-	let stopBot: (() => Promise<void>) | undefined;
-	afterEach(async () => {
-		await stopBot?.();
-		stopBot = undefined;
-		await world?.close();
-	});
 
 	const PERSONAL = [
 		'+998901234567',
@@ -40,8 +24,8 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 		'Call my assistant'
 	];
 
-	/** A posted lead and two pings under its card, each quoting new contact details. */
-	async function leadWithPings(): Promise<number> {
+	/** A posted lead and, an hour later, a repeat with a new phone and comment (its ping not sent yet). */
+	async function leadWithRepeat(): Promise<number> {
 		const first = await receiveLead(
 			world,
 			submission({ telegram: '@aziza_events', phone: '+998901234567', comment: 'Wedding at Hyatt' })
@@ -53,6 +37,12 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 			world,
 			submission({ telegram: '@aziza_events', phone: '+998907777777', comment: 'Call my assistant' })
 		);
+		return first.leadId;
+	}
+
+	/** A posted lead and two pings under its card, each quoting new contact details. */
+	async function leadWithPings(): Promise<number> {
+		const leadId = await leadWithRepeat();
 		world.clock.advance(MINUTE);
 		await receiveLead(
 			world,
@@ -60,21 +50,21 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 		);
 		expect(await notifyPendingRepeats(world.deps)).toBe(2);
 		await applyPendingCardEdits(world.deps);
-		const texts = (await groupMessages(world)).map((m) => m.text ?? '').join('\n');
+		const texts = await groupText();
 		expect(texts).toContain('+998907777777');
 		expect(texts).toContain('@aziza_second');
-		return first.leadId;
+		return leadId;
 	}
 
 	const groupText = async () => (await groupMessages(world)).map((m) => m.text ?? '').join('\n');
 
 	it('/stickers_forget edits the card and every ping to the erased text', async () => {
-		world = await startLeadsWorld(tempDir());
+		world = await leads.start();
 		const id = await leadWithPings();
 		const pings = await world.db.leadRepeat.findMany({ where: { leadId: id } });
 		expect(pings.every((ping) => ping.pingMessageId !== null)).toBe(true);
 
-		stopBot = (await startBot(world)).stop;
+		await leads.startBot(world);
 		await world.emulator.control.sendUserMessage({ user_id: ADMIN.id, chat_id: GROUP, text: `/stickers_forget ${id}` });
 		await world.emulator.control.waitForMessage(GROUP, (m) => m.from_bot && /хеш IP удалены/.test(m.text ?? ''));
 		const text = await eventually(groupText, (all) => !PERSONAL.some((value) => all.includes(value)));
@@ -87,7 +77,7 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 	});
 
 	it('a ping edit that fails is retried by the card-edit task after a restart', async () => {
-		world = await startLeadsWorld(tempDir());
+		world = await leads.start();
 		const id = await leadWithPings();
 		await world.emulator.control.injectFault({ method: 'editMessageText', kind: '5xx', times: 2 });
 		await eraseLead(world, id);
@@ -108,18 +98,8 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 	});
 
 	it('a ping sent while the lead was being erased is scrubbed too', async () => {
-		world = await startLeadsWorld(tempDir());
-		const first = await receiveLead(
-			world,
-			submission({ telegram: '@aziza_events', phone: '+998901234567', comment: 'Wedding at Hyatt' })
-		);
-		if (first.outcome !== 'lead') throw new Error('expected a lead');
-		await publishPendingLeads(world.deps);
-		world.clock.advance(HOUR);
-		await receiveLead(
-			world,
-			submission({ telegram: '@aziza_events', phone: '+998907777777', comment: 'Call my assistant' })
-		);
+		world = await leads.start();
+		const leadId = await leadWithRepeat();
 		// The ping task read the repeat before the erasure and sends it after: its details were loaded already.
 		const api = world.deps.api;
 		const sendMessage = api.sendMessage.bind(api);
@@ -127,7 +107,7 @@ describe('erasing a lead reaches its repeat pings in the sales group', () => {
 		world.deps.api.sendMessage = (async (...args: Parameters<typeof sendMessage>) => {
 			if (!erased) {
 				erased = true;
-				await eraseLead(world, first.leadId);
+				await eraseLead(world, leadId);
 			}
 			return sendMessage(...args);
 		}) as typeof sendMessage;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { afterEach } from 'vitest';
 import { Api, type Bot } from 'grammy';
 import { EMULATOR_BOT_TOKEN, parseConfig, type Config } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
@@ -14,6 +15,7 @@ import type { LeadsTaskDeps } from '../../src/worker/tasks/leads-deps.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { createTestDb } from '../helpers/test-db.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
 import { paceThroughBudget } from '../../src/lib/server/telegram/send-budget-api.ts';
@@ -156,6 +158,28 @@ export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext
 		stop: async () => {
 			await bot.stop();
 			await polling.catch(() => undefined);
+		}
+	};
+}
+
+/**
+ * A describe's leads worlds: each test starts its own (`start()`), with the production bot polling
+ * it when the test asks (`startBot()`); after each test the bot stops and the world closes.
+ */
+export function useLeadsWorlds(prefix: string) {
+	const tempDir = useTempDir(prefix);
+	let world: LeadsWorld | undefined;
+	let stopBot: (() => Promise<void>) | undefined;
+	afterEach(async () => {
+		await stopBot?.();
+		stopBot = undefined;
+		await world?.close();
+		world = undefined;
+	});
+	return {
+		start: async (): Promise<LeadsWorld> => (world = await startLeadsWorld(tempDir())),
+		startBot: async (on: LeadsWorld): Promise<void> => {
+			stopBot = (await startBot(on)).stop;
 		}
 	};
 }

@@ -23,8 +23,7 @@ import { botRunnerDeps } from '../helpers/bot-runner.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { insertGuest, writeFileAt } from './lifecycle-fixtures.ts';
 import { localFileStore } from '../helpers/file-store.ts';
-import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
-import { sendPacingFor } from '../helpers/send-pacing.ts';
+import { botDepsFor } from '../helpers/bot-deps.ts';
 
 const AT = '2027-01-05T09:00:00.000Z';
 
@@ -50,15 +49,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		cleanups.push(() => db.$disconnect());
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url });
 		const clock = new FakeClock(AT);
-		const deps: BotDeps = {
-			db,
-			clock,
-			logger: silentLogger,
-			config,
-			fileStore: localFileStore(config.dataDir),
-			runtime: new RuntimeSettings({ db, clock, config }),
-			sendPacing: sendPacingFor(db, clock)
-		};
+		const deps = botDepsFor(db, clock, config);
 		const runner = new BotRunner(
 			createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps),
 			botRunnerDeps(db, clock),

@@ -9,7 +9,6 @@ import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { LogSink } from '../../src/lib/server/log/log-sink.ts';
 import { botText } from '../../src/lib/i18n/bot.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
-import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
@@ -17,8 +16,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import { botRunnerDeps } from '../helpers/bot-runner.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
-import { localFileStore } from '../helpers/file-store.ts';
-import { sendPacingFor } from '../helpers/send-pacing.ts';
+import { botDepsFor } from '../helpers/bot-deps.ts';
 
 /**
  * The Logs page (viewers read it) and log_entries (which backups copy) hold no guest's message
@@ -117,18 +115,7 @@ describe('guests in log_entries', () => {
 		await emulator.control.sendUserMessage({ user_id: user.id, text: '/start' });
 		await emulator.control.setBlocked(user.id, true);
 		const runner = new BotRunner(
-			createBot(
-				{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
-				{
-					db,
-					clock,
-					logger,
-					config,
-					fileStore: localFileStore(config.dataDir),
-					sendPacing: sendPacingFor(db, clock),
-					runtime: new RuntimeSettings({ db, clock, config })
-				}
-			),
+			createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, botDepsFor(db, clock, config, logger)),
 			botRunnerDeps(db, clock, logger),
 			{ apiRoot: emulator.url }
 		);

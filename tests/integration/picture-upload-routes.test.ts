@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { OperatorIdentity } from '../../src/lib/server/auth/roles.ts';
-import { answerBroadcastImageUpload } from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
-import { answerPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
+import { broadcastImageUpload } from '../../src/lib/server/broadcasts/broadcast-image-route.ts';
+import { outfitPreviewUpload } from '../../src/lib/server/events/preview-upload-route.ts';
+import { answerPictureUpload } from '../../src/lib/server/web/picture-upload.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
@@ -13,8 +14,8 @@ const MB = 1024 * 1024;
 
 type Route = (dataDir: string, who: OperatorIdentity | null, request: Request) => Promise<Response>;
 const ROUTES: Record<'preview' | 'broadcast', Route> = {
-	preview: (dataDir, who, request) => answerPreviewUpload(localFileStore(dataDir), who, request),
-	broadcast: (dataDir, who, request) => answerBroadcastImageUpload(localFileStore(dataDir), who, request)
+	preview: (dataDir, who, request) => answerPictureUpload(who, request, outfitPreviewUpload(localFileStore(dataDir))),
+	broadcast: (dataDir, who, request) => answerPictureUpload(who, request, broadcastImageUpload(localFileStore(dataDir)))
 };
 
 async function answer(

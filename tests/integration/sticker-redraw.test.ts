@@ -6,14 +6,13 @@ import { jobFiles } from '../../src/lib/server/jobs/pipeline/job-files.ts';
 import { requestStickerRedraw } from '../../src/lib/server/jobs/sticker-redraw-request.ts';
 import { claimStickerRedraw, requeueUnfinishedRedraws } from '../../src/lib/server/jobs/sticker-redraws.repository.ts';
 import { WORKER_STALE_AFTER_SECONDS } from '../../src/lib/server/workers/worker-registry.ts';
-import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
 import { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import type { QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { createQueueDeps } from '../../src/worker/queue/start-queue.ts';
 import { runNextStickerRedraw } from '../../src/worker/tasks/sticker-redraws.ts';
 import { createGenerationWorld, waitForJobStatus, type GenerationWorld } from './generation-harness.ts';
-import { BotBudget } from '../../src/lib/server/telegram/bot-budget.ts';
+import { jobLoopInput } from '../helpers/job-loop-input.ts';
 
 /**
  * An operator redraws one sticker of a delivered pack. One offline job is delivered
@@ -33,16 +32,7 @@ describe('redrawing one sticker of a delivered pack', () => {
 		dir = mkdtempSync(path.join(tmpdir(), 'sticker-redraw-')); // one delivered pack shared by the tests below
 		world = await createGenerationWorld(dir);
 		jobId = await world.queueJob();
-		deps = await createQueueDeps({
-			config: world.config(),
-			db: world.db,
-			clock: systemClock,
-			budget: new BotBudget(world.db, systemClock, 'test'),
-			logger: createLogger('test', 'silent'),
-			api: world.api,
-			workerId: 'w1',
-			fileStore: world.fileStore
-		});
+		deps = await createQueueDeps(jobLoopInput(world, world.config()));
 		const loop = new JobLoop(deps);
 		loop.start();
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Bot } from 'grammy';
+import { Bot, GrammyError, type Api } from 'grammy';
 import sharp from 'sharp';
 import { createTelegramEmulator, type TelegramEmulator, type TelegramEmulatorOptions } from './server.ts';
 
@@ -123,4 +123,20 @@ export async function rawCall(
 		body: JSON.stringify(body)
 	});
 	return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A fresh emulator, a bot's Api on it and a user who has written to the bot: the specs' usual start. */
+export async function emulatorWithStartedUser(): Promise<{ emulator: TelegramEmulator; api: Api; userId: number }> {
+	const emulator = await startEmulator();
+	return { emulator, api: botFor(emulator).api, userId: await startedUser(emulator) };
+}
+
+/** The GrammyError a call the emulator refuses is rejected with (anything else fails the test). */
+export async function refusal(promise: Promise<unknown>): Promise<GrammyError> {
+	const error = await promise.then(
+		() => undefined,
+		(caught: unknown) => caught
+	);
+	if (!(error instanceof GrammyError)) throw new Error(`expected a GrammyError, got ${String(error)}`);
+	return error;
 }

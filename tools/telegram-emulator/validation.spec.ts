@@ -1,7 +1,7 @@
-import { GrammyError, InputFile, type Api } from 'grammy';
+import { InputFile, type Api } from 'grammy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelegramEmulator } from './server.ts';
-import { botFor, makePng, rawCall, startedUser, startEmulator } from './test-support.ts';
+import { emulatorWithStartedUser, refusal, makePng, rawCall, startedUser } from './test-support.ts';
 
 // Requests Telegram refuses get Telegram's refusal: ok:false, the HTTP status as error_code, and
 // the description real bots see.
@@ -11,23 +11,10 @@ let api: Api;
 let userId: number;
 
 beforeAll(async () => {
-	emulator = await startEmulator();
-	api = botFor(emulator).api;
-	userId = await startedUser(emulator);
+	({ emulator, api, userId } = await emulatorWithStartedUser());
 });
 
-afterAll(async () => {
-	await emulator.close();
-});
-
-async function refusal(promise: Promise<unknown>): Promise<GrammyError> {
-	const error = await promise.then(
-		() => undefined,
-		(caught: unknown) => caught
-	);
-	if (!(error instanceof GrammyError)) throw new Error(`expected a GrammyError, got ${String(error)}`);
-	return error;
-}
+afterAll(() => emulator.close());
 
 function stickerOf(png: Buffer) {
 	return { sticker: new InputFile(png), format: 'static' as const, emoji_list: ['🙂'] };

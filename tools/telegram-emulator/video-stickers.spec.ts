@@ -1,7 +1,17 @@
-import { GrammyError, InputFile, type Api } from 'grammy';
+import { InputFile, type Api } from 'grammy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelegramEmulator } from './server.ts';
-import { botFor, makePng, makeVideo, rawCall, startedUser, startEmulator, TEST_TOKEN } from './test-support.ts';
+import {
+	emulatorWithStartedUser,
+	refusal,
+	botFor,
+	makePng,
+	makeVideo,
+	rawCall,
+	startedUser,
+	startEmulator,
+	TEST_TOKEN
+} from './test-support.ts';
 import { isWebmContainer } from './video-sticker.ts';
 
 // Video stickers (InputSticker format "video", WEBM/VP9) through grammY, as the product sends them:
@@ -14,24 +24,11 @@ let webm: Buffer;
 let png: Buffer;
 
 beforeAll(async () => {
-	emulator = await startEmulator();
-	api = botFor(emulator).api;
-	userId = await startedUser(emulator);
+	({ emulator, api, userId } = await emulatorWithStartedUser());
 	[webm, png] = await Promise.all([makeVideo(), makePng(512, 512)]);
 });
 
-afterAll(async () => {
-	await emulator.close();
-});
-
-async function refusal(promise: Promise<unknown>): Promise<GrammyError> {
-	const error = await promise.then(
-		() => undefined,
-		(caught: unknown) => caught
-	);
-	if (!(error instanceof GrammyError)) throw new Error(`expected a GrammyError, got ${String(error)}`);
-	return error;
-}
+afterAll(() => emulator.close());
 
 function videoSticker(bytes: Buffer, emoji = '🎬') {
 	return { sticker: new InputFile(bytes, 'clip.webm'), format: 'video' as const, emoji_list: [emoji] };

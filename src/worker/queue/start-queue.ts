@@ -14,18 +14,19 @@ import { missingVideoTools, videoStickerTools, type VideoStickerTools } from '..
 import { abortableSleep, type QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 
 /**
- * `noticeApi`: the guest notices' client (the worker passes one whose sends the message history sees);
+ * `noticeApi`: the guest notices' client (required: the worker passes the one whose sends the message history
+ * sees; tests pass createNoticeApi(config));
  * `budget`: the worker's one bot-wide send budget, shared with the broadcasts (required: no sender skips it).
  * `fileStore`: the process's one store from openFileStore at start (required: the loop never opens its own).
  */
-type QueueInput = {
+export type QueueInput = {
 	config: Config;
 	db: Db;
 	clock: Clock;
 	logger: Logger;
 	api: TelegramApi;
 	workerId: string;
-	noticeApi?: TelegramApi;
+	noticeApi: TelegramApi;
 	budget: BotBudget;
 	fileStore: FileStore;
 	/** ffmpeg/ffprobe to use (tests name missing ones); the ones on PATH when not given. */
@@ -42,7 +43,7 @@ export async function createQueueDeps(input: QueueInput): Promise<QueueDeps> {
 	const { config } = input;
 	let username: string | undefined;
 	const crashPoint = createCrashPoint();
-	const noticeApi = input.noticeApi ?? createNoticeApi(config);
+	const noticeApi = input.noticeApi;
 	const budget = input.budget;
 	// One per worker for the guests' and admins' chats: a 429 on any message to a person quiets that chat.
 	const cooldown = new ChatCooldown();

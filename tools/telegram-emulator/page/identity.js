@@ -30,6 +30,8 @@ export class IdentityController {
 		this.panel = root.querySelector('[data-role="identity-panel"]');
 		this.select = root.querySelector('[data-role="existing"]');
 		this.form = root.querySelector('[data-role="identity-form"]');
+		const fields = document.getElementById('identity-fields').content.cloneNode(true);
+		this.form.querySelector('[data-role="identity-fields"]').replaceWith(fields);
 		this.form.elements.language_code.value = browserLanguage();
 		this.toggle.addEventListener('click', () => this.setOpen(this.panel.hidden));
 		this.select.addEventListener('change', () => this.choose(this.select.value));

@@ -1,5 +1,6 @@
 import type { LeadStatus } from '../../schemas/lead-status.ts';
 import type { Db } from '../db/client.ts';
+import { LEAD_SUMMARY_FIELDS } from '../leads/leads-console.ts';
 import { toCsv } from './csv.ts';
 
 /**
@@ -11,21 +12,8 @@ export interface LeadQuery {
 	since?: string;
 }
 
-const LEAD_FIELDS = [
-	'id',
-	'createdAt',
-	'name',
-	'telegram',
-	'phone',
-	'eventDate',
-	'guests',
-	'locale',
-	'utmSource',
-	'status',
-	'statusByName',
-	'statusAt',
-	'erasedAt'
-] as const;
+// The API exports what every list of leads shows (leads-console.ts), never the outbox state.
+const LEAD_FIELDS = LEAD_SUMMARY_FIELDS;
 const select = Object.fromEntries(LEAD_FIELDS.map((field) => [field, true])) as Record<
 	(typeof LEAD_FIELDS)[number],
 	true

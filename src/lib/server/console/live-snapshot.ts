@@ -16,6 +16,7 @@ import { HOUR, type Clock } from '../time/clock.ts';
 import { startOfDayIn } from '../time/zoned-day.ts';
 import { guestLabel } from './guest-label.ts';
 import { readProvidersView, type ProvidersView } from './provider-health.ts';
+import { readAll } from './read-all.ts';
 
 /** The Live page: what an operator glances at during an event. */
 const RECENT_FINISHED = 15;
@@ -66,44 +67,20 @@ export interface LiveSettings {
 
 export async function readLiveSnapshot(db: Db, clock: Clock, settings: LiveSettings): Promise<LiveSnapshot> {
 	const now = clock.now();
-	const [
-		maintenance,
-		queuePause,
-		jobCounts,
-		activeJobs,
-		recentJobs,
-		workers,
-		openSessions,
-		today,
-		packsPerHour,
-		health
-	] = await Promise.all([
-		readMaintenance(db),
-		readQueuePause(db, clock),
-		countJobsByStatus(db),
-		readJobs(db, ACTIVE_JOB_STATUSES, 'asc', 200),
-		readJobs(db, FINISHED_JOB_STATUSES, 'desc', RECENT_FINISHED),
-		readWorkers(db, now),
-		countOpenSessions(db),
-		readToday(db, now, settings),
-		countPacksPerHour(db, now),
-		readProvidersView(db, clock)
-	]);
-	await addDeadlines(db, now, settings.deadlineMinutes, activeJobs);
-	return {
-		at: now.toISOString(),
-		deadlineMinutes: settings.deadlineMinutes,
-		maintenance,
-		queuePause,
-		jobCounts,
-		activeJobs,
-		recentJobs,
-		workers,
-		openSessions,
-		today,
-		packsPerHour,
-		health
-	};
+	const parts = await readAll({
+		maintenance: readMaintenance(db),
+		queuePause: readQueuePause(db, clock),
+		jobCounts: countJobsByStatus(db),
+		activeJobs: readJobs(db, ACTIVE_JOB_STATUSES, 'asc', 200),
+		recentJobs: readJobs(db, FINISHED_JOB_STATUSES, 'desc', RECENT_FINISHED),
+		workers: readWorkers(db, now),
+		openSessions: countOpenSessions(db),
+		today: readToday(db, now, settings),
+		packsPerHour: countPacksPerHour(db, now),
+		health: readProvidersView(db, clock)
+	});
+	await addDeadlines(db, now, settings.deadlineMinutes, parts.activeJobs);
+	return { at: now.toISOString(), deadlineMinutes: settings.deadlineMinutes, ...parts };
 }
 
 async function countJobsByStatus(db: Db): Promise<Record<JobStatus, number>> {

@@ -20,17 +20,11 @@ export async function addKiosk(
 	actor: Actor,
 	rawName: string
 ): Promise<{ kiosk: Kiosk; key: string }> {
-	const name = kioskNameSchema.parse(rawName);
-	try {
-		return await db.$transaction(async (tx) => {
-			const created = await createKiosk(tx, clock, name);
-			await recordAudit(tx, clock, actor, { action: 'kiosk_add', details: { kioskId: created.kiosk.id, name } });
-			return created;
-		});
-	} catch (error) {
-		if (isUniqueViolation(error)) throw await nameTaken(db, name);
-		throw error;
-	}
+	return underUniqueName(db, rawName, async (tx, name) => {
+		const created = await createKiosk(tx, clock, name);
+		await recordAudit(tx, clock, actor, { action: 'kiosk_add', details: { kioskId: created.kiosk.id, name } });
+		return created;
+	});
 }
 
 export async function renameKiosk(
@@ -40,19 +34,13 @@ export async function renameKiosk(
 	kioskId: number,
 	rawName: string
 ): Promise<Kiosk> {
-	const name = kioskNameSchema.parse(rawName);
-	try {
-		return await db.$transaction(async (tx) => {
-			const kiosk = await findKioskRow(tx, kioskId);
-			if (kiosk.name === name) return { id: kioskId, name };
-			await tx.kiosk.update({ where: { id: kioskId }, data: { name } });
-			await recordAudit(tx, clock, actor, { action: 'kiosk_rename', details: { kioskId, from: kiosk.name, to: name } });
-			return { id: kioskId, name };
-		});
-	} catch (error) {
-		if (isUniqueViolation(error)) throw await nameTaken(db, name);
-		throw error;
-	}
+	return underUniqueName(db, rawName, async (tx, name) => {
+		const kiosk = await findKioskRow(tx, kioskId);
+		if (kiosk.name === name) return { id: kioskId, name };
+		await tx.kiosk.update({ where: { id: kioskId }, data: { name } });
+		await recordAudit(tx, clock, actor, { action: 'kiosk_rename', details: { kioskId, from: kiosk.name, to: name } });
+		return { id: kioskId, name };
+	});
 }
 
 /**
@@ -99,6 +87,21 @@ async function findKioskRow(tx: Tx, kioskId: number) {
 	const kiosk = await tx.kiosk.findUnique({ where: { id: kioskId }, select: { name: true, revokedAt: true } });
 	if (!kiosk) throw new DomainError({ code: 'KioskMissing', kioskId });
 	return kiosk;
+}
+
+/**
+ * A step that gives a kiosk `rawName`: the name is checked, the step runs in one transaction, and a
+ * name another kiosk holds (the unique index decides, so two operators at once cannot both win) is
+ * the `KioskNameTaken` refusal, saying whether the holder is revoked.
+ */
+async function underUniqueName<T>(db: Db, rawName: string, step: (tx: Tx, name: string) => Promise<T>): Promise<T> {
+	const name = kioskNameSchema.parse(rawName);
+	try {
+		return await db.$transaction((tx) => step(tx, name));
+	} catch (error) {
+		if (isUniqueViolation(error)) throw await nameTaken(db, name);
+		throw error;
+	}
 }
 
 async function nameTaken(db: Db, name: string): Promise<DomainError> {

@@ -1,6 +1,6 @@
 import { LEAD_STATUSES, type LeadStatus } from '../../schemas/lead-status.ts';
 import type { Db } from '../db/client.ts';
-import type { Lead } from '../db/generated/client.ts';
+import type { Lead, LeadRepeat } from '../db/generated/client.ts';
 import { markerFeeds } from '../console/change-feed.ts';
 
 /**
@@ -15,25 +15,50 @@ export interface LeadFilters {
 	days?: number;
 }
 
-export interface LeadRow {
-	id: number;
-	createdAt: string;
-	name: string | null;
-	telegram: string | null;
-	phone: string | null;
-	eventDate: string | null;
-	guests: string | null;
-	locale: string | null;
-	utmSource: string | null;
-	status: string;
-	statusByName: string | null;
-	statusAt: string | null;
-	publishedAt: string | null;
-	publishAttempts: number;
-	publishError: string | null;
-	erasedAt: string | null;
-	repeats: number;
-}
+/**
+ * A lead's columns everyone who lists leads sees: the console's table and the API's export
+ * (api-v1/leads-api.ts, also its CSV columns, in this order).
+ */
+export const LEAD_SUMMARY_FIELDS = [
+	'id',
+	'createdAt',
+	'name',
+	'telegram',
+	'phone',
+	'eventDate',
+	'guests',
+	'locale',
+	'utmSource',
+	'status',
+	'statusByName',
+	'statusAt',
+	'erasedAt'
+] as const satisfies readonly (keyof Lead)[];
+
+/** The console's table row: the summary and the sales-group card's outbox state. */
+const LEAD_ROW_FIELDS = [
+	...LEAD_SUMMARY_FIELDS,
+	'publishedAt',
+	'publishAttempts',
+	'publishError'
+] as const satisfies readonly (keyof Lead)[];
+
+export type LeadRow = Pick<Lead, (typeof LEAD_ROW_FIELDS)[number]> & { repeats: number };
+
+/** A repeat's columns the lead's card lists. */
+const REPEAT_FIELDS = [
+	'id',
+	'at',
+	'telegram',
+	'phone',
+	'eventDate',
+	'guests',
+	'comment',
+	'locale',
+	'utmSource',
+	'notifiedAt',
+	'notifyError'
+] as const satisfies readonly (keyof LeadRepeat)[];
 
 const LIST_LIMIT = 200;
 
@@ -81,43 +106,12 @@ function searchConditions(search: string) {
 }
 
 function toRow(lead: Lead, repeats: number): LeadRow {
-	const {
-		id,
-		createdAt,
-		name,
-		telegram,
-		phone,
-		eventDate,
-		guests,
-		locale,
-		utmSource,
-		status,
-		statusByName,
-		statusAt,
-		publishedAt,
-		publishAttempts,
-		publishError,
-		erasedAt
-	} = lead;
-	return {
-		id,
-		createdAt,
-		name,
-		telegram,
-		phone,
-		eventDate,
-		guests,
-		locale,
-		utmSource,
-		status,
-		statusByName,
-		statusAt,
-		publishedAt,
-		publishAttempts,
-		publishError,
-		erasedAt,
-		repeats
-	};
+	return { ...pickFields(lead, LEAD_ROW_FIELDS), repeats };
+}
+
+/** A copy of `row` with only `fields`: the row's other columns (ids of chats, hashes) stay behind. */
+function pickFields<Row, Field extends keyof Row>(row: Row, fields: readonly Field[]): Pick<Row, Field> {
+	return Object.fromEntries(fields.map((field) => [field, row[field]])) as Pick<Row, Field>;
 }
 
 export interface LeadDetail extends LeadRow {
@@ -128,19 +122,7 @@ export interface LeadDetail extends LeadRow {
 	utmCampaign: string | null;
 	remindedAt: string | null;
 	history: { id: number; status: string; byUserId: string; byName: string | null; at: string }[];
-	repeatList: {
-		id: number;
-		at: string;
-		telegram: string | null;
-		phone: string | null;
-		eventDate: string | null;
-		guests: string | null;
-		comment: string | null;
-		locale: string | null;
-		utmSource: string | null;
-		notifiedAt: string | null;
-		notifyError: string | null;
-	}[];
+	repeatList: Pick<LeadRepeat, (typeof REPEAT_FIELDS)[number]>[];
 }
 
 export async function readLeadDetail(db: Db, id: number): Promise<LeadDetail | null> {
@@ -164,21 +146,7 @@ export async function readLeadDetail(db: Db, id: number): Promise<LeadDetail | n
 			byName: h.byName,
 			at: h.at
 		})),
-		repeatList: lead.repeats.map(
-			({ id: rid, at, telegram, phone, eventDate, guests, comment, locale, utmSource, notifiedAt, notifyError }) => ({
-				id: rid,
-				at,
-				telegram,
-				phone,
-				eventDate,
-				guests,
-				comment,
-				locale,
-				utmSource,
-				notifiedAt,
-				notifyError
-			})
-		)
+		repeatList: lead.repeats.map((repeat) => pickFields(repeat, REPEAT_FIELDS))
 	};
 }
 

@@ -27,7 +27,7 @@ export async function answerPictureUpload(
 	request: Request,
 	route: PictureUploadRoute
 ): Promise<Response> {
-	if (!operator) return json(401, { error: 'Please sign in to the console.' });
+	if (!operator) return refuseSignedOut();
 	if (!canAct(operator.role))
 		return json(403, { error: 'Your role is viewer: you can look at everything but not change it.' });
 	const refuse = (status: 400 | 413, problem: PictureProblem) =>
@@ -58,7 +58,13 @@ function pictureProblem(problem: PhotoProblem): PictureProblem {
 	return problem === 'unsupported' ? 'not_an_image' : problem;
 }
 
-function json(status: number, body: unknown): Response {
+/** 401 to a request without a console session: the picture routes' (and the stored pictures') one answer. */
+export function refuseSignedOut(): Response {
+	return json(401, { error: 'Please sign in to the console.' });
+}
+
+/** A JSON answer of the console's picture routes; none is cached (each depends on who asks). */
+export function json(status: number, body: unknown): Response {
 	return new Response(JSON.stringify(body), {
 		status,
 		headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }
