@@ -6,6 +6,7 @@ import { createControlClient } from '../../tools/telegram-emulator/control-clien
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
 import { E2E_DB_PATH, signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { expectToast } from './toasts.ts';
 
 /**
  * An event set up in the console reaches its guests: the operator creates an event, publishes its
@@ -46,9 +47,9 @@ function registerKiosk(): string {
 	return (JSON.parse(out.toString()) as { key: string }).key;
 }
 
-/** The operator's action sentence on the event page (the page's own status line). */
+/** The operator's action sentence on the event page (a success toast). */
 async function expectDone(console: Page, sentence: string | RegExp): Promise<void> {
-	await expect(console.locator('p.notice[role="status"]')).toHaveText(sentence);
+	await expectToast(console, sentence);
 }
 
 async function startSession(kiosk: Page): Promise<string> {
