@@ -5,6 +5,7 @@ import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
 import { guestOpensCatalogue, tapStartForToken } from './kiosk-steps.ts';
 import { registerE2eKiosk, signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { expectToast } from './toasts.ts';
 
 /**
  * An event set up in the console reaches its guests: the operator creates an event, publishes its
@@ -30,9 +31,9 @@ const DEFAULT_IDS = ['astronaut', 'superhero', 'chef', 'pirate', 'wizard', 'knig
 test.use({ actionTimeout: 20_000 });
 let nextUser = 7_300_001 + Math.floor(Math.random() * 1000) * 10;
 
-/** The operator's action sentence on the event page (the page's own status line). */
+/** The operator's action sentence on the event page (a success toast). */
 async function expectDone(console: Page, sentence: string | RegExp): Promise<void> {
-	await expect(console.locator('p.notice[role="status"]')).toHaveText(sentence);
+	await expectToast(console, sentence);
 }
 
 /** The guest scans, consents and is shown the catalogue: the outfit ids and titles of its buttons. */

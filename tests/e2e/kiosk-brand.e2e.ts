@@ -3,6 +3,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { signInOwnOperator } from './console-operator.ts';
 import { expect } from './product-stack.ts';
 import { guestChoosesOutfit, holdQueue, openKiosk, releaseQueue, startAndReadToken, test } from './kiosk-steps.ts';
+import { expectToast } from './toasts.ts';
 
 /**
  * What guests see of the kiosk beyond the flow itself (docs/kiosk.md, "The Start screen" and
@@ -77,15 +78,15 @@ test('Start shows the live event’s name, colours (readable ink chosen for them
 	await expect(consolePage.locator('#primary-ink')).toHaveText(/^Text on it: black \(contrast \d+\.\d:1\)\.$/);
 	await expect(consolePage.locator('#accent-ink')).toHaveText(/^Text on it: white \(contrast \d+\.\d:1\)\.$/);
 	await consolePage.getByRole('button', { name: 'Save event' }).click();
-	await expect(consolePage.locator('p.notice[role="status"]')).toHaveText('Event saved.');
+	await expectToast(consolePage, 'Event saved.');
 	await expect(primary).toHaveValue('#fff3e0');
 	await consolePage.getByRole('checkbox', { name: kioskName }).check();
 	await consolePage.getByRole('button', { name: 'Save kiosks' }).click();
-	await expect(consolePage.locator('p.notice[role="status"]')).toHaveText('Kiosks saved.');
+	await expectToast(consolePage, 'Kiosks saved.');
 	await consolePage.getByRole('button', { name: 'Publish saved draft' }).click();
-	await expect(consolePage.locator('p.notice[role="status"]')).toHaveText(/^Published/);
+	await expectToast(consolePage, /^Published/);
 	await consolePage.getByRole('button', { name: 'Start event' }).click();
-	await expect(consolePage.locator('p.notice[role="status"]')).toHaveText('The event is live.');
+	await expectToast(consolePage, 'The event is live.');
 
 	try {
 		await kiosk.setViewportSize({ width: 1366, height: 768 });
@@ -137,7 +138,7 @@ test('Start shows the live event’s name, colours (readable ink chosen for them
 	} finally {
 		await consolePage.getByRole('button', { name: 'End event' }).click();
 		await consolePage.getByRole('button', { name: 'Yes, end it (queued packs still finish)' }).click();
-		await expect(consolePage.locator('p.notice[role="status"]')).toHaveText(/^The event has ended\./);
+		await expectToast(consolePage, /^The event has ended\./);
 	}
 	// The event over, the kiosk serves no event: the plain Start, no name, its own colours.
 	await kiosk.reload();

@@ -5,7 +5,7 @@
  * again, so a laptop's keyboard user does not tab through panels that have nothing to scroll.
  * Watches the console's main area: its size (the window changed) and its content (live data).
  */
-const SCROLLERS = '.panel, pre';
+const SCROLLERS = '.panel, pre, [data-scroll-panel]';
 const MARK = 'scrollFocus';
 
 function overflows(element: HTMLElement): boolean {
