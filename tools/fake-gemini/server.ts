@@ -1,3 +1,4 @@
+import { closeWithoutResets, keepConnectionsLikeAFrontEnd } from '../http-front.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { armFault, type ArmedFault, type FaultInput } from './faults.ts';
@@ -43,6 +44,9 @@ export interface FakeGeminiOptions {
 	redirects?: Record<string, string>;
 }
 
+/** How long close() lets a call in flight finish before cutting it. */
+const CLOSE_GRACE_MS = 1_000;
+
 const timerSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise<FakeGemini> {
@@ -60,6 +64,8 @@ export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise
 			send(res, 500, { error: { code: 500, message: String(error), status: 'INTERNAL' } })
 		);
 	});
+
+	keepConnectionsLikeAFrontEnd(server);
 
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://fake');
@@ -120,7 +126,8 @@ export async function createFakeGemini(options: FakeGeminiOptions = {}): Promise
 		url: `http://127.0.0.1:${port}`,
 		calls: state.calls,
 		control: { inject, clear, setModels },
-		close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())))
+		// A generate call in flight finishes its answer; a held or hanging one is cut after a grace.
+		close: () => closeWithoutResets(server, CLOSE_GRACE_MS)
 	};
 }
 

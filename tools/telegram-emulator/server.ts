@@ -1,3 +1,4 @@
+import { closeWithoutResets, keepConnectionsLikeAFrontEnd } from '../http-front.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -148,6 +149,7 @@ export async function createTelegramEmulator(options: TelegramEmulatorOptions = 
 			else sendJson(res, 500, { ok: false, error_code: 500, description: 'Internal Server Error' });
 		});
 	});
+	keepConnectionsLikeAFrontEnd(server);
 	const host = options.host ?? DEFAULTS.host;
 	const port = await listen(server, options.port ?? 0, host);
 	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -167,11 +169,7 @@ async function closeEmulator(core: EmulatorCore, server: Server, persistence: St
 	core.faults.clear(); // held calls go on, so their connections can close
 	core.events.close();
 	await new Promise((resolve) => setImmediate(resolve)); // let those answers go out
-	const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-	server.closeIdleConnections();
 	// Keep-alive sockets that were busy a moment ago get a short grace to finish their answer.
-	const force = setTimeout(() => server.closeAllConnections(), 300);
-	await closed;
-	clearTimeout(force);
+	await closeWithoutResets(server, 300);
 	await persistence.flush();
 }
