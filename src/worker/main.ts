@@ -124,7 +124,8 @@ async function main(): Promise<void> {
 		budget,
 		fileStore
 	});
-	const jobLoop = new JobLoop(queueDeps);
+	// The crashed launch's jobs (gone, as for the send-budget places) are claimed again now, not after their lease.
+	const jobLoop = new JobLoop(queueDeps, gone);
 	jobLoop.start();
 	// A bot token replaced on the console: checked with getMe, then the updates are handed to a new bot.
 	const botTokenSwitch = new BotTokenSwitch({

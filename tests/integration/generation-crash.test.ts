@@ -13,8 +13,9 @@ import {
  * Exactly one sticker set and one link, whatever step a crash hits: the real worker process is killed with SIGKILL at each step of a job and started
  * again. How the kill is placed: CRASH_AT=<step> (read only when NODE_ENV=test) makes the worker
  * SIGKILL itself the first time it reaches that step — polling the database from outside could not
- * hit the narrow ones (between the link edit and its commit). The restarted worker requeues the job
- * after its lease expires and finishes it. The emulator (in this process, so it outlives the
+ * hit the narrow ones (between the link edit and its commit). The restarted worker takes over the killed
+ * launch's stale instance lock, so it requeues the job at start (the lease is a normal 30 s, never
+ * waited out) and finishes it. The emulator (in this process, so it outlives the
  * worker) counts what reached Telegram: exactly one sticker set and exactly one link message.
  */
 describe('a worker killed at any step of a job', () => {

@@ -305,6 +305,7 @@ export function useWorkerProcessWorld(prefix: string) {
  * The real worker started with CRASH_AT=<step> (test builds only): it SIGKILLs itself the first
  * time it reaches the step (CRASH_MARKER keeps the next run from dying there again) and is started
  * once more. Both processes go into `children` for the caller's clean-up; returns the second.
+ * The second takes over the first's stale instance lock and so requeues its jobs at start.
  */
 export async function crashAndRestartWorker(
 	world: GenerationWorld,
@@ -318,7 +319,10 @@ export async function crashAndRestartWorker(
 		LOG_LEVEL: 'warn',
 		CRASH_AT: step,
 		CRASH_MARKER: marker,
-		JOB_LEASE_SECONDS: '4',
+		// A normal lease: the restarted worker takes the killed launch's jobs at once (it took over the
+		// launch's stale lock), so nothing waits for this lease — and, however loaded the machine, the
+		// restarted worker's own lease does not run out mid-job and requeue the job again.
+		JOB_LEASE_SECONDS: '30',
 		// A send-budget place the killed worker never settled frees its chat after 5 s, not 35 s.
 		SEND_ANSWER_TIMEOUT_MS: '5000',
 		...extraEnv

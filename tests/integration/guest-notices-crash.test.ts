@@ -13,7 +13,10 @@ import {
  * generation crash tests), then started again. The emulator runs in this process, so it outlives
  * the worker and shows what the guest got:
  * - after_notice_sent — "Generating…" was posted but not recorded: after the claim's lease it is
- *   sent again (at least once; the plain send's duplicate window), and the job goes on;
+ *   sent again (at least once; the plain send's duplicate window), and the job goes on. The job
+ *   is requeued at the restart (its lease names the dead launch), but a notice's claim records no
+ *   holder, so it waits out its lease: this case keeps a short JOB_LEASE_SECONDS (4 s), or the job
+ *   would finish first and the notice be skipped as outdated instead of sent again;
  * - after_status_edit — a status edit was made but not recorded: the restarted worker edits again,
  *   which changes nothing; the guest has one status message, its every state exactly once.
  */
@@ -28,7 +31,8 @@ describe('a worker killed between a guest notice and its record', () => {
 	async function crashThenFinish(step: (typeof NOTICE_CRASH_STEPS)[number]): Promise<{ jobId: number }> {
 		world = await workers.open();
 		const jobId = await world.queueJob({ viaOutbox: true, stillPack: true });
-		const second = await crashAndRestartWorker(world, step, children);
+		const lease: Record<string, string> = step === 'after_notice_sent' ? { JOB_LEASE_SECONDS: '4' } : {};
+		const second = await crashAndRestartWorker(world, step, children, lease);
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		expect(status, (await world.db.job.findUnique({ where: { jobId } }))?.error ?? '').toBe('done');
 		await waitFor(async () => (await findJobMessage(world!.db, jobId, 'generating'))?.shownText === READY);

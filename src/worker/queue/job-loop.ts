@@ -1,15 +1,23 @@
-import { claimNextJob, hasQueuedJob, requeueAbandonedJobs } from '../../lib/server/jobs/job-claims.repository.ts';
+import {
+	claimNextJob,
+	deadLeaseHolders,
+	hasQueuedJob,
+	requeueAbandonedJobs
+} from '../../lib/server/jobs/job-claims.repository.ts';
 import { WorkerShutdown } from '../../lib/server/jobs/job-errors.ts';
 import { readQueuePause } from '../../lib/server/jobs/queue-pause.ts';
 import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 import { afterFailedForGood } from '../../lib/server/jobs/run/job-failure.ts';
 import { runClaimedJob } from '../../lib/server/jobs/run/run-job.ts';
+import type { GoneLaunch } from '../../lib/server/workers/worker-registry.ts';
 
 /**
  * The claim loop (graphile-worker's shape: claim → run → complete/fail → loop). Every pollMs it
  * asks a cheap indexed question ("any job queued?") and, with a free slot and no pause, claims the
  * oldest. Abandoned jobs (expired leases) are requeued at start and every half lease — or failed
  * for good when that was their last allowed claim (a poison pill that kills its worker every time).
+ * The sweep at start also takes, without waiting for their leases, the jobs of launches the registry
+ * knows dead — among them `gone`, the crashed launch whose stale instance lock this one took over.
  */
 export class JobLoop {
 	readonly #deps: QueueDeps;
@@ -20,9 +28,11 @@ export class JobLoop {
 	#ticking = false;
 	#lastSweep = 0;
 	#stopped = false;
+	readonly #gone: GoneLaunch | null;
 
-	constructor(deps: QueueDeps) {
+	constructor(deps: QueueDeps, gone: GoneLaunch | null = null) {
 		this.#deps = deps;
+		this.#gone = gone;
 	}
 
 	get busySlots(): number {
@@ -81,13 +91,21 @@ export class JobLoop {
 	async #sweepWhenDue(): Promise<void> {
 		const now = Date.now();
 		if (now - this.#lastSweep < this.#deps.settings.leaseMs / 2) return;
+		const atStart = this.#lastSweep === 0;
 		this.#lastSweep = now;
-		const { requeued, failed } = await requeueAbandonedJobs(this.#deps.db, this.#deps.clock, {
+		const { db, clock, workerId } = this.#deps;
+		// Only at start: later, a launch silent past the registry's rule has also let its leases run out.
+		const deadWorkers = atStart ? await deadLeaseHolders(db, clock, workerId, this.#gone) : [];
+		const { requeued, failed } = await requeueAbandonedJobs(db, clock, {
 			except: this.#running.values(),
-			maxAttempts: this.#deps.settings.maxAttempts
+			maxAttempts: this.#deps.settings.maxAttempts,
+			deadWorkers
 		});
 		if (requeued.length > 0)
-			this.#deps.logger.warn({ jobIds: requeued }, 'requeued jobs whose worker stopped (lease expired)');
+			this.#deps.logger.warn(
+				{ jobIds: requeued, deadLaunches: deadWorkers },
+				'requeued jobs whose worker stopped (lease expired or launch known dead)'
+			);
 		for (const jobId of failed) {
 			this.#deps.logger.error(
 				{ jobId, attempts: this.#deps.settings.maxAttempts },

@@ -5,6 +5,7 @@ import { CLAIMED_JOB_STATUSES } from '../../schemas/job-status.ts';
 import { queueGuestNotice } from './guest-notices.repository.ts';
 import { GUARDS, guardedUpdate } from './job-guards.ts';
 import { sqlList } from './job.repository.ts';
+import { knownDeadLaunches, type GoneLaunch } from '../workers/worker-registry.ts';
 
 /**
  * The claimed half of the jobs writer: a worker's claim of the oldest queued job, its lease (the
@@ -97,9 +98,10 @@ export interface AbandonedJobs {
 }
 
 /**
- * processing|delivering → queued for jobs whose worker died: an expired lease (or none at all).
- * Runs at start-up and periodically. `except` are the caller's own running jobs: a worker frozen
- * past its lease (GC, swap) must not requeue work it is still doing.
+ * processing|delivering → queued for jobs whose worker died: an expired lease (or none at all), or
+ * a lease held by one of `deadWorkers` — launches the registry knows dead (deadLeaseHolders), whose
+ * jobs need not wait out their lease. Runs at start-up and periodically. `except` are the caller's
+ * own running jobs: a worker frozen past its lease (GC, swap) must not requeue work it is still doing.
  *
  * A claim that never finished counted as an attempt when it was made (claimNextJob): a job whose
  * last allowed claim (`maxAttempts`) died with its worker is not put back but fails for good, the
@@ -111,18 +113,23 @@ export interface AbandonedJobs {
 export async function requeueAbandonedJobs(
 	db: Db,
 	clock: Clock,
-	options: { except?: Iterable<number>; maxAttempts: number }
+	options: { except?: Iterable<number>; maxAttempts: number; deadWorkers?: readonly string[] }
 ): Promise<AbandonedJobs> {
 	const nowIso = clock.now().toISOString();
 	const own = new Set(options.except ?? []);
+	const dead = options.deadWorkers ?? [];
+	// The holder is matched inside the locked read: a job claimed again by a live worker since the
+	// caller asked the registry has that worker's id on its lease and is left alone.
+	const deadHolder = dead.length === 0 ? '' : ` OR l.worker_id IN (${dead.map(() => '?').join(', ')})`;
 	const { numberParams, lockRead } = dialectOf(db);
 	return db.$transaction(async (tx) => {
 		// The jobs read are locked until the requeue commits: a second pass (another worker) waits, then
 		// no longer sees them as claimed, so it cannot requeue a job claimed again after this requeue.
 		const rows = await tx.$queryRawUnsafe<{ job_id: number; attempts: number }[]>(
 			numberParams(`SELECT j.job_id, j.attempts FROM jobs j LEFT JOIN job_leases l ON l.job_id = j.job_id
-			 WHERE j.status IN ${sqlList(CLAIMED_JOB_STATUSES)} AND (l.job_id IS NULL OR l.lease_expires_at < ?) ${lockRead('j')}`),
-			nowIso
+			 WHERE j.status IN ${sqlList(CLAIMED_JOB_STATUSES)} AND (l.job_id IS NULL OR l.lease_expires_at < ?${deadHolder}) ${lockRead('j')}`),
+			nowIso,
+			...dead
 		);
 		const abandoned = rows.filter((r) => !own.has(Number(r.job_id)));
 		const spent = abandoned.filter((r) => Number(r.attempts) >= options.maxAttempts).map((r) => Number(r.job_id));
@@ -132,14 +139,14 @@ export async function requeueAbandonedJobs(
 				where: { jobId: { in: requeued }, status: { in: [...CLAIMED_JOB_STATUSES] } },
 				data: {
 					status: 'queued',
-					error: 'requeued: the worker stopped while working on this job (lease expired)',
+					error: 'requeued: the worker stopped while working on this job (lease expired or its launch known dead)',
 					updatedAt: nowIso
 				}
 			});
 		}
 		const failed: number[] = [];
 		for (const jobId of spent) {
-			const error = `${WORKER_LOST_PREFIX} the worker stopped while working on this job on each of its ${options.maxAttempts} claims (killed or crashed; lease expired), so it is not claimed again`;
+			const error = `${WORKER_LOST_PREFIX} the worker stopped while working on this job on each of its ${options.maxAttempts} claims (killed or crashed), so it is not claimed again`;
 			const result = await guardedUpdate(tx, jobId, GUARDS.failForGood, {
 				status: 'failed',
 				error,
@@ -163,3 +170,14 @@ export async function requeueAbandonedJobs(
 
 /** How the error of a job failed at the cap by its worker's deaths starts (the console and the docs name it). */
 export const WORKER_LOST_PREFIX = 'worker lost:';
+
+/**
+ * The launches holding job leases that the registry knows dead (knownDeadLaunches: stopped, silent
+ * past its stale rule, or `gone` — the earlier launch whose stale instance lock this start took
+ * over), never `self`. A holder with no registry row, or a live one, is not among them.
+ */
+export async function deadLeaseHolders(db: Db, clock: Clock, self: string, gone: GoneLaunch | null): Promise<string[]> {
+	const leases = await db.jobLease.findMany({ where: { workerId: { not: self } }, select: { workerId: true } });
+	const holders = [...new Set(leases.map((lease) => lease.workerId))];
+	return knownDeadLaunches(db, clock, holders, gone);
+}
