@@ -3,6 +3,7 @@ import { signInOwnOperator } from './console-operator.ts';
 import { guestChoosesOutfit, startAndReadToken, test } from './kiosk-steps.ts';
 import { checkPage } from './page-check.ts';
 import { expect } from './product-stack.ts';
+import { expectToast } from './toasts.ts';
 import {
 	guestScans,
 	plantGuestWithPacks,
@@ -188,7 +189,7 @@ test('an operator runs an event from the console alone: kiosk, PIN, settings, ev
 		await page.getByRole('button', { name: 'Create event' }).click();
 		await expect(page.getByRole('heading', { level: 1, name: new RegExp(EVENT) })).toBeVisible();
 		eventId = Number(/\/console\/events\/(\d+)/.exec(page.url())?.[1]);
-		const done = (sentence: string) => expect(page.getByRole('status').filter({ hasText: sentence })).toBeVisible();
+		const done = (sentence: string) => expectToast(page, sentence);
 		await page.getByRole('checkbox', { name: KIOSK }).check();
 		await page.getByRole('button', { name: 'Save kiosks' }).click();
 		await done('Kiosks saved.');
