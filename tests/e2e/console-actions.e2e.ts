@@ -49,11 +49,15 @@ test.describe.serial('operator console: actions', () => {
 		await expect(row).toContainText('done');
 		withE2eDb((db) =>
 			db
-				.prepare("UPDATE jobs SET status = 'failed', error = 'changed by hand', updated_at = ? WHERE job_id = ?")
+				.prepare(
+					"UPDATE jobs SET status = 'failed', error = 'NoFaceFound: changed by hand', updated_at = ? WHERE job_id = ?"
+				)
 				.run(new Date().toISOString(), doneJob)
 		);
 		await expect(row).toContainText('failed', { timeout: 10_000 });
-		await expect(row).toContainText('changed by hand');
+		// The cell follows the stored error, in the job page's words: the raw error stays off the table.
+		await expect(row).toContainText('the picture had no face');
+		await expect(row).not.toContainText('changed by hand');
 		expect(await page.evaluate(() => (window as unknown as { stayedHere?: boolean }).stayedHere)).toBe(true);
 		withE2eDb((db) =>
 			db
