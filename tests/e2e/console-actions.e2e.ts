@@ -241,6 +241,34 @@ test.describe.serial('operator console: actions', () => {
 		).toBeEnabled();
 	});
 
+	test('Health: a failed backup newer than the good one, in words — no path, no raw error', async () => {
+		const stored = JSON.stringify({
+			at: new Date().toISOString(),
+			error: "ENOSPC: no space left on device, write '/srv/kiosk/backups/app.db.tmp'"
+		});
+		const write = (value: string | null) =>
+			withE2eDb((db) =>
+				value === null
+					? db.prepare("DELETE FROM settings WHERE key = 'last_backup_failure'").run()
+					: db
+							.prepare(
+								"INSERT INTO settings (key, value, updated_at) VALUES ('last_backup_failure', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+							)
+							.run(value, new Date().toISOString())
+			);
+		write(stored);
+		try {
+			await page.goto('/console/health');
+			const failure = page.getByTestId('last-backup-failure');
+			await expect(failure).toContainText(/^The backup at \d\d:\d\d failed: the disk was full — /);
+			await expect(failure).toHaveClass(/warn/);
+			await expect(page.locator('main')).not.toContainText('ENOSPC');
+			await expect(page.locator('main')).not.toContainText('/srv/kiosk');
+		} finally {
+			write(null);
+		}
+	});
+
 	test('Spend: set the balance; the estimate follows', async () => {
 		await page.goto('/console/spend');
 		await page.getByLabel('Real balance (USD)').fill('250');
