@@ -49,11 +49,15 @@ test.describe.serial('operator console: actions', () => {
 		await expect(row).toContainText('done');
 		withE2eDb((db) =>
 			db
-				.prepare("UPDATE jobs SET status = 'failed', error = 'changed by hand', updated_at = ? WHERE job_id = ?")
+				.prepare(
+					"UPDATE jobs SET status = 'failed', error = 'NoFaceFound: changed by hand', updated_at = ? WHERE job_id = ?"
+				)
 				.run(new Date().toISOString(), doneJob)
 		);
 		await expect(row).toContainText('failed', { timeout: 10_000 });
-		await expect(row).toContainText('changed by hand');
+		// The cell follows the stored error, in the job page's words: the raw error stays off the table.
+		await expect(row).toContainText('the picture had no face');
+		await expect(row).not.toContainText('changed by hand');
 		expect(await page.evaluate(() => (window as unknown as { stayedHere?: boolean }).stayedHere)).toBe(true);
 		withE2eDb((db) =>
 			db
@@ -235,6 +239,34 @@ test.describe.serial('operator console: actions', () => {
 				.locator('figure', { has: page.getByRole('img', { name: 'Sticker 5', exact: true }) })
 				.getByRole('button', { name: 'Redraw' })
 		).toBeEnabled();
+	});
+
+	test('Health: a failed backup newer than the good one, in words — no path, no raw error', async () => {
+		const stored = JSON.stringify({
+			at: new Date().toISOString(),
+			error: "ENOSPC: no space left on device, write '/srv/kiosk/backups/app.db.tmp'"
+		});
+		const write = (value: string | null) =>
+			withE2eDb((db) =>
+				value === null
+					? db.prepare("DELETE FROM settings WHERE key = 'last_backup_failure'").run()
+					: db
+							.prepare(
+								"INSERT INTO settings (key, value, updated_at) VALUES ('last_backup_failure', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+							)
+							.run(value, new Date().toISOString())
+			);
+		write(stored);
+		try {
+			await page.goto('/console/health');
+			const failure = page.getByTestId('last-backup-failure');
+			await expect(failure).toContainText(/^The backup at \d\d:\d\d failed: the disk was full — /);
+			await expect(failure).toHaveClass(/warn/);
+			await expect(page.locator('main')).not.toContainText('ENOSPC');
+			await expect(page.locator('main')).not.toContainText('/srv/kiosk');
+		} finally {
+			write(null);
+		}
 	});
 
 	test('Spend: set the balance; the estimate follows', async () => {

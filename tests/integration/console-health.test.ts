@@ -1,8 +1,8 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordBackupSuccess, recordSweep } from '../../src/lib/server/backup/backup-status.ts';
-import { FakeClock, SECOND } from '../../src/lib/server/time/clock.ts';
+import { recordBackupFailure, recordBackupSuccess, recordSweep } from '../../src/lib/server/backup/backup-status.ts';
+import { FakeClock, HOUR, SECOND } from '../../src/lib/server/time/clock.ts';
 import { markWorkerStopped, registerWorker } from '../../src/lib/server/workers/worker-registry.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { consoleCaller, insertOperator } from './console-fixtures.ts';
@@ -66,5 +66,35 @@ describe('console Health on SQLite', () => {
 
 		expect(health.lastBackup).toEqual({ at: T0, fileName: 'app-20270401-090000.db.gz', bytes: 19_008 });
 		expect(health.lastSweep).toBe(T0);
+	});
+
+	it('gives a failed backup newer than the good one as its cause only — no raw error, no path — until one succeeds', async () => {
+		const { db, dir } = await testDb();
+		const clock = new FakeClock(T0);
+		const viewer = await insertOperator(db, clock, 'vic', 'viewer');
+		const read = () => consoleCaller(db, clock, dir, viewer).health.read();
+		const backupFolder = path.join(dir, 'backups');
+
+		await recordBackupFailure(db, clock, new Error(`EACCES: permission denied, mkdir '${backupFolder}'`));
+		expect((await read()).lastBackupFailure).toEqual({ at: T0, cause: 'no-permission' });
+
+		clock.advance(HOUR);
+		const good = clock.now().toISOString();
+		await recordBackupSuccess(db, clock, {
+			file: path.join(backupFolder, 'app-20270401-100000.db.gz'),
+			bytes: 19_008,
+			takenAt: good,
+			removed: []
+		});
+		// The good backup came after: the old failure is overcome and not shown.
+		expect((await read()).lastBackupFailure).toBeNull();
+
+		clock.advance(24 * HOUR);
+		await recordBackupFailure(db, clock, new Error(`ENOSPC: no space left on device, write '${backupFolder}/app.db'`));
+		const health = await read();
+		expect(health.lastBackupFailure).toEqual({ at: clock.now().toISOString(), cause: 'disk-full' });
+		expect(health.lastBackup?.at).toBe(good);
+		expect(JSON.stringify(health)).not.toContain(dir);
+		expect(JSON.stringify(health)).not.toContain('ENOSPC');
 	});
 });

@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ChangeFeed, changeFeedFor, watchSnapshots } from '../../src/lib/server/console/change-feed.ts';
 import { readLiveSnapshot } from '../../src/lib/server/console/live-snapshot.ts';
+import { queueGuestNotice } from '../../src/lib/server/jobs/guest-notices.repository.ts';
+import { jobProblemWords } from '../../src/lib/components/console/job/job-words.ts';
 import { silentLogger, type Logger } from '../../src/lib/server/log/logger.ts';
 import { FakeClock, systemClock } from '../../src/lib/server/time/clock.ts';
 import { useTestDb } from '../helpers/test-db.ts';
@@ -99,5 +101,31 @@ describe('live console data', () => {
 			quotaDayStart: '2026-03-01T08:00:00.000Z'
 		});
 		expect(live.packsPerHour.at(-1)?.count).toBe(1);
+	});
+
+	it('gives a failed job its failure notice, so the jobs table says what its job page says', async () => {
+		const { db } = await freshDb();
+		const clock = new FakeClock('2026-03-01T18:00:00.000Z');
+		const guest = 3330003n;
+		const [failed, done] = await insertGuest(db, clock, {
+			id: guest,
+			jobs: [{ status: 'failed' }, { status: 'done' }]
+		});
+		await db.job.update({ where: { jobId: failed! }, data: { error: 'RefusedError: SAFETY at candidate 0' } });
+		await db.$transaction((tx) =>
+			queueGuestNotice(
+				tx,
+				{ jobId: failed!, telegramUserId: guest },
+				{ kind: 'failure', textKey: 'refused' },
+				clock.now().toISOString()
+			)
+		);
+		const live = await readLiveSnapshot(db, clock, { deadlineMinutes: 20, imageQuotaPerDay: null, imageWarnAt: null });
+		const byId = new Map(live.recentJobs.map((j) => [j.jobId, j]));
+		expect(byId.get(failed!)?.notices).toEqual([{ kind: 'failure', textKey: 'refused', state: 'queued' }]);
+		expect(byId.get(done!)?.notices).toEqual([]);
+		expect(jobProblemWords(byId.get(failed!)!)).toBe(
+			'the image service refused to draw this photo — the guest is being told'
+		);
 	});
 });

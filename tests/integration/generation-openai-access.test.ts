@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeWithoutResets, keepConnectionsLikeAFrontEnd } from '../../tools/http-front.ts';
 import { readQueuePause } from '../../src/lib/server/jobs/queue-pause.ts';
 import { createLogger } from '../../src/lib/server/log/logger.ts';
 import { readMaintenance } from '../../src/lib/server/settings/maintenance.ts';
@@ -10,6 +11,9 @@ import { runModelCheck } from '../../src/worker/tasks/model-check.task.ts';
 import { sendPacingFor } from '../helpers/send-pacing.ts';
 import { waitFor } from './generation-gemini-harness.ts';
 import { useGenerationWorld } from './generation-harness.ts';
+
+/** A request the stopped worker still has in flight finishes; one still open after this is cut. */
+const STAND_IN_CLOSE_GRACE_MS = 1_000;
 
 /**
  * OpenAI refusing our access (401: the key; 403: a country it does not serve, or a model the
@@ -75,6 +79,7 @@ function startRefusingOpenAi(
 			res.end(JSON.stringify({ error: { ...refusal.error, param: null } }));
 		});
 	});
+	keepConnectionsLikeAFrontEnd(server);
 	return new Promise((resolve) =>
 		server.listen(0, '127.0.0.1', () =>
 			resolve({
@@ -88,13 +93,14 @@ function startRefusingOpenAi(
 }
 
 describe('OpenAI refusing our access pauses the queue', () => {
-	const worlds = useGenerationWorld('gen-openai-access-');
 	let server: Server | undefined;
+	// Registered before the world so it runs after the world's own afterEach (vitest runs after-hooks
+	// as a stack): the worker loop stops first, and a request it still has in flight gets its answer.
 	afterEach(async () => {
-		server?.closeAllConnections();
-		await new Promise((resolve) => server?.close(resolve));
+		if (server) await closeWithoutResets(server, STAND_IN_CLOSE_GRACE_MS);
 		server = undefined;
 	});
+	const worlds = useGenerationWorld('gen-openai-access-');
 
 	it.each(Object.entries(REFUSALS))(
 		'%s: paused with the reason, admins told once, no attempt spent; the model check passing lifts it',

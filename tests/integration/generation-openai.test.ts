@@ -2,8 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeWithoutResets, keepConnectionsLikeAFrontEnd } from '../../tools/http-front.ts';
 import { drawFromPrompt } from '../../tools/fake-gemini/draw.ts';
 import { useGenerationWorld, waitForJobStatus } from './generation-harness.ts';
+
+/** A request the stopped worker still has in flight finishes; one still open after this is cut. */
+const STAND_IN_CLOSE_GRACE_MS = 1_000;
 
 /**
  * A small fake of OpenAI's images API: POST /v1/images/edits (multipart, Bearer key) answering
@@ -61,18 +65,20 @@ async function startFakeOpenAi(): Promise<{
 		});
 		req.pipe(bb);
 	});
+	keepConnectionsLikeAFrontEnd(server);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, server };
 }
 
 describe('generation through the openai provider and a fake images API', () => {
-	const worlds = useGenerationWorld('gen-openai-');
 	let server: Server | undefined;
+	// Registered before the world so it runs after the world's own afterEach (vitest runs after-hooks
+	// as a stack): the worker loop stops first, and a request it still has in flight gets its answer.
 	afterEach(async () => {
-		server?.closeAllConnections();
-		await new Promise((resolve) => server?.close(resolve));
+		if (server) await closeWithoutResets(server, STAND_IN_CLOSE_GRACE_MS);
 		server = undefined;
 	});
+	const worlds = useGenerationWorld('gen-openai-');
 
 	it('draws anchor and sheets through the images API, records usage with per-token image cost, delivers the set', async () => {
 		const fake = await startFakeOpenAi();

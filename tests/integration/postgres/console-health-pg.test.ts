@@ -102,7 +102,9 @@ describe('console Health on PostgreSQL', () => {
 		if (health.db.storage !== 'server') throw new Error('not the database server view');
 		// keep: 5 here (the product keeps 14): the backup pruned the planted ones beyond the newest five.
 		const kept = [path.basename(backup.file), ...planted.slice(-4).reverse()];
-		expect(health.db.backups.dir).toBe(backupDir);
+		// The folder stays on the server: the page says where in words, and no path reaches the browser.
+		expect(health.db.backups).not.toHaveProperty('dir');
+		expect(JSON.stringify(health)).not.toContain(backupDir);
 		expect(health.db.backups.kept).toBe(14);
 		expect(health.db.backups.files).toEqual(
 			kept.map((name) => ({ name, bytes: statSync(path.join(backupDir, name)).size, takenAt: expect.any(String) }))
@@ -127,7 +129,7 @@ describe('console Health on PostgreSQL', () => {
 		const health = await pgConsoleCaller(db, clock, url, dataDir, path.join(dataDir, 'none-yet'), viewer).health.read();
 		expect(health.db).toMatchObject({
 			storage: 'server',
-			backups: { dir: path.join(dataDir, 'none-yet'), kept: 14, files: [] }
+			backups: { kept: 14, files: [] }
 		});
 	});
 });

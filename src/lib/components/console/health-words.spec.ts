@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
 	SERVICE_STATUS_WORDS,
+	backupFailureWords,
 	backupWords,
 	dayAndTime,
 	providerErrorWords,
@@ -23,6 +24,26 @@ describe('the Health page in words', () => {
 		const words = backupWords({ at: '2026-12-03T03:00:00.000Z', bytes: 12 * 1024 ** 2 }, now, 'UTC');
 		expect(words).toBe('Today 03:00 · 12.0 MB · kept on the server’s disk');
 		expect(backupWords(null, now)).toBe('none yet: the worker takes one a day');
+	});
+
+	it('says a failed backup newer than the good one in words, with when the previous one was', () => {
+		const good = { at: '2026-12-02T03:00:00.000Z' };
+		expect(backupFailureWords({ at: '2026-12-03T03:00:00.000Z', cause: 'disk-full' }, good, now, 'UTC')).toBe(
+			'The backup at 03:00 failed: the disk was full — the previous one is from yesterday 03:00'
+		);
+		expect(backupFailureWords({ at: '2026-12-02T04:00:00.000Z', cause: 'unknown' }, null, now, 'UTC')).toBe(
+			'The backup of yesterday 04:00 failed; the worker’s log has the details — there is no good backup yet'
+		);
+		expect(
+			backupFailureWords(
+				{ at: '2026-12-03T03:00:00.000Z', cause: 'tool-missing' },
+				{ at: '2026-11-28T03:00:00.000Z' },
+				now,
+				'UTC'
+			)
+		).toBe(
+			'The backup at 03:00 failed: pg_dump of the database server’s version is not installed — the previous one is from 28 Nov 03:00'
+		);
 	});
 
 	it('reads the safety copies’ time from their names and never shows the names', () => {

@@ -1,3 +1,4 @@
+import type { BackupFailureCause } from '../../server/backup/backup-failure.ts';
 import { providerAnswerWords } from '../../schemas/api-usage-view.ts';
 import { formatBytes } from './format.ts';
 
@@ -24,6 +25,43 @@ export function dayAndTime(iso: string, now: Date, timeZone?: string): string {
 export function backupWords(backup: { at: string; bytes: number } | null, now: Date, timeZone?: string): string {
 	if (!backup) return 'none yet: the worker takes one a day';
 	return `${dayAndTime(backup.at, now, timeZone)} · ${formatBytes(backup.bytes)} · kept on the server’s disk`;
+}
+
+/** What went wrong, in words; an unknown cause points to the log rather than showing a raw error. */
+export const BACKUP_FAILURE_CAUSE_WORDS: Record<BackupFailureCause, string> = {
+	'disk-full': 'failed: the disk was full',
+	'no-permission': 'failed: the worker may not write to the backups folder',
+	'database-unreachable': 'failed: the database did not answer',
+	'tool-missing': 'failed: pg_dump of the database server’s version is not installed',
+	'check-failed': 'failed: the copy did not pass its check',
+	unknown: 'failed; the worker’s log has the details'
+};
+
+/** "at 03:00" today, else "of yesterday 03:00" / "of 2 Dec 03:00". */
+function failedWhen(iso: string, now: Date, timeZone?: string): string {
+	const moment = dayAndTime(iso, now, timeZone);
+	return moment.startsWith('Today ') ? `at ${moment.slice('Today '.length)}` : `of ${lowerFirst(moment)}`;
+}
+
+function lowerFirst(words: string): string {
+	return words.charAt(0).toLowerCase() + words.slice(1);
+}
+
+/**
+ * The last backup failed after the last good one: "The backup at 03:00 failed: the disk was full —
+ * the previous one is from yesterday 03:00". The worker tries again the next hour.
+ */
+export function backupFailureWords(
+	failure: { at: string; cause: BackupFailureCause },
+	lastGood: { at: string } | null,
+	now: Date,
+	timeZone?: string
+): string {
+	const what = BACKUP_FAILURE_CAUSE_WORDS[failure.cause] ?? BACKUP_FAILURE_CAUSE_WORDS.unknown;
+	const previous = lastGood
+		? `the previous one is from ${lowerFirst(dayAndTime(lastGood.at, now, timeZone))}`
+		: 'there is no good backup yet';
+	return `The backup ${failedWhen(failure.at, now, timeZone)} ${what} — ${previous}`;
 }
 
 /** `app.db.bak-20261203-140200-reset` → its moment (the stamp is UTC), or null for another name. */

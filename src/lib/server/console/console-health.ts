@@ -1,5 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { readBackupFailureSince, type BackupFailureView } from '../backup/backup-failure.ts';
 import { LAST_SWEEP_KEY, readLastBackup } from '../backup/backup-status.ts';
 import type { DatabaseTarget } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
@@ -16,7 +17,7 @@ import { readBotTokenRefusal } from '../settings/bot-token-refusal.ts';
  * The Health page: the service's state (what public /health reduces to a status word: the pause
  * and its reason, the worker's heartbeat, the image provider), storage, housekeeping and versions.
  * Last sweep and last backup are settings the lifecycle tasks write (`last_sweep_at`,
- * `last_backup`); until they do, the page says so. The database part depends on the engine
+ * `last_backup`, `last_backup_failure`); until they do, the page says so. The database part depends on the engine
  * (health/database-health.ts); on PostgreSQL the web processes are listed next to the workers.
  */
 export interface ConsoleHealth {
@@ -29,6 +30,8 @@ export interface ConsoleHealth {
 	lastSweep: string | null;
 	/** The last good daily backup: when, its file's name (not the server's path) and size; null until one. */
 	lastBackup: { at: string; fileName: string; bytes: number } | null;
+	/** The last failed backup when newer than the last good one: when, and its cause (never the raw error). */
+	lastBackupFailure: BackupFailureView | null;
 	workers: ProcessView[];
 	/** Registered on PostgreSQL only (worker-registry.ts says why); always empty on SQLite. */
 	webProcesses: ProcessView[];
@@ -51,12 +54,12 @@ export interface ConsoleHealthDeps {
 
 export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<ConsoleHealth> {
 	const now = deps.clock.now();
-	const [service, db, disk, lastSweep, lastBackup, workers, webProcesses, providers, bot] = await Promise.all([
+	const [service, db, disk, lastSweep, backups, workers, webProcesses, providers, bot] = await Promise.all([
 		readHealthDetails(deps),
 		readDatabaseHealth(deps),
 		diskSpace(deps.dataDir),
 		readSetting(deps.db, LAST_SWEEP_KEY),
-		readLastBackup(deps.db).then((b) => (b ? { at: b.at, fileName: path.basename(b.file), bytes: b.bytes } : null)),
+		readBackups(deps.db),
 		readProcesses(deps.db, 'worker', now),
 		readProcesses(deps.db, 'web', now),
 		readProvidersView(deps.db, deps.clock),
@@ -68,12 +71,20 @@ export async function readConsoleHealth(deps: ConsoleHealthDeps): Promise<Consol
 		db,
 		disk,
 		lastSweep,
-		lastBackup,
+		...backups,
 		workers,
 		webProcesses,
 		versions: { app: deps.version, node: process.version },
 		providers,
 		bot
+	};
+}
+
+async function readBackups(db: Db): Promise<Pick<ConsoleHealth, 'lastBackup' | 'lastBackupFailure'>> {
+	const last = await readLastBackup(db);
+	return {
+		lastBackup: last && { at: last.at, fileName: path.basename(last.file), bytes: last.bytes },
+		lastBackupFailure: await readBackupFailureSince(db, last)
 	};
 }
 

@@ -17,6 +17,7 @@ import { startOfDayIn } from '../time/zoned-day.ts';
 import { guestLabel } from './guest-label.ts';
 import { readProvidersView, type ProvidersView } from './provider-health.ts';
 import { readAll } from './read-all.ts';
+import type { FailureNotice } from '../../components/console/job/job-words.ts';
 
 /** The Live page: what an operator glances at during an event. */
 const RECENT_FINISHED = 15;
@@ -30,7 +31,10 @@ export interface LiveJob {
 	createdAt: string;
 	updatedAt: string;
 	attempts: number;
+	/** Kept for the failure's cause (job-words.ts reads it); the page shows words, not this. */
 	error: string | null;
+	/** A failed job's failure or deadline notice (what it told the guest); empty for the others. */
+	notices: FailureNotice[];
 	/** Active jobs: when the hard deadline falls, the pauses so far added to it (they hold the deadline). */
 	deadlineAt?: string;
 }
@@ -103,6 +107,10 @@ async function readJobs(
 	});
 	const users = await db.user.findMany({ where: { telegramUserId: { in: jobs.map((j) => j.telegramUserId) } } });
 	const byId = new Map(users.map((u) => [u.telegramUserId, u]));
+	const notices = await readFailureNotices(
+		db,
+		jobs.filter((j) => j.status === 'failed').map((j) => j.jobId)
+	);
 	return jobs.map((job) => ({
 		jobId: job.jobId,
 		status: jobStatusSchema.parse(job.status),
@@ -111,8 +119,24 @@ async function readJobs(
 		createdAt: job.createdAt,
 		updatedAt: job.updatedAt,
 		attempts: job.attempts,
-		error: job.error
+		error: job.error,
+		notices: notices.get(job.jobId) ?? []
 	}));
+}
+
+/** The failure and deadline notices of failed jobs: why each failed and whether the guest heard. */
+async function readFailureNotices(db: Db, jobIds: number[]): Promise<Map<number, FailureNotice[]>> {
+	if (jobIds.length === 0) return new Map();
+	const rows = await db.guestNotice.findMany({
+		where: { jobId: { in: jobIds }, kind: { in: ['failure', 'deadline'] } },
+		orderBy: { id: 'asc' },
+		select: { jobId: true, kind: true, textKey: true, state: true }
+	});
+	const byJob = new Map<number, FailureNotice[]>();
+	for (const { jobId, ...notice } of rows) {
+		byJob.set(jobId, [...(byJob.get(jobId) ?? []), notice]);
+	}
+	return byJob;
 }
 
 async function addDeadlines(db: Db, now: Date, deadlineMinutes: number, jobs: LiveJob[]): Promise<void> {

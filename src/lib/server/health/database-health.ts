@@ -35,8 +35,8 @@ export interface ServerDatabaseHealth extends EngineHealth {
 	storage: 'server';
 	/** host:port/database. */
 	target: string;
-	/** files: newest first; null when BACKUP_DIR cannot be read. */
-	backups: { dir: string; kept: number; files: { name: string; bytes: number; takenAt: string | null }[] | null };
+	/** files: newest first; null when BACKUP_DIR cannot be read. No folder: server paths stay on the server. */
+	backups: { kept: number; files: { name: string; bytes: number; takenAt: string | null }[] | null };
 }
 
 export interface DatabaseHealthDeps {
@@ -85,10 +85,10 @@ async function readServerDatabaseBytes(db: Db): Promise<number | null> {
 function readDumpBackups(dir: string): ServerDatabaseHealth['backups'] {
 	try {
 		const files = listBackups(dir).map(({ name, bytes, takenAt }) => ({ name, bytes, takenAt }));
-		return { dir, kept: BACKUPS_KEPT, files };
+		return { kept: BACKUPS_KEPT, files };
 	} catch {
 		// Not readable by the web process (permissions, a file pruned while listed): say so, not "none".
-		return { dir, kept: BACKUPS_KEPT, files: null };
+		return { kept: BACKUPS_KEPT, files: null };
 	}
 }
 

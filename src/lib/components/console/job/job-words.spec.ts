@@ -5,6 +5,7 @@ import {
 	FAILURE_WORDS,
 	failureReasonOf,
 	jobHeadline,
+	jobProblemWords,
 	photoToLinkWords,
 	stageName,
 	stageTimeline,
@@ -87,6 +88,22 @@ describe('the job headline', () => {
 			'Waiting to try again for Ali (2 attempts so far)'
 		);
 		expect(jobHeadline({ ...base, status: 'delivering' }, clockTime)).toBe('Making the Telegram set for Ali');
+	});
+
+	it('gives the Live jobs table the same failure sentence, never the stored error', () => {
+		const noFace = [{ kind: 'failure', textKey: 'no_face', state: 'sent' }];
+		const error = 'NoFaceFound: changed by hand at /srv/kiosk/selfies/1.jpg';
+		expect(jobProblemWords({ status: 'failed', attempts: 1, error, notices: noFace })).toBe(
+			'the picture had no face — the guest was told'
+		);
+		expect(jobProblemWords({ status: 'failed', attempts: 1, error, notices: [] })).toBe('the picture had no face');
+		expect(jobProblemWords({ status: 'failed', attempts: 2, error: 'changed by hand', notices: [] })).toBe(
+			'drawing kept failing (2 attempts)'
+		);
+		expect(jobProblemWords({ status: 'queued', attempts: 1, error: 'HTTP 503 at /v1beta', notices: [] })).toBe(
+			'an attempt failed; it is being tried again'
+		);
+		expect(jobProblemWords({ status: 'done', attempts: 2, error: 'HTTP 503', notices: [] })).toBe('');
 	});
 
 	it('has operator words for every failure the guest has a text for', () => {

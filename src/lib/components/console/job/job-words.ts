@@ -64,6 +64,30 @@ export function toldWords(state: string | null): string | null {
 	}
 }
 
+export interface FailureFacts {
+	attempts: number;
+	error: string | null;
+	notices: FailureNotice[];
+}
+
+/** What went wrong and whether the guest heard: "the picture had no face — the guest was told". */
+export function failureSentence(facts: FailureFacts): string {
+	const reason = failureReasonOf(facts.notices, facts.error);
+	const notice = facts.notices.find((n) => n.kind === 'deadline' || n.kind === 'failure');
+	const told = toldWords(notice?.state ?? null);
+	return `${failureWords(reason, facts)}${told ? ` — ${told}` : ''}`;
+}
+
+/**
+ * A jobs table's "what went wrong" cell (Live): a failed job's failure sentence, as its job page
+ * says it; a job being tried again says so; the stored error itself is only on the job page's debug part.
+ */
+export function jobProblemWords(job: FailureFacts & { status: string }): string {
+	if (job.status === 'failed') return failureSentence(job);
+	if (job.error && job.status !== 'done') return 'an attempt failed; it is being tried again';
+	return '';
+}
+
 /** Each stage the worker records (jobs/job-progress.ts) and each stage a provider call is booked under. */
 export const STAGE_NAMES: Record<JobStage, string> & Record<string, string> = {
 	queued: 'Photo received',
@@ -167,12 +191,8 @@ export function jobHeadline(facts: HeadlineFacts, clockTime: (iso: string) => st
 	switch (facts.status) {
 		case 'done':
 			return `Sent to ${facts.guestName} at ${clockTime(facts.linkSentAt ?? facts.updatedAt)}`;
-		case 'failed': {
-			const reason = failureReasonOf(facts.notices, facts.error);
-			const notice = facts.notices.find((n) => n.kind === 'deadline' || n.kind === 'failure');
-			const told = toldWords(notice?.state ?? null);
-			return `Failed: ${failureWords(reason, facts)}${told ? ` — ${told}` : ''}`;
-		}
+		case 'failed':
+			return `Failed: ${failureSentence(facts)}`;
 		case 'queued':
 			return facts.attempts > 0
 				? `Waiting to try again for ${facts.guestName} (${facts.attempts} ${facts.attempts === 1 ? 'attempt' : 'attempts'} so far)`
