@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signInOwnOperator } from './console-operator.ts';
+import { expectToast } from './toasts.ts';
 
 /**
  * The Kiosks page against the running product: an operator adds a kiosk, a tablet (a second
@@ -49,7 +50,7 @@ test('Kiosks: add, pair by link, set the staff PIN, rename, revoke', async ({ pa
 
 	await page.getByLabel('New staff PIN (4 to 12 digits)').fill('2468');
 	await page.getByRole('button', { name: 'Set PIN' }).click();
-	await expect(page.getByText('Staff PIN saved.')).toBeVisible();
+	await expectToast(page, 'Staff PIN saved.');
 	await expect(page.getByTestId('staff-pin-state')).toContainText(`PIN is set — Set by ${ME.username}`);
 
 	await tablet.getByRole('button', { name: 'Staff' }).click();

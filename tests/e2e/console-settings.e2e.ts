@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { withE2eDb } from './console-operator.ts';
+import { expectToast } from './toasts.ts';
 
 // The owner changes the sales group and the pack limit on the Settings page, and the running worker
 // uses both without a restart: the next lead card goes to the new chat, and a guest who already has
@@ -82,11 +83,16 @@ async function startAgain(label: string): Promise<SessionState> {
 	return state();
 }
 
+/** One setting's block on the page: its field, its buttons, its hint, origin and error. */
+function settingField(page: Page, label: string) {
+	return page.locator('[data-setting]').filter({ has: page.getByLabel(label, { exact: true }) });
+}
+
 async function setField(page: Page, label: string, value: string): Promise<void> {
-	const field = page.locator('.field').filter({ has: page.getByLabel(label, { exact: true }) });
+	const field = settingField(page, label);
 	await field.getByLabel(label, { exact: true }).fill(value);
-	await field.getByRole('button', { name: 'Save' }).click();
-	await expect(page.getByRole('status')).toContainText(`${label} saved`);
+	await field.getByRole('button', { name: `Save ${label}`, exact: true }).click();
+	await expectToast(page, `${label} saved.`);
 	await expect(field.getByText(`Set on the console by ${OWNER.username}`)).toBeVisible();
 }
 
@@ -113,9 +119,9 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 	).toBeVisible();
 
 	// A wrong value is refused in a sentence under its field, and nothing is saved.
-	const packs = page.locator('.field').filter({ has: page.getByLabel('Packs per guest', { exact: true }) });
+	const packs = settingField(page, 'Packs per guest');
 	await packs.getByLabel('Packs per guest', { exact: true }).fill('many');
-	await packs.getByRole('button', { name: 'Save' }).click();
+	await page.getByRole('button', { name: 'Save Packs per guest', exact: true }).click();
 	await expect(packs.getByRole('alert')).toHaveText('Packs per guest: Enter a whole number from 1 to 100.');
 
 	// With the limit still 1, the guest's next /start gets their existing pack.
@@ -156,9 +162,9 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 	// guest is handed their pack again), so the specs after this one find the product as it was.
 	await page.goto('/console/settings');
 	for (const label of ['Sales group chat id', 'Packs per guest']) {
-		const field = page.locator('.field').filter({ has: page.getByLabel(label, { exact: true }) });
-		await field.getByRole('button', { name: 'Use the default' }).click();
-		await expect(page.getByRole('status')).toContainText(`${label} is back to the environment’s value`);
+		const field = settingField(page, label);
+		await field.getByRole('button', { name: `Use the default for ${label}`, exact: true }).click();
+		await expectToast(page, `${label} is back to the environment’s value.`);
 		await expect(field.getByText(/^From the environment/)).toBeVisible();
 	}
 	await expect
@@ -184,7 +190,7 @@ test('a bot token Telegram refused: the Settings page says so under the token, t
 		await signInOwner(page);
 		const nav = page.getByRole('navigation', { name: 'Console pages' });
 		await nav.getByRole('link', { name: 'Settings' }).click();
-		const token = page.locator('.field').filter({ has: page.getByLabel('Telegram bot token', { exact: true }) });
+		const token = page.locator('[data-secret]').filter({ has: page.getByLabel('Telegram bot token', { exact: true }) });
 		await expect(token.getByRole('alert')).toContainText(sentence);
 		await nav.getByRole('link', { name: 'Health' }).click();
 		await expect(page.getByText(`new token refused`)).toBeVisible();

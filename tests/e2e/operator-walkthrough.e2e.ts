@@ -2,8 +2,8 @@ import { createControlClient } from '../../tools/telegram-emulator/control-clien
 import { signInOwnOperator } from './console-operator.ts';
 import { guestChoosesOutfit, startAndReadToken, test } from './kiosk-steps.ts';
 import { checkPage } from './page-check.ts';
-import { expect } from './product-stack.ts';
 import { expectToast } from './toasts.ts';
+import { expect } from './product-stack.ts';
 import {
 	guestScans,
 	plantGuestWithPacks,
@@ -94,7 +94,7 @@ test('an operator runs an event from the console alone: kiosk, PIN, settings, ev
 	await test.step('3. the staff PIN: set on the Kiosks page, asked by the tablet’s staff reset', async () => {
 		await page.getByLabel('New staff PIN (4 to 12 digits)').fill(PIN);
 		await page.getByRole('button', { name: 'Set PIN' }).click();
-		await expect(page.getByText('Staff PIN saved.')).toBeVisible();
+		await expectToast(page, 'Staff PIN saved.');
 		await expect(page.getByTestId('staff-pin-state')).toContainText(`PIN is set — Set by ${OWNER.username}`);
 		await checkPage(page, testInfo, '3-kiosks-pin');
 

@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test';
 import type { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
+import { expectToast } from './toasts.ts';
 import { expect, type ProductStack } from './product-stack.ts';
 import { startAndReadToken } from './kiosk-steps.ts';
 
@@ -93,29 +94,21 @@ export async function plantNewsGuest(
 	);
 }
 
-/**
- * One setting's Save on the Settings page. The field is found by its label; its Save is the button
- * beside the field (the innermost block holding both), since every field's button says "Save".
- */
+/** One setting's block on the Settings page (its field, buttons, hint and origin), found by its label. */
 export function settingControl(page: Page, label: string) {
-	return page
-		.locator('div')
-		.filter({ has: page.getByLabel(label, { exact: true }) })
-		.last();
+	return page.locator('[data-setting]').filter({ has: page.getByLabel(label, { exact: true }) });
 }
 
+/** Each Save is named after its field for screen readers ("Save Packs per guest"). */
 export async function saveSetting(page: Page, label: string, value: string): Promise<void> {
-	const control = settingControl(page, label);
-	await control.getByLabel(label, { exact: true }).fill(value);
-	await control.getByRole('button', { name: 'Save' }).click();
-	await expect(page.getByRole('status').filter({ hasText: `${label} saved` })).toBeVisible();
+	await settingControl(page, label).getByLabel(label, { exact: true }).fill(value);
+	await page.getByRole('button', { name: `Save ${label}`, exact: true }).click();
+	await expectToast(page, `${label} saved.`);
 }
 
 export async function useDefaultSetting(page: Page, label: string): Promise<void> {
-	await settingControl(page, label).getByRole('button', { name: 'Use the default' }).click();
-	await expect(
-		page.getByRole('status').filter({ hasText: `${label} is back to the environment’s value` })
-	).toBeVisible();
+	await page.getByRole('button', { name: `Use the default for ${label}`, exact: true }).click();
+	await expectToast(page, `${label} is back to the environment’s value.`);
 }
 
 export type SessionState = { status: string; notice: string | null };
