@@ -22,7 +22,7 @@ const storedFailureSchema = z.object({ at: z.string(), error: z.string() });
 const CAUSES: [RegExp, BackupFailureCause][] = [
 	[/ENOSPC|no space left on device|disk (is )?full/i, 'disk-full'],
 	[/EACCES|EPERM|EROFS|permission denied|read-only file system/i, 'no-permission'],
-	[/no pg_dump of PostgreSQL|ENOENT.*pg_dump|pg_dump.*not found/i, 'tool-missing'],
+	[/no pg_dump\b|ENOENT.*pg_dump|pg_dump.*not found/i, 'tool-missing'],
 	[
 		/ECONNREFUSED|could not connect|connection (to server )?.*(refused|failed)|cannot open the database/i,
 		'database-unreachable'
