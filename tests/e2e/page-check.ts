@@ -14,9 +14,20 @@ export const VIEWPORTS = [
 
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-/** A page that is still loading its live data shows "Loading …" (LiveState) with aria-busy. */
+/**
+ * A page that is still loading its live data shows "Loading …" (LiveState) with aria-busy. A page
+ * may also be mid-transition: a toast that just appeared fades in, and axe measures the contrast of
+ * its half-transparent text. So this also waits for every finite animation and transition (endless
+ * ones, such as spinners, never finish and are left alone).
+ */
 export async function waitUntilSettled(page: Page): Promise<void> {
 	await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+	await page.evaluate(async () => {
+		// Two frames, so a transition that a just-mounted element starts on its first frame has begun.
+		for (let frame = 0; frame < 2; frame++) await new Promise((done) => requestAnimationFrame(done));
+		const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+		await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+	});
 }
 
 /** Serious and critical violations, one line each: rule, what it asks, and the elements that break it. */
