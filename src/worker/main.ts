@@ -22,6 +22,7 @@ import { Scheduler } from './scheduler.ts';
 import { RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
 import { ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
 import { loadSettingsSecretKey } from '../lib/server/settings/secret-box.ts';
+import { keepRetiredBotToken } from '../lib/server/settings/retired-bots.ts';
 import { readSecretsInForce } from '../lib/server/settings/console-secrets.ts';
 import type { Config } from '../lib/server/config/config.ts';
 import { taskPeriodClaims } from '../lib/server/fleet/task-periods.ts';
@@ -138,7 +139,8 @@ async function main(): Promise<void> {
 		// The notices' client already records into the message history: only the new bot's own api is added.
 		buildBot: (token) => createBot({ ...config.telegram, token }, botDeps),
 		switched: (me) => (queueDeps.botUsername = async () => me.username),
-		alertAdmins: async (text) => alertAdmins(queueDeps.alerts, (await runtime.read()).adminIds, text)
+		alertAdmins: async (text) => alertAdmins(queueDeps.alerts, (await runtime.read()).adminIds, text),
+		retireBot: (retired) => keepRetiredBotToken(db, clock, secretKey, retired)
 	});
 	// Aborted first thing on stop: outboxes and redraws end their pass, in-flight draws are abandoned.
 	const stopping = new AbortController();

@@ -1,85 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatCooldown } from '../../src/lib/server/telegram/flood-control.ts';
-import { parseConfig } from '../../src/lib/server/config/config.ts';
 import { readBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
 import { silentLogger } from '../../src/lib/server/log/logger.ts';
 import { readBotTokenRefusal } from '../../src/lib/server/settings/bot-token-refusal.ts';
-import { readSecretsInForce, replaceSecret } from '../../src/lib/server/settings/console-secrets.ts';
-import { alertAdmins } from '../../src/lib/server/telegram/admin-alerts.ts';
-import { BotTokenInForce } from '../../src/lib/server/telegram/bot-token.ts';
-import { createOutboxApi } from '../../src/lib/server/telegram/outbox-api.ts';
-import { FakeClock, MINUTE } from '../../src/lib/server/time/clock.ts';
-import { BotTokenSwitch, botTokenToStartWith } from '../../src/worker/bot/bot-token-switch.ts';
-import { createBot } from '../../src/worker/bot/index.ts';
-import { BotRunner } from '../../src/worker/bot/runner.ts';
-import { UpdatesLeaseKeeper } from '../../src/worker/bot/updates-lease.ts';
+import { MINUTE } from '../../src/lib/server/time/clock.ts';
+import { botTokenToStartWith } from '../../src/worker/bot/bot-token-switch.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
 import { useTestDb } from '../helpers/test-db.ts';
-import { botDepsFor } from '../helpers/bot-deps.ts';
-import { botRunnerDeps } from '../helpers/bot-runner.ts';
-
-const TOKEN_A = '1000000001:bot-a-secret-0123456789abcdef';
-const TOKEN_B = '2000000002:bot-b-secret-0123456789abcdef';
-/** Bot A's id with another secret: what a revoked or mistyped token looks like to Telegram (401). */
-const WRONG_TOKEN = '1000000001:not-the-right-secret-0123456789';
-const OWNER = { name: 'owner', ip: null };
-const ADMIN_ID = 777001;
-
-/** The worker's bot side as main.ts builds it: token in force, bot, runner, updates lease, token switch. */
-async function startWorker(testDb: ReturnType<typeof useTestDb>, emulator: TelegramEmulator) {
-	const { db, dbPath, dir } = await testDb();
-	const clock = new FakeClock('2027-03-01T09:00:00.000Z');
-	const env = parseConfig({
-		DB_PATH: dbPath,
-		DATA_DIR: dir,
-		TELEGRAM_BOT_TOKEN: TOKEN_A,
-		TELEGRAM_API_ROOT: emulator.url,
-		SETTINGS_SECRET_KEY: 'ab'.repeat(32),
-		ADMIN_TELEGRAM_IDS: String(ADMIN_ID)
-	});
-	const tokenInForce = new BotTokenInForce(TOKEN_A);
-	const config = { ...env, telegram: { ...env.telegram, tokenInForce } };
-	const deps = botDepsFor(db, clock, config);
-	const runner = new BotRunner(createBot(config.telegram, deps), botRunnerDeps(db, clock), config.telegram);
-	const keeper = new UpdatesLeaseKeeper({ db, clock, logger: silentLogger, poller: runner, holder: 'w1', sole: true });
-	// The admins' alerts go through an outbox client built once, before any switch: it must follow the token.
-	const alertApi = createOutboxApi(config.telegram);
-	let packNameBot = 'unknown';
-	const newSwitch = () =>
-		new BotTokenSwitch({
-			db,
-			clock,
-			logger: silentLogger,
-			apiRoot: config.telegram.apiRoot,
-			tokenInForce,
-			runner,
-			buildBot: (token) => createBot({ ...config.telegram, token }, deps),
-			switched: (me) => (packNameBot = me.username),
-			alertAdmins: (text) =>
-				alertAdmins(
-					{ db, clock, api: alertApi, logger: silentLogger, pacing: deps.sendPacing, cooldown: new ChatCooldown() },
-					[BigInt(ADMIN_ID)],
-					text
-				)
-		});
-	const tokenSwitch = newSwitch();
-	const secretKey = Buffer.from('ab'.repeat(32), 'hex');
-	const world = {
-		db,
-		clock,
-		runner,
-		keeper,
-		alertApi,
-		newSwitch,
-		packNameBot: () => packNameBot,
-		/** The owner saves a token on the Settings page (the console's own use case). */
-		saveToken: (token: string) => replaceSecret({ db, clock, config, secretKey }, OWNER, 'telegramBotToken', token),
-		/** One runtime-settings pass as the worker runs it every 5 s: the token in force goes to the switch. */
-		settingsPass: async (via = tokenSwitch) =>
-			via.apply((await readSecretsInForce(db, secretKey, config)).telegramBotToken)
-	};
-	return world;
-}
+import { ADMIN_ID, startWorker, TOKEN_A, TOKEN_B, WRONG_TOKEN } from '../helpers/token-switch-world.ts';
 
 describe('a bot token replaced on the console is taken without a restart', () => {
 	const testDb = useTestDb('bot-token-switch-');

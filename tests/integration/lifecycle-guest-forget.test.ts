@@ -121,7 +121,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		expect(await isPackNameRetired(db, key, BigInt(user.id), packName)).toBe(true);
 
 		// Pressing the old button again, or asking again, finds nothing left.
-		expect(await forgetGuest(deps, { deleteStickerSet: async () => true }, BigInt(user.id))).toEqual({
+		expect(await forgetGuest(deps, async () => ({ deleteStickerSet: async () => true }), BigInt(user.id))).toEqual({
 			kind: 'nothing'
 		});
 	}, 60_000);
@@ -152,7 +152,7 @@ describe('/forget in the bot: the guest erases themselves', () => {
 				);
 			}
 		};
-		expect(await forgetGuest(deps, refusing, BigInt(user.id))).toEqual({ kind: 'failed' });
+		expect(await forgetGuest(deps, async () => refusing, BigInt(user.id))).toEqual({ kind: 'failed' });
 		expect(await db.user.count()).toBe(1);
 		expect(await db.job.count()).toBe(1);
 	}, 60_000);

@@ -14,5 +14,7 @@ export const ADMIN_ALERTS = {
 	modelsFound: () => en.modelsFound,
 	providerAccess: (reason: string) => fillTemplate(en.providerAccess, { reason }),
 	botTokenRefused: (reason: string, username: string) => fillTemplate(en.botTokenRefused, { reason, username }),
+	setsLeftWithOldBot: (bot: string, names: readonly string[]) =>
+		fillTemplate(en.setsLeftWithOldBot, { bot, count: names.length, names: names.join(', ') }),
 	rpd: (day: string, count: number, threshold: number) => fillTemplate(en.rpd, { day, count, threshold })
 };

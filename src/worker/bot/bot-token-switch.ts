@@ -65,6 +65,11 @@ export interface BotTokenSwitchDeps {
 	switched: (me: UserFromGetMe) => void;
 	/** Tells the admins in Telegram (through the worker's alert client). */
 	alertAdmins: (text: string) => Promise<void>;
+	/**
+	 * Keeps the token of a bot given up for another one (sealed, retired-bots.ts): only the bot that
+	 * made a sticker set may delete it, and a guest's /forget must still reach the old bot's sets.
+	 */
+	retireBot: (bot: { username: string; token: string }) => Promise<void>;
 }
 
 /**
@@ -129,6 +134,9 @@ export class BotTokenSwitch {
 	async #switch(token: string, me: UserFromGetMe): Promise<void> {
 		const { db, clock, logger, runner, tokenInForce } = this.#deps;
 		const before = runner.bot.isInited() ? runner.bot.botInfo : undefined;
+		// Kept before the switch: a failed write leaves the old bot running, and the next pass tries again.
+		if (before && before.id !== me.id)
+			await this.#deps.retireBot({ username: before.username, token: tokenInForce.value });
 		await runner.switchTo(this.#deps.buildBot(token), me, () => tokenInForce.replace(token));
 		this.#lastTry = undefined;
 		this.#deps.switched(me);

@@ -20,5 +20,9 @@ export const en = {
 	botTokenRefused:
 		'⛔️ The bot token saved on the console was refused by Telegram ({reason}). The bot keeps running as @{username} ' +
 		'with the token it had. Replace the token on the console Settings page.',
+	setsLeftWithOldBot:
+		'🗑 A guest asked /forget, but {count} sticker set(s) were made by @{bot}, whose token this worker no longer has, so ' +
+		'they are still in Telegram: {names}. Only @{bot} can delete them: with its token from @BotFather, call deleteStickerSet ' +
+		'for each name. The guest was told the team will remove them.',
 	rpd: '⚠️ {count} image requests today (quota day {day}, Pacific) — past the warning threshold of {threshold}.'
 } as const;

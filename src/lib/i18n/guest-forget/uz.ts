@@ -16,6 +16,11 @@ export const uz = {
 		"Tayyor. Telegramda sizning stikerlar to'plamingiz qolmagan edi; suratlaringiz, rasmlaringiz va siz haqingizdagi " +
 		"yozuvlarimiz o'chirildi. Nusxasi kundalik zaxira nusxalarda ular almashguncha (ko'pi bilan 14 kun) qoladi; zaxira " +
 		"nusxa tiklansa, o'chirish qayta qo'llaniladi.",
+	doneSetsLeft:
+		"Tayyor. Telegramdan o'chirilgan stikerlar to'plamlari: {sets}. Yana {left} tasini avvalgi botimiz yaratgan, uni endi u " +
+		"orqali o'chira olmaymiz, shuning uchun hozircha Telegramda qoladi: jamoamiz xabardor va uni o'chiradi. Suratlaringiz, " +
+		"rasmlaringiz va siz haqingizdagi yozuvlarimiz o'chirildi. Nusxasi kundalik zaxira nusxalarda ular almashguncha " +
+		"(ko'pi bilan 14 kun) qoladi.",
 	kept: "Hech narsa o'chirilmadi.",
 	nothing: "Biz siz haqingizda hech narsa saqlamaymiz: o'chiradigan narsa yo'q.",
 	busy: "Stikerlar to'plamingiz aynan hozir tayyorlanmoqda. U kelgach, /forget ni qayta yuboring.",

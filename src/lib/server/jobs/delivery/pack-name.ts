@@ -14,6 +14,14 @@ export function packLink(name: string): string {
 	return `https://t.me/addstickers/${name}`;
 }
 
+/**
+ * The bot that made a set, from its name's `_by_<bot>` (the first one: our prefix never holds
+ * `_by_`, a bot's username may hold underscores). Telegram lets only that bot delete the set.
+ */
+export function packBotUsername(name: string): string | null {
+	return /^.+?_by_(\w+)$/i.exec(name)?.[1] ?? null;
+}
+
 /** The pack number inside a name of this guest's (any earlier scheme with `<id>_<n>_by_` counts too). */
 export function packNumberOf(name: string, userId: bigint): number | null {
 	const match = new RegExp(`${userId}_(\\d+)_by_`, 'i').exec(name);
