@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { seedGuests, lastAudit } from './console-fixtures.ts';
 import { withE2eDb } from './console-operator.ts';
+import { expectToast } from './toasts.ts';
 
 /**
  * Who may use the operator console, against the running product (built web + worker + emulator):
@@ -103,7 +104,7 @@ test.describe.serial('operator console: access', () => {
 		await page.getByLabel('Role').selectOption('viewer');
 		await page.getByLabel('Password (10+ characters)').fill(VIEWER.password);
 		await page.getByRole('button', { name: 'Add operator' }).click();
-		await expect(page.getByText('vera can now sign in as viewer.')).toBeVisible();
+		await expectToast(page, 'vera can now sign in as viewer.');
 		await expect(page.locator('tr[data-operator="vera"] td.role')).toHaveText('viewer');
 		expect(JSON.parse(lastAudit('add_operator')!.details!)).toEqual({ username: 'vera', role: 'viewer' });
 	});

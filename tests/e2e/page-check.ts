@@ -47,7 +47,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /**
  * Checks the page that is open now at both widths and attaches its screenshots as
  * `<name>-laptop.png` and `<name>-phone.png`. Fails (softly, so every page of a run is reported)
- * with every serious or critical violation.
+ * with every serious or critical violation, and when the page is wider than the window.
  */
 export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
 	for (const viewport of VIEWPORTS) {
@@ -55,6 +55,11 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
 		await waitUntilSettled(page);
 		const violations = await seriousViolations(page);
 		expect.soft(violations, `axe on ${name} at ${viewport.width} px:\n${violations.join('\n')}`).toEqual([]);
+		// A phone scrolls a wide table inside its own box, never the whole page sideways.
+		const sideways = await page.evaluate(
+			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
+		);
+		expect.soft(sideways, `${name} scrolls sideways by ${sideways} px at ${viewport.width} px`).toBeLessThanOrEqual(0);
 		const file = testInfo.outputPath(`${name}-${viewport.name}.png`);
 		await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
 		await testInfo.attach(`${name} at ${viewport.width}×${viewport.height}`, { path: file, contentType: 'image/png' });
