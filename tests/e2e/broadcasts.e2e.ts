@@ -271,7 +271,7 @@ test('a broadcast’s page says who got it and who was skipped and why; the gues
 
 		// Ola's history in the console: the broadcast, marked, skipped and why, linked back.
 		await row(ola!.id).getByRole('link', { name: 'Messages' }).click();
-		const chat = page.getByRole('region', { name: 'Conversation' });
+		const chat = page.getByRole('region', { name: 'Conversation', exact: true });
 		const line = chat.locator(`li[data-broadcast="${broadcastId}"]`);
 		await expect(line).toContainText(`broadcast #${broadcastId}`);
 		await expect(line).toContainText('Skipped: they opted out of news');

@@ -49,7 +49,7 @@ test('the Messages page shows counters, the chart, a conversation as a chat, and
 	await expect(chart.locator('rect')).toHaveCount(14);
 
 	await page.getByRole('link', { name: /Dilnoza @dilnoza_e2e/ }).click();
-	const chat = page.getByRole('region', { name: 'Conversation' });
+	const chat = page.getByRole('region', { name: 'Conversation', exact: true });
 	await expect(chat.getByRole('heading')).toContainText('Dilnoza · @dilnoza_e2e');
 	const lines = chat.getByRole('listitem');
 	await expect(lines).toHaveCount(3);
