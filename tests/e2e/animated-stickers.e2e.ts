@@ -75,7 +75,7 @@ test('a guest gets 9 still and 3 moving stickers in one set; the console plays t
 	await expect.poll(() => job().status, { timeout: 180_000, intervals: [1000] }).toBe('done');
 	// The console plays the clips the worker made (checked before the set: it needs no video-capable emulator).
 	await console.goto(`/console/jobs/${job().jobId}`);
-	const clips = console.locator('.stickers video');
+	const clips = console.getByRole('region', { name: /^Stickers/ }).locator('video');
 	await expect(clips).toHaveCount(3);
 	await expect(console.getByLabel('Sticker 1, moving')).toBeVisible();
 	// Playing, looped and silent, as Telegram shows it.

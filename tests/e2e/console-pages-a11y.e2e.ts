@@ -157,6 +157,16 @@ test.describe('console pages pass axe at both widths, signed in as the owner', (
 			await checkPage(page, testInfo, name);
 		});
 
+	test('job with its chat and debug details unfolded', async ({ page }, testInfo) => {
+		// Folded parts are out of axe's sight until opened: the ids, the tables of calls and messages.
+		await page.goto(`/console/jobs/${seeded.jobId}`);
+		await page.getByText('The guest’s chat and notices').click();
+		await page.getByText('Debug details').click();
+		await expect(page.getByRole('heading', { name: 'Ids and choices' })).toBeVisible();
+		await expect(page.getByRole('table', { name: 'Guest messages' })).toBeVisible();
+		await checkPage(page, testInfo, 'job-unfolded');
+	});
+
 	test('lead card', async ({ page }, testInfo) => {
 		// A lead opens as a card on the Leads page.
 		await page.goto('/console/leads');
