@@ -12,8 +12,8 @@ export const SQLITE_TEMPLATE_ENV = 'KIOSK_TEST_SQLITE_TEMPLATE';
 /**
  * vitest globalSetup of the `node` project: the migrations are applied once per run, through the
  * product's own migrateSafely, to a template SQLite file; createTestDb (test-db.ts) copies it
- * instead of migrating every test's database again (about 0.1 s of CPU and 0.2–0.4 s of fsyncs
- * each). The path reaches the test processes through their inherited environment; the folder is
+ * instead of migrating every test's database again (some 40 ms of CPU and 0.2–0.4 s of waiting
+ * on the disk each). The path reaches the test processes through their inherited environment; the folder is
  * removed when the run ends.
  */
 export default async function setup(): Promise<() => void> {
