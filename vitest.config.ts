@@ -7,6 +7,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // globalSetup starts one throwaway PostgreSQL cluster for the run — only when one of its files runs.
 const POSTGRES_TESTS = 'tests/integration/postgres/**/*.test.ts';
 const PG_GLOBAL_SETUP = 'tests/helpers/pg-global-setup.ts';
+// The migrated SQLite file createTestDb copies (tests/helpers/sqlite-template-setup.ts).
+const SQLITE_TEMPLATE_SETUP = 'tests/helpers/sqlite-template-setup.ts';
 // TEST_DB_ENGINE=postgresql runs the `node` project's tests on PostgreSQL too: useTestDb and
 // createTestDb then hand out copies of the cluster's migrated template instead of SQLite files.
 const nodeOnPostgres = process.env.TEST_DB_ENGINE === 'postgresql';
@@ -33,7 +35,7 @@ export default defineConfig({
 					name: 'node',
 					include: ['src/**/*.spec.ts', 'tests/integration/**/*.test.ts', 'tools/**/*.spec.ts'],
 					exclude: [...configDefaults.exclude, POSTGRES_TESTS],
-					globalSetup: nodeOnPostgres ? [PG_GLOBAL_SETUP] : []
+					globalSetup: nodeOnPostgres ? [PG_GLOBAL_SETUP] : [SQLITE_TEMPLATE_SETUP]
 				}
 			},
 			{

@@ -1,10 +1,11 @@
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { openDatabase, openPostgresDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
-import { PROJECT_ROOT } from './node-process.ts';
 import { createPgTestDb, testsRunOnPostgres } from './pg-test-db.ts';
+import { MIGRATIONS_DIR, SQLITE_TEMPLATE_ENV } from './sqlite-template-setup.ts';
 import { useTempDir } from './temp-dir.ts';
 
 export interface TestDb {
@@ -28,8 +29,18 @@ export async function createTestDb(dir: string): Promise<TestDb> {
 		const { db, url } = await createPgTestDb();
 		return { db, dbPath, dbEnv: { DATABASE_URL: url }, reopen: () => openPostgresDatabase(url) };
 	}
-	await migrateSafely({ dbPath, migrationsDir: path.join(PROJECT_ROOT, 'prisma', 'migrations'), clock: systemClock });
+	await migratedFile(dbPath);
 	return { db: openDatabase(dbPath), dbPath, dbEnv: { DB_PATH: dbPath }, reopen: () => openDatabase(dbPath) };
+}
+
+/**
+ * A copy of the run's migrated template (the same file migrateSafely makes, with the same history
+ * rows), or — when no globalSetup made one — the migrations applied here.
+ */
+async function migratedFile(dbPath: string): Promise<void> {
+	const template = process.env[SQLITE_TEMPLATE_ENV];
+	if (template) copyFileSync(template, dbPath);
+	else await migrateSafely({ dbPath, migrationsDir: MIGRATIONS_DIR, clock: systemClock });
 }
 
 /**

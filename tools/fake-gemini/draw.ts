@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import { faceOf, headLayer } from './photo-head.ts';
 import { drawSheetArt, paintBackground, type Rgb } from './sheet-art.ts';
@@ -33,7 +34,38 @@ export interface DrawnImage {
 
 const DEFAULT_SHEET_COLOUR: Rgb = { r: 0, g: 177, b: 64 };
 
-export async function drawRequested(request: DrawRequest): Promise<DrawnImage> {
+/**
+ * The same request always draws the same image, so the fake keeps its last drawings (by everything
+ * that decides them: kind, prompt, the references' bytes, size, seed, figure count, empty cell,
+ * format) and answers a repeated request with the same bytes instead of painting them again — the
+ * files whose every test queues the same first job on a fresh database ask for the same sheets.
+ * Only the fake's own work is saved: the product still receives, cuts and checks every image.
+ */
+const KEPT_DRAWINGS = 16;
+const drawings = new Map<string, Promise<DrawnImage>>();
+
+export function drawRequested(request: DrawRequest): Promise<DrawnImage> {
+	const key = drawingKey(request);
+	let drawing = drawings.get(key);
+	if (!drawing) {
+		drawing = draw(request);
+		drawings.set(key, drawing);
+		// A failed drawing is not kept; the oldest goes once there are more than KEPT_DRAWINGS.
+		drawing.catch(() => drawings.delete(key));
+		if (drawings.size > KEPT_DRAWINGS) drawings.delete(drawings.keys().next().value!);
+	}
+	return drawing;
+}
+
+function drawingKey(request: DrawRequest): string {
+	const hash = createHash('sha256');
+	const { references, ...rest } = request;
+	hash.update(JSON.stringify(rest));
+	for (const reference of references) hash.update(createHash('sha256').update(reference).digest());
+	return hash.digest('hex');
+}
+
+async function draw(request: DrawRequest): Promise<DrawnImage> {
 	const random = seededRandom(request.seed);
 	const background = askedColour(request.prompt);
 	const face = await faceOf(request.references);

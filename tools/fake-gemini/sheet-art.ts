@@ -97,13 +97,27 @@ export function paintBackground(width: number, height: number, asked: Rgb, rando
 	const slopeY = base.map(() => between(random, -10, 10));
 	const noise = new Int8Array(65536);
 	for (let i = 0; i < noise.length; i++) noise[i] = Math.round(between(random, -4, 4));
+	// Each pixel is base + slopeX·fx·2 + slopeY·fy·2 + noise, summed in that order. The first two
+	// terms are the same on every row, so they are summed once per column; each row then adds its
+	// own term and the noise — the same sums, so the same bytes, in a fraction of the time (the
+	// fake paints a 2512×1680 sheet per call). The clamped view keeps each value within 0–255.
+	const across = new Float64Array(width * 3);
+	for (let x = 0, i = 0; x < width; x++) {
+		const fx = x / width - 0.5;
+		for (let c = 0; c < 3; c++, i++) across[i] = base[c]! + slopeX[c]! * fx * 2;
+	}
 	const rgb = Buffer.alloc(width * height * 3);
+	const out = new Uint8ClampedArray(rgb.buffer, rgb.byteOffset, rgb.length);
 	for (let y = 0, o = 0, n = 0; y < height; y++) {
 		const fy = y / height - 0.5;
-		for (let x = 0; x < width; x++) {
-			const fx = x / width - 0.5;
-			for (let c = 0; c < 3; c++, o++, n = (n + 7919) & 65535)
-				rgb[o] = clamp(Math.round(base[c]! + slopeX[c]! * fx * 2 + slopeY[c]! * fy * 2 + noise[n]!), 0, 255);
+		const down = [slopeY[0]! * fy * 2, slopeY[1]! * fy * 2, slopeY[2]! * fy * 2] as const;
+		for (let i = 0; i < across.length; i += 3, o += 3) {
+			out[o] = Math.round(across[i]! + down[0] + noise[n]!);
+			n = (n + 7919) & 65535;
+			out[o + 1] = Math.round(across[i + 1]! + down[1] + noise[n]!);
+			n = (n + 7919) & 65535;
+			out[o + 2] = Math.round(across[i + 2]! + down[2] + noise[n]!);
+			n = (n + 7919) & 65535;
 		}
 	}
 	return rgb;
