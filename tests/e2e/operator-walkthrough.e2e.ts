@@ -142,10 +142,12 @@ test('an operator runs an event from the console alone: kiosk, PIN, settings, ev
 
 		// Dilnoza has one pack: under the old limit she is handed it again, under the new one she may
 		// make a second. Each try is a new session at the tablet; the worker reads settings every few seconds.
+		// Tries are 6 s apart: a kiosk may start 10 sessions at once and then one every 6 s (START_LIMIT),
+		// and a busy machine's slow tries must not spend the tablet's allowance before the worker reads.
 		await expect
 			.poll(async () => (await guestScans(tablet, product, control, DILNOZA.id)).status, {
-				timeout: 60_000,
-				intervals: [500]
+				timeout: 90_000,
+				intervals: [6_000]
 			})
 			.toBe('consented');
 		await expect(tablet.getByRole('button', { name: 'Cancel' })).toBeVisible();

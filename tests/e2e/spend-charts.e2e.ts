@@ -100,7 +100,9 @@ test('per stage and per provider: bars and a table with the full names, no sidew
 	const perProvider = page.getByRole('region', { name: 'Per provider' });
 	await expect(perProvider.getByRole('group', { name: /^Spend per provider\. Arrow keys/ })).toBeVisible();
 	await expect(perProvider.getByRole('rowheader', { name: `gemini · ${MODEL}` })).toBeVisible();
-	await expect(page.getByRole('region', { name: 'Per stage' }).getByRole('rowheader', { name: 'sheet' })).toBeVisible();
+	await expect(
+		page.getByRole('region', { name: 'Per stage' }).getByRole('rowheader', { name: 'sheet', exact: true })
+	).toBeVisible();
 	await expect(page.getByLabel('Window')).toHaveValue('14');
 	const sideways = await page.evaluate(
 		() => document.documentElement.scrollWidth - document.documentElement.clientWidth
