@@ -19,10 +19,12 @@ export type SetDeleter = (setName: string) => Promise<SetDeleterClient | null>;
  * null when no token of the set's bot is kept.
  */
 export function botSetDeleters(deps: BotDeps, current: SetDeleterClient, currentUsername: string): SetDeleter {
+	// Read once per /forget, and only when a set of another bot comes up (most guests have none).
+	let secretKey: Buffer | undefined;
 	return async (setName) => {
 		const owner = packBotUsername(setName);
 		if (!owner || owner.toLowerCase() === currentUsername.toLowerCase()) return current;
-		const secretKey = loadSettingsSecretKey(deps.config, deps.clock);
+		secretKey ??= loadSettingsSecretKey(deps.config, deps.clock);
 		const token = await retiredBotToken(deps.db, secretKey, owner);
 		return token ? new Api(token, { apiRoot: deps.config.telegram.apiRoot }) : null;
 	};
