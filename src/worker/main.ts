@@ -72,11 +72,15 @@ async function main(): Promise<void> {
 	// bot token replaced while the worker runs are applied by the runtime-settings task.
 	const secretKey = loadSettingsSecretKey(envConfig, clock);
 	const secrets = () => readSecretsInForce(db, secretKey, envConfig);
+	// The token of a bot given up for another one is kept for /forget (retired-bots.ts): at a switch
+	// while running, and at a start with the console's token of another bot than the environment's.
+	const retireBot = (retired: { username: string; token: string }) =>
+		keepRetiredBotToken(db, clock, secretKey, retired);
 	const config = withBotTokenInForce(
 		envConfig,
 		envConfig.telegram.mode === 'cloud'
 			? await botTokenToStartWith(
-					{ db, clock, logger, apiRoot: envConfig.telegram.apiRoot },
+					{ db, clock, logger, apiRoot: envConfig.telegram.apiRoot, retireBot },
 					envConfig.telegram.token,
 					(await secrets()).telegramBotToken
 				)
@@ -140,7 +144,7 @@ async function main(): Promise<void> {
 		buildBot: (token) => createBot({ ...config.telegram, token }, botDeps),
 		switched: (me) => (queueDeps.botUsername = async () => me.username),
 		alertAdmins: async (text) => alertAdmins(queueDeps.alerts, (await runtime.read()).adminIds, text),
-		retireBot: (retired) => keepRetiredBotToken(db, clock, secretKey, retired)
+		retireBot
 	});
 	// Aborted first thing on stop: outboxes and redraws end their pass, in-flight draws are abandoned.
 	const stopping = new AbortController();

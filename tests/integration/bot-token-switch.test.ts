@@ -116,9 +116,19 @@ describe('a bot token replaced on the console is taken without a restart', () =>
 		expect(await alerts()).toHaveLength(1);
 
 		// A restart with the refused token still saved starts bot A with the environment's token, no new alert.
-		const start = { db: worker.db, clock: worker.clock, logger: silentLogger, apiRoot: emulator.url };
+		const retired: { username: string; token: string }[] = [];
+		const start = {
+			db: worker.db,
+			clock: worker.clock,
+			logger: silentLogger,
+			apiRoot: emulator.url,
+			retireBot: async (bot: { username: string; token: string }) => void retired.push(bot)
+		};
 		expect(await botTokenToStartWith(start, TOKEN_A, WRONG_TOKEN)).toBe(TOKEN_A);
+		expect(retired).toEqual([]);
+		// A restart with bot B's token saved starts bot B, and keeps bot A's token (guest-forget-environment-bot.test.ts).
 		expect(await botTokenToStartWith(start, TOKEN_A, TOKEN_B)).toBe(TOKEN_B);
+		expect(retired).toEqual([{ username: 'kiosk_a_bot', token: TOKEN_A }]);
 		expect(await alerts()).toHaveLength(1);
 
 		// A good token afterwards switches and clears the refusal.

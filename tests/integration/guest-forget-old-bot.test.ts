@@ -1,9 +1,9 @@
-import { Api, GrammyError, InputFile } from 'grammy';
-import sharp from 'sharp';
+import { GrammyError } from 'grammy';
 import { afterEach, describe, expect, it } from 'vitest';
 import { retiredBotToken } from '../../src/lib/server/settings/retired-bots.ts';
 import { forgetGuest } from '../../src/worker/bot/features/guest-forget.ts';
-import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
+import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
+import { createStickerSet, forgetThroughBot } from '../helpers/old-bot-sets.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { ADMIN_ID, startWorker, TOKEN_A, TOKEN_B } from '../helpers/token-switch-world.ts';
 import { insertGuest } from './lifecycle-fixtures.ts';
@@ -17,7 +17,7 @@ const BOT_B = 'emulated_2000000002_bot';
 const AT = '2027-03-01T09:00:00.000Z';
 const SECRET_KEY = Buffer.from('ab'.repeat(32), 'hex');
 
-describe('/forget after the console switched to another bot', () => {
+describe('/forget after the console changed the bot token', () => {
 	const testDb = useTestDb('forget-old-bot-');
 	const cleanups: (() => Promise<void>)[] = [];
 	afterEach(async () => {
@@ -72,6 +72,32 @@ describe('/forget after the console switched to another bot', () => {
 		expect(alerts[0]!.text).toContain(packName);
 	}, 60_000);
 
+	it('the same bot under a new token (revoked at @BotFather): nothing is kept, /forget deletes its own pack with the new token', async () => {
+		const emulator = await createTelegramEmulator({ botToken: TOKEN_A, botUsername: BOT_A });
+		cleanups.push(() => emulator.close());
+		const worker = await startWorker(testDb, emulator);
+		cleanups.push(() => worker.keeper.stop());
+		await worker.keeper.tick();
+		const user = await emulator.control.createUser({ first_name: 'Aziz', language_code: 'en' });
+		const packName = `p${user.id}_1_by_${BOT_A}`;
+		await createStickerSet(emulator, TOKEN_A, user.id, packName);
+		await insertGuest(worker.db, { id: BigInt(user.id), at: AT, packName });
+
+		const { token: renewed } = await emulator.control.revokeBotToken(BOT_A);
+		await worker.saveToken(renewed);
+		await worker.settingsPass();
+		expect(worker.runner.bot.token).toBe(renewed);
+		expect(worker.runner.bot.botInfo.username).toBe(BOT_A);
+		// The old token answers 401 now: keeping it would delete nothing, and the bot's sets are its own.
+		expect(await worker.db.setting.count({ where: { key: { startsWith: 'retired-bot.' } } })).toBe(0);
+
+		const text = await forgetThroughBot(emulator, user.id, BOT_A, /Done/);
+		expect(text).toContain('Sticker sets deleted from Telegram: 1.');
+		expect(await emulator.control.getStickerSet(packName)).toBeNull();
+		expect(await worker.db.user.count()).toBe(0);
+		expect(await worker.db.adminAlert.count()).toBe(0);
+	}, 60_000);
+
 	it("bot A's token revoked since (401): the same, the pack is reported as left; another refusal erases nothing", async () => {
 		const { worker, userId, packName } = await guestOfBotAThenSwitch('en');
 		const refusal = (code: number, description: string) => ({
@@ -98,40 +124,3 @@ describe('/forget after the console switched to another bot', () => {
 		expect(await worker.db.adminAlert.count()).toBe(1);
 	}, 60_000);
 });
-
-async function createStickerSet(
-	emulator: TelegramEmulator,
-	token: string,
-	userId: number,
-	name: string
-): Promise<void> {
-	const png = await sharp({ create: { width: 512, height: 512, channels: 4, background: '#c0392b' } })
-		.png()
-		.toBuffer();
-	const api = new Api(token, { apiRoot: emulator.url });
-	await api.createNewStickerSet(userId, name, 'My stickers', [
-		{ sticker: new InputFile(png, 's.png'), format: 'static', emoji_list: ['😀'] }
-	]);
-}
-
-/** The guest sends /forget to `bot` and presses "yes"; the edited answer's text. */
-async function forgetThroughBot(
-	emulator: TelegramEmulator,
-	userId: number,
-	bot: string,
-	answer: RegExp
-): Promise<string> {
-	await emulator.control.sendUserMessage({ user_id: userId, text: '/forget', bot });
-	const ask = await emulator.control.waitForMessage(
-		userId,
-		(m) => m.from_bot && m.buttons.flat().some((b) => b.callback_data === 'forget:yes') && !m.edited,
-		{ timeoutMs: 15_000, bot }
-	);
-	await emulator.control.pressButton({ user_id: userId, message_id: ask.message_id, callback_data: 'forget:yes', bot });
-	const edited = await emulator.control.waitForMessage(
-		userId,
-		(m) => m.message_id === ask.message_id && m.edited && answer.test(m.text ?? ''),
-		{ timeoutMs: 15_000, bot }
-	);
-	return edited.text ?? '';
-}

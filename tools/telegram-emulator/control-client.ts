@@ -98,6 +98,7 @@ export class ControlClient {
 
 	// ── Reading what happened ──
 
+	bots = () => this.call<{ username: string; id: number | null; bound: boolean }[]>('GET', 'bots');
 	callbackQuery = (id: string) => this.call<CallbackQueryView>('GET', `callbacks/${enc(id)}`);
 	chatMessages = (chatId: number, bot?: string) =>
 		this.call<ChatMessageView[]>('GET', `chats/${chatId}/messages${botQuery(bot)}`);
@@ -148,6 +149,8 @@ export class ControlClient {
 	replayUpdate = (updateId: number, bot?: string) =>
 		this.call<{ update_id: number; update: Update }>('POST', `updates/${updateId}/replay`, { bot });
 	reset = () => this.call<unknown>('POST', 'reset', {});
+	/** BotFather's /revoke: the bot (username or id) gets a new token; the old one answers 401 from now on. */
+	revokeBotToken = (bot: string) => this.call<{ token: string }>('POST', `bots/${enc(bot)}/revoke`, {});
 }
 
 /** Methods are bound (arrow properties), so they can be passed around on their own. */

@@ -167,6 +167,13 @@ function listBots({ core }: ControlRequest): unknown {
 	return core.store.data.bots.map(({ username, id, token }) => ({ username, id, bound: token !== null }));
 }
 
+/** BotFather's /revoke for a bot a token has claimed: its new token (the old one answers 401). */
+function revokeToken({ core, params }: ControlRequest): unknown {
+	const token = core.store.revokeToken(resolveBot(core, params[0]));
+	if (token === null) throw new ControlError(409, 'no token has claimed this bot yet');
+	return { token };
+}
+
 function listStickerSets({ core }: ControlRequest): unknown {
 	return Object.values(core.store.data.stickerSets).map((set) => stickerSetView(core, set));
 }
@@ -195,6 +202,7 @@ function clearFaults({ core }: ControlRequest): unknown {
 const ROUTES: [string, RegExp, RouteHandler][] = [
 	['GET', /^config$/, config],
 	['GET', /^bots$/, listBots],
+	['POST', /^bots\/([^/]+)\/revoke$/, revokeToken],
 	['GET', /^users$/, ({ core }) => Object.values(core.store.data.users)],
 	['POST', /^users$/, createUser],
 	['POST', /^users\/(-?\d+)\/block$/, setBlocked],

@@ -109,6 +109,18 @@ export class EmulatorStore {
 		return bot;
 	}
 
+	/**
+	 * BotFather's /revoke: the same bot (id, username, updates) under a new token; the old token
+	 * answers 401 from now on, like any secret that is not the bot's. Null for a bot no token has
+	 * claimed yet (it has no id).
+	 */
+	revokeToken(bot: BotRecord): string | null {
+		if (bot.id === null || bot.token === null) return null;
+		bot.token = `${bot.id}:${randomBytes(26).toString('base64url')}`;
+		this.changed();
+		return bot.token;
+	}
+
 	private addBot(username: string, firstName: string): BotRecord {
 		const bot = createBotRecord(username, firstName);
 		this.data.bots.push(bot);

@@ -79,6 +79,33 @@ describe('getUpdates', () => {
 	});
 });
 
+describe("BotFather's /revoke", () => {
+	it('gives the same bot a new token: the old one answers 401, the new one gets the waiting updates', async () => {
+		const chatId = await startedUser(emulator);
+		const before = await api.getMe();
+		const { token } = await emulator.control.revokeBotToken(before.username);
+		expect(token).toMatch(new RegExp(`^${before.id}:[\\w-]{30,}$`));
+
+		const old = await api.getMe().catch((error: unknown) => error);
+		expect(old).toBeInstanceOf(GrammyError);
+		expect((old as GrammyError).error_code).toBe(401);
+		const renewed = botFor(emulator, token).api;
+		expect(await renewed.getMe()).toEqual(before);
+		expect((await renewed.getUpdates()).map((update) => update.message?.chat.id)).toEqual([chatId]);
+		expect((await emulator.control.bots()).map((bot) => bot.username)).toEqual([before.username]);
+	});
+
+	it('refuses a bot no token has claimed yet', async () => {
+		const fresh = await startEmulator();
+		try {
+			const refused = await fresh.control.revokeBotToken('sticker_kiosk_bot').catch((error: unknown) => error);
+			expect(refused).toMatchObject({ status: 409 });
+		} finally {
+			await fresh.close();
+		}
+	});
+});
+
 describe('the sales group', () => {
 	it('delivers commands, replies and button presses but not chatter (privacy mode)', async () => {
 		const groupId = (await emulator.control.config()).sales_group.id;

@@ -1,4 +1,4 @@
-import { Api, GrammyError, type Bot } from 'grammy';
+import { Api, type Bot, type GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Db } from '../../lib/server/db/client.ts';
 import { rememberBotUsername } from '../../lib/server/guests/bot-identity.ts';
@@ -8,10 +8,11 @@ import {
 	recordBotTokenRefusal,
 	tokenDigest
 } from '../../lib/server/settings/bot-token-refusal.ts';
-import type { BotTokenInForce } from '../../lib/server/telegram/bot-token.ts';
+import { isTokenRefusal, type BotTokenInForce } from '../../lib/server/telegram/bot-token.ts';
 import { MINUTE, type Clock } from '../../lib/server/time/clock.ts';
 import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
 import type { BotContext } from './context.ts';
+import { keepEnvironmentBot, type EnvironmentBotDeps } from './environment-bot.ts';
 import type { BotRunner } from './runner.ts';
 
 /** The new token's getMe may take this long before the switch waits for a later pass. */
@@ -21,25 +22,25 @@ function refusalSentence(error: GrammyError, outcome: string): string {
 	return `Telegram refused the new bot token (${error.description}), so the bot ${outcome}. Check the token with @BotFather and save it again.`;
 }
 
-const isRefusal = (error: unknown): error is GrammyError =>
-	error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404);
-
 /**
  * The token a worker starts with: the console's when one is saved, unless Telegram refuses it —
  * a token refused while the worker ran must not stop the bot at the next start. Then the
  * environment's runs and the refusal is recorded for the pages (the admins were told when it was
  * first refused). Telegram unreachable at start decides nothing: the console's token is used.
+ * The console's token of another bot than TELEGRAM_BOT_TOKEN's: that bot's token is kept for
+ * /forget (environment-bot.ts), as a switch while running keeps it.
  */
 export async function botTokenToStartWith(
-	deps: { db: Db; clock: Clock; logger: Logger; apiRoot: string },
+	deps: { db: Db; clock: Clock } & EnvironmentBotDeps,
 	environment: string,
 	consoleToken: string | undefined
 ): Promise<string> {
 	if (!consoleToken || consoleToken === environment) return environment;
+	let me: UserFromGetMe;
 	try {
-		await new Api(consoleToken, { apiRoot: deps.apiRoot, timeoutSeconds: PROBE_TIMEOUT_SECONDS }).getMe();
+		me = await new Api(consoleToken, { apiRoot: deps.apiRoot, timeoutSeconds: PROBE_TIMEOUT_SECONDS }).getMe();
 	} catch (error) {
-		if (!isRefusal(error)) return consoleToken;
+		if (!isTokenRefusal(error)) return consoleToken;
 		deps.logger.error(
 			{ status: error.error_code },
 			'the bot token saved on the console is refused by Telegram; starting with TELEGRAM_BOT_TOKEN'
@@ -48,6 +49,7 @@ export async function botTokenToStartWith(
 		await recordBotTokenRefusal(deps.db, deps.clock, consoleToken, sentence);
 		return environment;
 	}
+	await keepEnvironmentBot(deps, environment, me);
 	return consoleToken;
 }
 
@@ -113,7 +115,7 @@ export class BotTokenSwitch {
 		try {
 			me = await probe.getMe();
 		} catch (error) {
-			const refused = isRefusal(error);
+			const refused = isTokenRefusal(error);
 			this.#lastTry = { token: digest, at: now, unreachable: !refused };
 			if (refused) await this.#refuse(wanted, error);
 			else this.#deps.logger.warn({ err: error }, 'the new bot token waits: Telegram could not be reached for getMe');

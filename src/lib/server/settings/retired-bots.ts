@@ -13,12 +13,17 @@ import { readJsonSetting, writeSetting } from './settings.repository.ts';
 const rowSchema = sealedSchema.extend({ retiredAt: z.string() });
 const keyOf = (username: string) => `retired-bot.${username.toLowerCase()}`;
 
+/**
+ * Keeps a bot's token; the token already kept for it is left as it is (each worker start that
+ * finds the environment's bot replaced asks to keep it again, worker/bot/environment-bot.ts).
+ */
 export async function keepRetiredBotToken(
 	db: Db,
 	clock: Clock,
 	secretKey: Buffer,
 	bot: { username: string; token: string }
 ): Promise<void> {
+	if ((await retiredBotToken(db, secretKey, bot.username)) === bot.token) return;
 	const row = { ...seal(secretKey, bot.token), retiredAt: clock.now().toISOString() };
 	await writeSetting(db, clock, keyOf(bot.username), JSON.stringify(row));
 }

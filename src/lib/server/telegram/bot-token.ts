@@ -1,4 +1,4 @@
-import type { ApiClientOptions } from 'grammy';
+import { GrammyError, type ApiClientOptions } from 'grammy';
 
 /**
  * The worker's bot token in force. Every Telegram client the worker builds (the bot's, the
@@ -44,3 +44,7 @@ export function clientOptions(endpoint: TelegramEndpoint, timeoutSeconds?: numbe
 			: {})
 	};
 }
+
+/** Telegram refusing a token itself (401: revoked or wrong secret; 404: not a token), not a failed call. */
+export const isTokenRefusal = (error: unknown): error is GrammyError =>
+	error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404);
