@@ -24,6 +24,7 @@ interface Seeded {
 	eventId: number;
 	leadId: number;
 	broadcastId: number;
+	sentBroadcastId: number;
 }
 
 /** Rows as the product leaves them, written straight into its SQLite file as another process would. */
@@ -75,6 +76,13 @@ function seed(): Seeded {
 				)
 				.run(GUEST, token, pack, now, now, now).lastInsertRowid
 		);
+		// The job was made at the event: the summary's chart has a bar (Live's and Messages' too).
+		db.prepare(
+			"INSERT INTO job_snapshots (job_id, event_id, catalogue_version, outfit_json, created_at) VALUES (?, ?, 1, '{}', ?)"
+		).run(jobId, eventId, now);
+		db.prepare(
+			'INSERT INTO message_activity (day, incoming, outgoing, guests) VALUES (?, 1, 1, 1) ON CONFLICT(day) DO NOTHING'
+		).run(new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10));
 		// Two hours ago: outside the providers' 15-minute error window other specs count calls in.
 		db.prepare(
 			"INSERT INTO api_usage (job_id, ts, kind, provider, model, est_cost_usd, ok, stage, images) VALUES (?, ?, 'image', 'gemini', 'm', 0.5, 1, 'sheet', 1)"
@@ -93,7 +101,20 @@ function seed(): Seeded {
 				)
 				.run(eventId, `Thank you for coming, ${RUN}!`, now, now).lastInsertRowid
 		);
-		return { jobId, eventId, leadId, broadcastId };
+		// A broadcast that has run: its results chart (green sent, red failed).
+		const sentBroadcastId = Number(
+			db
+				.prepare(
+					"INSERT INTO broadcasts (event_id, text, state, created_by, created_at, updated_at, started_at, finished_at) VALUES (?, ?, 'done', 'console:ayla_a11y', ?, ?, ?, ?)"
+				)
+				.run(eventId, `Photos are ready, ${RUN}!`, now, now, now, now).lastInsertRowid
+		);
+		const recipient = db.prepare(
+			'INSERT INTO broadcast_recipients (broadcast_id, telegram_user_id, state, attempts, error, updated_at) VALUES (?, ?, ?, 1, ?, ?)'
+		);
+		recipient.run(sentBroadcastId, GUEST, 'sent', null, now);
+		recipient.run(sentBroadcastId, GUEST + 1, 'failed', 'chat not found', now);
+		return { jobId, eventId, leadId, broadcastId, sentBroadcastId };
 	});
 }
 
@@ -138,6 +159,7 @@ test.describe('console pages pass axe at both widths, signed in as the owner', (
 		['leads', () => '/console/leads'],
 		['broadcasts', () => '/console/broadcasts'],
 		['broadcast', () => `/console/broadcasts/${seeded.broadcastId}`],
+		['broadcast-results', () => `/console/broadcasts/${seeded.sentBroadcastId}`],
 		['events', () => '/console/events'],
 		['event', () => `/console/events/${seeded.eventId}`],
 		['event-summary', () => `/console/events/${seeded.eventId}/summary`],

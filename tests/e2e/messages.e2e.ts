@@ -45,8 +45,13 @@ test('the Messages page shows counters, the chart, a conversation as a chat, and
 	await expect(page.getByTestId('today-incoming')).toHaveText('2');
 	await expect(page.getByTestId('today-outgoing')).toHaveText('1');
 	await expect(page.getByTestId('today-guests')).toHaveText('1');
-	const chart = page.getByRole('img', { name: 'Bot messages per day, in and out (UTC)' });
-	await expect(chart.locator('rect')).toHaveCount(14);
+	// The chart draws 14 days; its text equivalent says each day's numbers.
+	const chart = page.getByRole('group', { name: /^Bot messages per day, in and out \(UTC\)\. Arrow keys/ });
+	await expect(chart.locator('.lc-bar')).toHaveCount(14);
+	const days = page.getByRole('list', { name: 'Bot messages per day, in and out (UTC)' }).getByRole('listitem');
+	await expect(days).toHaveCount(14);
+	const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+	await expect(days.filter({ hasText: yesterday })).toHaveText(`${yesterday}: 40 in, 55 out, 9 people`);
 
 	await page.getByRole('link', { name: /Dilnoza @dilnoza_e2e/ }).click();
 	const chat = page.getByRole('region', { name: 'Conversation', exact: true });
