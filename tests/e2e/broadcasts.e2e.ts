@@ -161,6 +161,7 @@ test('an operator broadcasts to one event’s guests who said yes to news; an op
 
 	await page.getByRole('button', { name: 'Send now to 3 guests' }).click();
 	await page.getByRole('button', { name: 'Yes, send it now' }).click();
+	await expectToast(page, `Broadcast #${broadcastPage.split('/').pop()} is going out now.`);
 	await expect(page.getByTestId('broadcast-state')).toHaveText('done', { timeout: 20_000 });
 	await expect(page.getByTestId('broadcast-progress')).toHaveText('3 of 3 sent');
 	for (const guest of [ann, ben, cho]) {

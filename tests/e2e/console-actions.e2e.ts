@@ -72,6 +72,7 @@ test.describe.serial('operator console: actions', () => {
 		await page.getByLabel('Reason for the pause').fill('e2e check');
 		await page.getByRole('button', { name: 'Pause', exact: true }).click();
 		await page.getByRole('button', { name: 'Yes, pause everything' }).click();
+		await expectToast(page, 'Paused.');
 		await expect(page.getByRole('status', { name: 'Maintenance' })).toContainText('Paused');
 		expect(lastAudit('pause')).toMatchObject({
 			actor: ME.username,
