@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signInOwnOperator } from './console-operator.ts';
+import { expectToast } from './toasts.ts';
 
 /**
  * The console's API tokens page against the running product: an operator creates a token, sees
@@ -41,6 +42,7 @@ test('API tokens: create, see the secret once, use it, revoke it', async ({ page
 
 	await row.getByRole('button', { name: 'Revoke dashboard' }).click();
 	await row.getByRole('button', { name: 'Yes, revoke' }).click();
+	await expectToast(page, 'Token dashboard is revoked: it no longer opens the API.');
 	await expect(row).toContainText('revoked');
 	await expect(row.getByRole('button', { name: 'Revoke dashboard' })).toHaveCount(0);
 	const refused = await summary();

@@ -4,6 +4,7 @@ import { hash, type Options } from '@node-rs/argon2';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { expectToast } from './toasts.ts';
 
 /**
  * Broadcasts against the running product: an operator composes a broadcast for one event, checks
@@ -132,9 +133,11 @@ test('an operator broadcasts to one event’s guests who said yes to news; an op
 	await expect(page.getByTestId('broadcast-state')).toHaveText('draft');
 	// No proven chat yet: the test is refused, with the way to prove one.
 	await page.getByRole('button', { name: 'Send a test to me' }).click();
-	await expect(
-		page.getByRole('alert').filter({ hasText: 'Link your own Telegram chat on your profile page' })
-	).toBeVisible();
+	await expectToast(
+		page,
+		'Link your own Telegram chat on your profile page (/console/profile) first: a test goes only to a chat that has proven it is yours.',
+		'error'
+	);
 	const broadcastPage = page.url();
 	await page.getByRole('link', { name: 'profile page' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
@@ -152,14 +155,13 @@ test('an operator broadcasts to one event’s guests who said yes to news; an op
 	await page.goto(broadcastPage);
 	await expect(page.getByTestId('test-send-target')).toContainText(`Tests go to your Telegram chat ${me!.id}`);
 	await page.getByRole('button', { name: 'Send a test to me' }).click();
-	await expect(
-		page.getByRole('status').filter({ hasText: `Test queued: it arrives in your Telegram chat ${me!.id}.` })
-	).toBeVisible();
+	await expectToast(page, `Test queued: it arrives in your Telegram chat ${me!.id}.`);
 	await control.waitForMessage(me!.id, hasText(marker), { timeoutMs: 15_000 });
 	await expect(page.getByTestId('test-send-state')).toContainText('Test send: sent');
 
 	await page.getByRole('button', { name: 'Send now to 3 guests' }).click();
 	await page.getByRole('button', { name: 'Yes, send it now' }).click();
+	await expectToast(page, `Broadcast #${broadcastPage.split('/').pop()} is going out now.`);
 	await expect(page.getByTestId('broadcast-state')).toHaveText('done', { timeout: 20_000 });
 	await expect(page.getByTestId('broadcast-progress')).toHaveText('3 of 3 sent');
 	for (const guest of [ann, ben, cho]) {

@@ -171,6 +171,7 @@ test.describe.serial('operator console: access', () => {
 		await page.getByLabel('New role for vera').selectOption('operator');
 		await page.getByRole('button', { name: 'Change role' }).click();
 		await page.getByRole('button', { name: 'Yes, change and sign vera out' }).click();
+		await expectToast(page, 'vera is now operator and was signed out.');
 		await expect(page.locator('tr[data-operator="vera"] td.role')).toHaveText('operator');
 		expect(lastAudit('change_operator_role')?.actor).toBe('olga');
 		expect(JSON.parse(lastAudit('change_operator_role')!.details!)).toMatchObject({
@@ -192,6 +193,7 @@ test.describe.serial('operator console: access', () => {
 		await page.goto('/console/operators');
 		await page.getByRole('button', { name: 'Remove vera' }).click();
 		await page.getByRole('button', { name: 'Yes, remove and sign out' }).click();
+		await expectToast(page, 'vera was removed and signed out.');
 		await expect(page.locator('tr[data-operator="vera"]')).toHaveCount(0);
 		expect(lastAudit('remove_operator')?.actor).toBe('olga');
 		expect((await viewer.request.get('/api/trpc/auth.me')).status()).toBe(401);

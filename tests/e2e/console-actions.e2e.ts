@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { lastAudit, plantStickers, seedGuests } from './console-fixtures.ts';
+import { expectToast } from './toasts.ts';
 import { E2E_DATA_DIR as DATA_DIR, signInOwnOperator, withE2eDb } from './console-operator.ts';
 
 /**
@@ -71,6 +72,7 @@ test.describe.serial('operator console: actions', () => {
 		await page.getByLabel('Reason for the pause').fill('e2e check');
 		await page.getByRole('button', { name: 'Pause', exact: true }).click();
 		await page.getByRole('button', { name: 'Yes, pause everything' }).click();
+		await expectToast(page, 'Paused.');
 		await expect(page.getByRole('status', { name: 'Maintenance' })).toContainText('Paused');
 		expect(lastAudit('pause')).toMatchObject({
 			actor: ME.username,
@@ -87,6 +89,7 @@ test.describe.serial('operator console: actions', () => {
 		await page.getByRole('link', { name: 'Live' }).click();
 
 		await page.getByRole('button', { name: 'Resume' }).click();
+		await expectToast(page, 'Resumed.');
 		await expect(page.getByRole('region', { name: 'Maintenance' })).toContainText('Running');
 		expect(lastAudit('resume')?.actor).toBe(ME.username);
 	});
@@ -98,7 +101,8 @@ test.describe.serial('operator console: actions', () => {
 		await expect(anna).toBeVisible();
 		await expect(page.locator(`tr[data-guest="${BORIS}"]`)).toHaveCount(0);
 		await anna.getByRole('button', { name: 'Grant extra pack' }).click();
-		await expect(anna).toContainText('Now 1 extra.');
+		// The toast is away from the row, so it names the guest.
+		await expectToast(page, 'Guest Anna (@anna_e2e) now has 1 extra pack.');
 		expect(lastAudit('grant_extra_pack')).toMatchObject({ actor: ME.username, telegram_user_id: ANNA });
 		expect(
 			withE2eDb((db) => db.prepare('SELECT extra_packs_allowed AS n FROM users WHERE telegram_user_id = ?').get(ANNA))
@@ -118,6 +122,7 @@ test.describe.serial('operator console: actions', () => {
 		await expect(page.getByTestId('job-debug').getByText('deadline passed')).toBeVisible();
 		await page.getByRole('button', { name: 'Retry job' }).click();
 		await page.getByRole('button', { name: 'Yes, queue it again' }).click();
+		await expectToast(page, `Job #${failedJob} is queued again.`);
 		await expect.poll(() => lastAudit('retry_job')?.job_id).toBe(failedJob);
 		expect(lastAudit('retry_job')?.actor).toBe(ME.username);
 		const job = withE2eDb((db) => db.prepare('SELECT error, created_at FROM jobs WHERE job_id = ?').get(failedJob)) as {
@@ -224,7 +229,7 @@ test.describe.serial('operator console: actions', () => {
 		const second = page.locator('figure', { has: page.getByRole('img', { name: 'Sticker 2', exact: true }) });
 		await second.getByRole('button', { name: 'Redraw' }).click();
 		await second.getByRole('button', { name: 'Redraw #2' }).click();
-		await expect(second.getByText('Sticker 2 is queued for a redraw.')).toBeVisible();
+		await expectToast(page, 'Sticker 2 is queued for a redraw.');
 		expect(lastAudit('sticker_redraw')).toMatchObject({ actor: ME.username, job_id: doneJob, telegram_user_id: BORIS });
 		expect(JSON.parse(lastAudit('sticker_redraw')!.details!)).toMatchObject({
 			sticker: 2,
@@ -271,8 +276,15 @@ test.describe.serial('operator console: actions', () => {
 
 	test('Spend: set the balance; the estimate follows', async () => {
 		await page.goto('/console/spend');
-		await page.getByLabel('Real balance (USD)').fill('250');
+		const balance = page.getByLabel('Real balance (USD)');
+		// Not a number: the form says so beside its button (it once said the server had a problem).
+		await balance.fill('lots');
 		await page.getByRole('button', { name: 'Set balance' }).click();
+		await expect(page.getByRole('alert')).toHaveText('Enter the balance as a number, e.g. 250.00.');
+		await balance.fill('250');
+		await balance.press('Enter');
+		await expectToast(page, 'Balance saved.');
+		await expect(page.getByRole('alert')).toHaveCount(0);
 		await expect(page.getByTestId('balance-estimate')).toHaveText('$250.00');
 		expect(JSON.parse(lastAudit('set_balance_override')!.details!)).toMatchObject({ value: 250 });
 	});

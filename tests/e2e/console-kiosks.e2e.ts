@@ -73,8 +73,19 @@ test('Kiosks: add, pair by link, set the staff PIN, rename, revoke', async ({ pa
 	const renamed = page.locator('tr[data-kiosk="e2e hall B"]');
 	await expect(renamed).toContainText('Online');
 
+	// The staff reset above closed the tablet's session: the console's Reset finds none open.
+	await renamed.getByRole('button', { name: 'Reset e2e hall B' }).click();
+	await renamed.getByRole('button', { name: 'Yes, close its session' }).click();
+	await expectToast(page, 'Kiosk e2e hall B: no session was open, nothing to reset.');
+
+	await page.getByRole('button', { name: 'Clear the PIN' }).click();
+	await page.getByRole('button', { name: 'Yes, turn staff reset off' }).click();
+	await expectToast(page, 'PIN cleared: staff reset is off.');
+	await expect(page.getByTestId('staff-pin-state')).toContainText('No PIN');
+
 	await renamed.getByRole('button', { name: 'Revoke e2e hall B' }).click();
 	await renamed.getByRole('button', { name: 'Yes, revoke its key' }).click();
+	await expectToast(page, 'Kiosk e2e hall B is revoked.');
 	await expect(renamed).toContainText('Revoked');
 	await expect(renamed.getByRole('button', { name: 'Revoke e2e hall B' })).toHaveCount(0);
 	// The tablet's open stream notices within seconds; nobody touches it.

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { hashPassword } from '../../src/lib/server/auth/password.ts';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
+import { expectToast } from './toasts.ts';
 
 // A lead's whole path through the running product: the landing form → the worker posts the card
 // into the emulator's sales group → an operator sets its status in the console → the worker edits
@@ -52,6 +53,7 @@ test('a landing request reaches the sales group and the console, and a console s
 	const card = page.getByRole('region', { name: `Lead #${id}` });
 	await expect(card.getByText('@console_e2e')).toBeVisible();
 	await card.getByRole('group', { name: 'Set the status' }).getByRole('button', { name: 'in work' }).click();
+	await expectToast(page, `Lead #${id}: status set to in work; the card in the sales group follows.`);
 	await expect(card.getByRole('listitem').filter({ hasText: 'by console: lena_leads' })).toHaveCount(1);
 
 	await expect
