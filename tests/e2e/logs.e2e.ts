@@ -113,9 +113,9 @@ test('the Logs page: launch history, filters, context and empty states', async (
 	await page.getByLabel('Text').fill('no such words anywhere');
 	await expect(page.getByText('No log entries match these filters.')).toBeVisible();
 	// Enter applies the text at once; Clear filters empties every field.
-	await page.getByLabel('Text').fill('retrying');
+	await page.getByLabel('Text').fill('STICKERSET');
 	await page.getByLabel('Text').press('Enter');
-	await expect(entryRows(page)).toHaveText([/provider slow/]);
+	await expect(entryRows(page)).toHaveText([/sticker upload failed/]);
 	await page.getByRole('button', { name: 'Clear filters' }).click();
 	await expect(page.getByLabel('Text')).toHaveValue('');
 	await expect(page.getByLabel('Launch', { exact: true })).toHaveValue('');
@@ -127,7 +127,10 @@ test('on a 390 px phone each log entry stacks: its message is on the screen, the
 }) => {
 	await page.setViewportSize(VIEWPORTS[1]);
 	await signInOwnOperator(page, OWNER);
-	withDb((db) => db.prepare('DELETE FROM log_entries').run());
+	withDb((db) => {
+		db.prepare('DELETE FROM log_entries').run();
+		db.prepare('DELETE FROM worker_processes WHERE id IN (?, ?)').run(CLEAN.id, CRASHED.id);
+	});
 	plantLaunchesAndLogs();
 	await page.goto('/console/logs');
 	const row = entryRows(page).filter({ hasText: 'sticker upload failed' });
