@@ -4,6 +4,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { lastAudit, plantStickers, seedGuests } from './console-fixtures.ts';
 import { expectToast } from './toasts.ts';
 import { E2E_DATA_DIR as DATA_DIR, signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { expectWithinPhoneWidth, VIEWPORTS } from './page-check.ts';
 
 /**
  * The operator console's actions against the running product (built web + worker + emulator):
@@ -319,7 +320,7 @@ test.describe.serial('operator console: actions', () => {
 			page.locator('tr[data-audit-action="reset_user"]').getByRole('cell', { name: 'guest reset' })
 		).toBeVisible();
 		// Its details in words too: what was erased, not the stored record with its file name.
-		const detailWords = page.locator('tr[data-audit-action="reset_user"] td.details');
+		const detailWords = page.locator('tr[data-audit-action="reset_user"] .details');
 		await expect(detailWords).toHaveText(
 			/^1 kiosk visit and 1 sticker pack erased; .*a copy of the database was saved first$/
 		);
@@ -330,5 +331,22 @@ test.describe.serial('operator console: actions', () => {
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(0);
 		await page.getByLabel('Guest or job id').fill(String(BORIS));
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
+		// Clear filters empties the three fields at once.
+		await page.getByRole('button', { name: 'Clear filters' }).click();
+		await expect(page.getByLabel('Action')).toHaveValue('');
+		await expect(page.getByLabel('Guest or job id')).toHaveValue('');
+		await expect(page.getByRole('button', { name: 'Clear filters' })).toBeHidden();
+
+		// On a 390 px phone the row stacks: the action and when above the details, all on the screen.
+		const laptop = page.viewportSize()!;
+		await page.setViewportSize(VIEWPORTS[1]);
+		try {
+			const row = page.locator('tr[data-audit-action="reset_user"]');
+			await expect(row.getByText('guest reset', { exact: true }).filter({ visible: true })).toHaveCount(1);
+			await expect(page.getByRole('columnheader', { name: 'Action' })).toBeHidden();
+			await expectWithinPhoneWidth(page, detailWords);
+		} finally {
+			await page.setViewportSize(laptop);
+		}
 	});
 });

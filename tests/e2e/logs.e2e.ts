@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { expectWithinPhoneWidth, VIEWPORTS } from './page-check.ts';
 
 /**
  * The console's Logs page against the running product (built web + worker + emulator): the
@@ -111,4 +112,31 @@ test('the Logs page: launch history, filters, context and empty states', async (
 
 	await page.getByLabel('Text').fill('no such words anywhere');
 	await expect(page.getByText('No log entries match these filters.')).toBeVisible();
+	// Enter applies the text at once; Clear filters empties every field.
+	await page.getByLabel('Text').fill('STICKERSET');
+	await page.getByLabel('Text').press('Enter');
+	await expect(entryRows(page)).toHaveText([/sticker upload failed/]);
+	await page.getByRole('button', { name: 'Clear filters' }).click();
+	await expect(page.getByLabel('Text')).toHaveValue('');
+	await expect(page.getByLabel('Launch', { exact: true })).toHaveValue('');
+	await expect(entryRows(page)).toHaveCount(3);
+});
+
+test('on a 390 px phone each log entry stacks: its message is on the screen, the page does not scroll sideways', async ({
+	page
+}) => {
+	await page.setViewportSize(VIEWPORTS[1]);
+	await signInOwnOperator(page, OWNER);
+	withDb((db) => {
+		db.prepare('DELETE FROM log_entries').run();
+		db.prepare('DELETE FROM worker_processes WHERE id IN (?, ?)').run(CLEAN.id, CRASHED.id);
+	});
+	plantLaunchesAndLogs();
+	await page.goto('/console/logs');
+	const row = entryRows(page).filter({ hasText: 'sticker upload failed' });
+	const message = row.locator('[data-log-message]');
+	// Time, process and level are on a line above the message, not in columns beside it.
+	await expect(row.getByText('error', { exact: true }).filter({ visible: true })).toHaveCount(1);
+	await expect(page.getByRole('columnheader', { name: 'Level' })).toBeHidden();
+	await expectWithinPhoneWidth(page, message);
 });

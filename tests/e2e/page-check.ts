@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 /**
  * One page's accessibility check for the browser tests: axe with the WCAG 2.1 A and AA rules at a
@@ -65,4 +65,14 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
 		await testInfo.attach(`${name} at ${viewport.width}×${viewport.height}`, { path: file, contentType: 'image/png' });
 	}
 	await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+}
+
+/** On a phone: `target` is shown whole within the screen's width, and the page does not scroll sideways. */
+export async function expectWithinPhoneWidth(page: Page, target: Locator): Promise<void> {
+	const width = VIEWPORTS[1].width;
+	await expect(target).toBeVisible();
+	const box = (await target.boundingBox())!;
+	expect(box.x).toBeGreaterThanOrEqual(0);
+	expect(box.x + box.width).toBeLessThanOrEqual(width);
+	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 }

@@ -8,8 +8,12 @@ import type {
 } from '$lib/schemas/kiosk';
 import type { Locale } from '$lib/i18n/locale';
 
-/** The kiosk page's calls to /api/kiosk. Network failures are retried with capped backoff. */
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: string };
+/**
+ * The kiosk page's calls to /api/kiosk. Network failures are retried with capped backoff. A refusal
+ * carries the server's Retry-After, when it sent one (a rate limit says when to try again).
+ */
+export type ApiResult<T> =
+	{ ok: true; data: T } | { ok: false; status: number; error: string; retryAfterSeconds?: number };
 
 const BACKOFF_MS = [300, 1_000, 2_000, 4_000];
 
@@ -29,12 +33,18 @@ async function call<T>(
 			const parsed = (await response.json().catch(() => ({}))) as Record<string, unknown>;
 			if (response.ok) return { ok: true, data: parsed as T };
 			if (response.status >= 500 && response.status !== 503 && attempt < retries) throw new Error('server error');
-			return { ok: false, status: response.status, error: String(parsed.error ?? 'other') };
+			return { ok: false, status: response.status, error: String(parsed.error ?? 'other'), ...retryAfter(response) };
 		} catch {
 			if (attempt >= retries) return { ok: false, status: 0, error: 'network' };
 			await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS[attempt] ?? 4_000));
 		}
 	}
+}
+
+/** Retry-After in seconds (the kiosk API sends whole seconds), when the answer has one. */
+function retryAfter(response: Response): { retryAfterSeconds?: number } {
+	const seconds = Number(response.headers.get('retry-after') ?? NaN);
+	return Number.isFinite(seconds) && seconds > 0 ? { retryAfterSeconds: seconds } : {};
 }
 
 export const kioskApi = {

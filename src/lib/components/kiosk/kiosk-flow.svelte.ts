@@ -17,6 +17,8 @@ export type Screen =
 const READY_SCREEN_MS = 15_000;
 const CLOSED_SCREEN_MS = 8_000;
 const BOT_RETRY_MS = 2_000;
+/** The wait after the start limit refused Start, when the answer named none (the limit refills one every 6 s). */
+const START_LIMIT_WAIT_S = 6;
 
 /**
  * The kiosk's state: which screen shows, driven by the server's live session view (SSE). The
@@ -37,6 +39,11 @@ export class KioskFlow {
 	problem = $state<string | null>(null);
 	/** What went wrong in the staff panel (wrong PIN, …): shown only there, never to the guest. */
 	staffProblem = $state<string | null>(null);
+	/**
+	 * Until when Start waits (ms, this browser's clock) after the server's start limit refused it:
+	 * the Start screen says so with the seconds left and keeps the button off until then.
+	 */
+	startWaitUntil = $state<number | null>(null);
 	/** The Start screen's event name, colours and outfit sample (null until read, or when unreadable: the plain Start). */
 	startScreen = $state<KioskStartScreen | null>(null);
 	/** The guest's delivered stickers while the "your pack is ready" screen shows. */
@@ -62,6 +69,11 @@ export class KioskFlow {
 	secondsUntil(iso: string | null): number | null {
 		if (!iso) return null;
 		return Math.max(0, Math.ceil((Date.parse(iso) - (this.now + this.#clockOffsetMs)) / 1000));
+	}
+
+	/** Seconds until Start may be tapped again after the start limit refused it (0: it may now). */
+	get startWaitSeconds(): number {
+		return this.startWaitUntil === null ? 0 : Math.max(0, Math.ceil((this.startWaitUntil - this.now) / 1000));
 	}
 
 	get returnInSeconds(): number | null {
@@ -123,6 +135,12 @@ export class KioskFlow {
 		this.problem = null;
 		const started = await kioskApi.start();
 		if (!started.ok && started.status === 401) return this.unpaired();
+		if (!started.ok && started.error === 'rate_limited') {
+			// Many Starts in a row (a queue of guests, a child tapping): the server counts them per kiosk.
+			this.tick();
+			this.startWaitUntil = this.now + (started.retryAfterSeconds ?? START_LIMIT_WAIT_S) * 1000;
+			return;
+		}
 		if (!started.ok) {
 			if (started.error === 'paused') this.paused = true;
 			this.problem = started.error;

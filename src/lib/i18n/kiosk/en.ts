@@ -4,6 +4,7 @@ export const en = {
 	startTitle: 'Your own sticker pack',
 	startLead: 'Take a selfie — get 12 stickers of yourself in Telegram.',
 	startButton: 'Start',
+	startWait: 'Many guests have just started — wait {s} s, then tap Start again.',
 	pausedTitle: 'Temporarily unavailable',
 	pausedLead: 'Sticker making is paused for a moment. Please come back in a few minutes.',
 	pausedUntilLead: 'Sticker making is paused for now. We expect to be back at {time}.',

@@ -7,6 +7,7 @@ export const uz = {
 	startTitle: "Shaxsiy stikerlar to'plamingiz",
 	startLead: "Selfi tushing — Telegramda o'zingiz bilan 12 ta stiker oling.",
 	startButton: 'Start',
+	startWait: 'Hozirgina ko‘p mehmon boshladi — {s} soniya kuting, keyin «Start»ni yana bosing.',
 	pausedTitle: 'Vaqtincha ishlamayapti',
 	pausedLead: "Stiker yaratish biroz to'xtatildi. Bir necha daqiqadan so'ng keling.",
 	pausedUntilLead: "Stiker yaratish hozircha to'xtatilgan. Soat {time} da qaytishni kutyapmiz.",
