@@ -16,6 +16,7 @@ import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { UpdatesLeaseKeeper } from '../../src/worker/bot/updates-lease.ts';
 import type { TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
+import { startTs } from './node-process.ts';
 import { useTestDb } from './test-db.ts';
 import { botDepsFor } from './bot-deps.ts';
 import { botRunnerDeps } from './bot-runner.ts';
@@ -83,4 +84,22 @@ export async function startWorker(testDb: ReturnType<typeof useTestDb>, emulator
 			via.apply((await readSecretsInForce(db, secretKey, config)).telegramBotToken)
 	};
 	return world;
+}
+
+/** The settings key of the real worker processes below (hex, 32 bytes). */
+export const PROCESS_SECRET_KEY = 'cd'.repeat(32);
+
+/** The real worker process (src/worker/main.ts) on the emulator, started with TELEGRAM_BOT_TOKEN = bot A's. */
+export function startWorkerProcess(db: { dbEnv: NodeJS.ProcessEnv; dir: string }, apiRoot: string) {
+	return startTs('src/worker/main.ts', {
+		env: {
+			NODE_ENV: 'test',
+			...db.dbEnv,
+			DATA_DIR: db.dir,
+			TELEGRAM_BOT_TOKEN: TOKEN_A,
+			TELEGRAM_API_ROOT: apiRoot,
+			SETTINGS_SECRET_KEY: PROCESS_SECRET_KEY,
+			LOG_LEVEL: 'info'
+		}
+	});
 }

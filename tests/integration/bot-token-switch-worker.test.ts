@@ -4,12 +4,9 @@ import { readBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
 import { replaceSecret } from '../../src/lib/server/settings/console-secrets.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { PROCESS_WAIT_MS, startTs, waitForOutput } from '../helpers/node-process.ts';
+import { PROCESS_WAIT_MS, waitForOutput } from '../helpers/node-process.ts';
 import { useTestDb } from '../helpers/test-db.ts';
-
-const TOKEN_A = '1000000001:bot-a-secret-0123456789abcdef';
-const TOKEN_B = '2000000002:bot-b-secret-0123456789abcdef';
-const SECRET_KEY = 'cd'.repeat(32);
+import { PROCESS_SECRET_KEY, startWorkerProcess, TOKEN_A, TOKEN_B } from '../helpers/token-switch-world.ts';
 
 /**
  * The real worker process (src/worker/main.ts) on the emulator: a token saved as the console saves
@@ -27,16 +24,7 @@ describe('the running worker takes a bot token saved on the console', () => {
 		const emulator = await createTelegramEmulator({ botToken: TOKEN_A, botUsername: 'kiosk_a_bot' });
 		cleanups.push(() => emulator.close());
 		const { db, dbEnv, dbPath, dir } = await testDb();
-		const env = {
-			NODE_ENV: 'test',
-			...dbEnv,
-			DATA_DIR: dir,
-			TELEGRAM_BOT_TOKEN: TOKEN_A,
-			TELEGRAM_API_ROOT: emulator.url,
-			SETTINGS_SECRET_KEY: SECRET_KEY,
-			LOG_LEVEL: 'info'
-		};
-		const worker = startTs('src/worker/main.ts', { env });
+		const worker = startWorkerProcess({ dbEnv, dir }, emulator.url);
 		cleanups.push(async () => {
 			worker.kill('SIGTERM');
 			await worker.finished;
@@ -52,7 +40,7 @@ describe('the running worker takes a bot token saved on the console', () => {
 
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dir, TELEGRAM_BOT_TOKEN: TOKEN_A });
 		await replaceSecret(
-			{ db, clock: systemClock, config, secretKey: Buffer.from(SECRET_KEY, 'hex') },
+			{ db, clock: systemClock, config, secretKey: Buffer.from(PROCESS_SECRET_KEY, 'hex') },
 			{ name: 'owner', ip: null },
 			'telegramBotToken',
 			TOKEN_B

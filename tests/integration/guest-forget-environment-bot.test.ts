@@ -8,10 +8,16 @@ import { FakeClock, MINUTE, systemClock } from '../../src/lib/server/time/clock.
 import { botTokenToStartWith } from '../../src/worker/bot/bot-token-switch.ts';
 import { keepEnvironmentBot } from '../../src/worker/bot/environment-bot.ts';
 import { createTelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { PROCESS_WAIT_MS, startTs, waitForOutput } from '../helpers/node-process.ts';
+import { PROCESS_WAIT_MS, waitForOutput } from '../helpers/node-process.ts';
 import { createStickerSet, forgetThroughBot } from '../helpers/old-bot-sets.ts';
 import { useTestDb } from '../helpers/test-db.ts';
-import { TOKEN_A, TOKEN_B, WRONG_TOKEN } from '../helpers/token-switch-world.ts';
+import {
+	PROCESS_SECRET_KEY,
+	startWorkerProcess,
+	TOKEN_A,
+	TOKEN_B,
+	WRONG_TOKEN
+} from '../helpers/token-switch-world.ts';
 import { insertGuest } from './lifecycle-fixtures.ts';
 
 /**
@@ -22,8 +28,7 @@ import { insertGuest } from './lifecycle-fixtures.ts';
 const BOT_A = 'kiosk_a_bot';
 const BOT_B = 'emulated_2000000002_bot';
 const AT = '2027-03-01T09:00:00.000Z';
-const SECRET_KEY = 'cd'.repeat(32);
-const secretKey = Buffer.from(SECRET_KEY, 'hex');
+const secretKey = Buffer.from(PROCESS_SECRET_KEY, 'hex');
 
 describe("a worker started on the console's token of another bot than TELEGRAM_BOT_TOKEN's", () => {
 	const testDb = useTestDb('forget-env-bot-');
@@ -65,17 +70,7 @@ describe("a worker started on the console's token of another bot than TELEGRAM_B
 			TOKEN_B
 		);
 
-		const worker = startTs('src/worker/main.ts', {
-			env: {
-				NODE_ENV: 'test',
-				...dbEnv,
-				DATA_DIR: dir,
-				TELEGRAM_BOT_TOKEN: TOKEN_A,
-				TELEGRAM_API_ROOT: emulator.url,
-				SETTINGS_SECRET_KEY: SECRET_KEY,
-				LOG_LEVEL: 'info'
-			}
-		});
+		const worker = startWorkerProcess({ dbEnv, dir }, emulator.url);
 		cleanups.push(async () => {
 			worker.kill('SIGTERM');
 			await worker.finished;
