@@ -115,7 +115,8 @@ export type SessionState = { status: string; notice: string | null };
 
 /** The tablet's Start, the guest scans its code (/start in the emulator), and what the bot decided for the session. */
 export async function guestScans(tablet: Page, product: ProductStack, control: Control, userId: number) {
-	await expect(tablet.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 20_000 });
+	// The Start screen itself: the "session has ended" screen has a Start button too, which only leads back here.
+	await expect(tablet.getByRole('heading', { name: 'Your own sticker pack' })).toBeVisible({ timeout: 20_000 });
 	const token = await startAndReadToken(tablet, product);
 	await control.sendUserMessage({ user_id: userId, text: `/start ${token}` });
 	const state = async () =>
