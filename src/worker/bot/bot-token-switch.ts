@@ -1,4 +1,4 @@
-import { Api, type Bot, type GrammyError } from 'grammy';
+import type { Bot, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Db } from '../../lib/server/db/client.ts';
 import { rememberBotUsername } from '../../lib/server/guests/bot-identity.ts';
@@ -8,15 +8,12 @@ import {
 	recordBotTokenRefusal,
 	tokenDigest
 } from '../../lib/server/settings/bot-token-refusal.ts';
-import { isTokenRefusal, type BotTokenInForce } from '../../lib/server/telegram/bot-token.ts';
+import { isTokenRefusal, probeBotToken, type BotTokenInForce } from '../../lib/server/telegram/bot-token.ts';
 import { MINUTE, type Clock } from '../../lib/server/time/clock.ts';
 import { ADMIN_ALERTS } from '../../lib/i18n/admin-alerts.ts';
 import type { BotContext } from './context.ts';
 import { keepEnvironmentBot, type EnvironmentBotDeps } from './environment-bot.ts';
 import type { BotRunner } from './runner.ts';
-
-/** The new token's getMe may take this long before the switch waits for a later pass. */
-const PROBE_TIMEOUT_SECONDS = 10;
 
 function refusalSentence(error: GrammyError, outcome: string): string {
 	return `Telegram refused the new bot token (${error.description}), so the bot ${outcome}. Check the token with @BotFather and save it again.`;
@@ -38,7 +35,7 @@ export async function botTokenToStartWith(
 	if (!consoleToken || consoleToken === environment) return environment;
 	let me: UserFromGetMe;
 	try {
-		me = await new Api(consoleToken, { apiRoot: deps.apiRoot, timeoutSeconds: PROBE_TIMEOUT_SECONDS }).getMe();
+		me = await probeBotToken(consoleToken, deps.apiRoot);
 	} catch (error) {
 		if (!isTokenRefusal(error)) return consoleToken;
 		deps.logger.error(
@@ -110,10 +107,9 @@ export class BotTokenSwitch {
 		const digest = tokenDigest(wanted);
 		const last = this.#lastTry;
 		if (last?.token === digest && (!last.unreachable || now - last.at < MINUTE)) return;
-		const probe = new Api(wanted, { apiRoot: this.#deps.apiRoot, timeoutSeconds: PROBE_TIMEOUT_SECONDS });
 		let me: UserFromGetMe;
 		try {
-			me = await probe.getMe();
+			me = await probeBotToken(wanted, this.#deps.apiRoot);
 		} catch (error) {
 			const refused = isTokenRefusal(error);
 			this.#lastTry = { token: digest, at: now, unreachable: !refused };

@@ -1,10 +1,6 @@
-import { Api } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from '../../lib/server/log/logger.ts';
-import { isTokenRefusal } from '../../lib/server/telegram/bot-token.ts';
-
-/** The environment token's getMe may take this long before the start goes on without it. */
-const PROBE_TIMEOUT_SECONDS = 10;
+import { isTokenRefusal, probeBotToken } from '../../lib/server/telegram/bot-token.ts';
 
 /** A bot token is `<bot id>:<secret>`: a token BotFather issued again (revoke) keeps the id. */
 const botIdOf = (token: string): number => Number(token.split(':', 1)[0]);
@@ -33,7 +29,7 @@ export async function keepEnvironmentBot(
 	if (botIdOf(environment) === inForce.id) return;
 	let envBot: UserFromGetMe;
 	try {
-		envBot = await new Api(environment, { apiRoot: deps.apiRoot, timeoutSeconds: PROBE_TIMEOUT_SECONDS }).getMe();
+		envBot = await probeBotToken(environment, deps.apiRoot);
 	} catch (error) {
 		if (isTokenRefusal(error)) {
 			deps.logger.warn(

@@ -1,4 +1,5 @@
-import { GrammyError, type ApiClientOptions } from 'grammy';
+import { Api, GrammyError, type ApiClientOptions } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
 
 /**
  * The worker's bot token in force. Every Telegram client the worker builds (the bot's, the
@@ -48,3 +49,11 @@ export function clientOptions(endpoint: TelegramEndpoint, timeoutSeconds?: numbe
 /** Telegram refusing a token itself (401: revoked or wrong secret; 404: not a token), not a failed call. */
 export const isTokenRefusal = (error: unknown): error is GrammyError =>
 	error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404);
+
+/** A token's getMe may take this long; then its caller goes on without the answer (and asks again later). */
+const PROBE_TIMEOUT_SECONDS = 10;
+
+/** Which bot a token belongs to, by Telegram's getMe: throws what grammY throws (see isTokenRefusal). */
+export function probeBotToken(token: string, apiRoot: string): Promise<UserFromGetMe> {
+	return new Api(token, { apiRoot, timeoutSeconds: PROBE_TIMEOUT_SECONDS }).getMe();
+}
