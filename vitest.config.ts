@@ -6,6 +6,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Two projects: `node` (SQLite, no server) and `postgres` (tests/integration/postgres/), whose
 // globalSetup starts one throwaway PostgreSQL cluster for the run — only when one of its files runs.
 const POSTGRES_TESTS = 'tests/integration/postgres/**/*.test.ts';
+const INTEGRATION_TESTS = 'tests/integration/**/*.test.ts';
+const UNIT_SPECS = ['src/**/*.spec.ts', 'tools/**/*.spec.ts'];
 const PG_GLOBAL_SETUP = 'tests/helpers/pg-global-setup.ts';
 // The migrated SQLite file createTestDb copies (tests/helpers/sqlite-template-setup.ts).
 const SQLITE_TEMPLATE_SETUP = 'tests/helpers/sqlite-template-setup.ts';
@@ -33,11 +35,22 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'node',
-					include: ['src/**/*.spec.ts', 'tests/integration/**/*.test.ts', 'tools/**/*.spec.ts'],
+					include: nodeOnPostgres ? [...UNIT_SPECS, INTEGRATION_TESTS] : [INTEGRATION_TESTS],
 					exclude: [...configDefaults.exclude, POSTGRES_TESTS],
 					globalSetup: nodeOnPostgres ? [PG_GLOBAL_SETUP] : [SQLITE_TEMPLATE_SETUP]
 				}
 			},
+			// The unit specs beside the code share their processes (isolate: false): none mocks a
+			// module or changes the environment, and a fresh process per file cost each of them about a
+			// second of imports, more than most take to run (docs/development.md, "Suite time").
+			...(nodeOnPostgres
+				? []
+				: [
+						{
+							extends: true,
+							test: { name: 'unit', include: UNIT_SPECS, isolate: false, globalSetup: [SQLITE_TEMPLATE_SETUP] }
+						}
+					]),
 			{
 				extends: true,
 				test: { name: 'postgres', include: [POSTGRES_TESTS], globalSetup: [PG_GLOBAL_SETUP] }
