@@ -194,7 +194,7 @@ export async function eventually<T>(
  * waits in the inbox. Read in that order, nothing slips between the two. The event to wait for
  * before asserting that a replay did nothing, instead of a fixed pause that a busy machine can outlast.
  */
-export async function updatesHandled(world: GuestWorld): Promise<void> {
+export async function updatesHandled(world: Pick<GuestWorld, 'emulator' | 'db'>): Promise<void> {
 	await eventually(
 		async () => {
 			const pending = (await world.emulator.control.updates()).pending.length;

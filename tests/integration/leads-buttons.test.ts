@@ -10,6 +10,7 @@ import {
 	STRANGER,
 	type LeadsWorld
 } from './leads-world.ts';
+import { updatesHandled } from './guest-harness.ts';
 
 describe('status buttons and /stickers_forget in the sales group', () => {
 	const leads = useLeadsWorlds('leads-buttons-');
@@ -77,7 +78,7 @@ describe('status buttons and /stickers_forget in the sales group', () => {
 		const deal = await press(ADMIN.id, messageId, `lead:${id}:deal`);
 		await answerOf(deal.callback_query_id);
 		await world.emulator.control.replayUpdate(deal.update_id);
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await updatesHandled(world);
 		expect(
 			(await world.db.leadStatusHistory.findMany({ where: { leadId: id }, orderBy: { id: 'asc' } })).map(
 				(h) => h.status

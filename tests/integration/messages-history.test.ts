@@ -14,7 +14,8 @@ import {
 	startGuestWorld,
 	startSession,
 	type Guest,
-	type GuestWorld
+	type GuestWorld,
+	updatesHandled
 } from './guest-harness.ts';
 
 // The bot's message history through the production bot (createBot, every feature) long-polling the
@@ -124,7 +125,7 @@ describe('message history: what the bot records of its private chats', () => {
 			() => historyOf(aziza),
 			(rows) => rows.some((r) => r.text === 'good morning')
 		);
-		await new Promise((resolve) => setTimeout(resolve, 300)); // replies to the last messages, if any, land
+		await updatesHandled(world); // the replies to the last messages, if any, are recorded
 		const all = await world.db.botMessage.findMany();
 		const count = (day: string, direction: string) =>
 			all.filter((r) => r.at.startsWith(day) && r.direction === direction).length;
@@ -149,7 +150,7 @@ describe('message history: what the bot records of its private chats', () => {
 			() => historyOf(guest),
 			(rows) => rows.length === 0
 		);
-		await new Promise((resolve) => setTimeout(resolve, 300)); // nothing written after the erasure comes back
+		await updatesHandled(world); // nothing written after the erasure comes back
 		expect(await historyOf(guest)).toEqual([]);
 		const today = (await activity())[0];
 		expect(today?.incoming).toBeGreaterThanOrEqual(5);
