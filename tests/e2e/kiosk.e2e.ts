@@ -150,6 +150,8 @@ test('a reload with a session open closes it as kiosk_reset; a camera failure cl
 	);
 	expect(answer).toBe(200);
 	await expect(page.getByTestId('closed-reason')).toHaveText('The camera is not working. Please call the staff.');
+	// Its one button says where it leads; the screen also returns to Start by itself.
+	await expect(page.getByRole('button', { name: 'Back to Start', exact: true })).toBeVisible();
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 15_000 });
 });
 

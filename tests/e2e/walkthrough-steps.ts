@@ -115,7 +115,7 @@ export type SessionState = { status: string; notice: string | null };
 
 /** The tablet's Start, the guest scans its code (/start in the emulator), and what the bot decided for the session. */
 export async function guestScans(tablet: Page, product: ProductStack, control: Control, userId: number) {
-	// The Start screen itself: the "session has ended" screen has a Start button too, which only leads back here.
+	// The Start screen itself, not the "session has ended" screen (its "Back to Start" leads here).
 	await expect(tablet.getByRole('heading', { name: 'Your own sticker pack' })).toBeVisible({ timeout: 20_000 });
 	const token = await startAndReadToken(tablet, product);
 	await control.sendUserMessage({ user_id: userId, text: `/start ${token}` });
