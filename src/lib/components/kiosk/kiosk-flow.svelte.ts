@@ -67,17 +67,21 @@ export class KioskFlow {
 
 	/** Seconds until a server-side deadline, by the server's clock. */
 	secondsUntil(iso: string | null): number | null {
-		if (!iso) return null;
-		return Math.max(0, Math.ceil((Date.parse(iso) - (this.now + this.#clockOffsetMs)) / 1000));
+		return iso ? this.#secondsLeft(Date.parse(iso) - this.#clockOffsetMs) : null;
 	}
 
 	/** Seconds until Start may be tapped again after the start limit refused it (0: it may now). */
 	get startWaitSeconds(): number {
-		return this.startWaitUntil === null ? 0 : Math.max(0, Math.ceil((this.startWaitUntil - this.now) / 1000));
+		return this.startWaitUntil === null ? 0 : this.#secondsLeft(this.startWaitUntil);
 	}
 
 	get returnInSeconds(): number | null {
-		return this.#returnAt === null ? null : Math.max(0, Math.ceil((this.#returnAt - this.now) / 1000));
+		return this.#returnAt === null ? null : this.#secondsLeft(this.#returnAt);
+	}
+
+	/** Whole seconds from the tablet's `now` to a moment on its clock, rounded up, never below 0. */
+	#secondsLeft(atMs: number): number {
+		return Math.max(0, Math.ceil((atMs - this.now) / 1000));
 	}
 
 	tick(): void {
