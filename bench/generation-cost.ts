@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pricesFor } from '../src/lib/server/providers/create-provider.ts';
 import { summarisePackCost, type PackCost } from '../src/lib/server/spend/pack-cost.ts';
 import { createJobLoop } from '../src/worker/queue/start-queue.ts';
-import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-harness.ts';
+import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-world.ts';
 import type { FaultInput } from '../tools/fake-gemini/faults.ts';
 import { IMAGE_TOKENS } from '../tools/fake-gemini/image-size.ts';
 import { createFakeGemini } from '../tools/fake-gemini/server.ts';

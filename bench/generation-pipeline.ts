@@ -8,7 +8,7 @@ import { cutSheet } from '../src/lib/server/media/sticker-cutter.ts';
 import { builtInCaptions, STICKER_VARIANTS } from '../src/lib/server/media/sticker-variants.ts';
 import { defaultOutfitSnapshot } from '../src/lib/server/outfits/default-outfit.ts';
 import { createJobLoop } from '../src/worker/queue/start-queue.ts';
-import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-harness.ts';
+import { createGenerationWorld, waitForJobStatus } from '../tests/integration/generation-world.ts';
 import { makeFaceCrop, makeSelfie } from '../tests/integration/generation-selfie.ts';
 import { jobLoopInput } from '../tests/helpers/job-loop-input.ts';
 

@@ -2,18 +2,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { openPostgresDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { createDatabase, dropDatabase } from './pg-cluster.ts';
 
-/** Set for the run by TEST_DB_ENGINE=postgresql: useTestDb/createTestDb then give PostgreSQL databases. */
-export function testsRunOnPostgres(): boolean {
-	return process.env.TEST_DB_ENGINE === 'postgresql';
-}
-
-/** A fresh copy of the run's migrated template: its URL, with the production client on it. */
-export async function createPgTestDb(): Promise<{ db: Db; url: string }> {
-	const serverUrl = process.env.KIOSK_TEST_PG_SERVER_URL;
-	if (!serverUrl) throw new Error('TEST_DB_ENGINE=postgresql needs the PostgreSQL globalSetup (vitest.config.ts)');
-	const url = await createDatabase(serverUrl, 'template');
-	return { db: openPostgresDatabase(url), url };
-}
+export { createPgTestDb, testsRunOnPostgres } from './create-test-db.ts';
 
 /**
  * For a PostgreSQL test file: a fresh migrated database of its own (a copy of the run's template),
