@@ -39,6 +39,7 @@ import {
 	VerdictsAnswer
 } from './gemini-schemas.ts';
 import { readPackVerdicts } from './gemini-verdicts.ts';
+import { callSignal } from './call-signal.ts';
 
 /**
  * Gemini through @google/genai. httpOptions.baseUrl points it at Google or at tools/fake-gemini.
@@ -85,13 +86,14 @@ export function createGeminiProvider(options: GeminiOptions): ImageProvider {
 		config: GenerateContentConfig,
 		signal?: AbortSignal
 	): Promise<{ response: GenerateContentResponse; usage: CallUsage }> => {
+		const forCall = callSignal(signal);
 		try {
 			// The job's abort stops the call (the SDK closes the connection); Google still bills a call
 			// it took, so an abandoned one is recorded at an estimate of its cost (below).
 			const response = await ai.models.generateContent({
 				model,
 				contents: [{ role: 'user', parts }],
-				config: { ...config, ...(signal ? { abortSignal: signal } : {}) }
+				config: { ...config, ...(forCall.signal ? { abortSignal: forCall.signal } : {}) }
 			});
 			return { response, usage: usageOf(kind, model, response) };
 		} catch (error) {
@@ -110,6 +112,8 @@ export function createGeminiProvider(options: GeminiOptions): ImageProvider {
 				});
 			}
 			throw failure;
+		} finally {
+			forCall.release();
 		}
 	};
 	const image = async (parts: Part[], ask: ImageAsk, signal?: AbortSignal): Promise<ProviderResult<Buffer>> => {
