@@ -27,6 +27,8 @@ export default defineConfig({
 		// tests end on the event they wait for; these only stop a test that will never finish.
 		testTimeout: 90_000,
 		hookTimeout: 120_000,
+		// Each file's CPU seconds when TEST_CPU_REPORT is set (npm test lists the heaviest).
+		setupFiles: ['tests/helpers/file-cpu.ts'],
 		// Integration tests: a fresh process per file (forks, isolated). The unit specs use the threads
 		// pool, whose isolation is switched off here: vitest 3.2 takes isolation from the root's pool
 		// options, not from a project's `isolate`, so only a pool of their own lets them share.

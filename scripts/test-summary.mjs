@@ -1,10 +1,11 @@
 // Prints the closing lines of a test run from the JSON reports of both vitest runs and Playwright:
-// first each failed test by file and name (CI keeps only the tail of the output, so the names must be
-// there), then the one summary line
+// the ten test files that used the most CPU (scripts/test-cpu-report.mjs), each failed test by file
+// and name (CI keeps only the tail of the output, so the names must be there), then the one summary line
 //   tests: N passed, N failed, N skipped
 // Exits non-zero when a report is missing or anything failed, so CI cannot pass on a silent run.
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { heaviestFiles } from './test-cpu-report.mjs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const missing = [];
@@ -81,6 +82,11 @@ if (playwright) {
 	if (playwright.errors?.length) totals.failed += playwright.errors.length;
 }
 
+for (const line of heaviestFiles([
+	{ cpu: '.tmp/vitest-cpu.jsonl', run: '[vitest sqlite]' },
+	{ cpu: '.tmp/vitest-postgres-cpu.jsonl', run: '[vitest postgresql]' }
+]))
+	console.log(line);
 if (failures.length > 0) {
 	console.log(`\nfailed (${failures.length}):`);
 	for (const failure of failures) console.log(`  ${failure}`);

@@ -15,7 +15,8 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 		|| { echo "could not install PostgreSQL (apt-get install -y postgresql); the PostgreSQL tests need it" >&2; exit 1; }
 fi
 mkdir -p .tmp
-rm -f .tmp/vitest-report.json .tmp/vitest-postgres-report.json .tmp/playwright-report.json
+rm -f .tmp/vitest-report.json .tmp/vitest-postgres-report.json .tmp/playwright-report.json .tmp/vitest-cpu.jsonl \
+	.tmp/vitest-postgres-cpu.jsonl
 
 # How long each step took, listed before the summary line, with the total: the numbers
 # docs/development.md ("Suite time") keeps, from every run, not just from the ones someone timed.
@@ -74,14 +75,15 @@ step "build"
 npx vite build --logLevel error || exit 1
 
 step "unit and integration tests on SQLite (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-report.json || status=1
+TEST_CPU_REPORT=.tmp/vitest-cpu.jsonl npx vitest run --reporter=default --reporter=json \
+	--outputFile.json=.tmp/vitest-report.json || status=1
 
 step "integration core on PostgreSQL (vitest, tests/postgres-core.txt)"
 mapfile -t pg_core < <(grep -v -E '^[[:space:]]*(#|$)' tests/postgres-core.txt)
 for file in "${pg_core[@]}"; do
 	[ -f "$file" ] || { echo "tests/postgres-core.txt names $file, which does not exist"; status=1; }
 done
-TEST_DB_ENGINE=postgresql npx vitest run "${pg_core[@]}" --reporter=default --reporter=json \
+TEST_DB_ENGINE=postgresql TEST_CPU_REPORT=.tmp/vitest-postgres-cpu.jsonl npx vitest run "${pg_core[@]}" --reporter=default --reporter=json \
 	--outputFile.json=.tmp/vitest-postgres-report.json || status=1
 
 step "browser tests (Playwright, Debian Chromium; projects sqlite and postgres-s3)"

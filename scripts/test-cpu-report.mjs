@@ -1,0 +1,34 @@
+// The ten test files that used the most CPU in this run, for npm test's closing lines (before the
+// summary line). tests/helpers/file-cpu.ts appends one line per integration file to each run's
+// TEST_CPU_REPORT file (CPU seconds and the file's wall time). CPU seconds are
+// what a busy machine changes least, so these are the figures to compare across runs
+// (docs/development.md, "Suite time").
+import { existsSync, readFileSync } from 'node:fs';
+
+const SHOWN = 10;
+
+/** @param {{ cpu: string, run: string }[]} runs */
+export function heaviestFiles(runs) {
+	const rows = runs.flatMap(({ cpu, run }) => {
+		if (!existsSync(cpu)) return [];
+		return readFileSync(cpu, 'utf8')
+			.split('\n')
+			.filter((line) => line.trim() !== '')
+			.map((line) => ({ ...JSON.parse(line), run }));
+	});
+	if (rows.length === 0) return [];
+	const total = rows.reduce((sum, row) => sum + row.self + row.children, 0);
+	const top = rows.sort((a, b) => b.self + b.children - (a.self + a.children)).slice(0, SHOWN);
+	return [
+		`\nCPU per test file (user + system seconds of its process and of the processes it started), the ${top.length} highest of ${rows.length} files run in a process of their own, ${Math.round(total)} s in all:`,
+		...top.map(
+			(row) =>
+				`  ${seconds(row.self + row.children)} s CPU (${seconds(row.self)} own + ${seconds(row.children)} started)` +
+				`, ${seconds(row.wall)} s wall  ${row.run} ${row.file}`
+		)
+	];
+}
+
+function seconds(value) {
+	return value >= 10 ? String(Math.round(value)) : value.toFixed(1);
+}
