@@ -1,8 +1,7 @@
 // The ten test files that used the most CPU in this run, for npm test's closing lines (before the
 // summary line). tests/helpers/file-cpu.ts appends one line per integration file to each run's
-// TEST_CPU_REPORT file (CPU seconds and the file's wall time). CPU seconds are
-// what a busy machine changes least, so these are the figures to compare across runs
-// (docs/development.md, "Suite time").
+// TEST_CPU_REPORT file (CPU seconds and the file's wall time). CPU seconds are what a busy machine
+// changes least, so these are the figures to compare across runs (docs/development.md, "Suite time").
 import { existsSync, readFileSync } from 'node:fs';
 
 const SHOWN = 10;
@@ -14,16 +13,17 @@ export function heaviestFiles(runs) {
 		return readFileSync(cpu, 'utf8')
 			.split('\n')
 			.filter((line) => line.trim() !== '')
-			.map((line) => ({ ...JSON.parse(line), run }));
+			.map((line) => JSON.parse(line))
+			.map((row) => ({ ...row, run, cpu: row.self + row.children }));
 	});
 	if (rows.length === 0) return [];
-	const total = rows.reduce((sum, row) => sum + row.self + row.children, 0);
-	const top = rows.sort((a, b) => b.self + b.children - (a.self + a.children)).slice(0, SHOWN);
+	const total = rows.reduce((sum, row) => sum + row.cpu, 0);
+	const top = rows.sort((a, b) => b.cpu - a.cpu).slice(0, SHOWN);
 	return [
 		`\nCPU per test file (user + system seconds of its process and of the processes it started), the ${top.length} highest of ${rows.length} files run in a process of their own, ${Math.round(total)} s in all:`,
 		...top.map(
 			(row) =>
-				`  ${seconds(row.self + row.children)} s CPU (${seconds(row.self)} own + ${seconds(row.children)} started)` +
+				`  ${seconds(row.cpu)} s CPU (${seconds(row.self)} own + ${seconds(row.children)} started)` +
 				`, ${seconds(row.wall)} s wall  ${row.run} ${row.file}`
 		)
 	];

@@ -83,8 +83,8 @@ mapfile -t pg_core < <(grep -v -E '^[[:space:]]*(#|$)' tests/postgres-core.txt)
 for file in "${pg_core[@]}"; do
 	[ -f "$file" ] || { echo "tests/postgres-core.txt names $file, which does not exist"; status=1; }
 done
-TEST_DB_ENGINE=postgresql TEST_CPU_REPORT=.tmp/vitest-postgres-cpu.jsonl npx vitest run "${pg_core[@]}" --reporter=default --reporter=json \
-	--outputFile.json=.tmp/vitest-postgres-report.json || status=1
+TEST_DB_ENGINE=postgresql TEST_CPU_REPORT=.tmp/vitest-postgres-cpu.jsonl npx vitest run "${pg_core[@]}" \
+	--reporter=default --reporter=json --outputFile.json=.tmp/vitest-postgres-report.json || status=1
 
 step "browser tests (Playwright, Debian Chromium; projects sqlite and postgres-s3)"
 # Free ports for the two products unless the caller chose them: a fixed port another run on the

@@ -25,7 +25,7 @@ describe('benchmarks run without vitest', () => {
 
 	it('reads the real benchmarks and follows their imports into the test helpers', () => {
 		expect(benchmarks.map((file) => path.basename(file))).toContain('generation-pipeline.ts');
-		const reached = reachable(path.join(BENCH, 'generation-pipeline.ts'));
+		const reached = [...importGraph(path.join(BENCH, 'generation-pipeline.ts')).keys()];
 		expect(reached).toContain(path.join(REPO, 'tests/integration/generation-world.ts'));
 		expect(reached).toContain(path.join(REPO, 'tests/helpers/create-test-db.ts'));
 	});
@@ -47,30 +47,41 @@ describe('benchmarks run without vitest', () => {
 	});
 });
 
-/** The import chain from `file` to the first module that imports vitest, or null. */
-function chainToVitest(file: string, seen = new Set<string>()): string[] | null {
-	if (seen.has(file)) return null;
-	seen.add(file);
-	const source = readFileSync(file, 'utf8');
-	if (IMPORTS_VITEST.test(source)) return [file];
-	for (const target of relativeImports(file, source)) {
-		const chain = chainToVitest(target, seen);
-		if (chain) return [file, ...chain];
-	}
-	return null;
+interface Reached {
+	/** The module that first imported it; null for the entry. */
+	parent: string | null;
+	importsVitest: boolean;
 }
 
-function reachable(file: string, seen = new Set<string>()): Set<string> {
-	if (seen.has(file)) return seen;
-	seen.add(file);
-	for (const target of relativeImports(file, readFileSync(file, 'utf8'))) reachable(target, seen);
-	return seen;
+/** Every module `entry` reaches through relative imports, each read once. */
+function importGraph(entry: string): Map<string, Reached> {
+	const graph = new Map<string, Reached>();
+	const pending: [string, string | null][] = [[entry, null]];
+	for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+		const [file, parent] = next;
+		if (graph.has(file)) continue;
+		const source = readFileSync(file, 'utf8');
+		graph.set(file, { parent, importsVitest: IMPORTS_VITEST.test(source) });
+		for (const target of relativeImports(file, source)) pending.push([target, file]);
+	}
+	return graph;
+}
+
+/** The import chain from `entry` to a module that imports vitest, or null. */
+function chainToVitest(entry: string): string[] | null {
+	const graph = importGraph(entry);
+	const importer = [...graph].find(([, reached]) => reached.importsVitest)?.[0];
+	if (importer === undefined) return null;
+	const chain: string[] = [];
+	for (let file: string | null = importer; file !== null; file = graph.get(file)!.parent) chain.unshift(file);
+	return chain;
 }
 
 /** Relative imports that name a file of ours (`.ts` paths, as the server modules write them). */
 function relativeImports(file: string, source: string): string[] {
 	return [...source.matchAll(RELATIVE_IMPORT)]
-		.flatMap((match) => [match[1] ?? match[2] ?? []].flat())
+		.map((match) => match[1] ?? match[2])
+		.filter((specifier) => specifier !== undefined)
 		.map((specifier) => path.resolve(path.dirname(file), specifier))
 		.filter((target) => existsSync(target) && /\.(ts|js|mjs)$/.test(target));
 }

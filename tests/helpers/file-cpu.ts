@@ -9,8 +9,8 @@ import { afterAll, expect } from 'vitest';
  * On a busy machine wall time says more about the neighbours than about the file; CPU seconds barely
  * move. Each integration file runs in a process of its own (forks, isolated), so that process's
  * user + system time is the file's, and the children it waited for (worker and web processes,
- * ffmpeg under them) are in the kernel's cutime/cstime. The process's age is the file's wall time. Registered first, so it runs after the
- * file's own after-hooks have stopped what it started. Off unless TEST_CPU_REPORT names the file to
+ * ffmpeg under them) are in the kernel's cutime/cstime. Registered first, so it runs after the file's
+ * own after-hooks have stopped what it started. Off unless TEST_CPU_REPORT names the file to
  * append to; not for the unit specs, which share one process (threads), nor where /proc is absent.
  */
 const report = process.env.TEST_CPU_REPORT;

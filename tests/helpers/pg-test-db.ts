@@ -2,7 +2,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { openPostgresDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { createDatabase, dropDatabase } from './pg-cluster.ts';
 
-export { createPgTestDb, testsRunOnPostgres } from './create-test-db.ts';
+export { testsRunOnPostgres } from './create-test-db.ts';
 
 /**
  * For a PostgreSQL test file: a fresh migrated database of its own (a copy of the run's template),
