@@ -58,5 +58,32 @@ export default ts.config(
 				}
 			]
 		}
+	},
+	{
+		// Test files share their processes (vitest.config.ts: forks and threads, not isolated), so a
+		// file must leave nothing behind that the next file in the same process would inherit.
+		files: ['tests/**/*.ts', 'src/**/*.spec.ts', 'tools/**/*.spec.ts'],
+		// vitest's global setups run once in vitest's own process, before any test file.
+		ignores: ['tests/helpers/*-global-setup.ts', 'tests/helpers/*-template-setup.ts', 'tests/e2e/**'],
+		rules: {
+			'no-restricted-properties': [
+				'error',
+				...['mock', 'doMock', 'stubEnv', 'stubGlobal', 'useFakeTimers'].map((property) => ({
+					object: 'vi',
+					property,
+					message:
+						'Test files share a process with the next file: pass a fake (FakeClock, a stand-in) instead of changing the module or global.'
+				}))
+			],
+			'no-restricted-syntax': [
+				'error',
+				{
+					selector:
+						"AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env'], UnaryExpression[operator='delete'] > MemberExpression[object.object.name='process'][object.property.name='env']",
+					message:
+						'Test files share a process with the next file: give the child process or the config its own env instead of writing process.env.'
+				}
+			]
+		}
 	}
 );

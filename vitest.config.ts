@@ -29,11 +29,16 @@ export default defineConfig({
 		hookTimeout: 120_000,
 		// Each file's CPU seconds when TEST_CPU_REPORT is set (npm test lists the heaviest).
 		setupFiles: ['tests/helpers/file-cpu.ts'],
-		// Integration tests: a fresh process per file (forks, isolated). The unit specs use the threads
-		// pool, whose isolation is switched off here: vitest 3.2 takes isolation from the root's pool
-		// options, not from a project's `isolate`, so only a pool of their own lets them share.
+		// Integration tests run in child processes (forks), the unit specs in worker threads; neither
+		// is isolated: a process (or thread) runs file after file with its modules already loaded, so
+		// the face models, sharp, the Prisma clients and our own modules are loaded once per process,
+		// not once per file (the 157 integration files on SQLite: 423 s instead of ≈ 1000 s on 2 cores;
+		// docs/development.md, "Suite time"). What keeps that safe: no test file mocks a module, stubs
+		// a global or the environment, fakes timers or writes process.env (eslint.config.js refuses
+		// them), and each file closes what it opens. vitest 3.2 takes isolation from the root's pool
+		// options, not from a project's `isolate`.
 		pool: 'forks',
-		poolOptions: { threads: { isolate: false } },
+		poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
 		maxWorkers: FILES_AT_ONCE,
 		minWorkers: 1,
 		projects: [

@@ -20,7 +20,7 @@ export function heaviestFiles(runs) {
 	const total = rows.reduce((sum, row) => sum + row.cpu, 0);
 	const top = rows.sort((a, b) => b.cpu - a.cpu).slice(0, SHOWN);
 	return [
-		`\nCPU per test file (user + system seconds of its process and of the processes it started), the ${top.length} highest of ${rows.length} files run in a process of their own, ${Math.round(total)} s in all:`,
+		`\nCPU per test file (user + system seconds its process used while it ran, and the processes it started), the ${top.length} highest of ${rows.length} files, ${Math.round(total)} s in all:`,
 		...top.map(
 			(row) =>
 				`  ${seconds(row.cpu)} s CPU (${seconds(row.self)} own + ${seconds(row.children)} started)` +

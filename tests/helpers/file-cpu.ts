@@ -7,21 +7,30 @@ import { afterAll, expect } from 'vitest';
 /**
  * What a test file cost in CPU, for npm test's list of the heaviest files (scripts/test-summary.mjs).
  * On a busy machine wall time says more about the neighbours than about the file; CPU seconds barely
- * move. Each integration file runs in a process of its own (forks, isolated), so that process's
- * user + system time is the file's, and the children it waited for (worker and web processes,
- * ffmpeg under them) are in the kernel's cutime/cstime. Registered first, so it runs after the file's
- * own after-hooks have stopped what it started. Off unless TEST_CPU_REPORT names the file to
- * append to; not for the unit specs, which share one process (threads), nor where /proc is absent.
+ * move. The integration files run in child processes that take one file after another (forks, not
+ * isolated), and vitest runs this setup file again before each of them: it reads the process's
+ * user + system time here and again after the file's own after-hooks (registered first, so it runs
+ * last), and the difference is the file's, its imports included. The children it started and waited
+ * for (worker and web processes, ffmpeg under them) are in the kernel's cutime/cstime. Off unless
+ * TEST_CPU_REPORT names the file to append to; not for the unit specs, which share worker threads
+ * (one process's counters), nor where /proc is absent.
  */
 const report = process.env.TEST_CPU_REPORT;
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 if (report && isMainThread && existsSync('/proc/self/stat')) {
+	const before = cpuSeconds(readFileSync('/proc/self/stat', 'utf8'));
+	const startedMs = performance.now();
 	afterAll(() => {
-		const { self, children } = cpuSeconds(readFileSync('/proc/self/stat', 'utf8'));
+		const after = cpuSeconds(readFileSync('/proc/self/stat', 'utf8'));
 		const file = path.relative(REPO, expect.getState().testPath ?? '');
-		// The process lives for this file alone: its age is the file's wall time, imports included.
-		appendFileSync(report, JSON.stringify({ file, self, children, wall: process.uptime() }) + '\n');
+		const row = {
+			file,
+			self: after.self - before.self,
+			children: after.children - before.children,
+			wall: (performance.now() - startedMs) / 1000
+		};
+		appendFileSync(report, JSON.stringify(row) + '\n');
 	});
 }
 
