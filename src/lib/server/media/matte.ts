@@ -22,8 +22,36 @@ export interface Portrait {
 	faceWidth: number;
 }
 
+/**
+ * Cuts already made, per selfie buffer, for as long as that buffer lives (a job's brief holds it).
+ * A pack draws the same head into every figure at one width per variant zoom (12 figures, 4
+ * widths), and the cut — posterise, ink lines, matte — is over half of a figure's CPU. The same
+ * arguments give the same pixels, so a kept cut is exactly the one a new cut would make.
+ */
+const cutsBySelfie = new WeakMap<Buffer, Map<string, Promise<Portrait>>>();
+
 /** `shoulders: false` cuts the head and a short neck only, for putting into a drawn costume. */
-export async function cutPortrait(
+export function cutPortrait(
+	selfie: Buffer,
+	face: FaceBox,
+	recipe: StyleRecipe,
+	zoom: number,
+	width: number,
+	options: { shoulders?: boolean } = {}
+): Promise<Portrait> {
+	const key = JSON.stringify([face, recipe, zoom, width, options.shoulders ?? true]);
+	let cuts = cutsBySelfie.get(selfie);
+	if (!cuts) cutsBySelfie.set(selfie, (cuts = new Map()));
+	const known = cuts.get(key);
+	if (known) return known;
+	const cut = drawPortrait(selfie, face, recipe, zoom, width, options);
+	cuts.set(key, cut);
+	// A failed cut is not kept: the next figure tries again (and fails the same way, on its own).
+	cut.catch(() => cuts.delete(key));
+	return cut;
+}
+
+async function drawPortrait(
 	selfie: Buffer,
 	face: FaceBox,
 	recipe: StyleRecipe,
