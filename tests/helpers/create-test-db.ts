@@ -49,9 +49,13 @@ export function testsRunOnPostgres(): boolean {
 	return process.env.TEST_DB_ENGINE === 'postgresql';
 }
 
-/** A fresh copy of the run's migrated template: its URL, with the production client on it. */
-export async function createPgTestDb(): Promise<{ db: Db; url: string }> {
-	const serverUrl = process.env.KIOSK_TEST_PG_SERVER_URL;
+/**
+ * A fresh copy of the run's migrated template: its URL, with the production client on it. The server
+ * is the globalSetup's cluster (its URL in the environment, or as `inject('pgServerUrl')` gives it).
+ */
+export async function createPgTestDb(
+	serverUrl = process.env.KIOSK_TEST_PG_SERVER_URL
+): Promise<{ db: Db; url: string }> {
 	if (!serverUrl) throw new Error('TEST_DB_ENGINE=postgresql needs the PostgreSQL globalSetup (vitest.config.ts)');
 	const url = await createDatabase(serverUrl, 'template');
 	return { db: openPostgresDatabase(url), url };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
-import { openPostgresDatabase, type Db } from '../../src/lib/server/db/client.ts';
-import { createDatabase, dropDatabase } from './pg-cluster.ts';
+import type { Db } from '../../src/lib/server/db/client.ts';
+import { createPgTestDb } from './create-test-db.ts';
+import { dropDatabase } from './pg-cluster.ts';
 
 export { testsRunOnPostgres } from './create-test-db.ts';
 
@@ -13,8 +14,7 @@ export function usePgTestDb(): () => { db: Db; url: string; serverUrl: string } 
 	let current: { db: Db; url: string; serverUrl: string } | undefined;
 	beforeAll(async () => {
 		const serverUrl = inject('pgServerUrl');
-		const url = await createDatabase(serverUrl, 'template');
-		current = { db: openPostgresDatabase(url), url, serverUrl };
+		current = { ...(await createPgTestDb(serverUrl)), serverUrl };
 	});
 	afterAll(async () => {
 		if (!current) return;
