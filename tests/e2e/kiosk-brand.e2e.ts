@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Page, TestInfo } from '@playwright/test';
+import { READY_SCREEN_MS } from '../../src/lib/components/kiosk/screen-times.ts';
 import { signInOwnOperator } from './console-operator.ts';
 import { expect } from './product-stack.ts';
 import { guestChoosesOutfit, holdQueue, openKiosk, releaseQueue, startAndReadToken, test } from './kiosk-steps.ts';
@@ -166,6 +167,8 @@ test('the link is sent while the guest still looks at the kiosk: their 12 sticke
 		linked.toISOString()
 	);
 	await page.setViewportSize({ width: 1366, height: 768 });
+	// The page's clock runs as usual until the test jumps it over the "ready" screen's stay (below).
+	await page.clock.install();
 	await openKiosk(page, product);
 	// No event: the kiosk's own colours, no name, the default event's outfits (each loaded before the picture).
 	await expect(page.getByTestId('event-name')).toHaveCount(0);
@@ -210,6 +213,7 @@ test('the link is sent while the guest still looks at the kiosk: their 12 sticke
 	expect(link).toBeTruthy();
 	await attachScreens(page, testInfo, 'ready');
 	await expect(page.getByText(/Back to start in \d+ s/)).toBeVisible();
+	await page.clock.fastForward(READY_SCREEN_MS);
 
 	// Then Start by itself; the stickers are no longer served to anyone, this kiosk included, once it starts the next guest.
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 25_000 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { untilAnswered } from '../helpers/until-answered.ts';
+import { CLOSED_SCREEN_MS, READY_SCREEN_MS } from '../../src/lib/components/kiosk/screen-times.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
 import { expect } from './product-stack.ts';
 import {
@@ -24,6 +25,8 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	control
 }) => {
 	test.setTimeout(120_000);
+	// The page's clock runs as usual until the test jumps it over the "ready" screen's stay (below).
+	await page.clock.install();
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
 	await expect(page.getByText(/Code valid for \d+ s/)).toBeVisible();
@@ -73,8 +76,14 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 	await control.waitForMessage(userId, (m) => m.from_bot && /Generating your stickers/.test(m.text ?? ''), {
 		timeoutMs: 10_000
 	});
-	// "Being drawn" waits for a pack due within a minute, then "ready" shows for 15 s: Start within 90 s.
-	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 90_000 });
+	// "Being drawn" waits for a pack due within a minute (else Start after 15 s), then "ready" stays for
+	// READY_SCREEN_MS by the page's clock: jumped over, so Start comes back by the kiosk's own timer
+	// without sitting through it (and still comes if the jump missed the screen).
+	const start = page.getByRole('button', { name: 'Start', exact: true });
+	const ready = page.getByRole('heading', { name: 'Your stickers are ready!' });
+	await expect(start.or(ready)).toBeVisible({ timeout: 90_000 });
+	if (await ready.isVisible()) await page.clock.fastForward(READY_SCREEN_MS);
+	await expect(start).toBeVisible({ timeout: READY_SCREEN_MS + 5_000 });
 });
 
 test('the "being drawn" screen shows the place and estimate of the guest\'s status message; the message is edited, never sent again', async ({
@@ -121,6 +130,8 @@ test('a reload with a session open closes it as kiosk_reset; a camera failure cl
 	product,
 	control
 }) => {
+	// The page's clock runs as usual until the test jumps it over the closed screen's stay (below).
+	await page.clock.install();
 	await openKiosk(page, product);
 	const first = await startAndReadToken(page, product);
 	await page.reload();
@@ -152,6 +163,7 @@ test('a reload with a session open closes it as kiosk_reset; a camera failure cl
 	await expect(page.getByTestId('closed-reason')).toHaveText('The camera is not working. Please call the staff.');
 	// Its one button says where it leads; the screen also returns to Start by itself.
 	await expect(page.getByRole('button', { name: 'Back to Start', exact: true })).toBeVisible();
+	await page.clock.fastForward(CLOSED_SCREEN_MS);
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible({ timeout: 15_000 });
 });
 

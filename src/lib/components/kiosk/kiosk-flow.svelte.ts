@@ -8,14 +8,12 @@ import type {
 import type { Locale } from '$lib/i18n/locale';
 import { kioskApi, uploadPhoto, type ApiResult } from './kiosk-api';
 import { queuedScreenMs } from './queued-wait';
+import { CLOSED_SCREEN_MS, READY_SCREEN_MS } from './screen-times';
 import { UploadRetry } from './upload-retry.svelte';
 
 export type Screen =
 	'loading' | 'key' | 'start' | 'paused' | 'qr' | 'telegram' | 'camera' | 'uploading' | 'queued' | 'ready' | 'closed';
 
-/** How long the guest's stickers stay up once the link is sent (the server serves them for 60 s). */
-const READY_SCREEN_MS = 15_000;
-const CLOSED_SCREEN_MS = 8_000;
 const BOT_RETRY_MS = 2_000;
 /** The wait after the start limit refused Start, when the answer named none (the limit refills one every 6 s). */
 const START_LIMIT_WAIT_S = 6;
