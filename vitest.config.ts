@@ -29,18 +29,23 @@ export default defineConfig({
 		hookTimeout: 120_000,
 		// Each file's CPU seconds when TEST_CPU_REPORT is set (npm test lists the heaviest).
 		setupFiles: ['tests/helpers/file-cpu.ts'],
-		// Integration tests run in child processes (forks), the unit specs in worker threads; neither
-		// is isolated: a process (or thread) runs file after file with its modules already loaded, so
-		// the face models, sharp, the Prisma clients and our own modules are loaded once per process,
-		// not once per file (the 157 integration files on SQLite: 423 s instead of ≈ 1000 s on 2 cores;
-		// docs/development.md, "Suite time"). What keeps that safe: no test file mocks a module, stubs
-		// a global or the environment, fakes timers or writes process.env (eslint.config.js refuses
-		// them), and each file closes what it opens. vitest 3.2 takes isolation from the root's pool
-		// options, not from a project's `isolate`.
+		// Every test file runs in a child process (forks) that is not isolated: it runs file after file
+		// with its modules already loaded, so the face models, sharp, the Prisma clients and our own
+		// modules are loaded once per process, not once per file (the 157 integration files on SQLite:
+		// 423 s instead of ≈ 1000 s on 2 cores; docs/development.md, "Suite time"). What keeps that
+		// safe: no test file mocks a module, stubs a global or the environment, fakes timers or writes
+		// process.env (eslint.config.js refuses them), and each file closes what it opens. No worker
+		// threads: vitest 3.2's threads pool, not isolated, can fail a whole run with "Terminating
+		// worker thread" when it retires a thread (vitest#8133; it did so here with --maxWorkers=3).
+		// vitest 3.2 takes isolation from the root's pool options, not from a project's `isolate`.
 		pool: 'forks',
-		poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
+		poolOptions: { forks: { isolate: false } },
 		maxWorkers: FILES_AT_ONCE,
-		minWorkers: 1,
+		// As many kept as at most: tinypool retires a pool process above minWorkers when it idles, and
+		// at the end of a project's files vitest retires the idle ones too; when both pick the same
+		// process its second teardown fails the whole run with "Terminating worker thread" (an
+		// unhandled rejection; seen twice here at --maxWorkers=3 with minWorkers 1).
+		minWorkers: FILES_AT_ONCE,
 		projects: [
 			{
 				extends: true,
@@ -51,10 +56,9 @@ export default defineConfig({
 					globalSetup: nodeOnPostgres ? [PG_GLOBAL_SETUP] : [SQLITE_TEMPLATE_SETUP]
 				}
 			},
-			// The unit specs beside the code share their workers (threads, not isolated): none mocks a
-			// module, stubs a global or changes the environment, and a fresh process per file cost each
-			// about a second of imports, more than most take to run. All 84: 67 s of CPU isolated, 33 s
-			// shared (docs/development.md, "Suite time").
+			// The unit specs beside the code, a project of their own (`--project unit`): a fresh process
+			// per file cost each about a second of imports, more than most take to run; shared, all 84
+			// took 33 s of CPU instead of 67 s (docs/development.md, "Suite time").
 			...(nodeOnPostgres
 				? []
 				: [
@@ -63,7 +67,6 @@ export default defineConfig({
 							test: {
 								name: 'unit',
 								include: UNIT_SPECS,
-								pool: 'threads' as const,
 								globalSetup: [SQLITE_TEMPLATE_SETUP]
 							}
 						}

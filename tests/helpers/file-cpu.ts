@@ -7,13 +7,13 @@ import { afterAll, expect } from 'vitest';
 /**
  * What a test file cost in CPU, for npm test's list of the heaviest files (scripts/test-summary.mjs).
  * On a busy machine wall time says more about the neighbours than about the file; CPU seconds barely
- * move. The integration files run in child processes that take one file after another (forks, not
- * isolated), and vitest runs this setup file again before each of them: it reads the process's
+ * move. Test files run in child processes that take one file after another (forks, not isolated),
+ * and vitest runs this setup file again before each of them: it reads the process's
  * user + system time here and again after the file's own after-hooks (registered first, so it runs
  * last), and the difference is the file's, its imports included. The children it started and waited
  * for (worker and web processes, ffmpeg under them) are in the kernel's cutime/cstime. Off unless
- * TEST_CPU_REPORT names the file to append to; not for the unit specs, which share worker threads
- * (one process's counters), nor where /proc is absent.
+ * TEST_CPU_REPORT names the file to append to; not in a worker thread (its process's counters are
+ * shared with the other threads' files), nor where /proc is absent.
  */
 const report = process.env.TEST_CPU_REPORT;
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
