@@ -60,7 +60,7 @@ export default ts.config(
 		}
 	},
 	{
-		// Test files share their processes (vitest.config.ts: forks and threads, not isolated), so a
+		// Test files share their processes (vitest.config.ts: forks, not isolated), so a
 		// file must leave nothing behind that the next file in the same process would inherit.
 		files: ['tests/**/*.ts', 'src/**/*.spec.ts', 'tools/**/*.spec.ts'],
 		// vitest's global setups run once in vitest's own process, before any test file.

@@ -34,9 +34,8 @@ export default defineConfig({
 		// modules are loaded once per process, not once per file (the 157 integration files on SQLite:
 		// 423 s instead of ≈ 1000 s on 2 cores; docs/development.md, "Suite time"). What keeps that
 		// safe: no test file mocks a module, stubs a global or the environment, fakes timers or writes
-		// process.env (eslint.config.js refuses them), and each file closes what it opens. No worker
-		// threads: vitest 3.2's threads pool, not isolated, can fail a whole run with "Terminating
-		// worker thread" when it retires a thread (vitest#8133; it did so here with --maxWorkers=3).
+		// process.env (eslint.config.js refuses them), and each file closes what it opens. The unit
+		// specs run in the same pool (one way files share a process, one minWorkers rule below).
 		// vitest 3.2 takes isolation from the root's pool options, not from a project's `isolate`.
 		pool: 'forks',
 		poolOptions: { forks: { isolate: false } },

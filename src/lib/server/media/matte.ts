@@ -31,20 +31,14 @@ export interface Portrait {
 const cutsBySelfie = new WeakMap<Buffer, Map<string, Promise<Portrait>>>();
 
 /** `shoulders: false` cuts the head and a short neck only, for putting into a drawn costume. */
-export function cutPortrait(
-	selfie: Buffer,
-	face: FaceBox,
-	recipe: StyleRecipe,
-	zoom: number,
-	width: number,
-	options: { shoulders?: boolean } = {}
-): Promise<Portrait> {
-	const key = JSON.stringify([face, recipe, zoom, width, options.shoulders ?? true]);
+export function cutPortrait(...args: Parameters<typeof drawPortrait>): Promise<Portrait> {
+	const [selfie, face, recipe, zoom, width, options] = args;
+	const key = JSON.stringify([face, recipe, zoom, width, options?.shoulders ?? true]);
 	let cuts = cutsBySelfie.get(selfie);
 	if (!cuts) cutsBySelfie.set(selfie, (cuts = new Map()));
 	const known = cuts.get(key);
 	if (known) return known;
-	const cut = drawPortrait(selfie, face, recipe, zoom, width, options);
+	const cut = drawPortrait(...args);
 	cuts.set(key, cut);
 	// A failed cut is not kept: the next figure tries again (and fails the same way, on its own).
 	cut.catch(() => cuts.delete(key));
