@@ -65,7 +65,7 @@ prettier_check() {
 	npx prettier --check . || { echo "Prettier's check failed: npm run format fixes the style"; return 1; }
 }
 eslint_check() {
-	npx eslint . || { echo "ESLint failed (above: the file, line and rule)"; return 1; }
+	npm run --silent lint:eslint || { echo "ESLint failed (above: the file, line and rule)"; return 1; }
 }
 
 step "type check and lint, side by side"
