@@ -4,15 +4,37 @@ import type { ProductStackWorkerOptions } from './tests/e2e/product-stack.ts';
 /**
  * Browser tests in Debian's Chromium (no browser download on our machines). The product runs as a
  * user would run it — built web server, worker and Telegram emulator through scripts/run-all.ts —
- * on its own ports and its own data directory under .tmp/. Two projects: `sqlite` runs every spec
- * on the SQLite product; `postgres-s3` runs the guest flow (kiosk.e2e.ts) again on a second
- * product on a throwaway PostgreSQL cluster and s3rver (tests/e2e/pg-s3-stack.ts). With
- * E2E_WORKERS=2 the two projects run side by side, each one spec at a time.
+ * on its own ports and its own data directory under .tmp/. Three projects, each with a product of
+ * its own: `sqlite` runs the console, landing and bot specs on a SQLite product; `sqlite-kiosk` the
+ * kiosk and guest-flow specs (KIOSK_SPECS) on a second SQLite product; `postgres-s3` the guest flow
+ * (kiosk.e2e.ts) again on a product on a throwaway PostgreSQL cluster and s3rver
+ * (tests/e2e/pg-s3-stack.ts). Each project runs one spec at a time on its product; two workers
+ * (E2E_WORKERS, default 2) run two projects side by side.
  */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4173);
 export const E2E_EMULATOR_PORT = Number(process.env.E2E_EMULATOR_PORT ?? 18081);
 const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
+
+const KIOSK_PORT = Number(process.env.E2E_KIOSK_PORT ?? 4175);
+const KIOSK_EMULATOR_PORT = Number(process.env.E2E_KIOSK_EMULATOR_PORT ?? 18083);
+const KIOSK_DATA_DIR = process.env.E2E_KIOSK_DATA_DIR ?? '.tmp/e2e-kiosk-data';
+const KIOSK_BASE_URL = `http://localhost:${KIOSK_PORT}`;
+
+/**
+ * The specs of the `sqlite-kiosk` project. They reach their product only through the `product`
+ * fixture and console-operator.ts (which follow the running project), never through the
+ * E2E_PORT / E2E_EMULATOR_PORT / E2E_DATA_DIR above, which name the `sqlite` project's product.
+ */
+export const KIOSK_SPECS = [
+	'kiosk.e2e.ts',
+	'kiosk-venue.e2e.ts',
+	'kiosk-brand.e2e.ts',
+	'kiosk-start-limit.e2e.ts',
+	'start-page.e2e.ts',
+	'session-end.e2e.ts',
+	'operator-walkthrough.e2e.ts'
+];
 
 const PG_PORT = Number(process.env.E2E_PG_PORT ?? 4174);
 const PG_EMULATOR_PORT = Number(process.env.E2E_PG_EMULATOR_PORT ?? 18082);
@@ -57,16 +79,16 @@ function selectedProjects(): (name: string) => boolean {
 }
 const runs = selectedProjects();
 
-const sqliteProduct = {
-	name: 'sqlite',
-	command: `rm -rf ${E2E_DATA_DIR} && node --import tsx scripts/run-all.ts`,
-	url: `${E2E_BASE_URL}/health`,
+const sqliteProduct = (name: string, port: number, emulatorPort: number, baseUrl: string, dataDir: string) => ({
+	name,
+	command: `rm -rf ${dataDir} && node --import tsx scripts/run-all.ts`,
+	url: `${baseUrl}/health`,
 	reuseExistingServer: false,
 	timeout: 120_000,
 	stdout: 'ignore' as const,
 	stderr: 'pipe' as const,
-	env: { ...productEnv(E2E_PORT, E2E_EMULATOR_PORT, E2E_BASE_URL, E2E_DATA_DIR), DB_PATH: `${E2E_DATA_DIR}/app.db` }
-};
+	env: { ...productEnv(port, emulatorPort, baseUrl, dataDir), DB_PATH: `${dataDir}/app.db` }
+});
 
 const postgresS3Product = {
 	name: 'postgres-s3',
@@ -88,17 +110,17 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 	testMatch: '*.e2e.ts',
 	timeout: 60_000,
 	fullyParallel: false,
-	// One worker per product at most: the SQLite specs share one product and its database
-	// (console-access removes every operator, database-busy holds the write lock), so they run one
-	// at a time (`workers: 1` on the project). E2E_WORKERS=2 runs the PostgreSQL + S3 project, a
-	// separate product with its own ports, data, cluster and bucket, beside them instead of after
-	// them. Not the default: on a busy 2-core machine both guest flows at once missed the specs'
-	// 5 s and 15 s waits (docs/development.md, "Suite time").
-	workers: Number(process.env.E2E_WORKERS ?? 1),
+	// One worker per product at most (`workers: 1` on each project): the specs of a project share
+	// its product and database, and some change what every other spec on it sees (console-access
+	// removes every operator, database-busy holds the write lock, console-settings switches the bot
+	// token). Two workers run two projects side by side: the specs' waits are limits for a hang, not
+	// speed promises, so a second product drawing stickers beside them only makes them wait longer
+	// (docs/development.md, "Suite time"). E2E_WORKERS=1 runs the projects one after the other.
+	workers: Number(process.env.E2E_WORKERS ?? 2),
 	retries: 0,
 	outputDir: '.tmp/playwright-results',
 	use: {
-		trace: 'retain-on-failure',
+		trace: { mode: 'retain-on-failure', screenshots: false },
 		launchOptions: {
 			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
 			args: [
@@ -115,10 +137,20 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 	projects: [
 		{
 			name: 'sqlite',
+			testIgnore: KIOSK_SPECS,
 			workers: 1,
 			use: {
 				baseURL: E2E_BASE_URL,
 				productStack: { engine: 'sqlite', emulatorPort: E2E_EMULATOR_PORT, dataDir: E2E_DATA_DIR }
+			}
+		},
+		{
+			name: 'sqlite-kiosk',
+			testMatch: KIOSK_SPECS,
+			workers: 1,
+			use: {
+				baseURL: KIOSK_BASE_URL,
+				productStack: { engine: 'sqlite', emulatorPort: KIOSK_EMULATOR_PORT, dataDir: KIOSK_DATA_DIR }
 			}
 		},
 		{
@@ -131,5 +163,9 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 			}
 		}
 	],
-	webServer: [sqliteProduct, postgresS3Product].filter((product) => runs(product.name))
+	webServer: [
+		sqliteProduct('sqlite', E2E_PORT, E2E_EMULATOR_PORT, E2E_BASE_URL, E2E_DATA_DIR),
+		sqliteProduct('sqlite-kiosk', KIOSK_PORT, KIOSK_EMULATOR_PORT, KIOSK_BASE_URL, KIOSK_DATA_DIR),
+		postgresS3Product
+	].filter((product) => runs(product.name))
 });

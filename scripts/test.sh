@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: every test. Installs what it needs (npm packages, Prisma clients, Chromium, PostgreSQL),
 # type-checks and lints (Prettier + ESLint) side by side, builds, runs the Node-side tests (vitest) on SQLite, the integration core listed in
-# tests/postgres-core.txt again on PostgreSQL, the browser tests (Playwright: every spec on SQLite, the
-# guest flow again on PostgreSQL + S3), and ends with one summary line over all runs:
+# tests/postgres-core.txt again on PostgreSQL, the browser tests (Playwright: every spec on SQLite, on
+# two products side by side, the guest flow again on PostgreSQL + S3), and ends with one summary line over all runs:
 # "tests: N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -86,12 +86,13 @@ done
 TEST_DB_ENGINE=postgresql TEST_CPU_REPORT=.tmp/vitest-postgres-cpu.jsonl npx vitest run "${pg_core[@]}" \
 	--reporter=default --reporter=json --outputFile.json=.tmp/vitest-postgres-report.json || status=1
 
-step "browser tests (Playwright, Debian Chromium; projects sqlite and postgres-s3)"
+step "browser tests (Playwright, Debian Chromium; projects sqlite, sqlite-kiosk and postgres-s3)"
 # Free ports for the two products unless the caller chose them: a fixed port another run on the
 # machine holds makes Playwright refuse to start (no browser test runs at all).
 if [ -z "${E2E_PORT:-}" ]; then
-	read -r E2E_PORT E2E_EMULATOR_PORT E2E_PG_PORT E2E_PG_EMULATOR_PORT < <(node scripts/free-ports.mjs 4) || exit 1
-	export E2E_PORT E2E_EMULATOR_PORT E2E_PG_PORT E2E_PG_EMULATOR_PORT
+	read -r E2E_PORT E2E_EMULATOR_PORT E2E_KIOSK_PORT E2E_KIOSK_EMULATOR_PORT E2E_PG_PORT E2E_PG_EMULATOR_PORT \
+		< <(node scripts/free-ports.mjs 6) || exit 1
+	export E2E_PORT E2E_EMULATOR_PORT E2E_KIOSK_PORT E2E_KIOSK_EMULATOR_PORT E2E_PG_PORT E2E_PG_EMULATOR_PORT
 fi
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright-report.json npx playwright test --reporter=list,json || status=1
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { lastAudit, plantStickers, seedGuests } from './console-fixtures.ts';
 import { expectToast } from './toasts.ts';
-import { E2E_DATA_DIR as DATA_DIR, signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { e2eDataDir, signInOwnOperator, withE2eDb } from './console-operator.ts';
 import { expectWithinPhoneWidth, VIEWPORTS } from './page-check.ts';
 
 /**
@@ -147,7 +147,7 @@ test.describe.serial('operator console: actions', () => {
 				"INSERT INTO guest_notices (job_id, telegram_user_id, kind, text_key, state, attempts, next_attempt_at, created_at, sent_at, message_id, error) VALUES (?, ?, 'generating', 'generating', 'sent', 2, ?, ?, ?, 5, NULL)"
 			).run(doneJob, BORIS, now, now, now);
 		});
-		const debug = path.join(DATA_DIR, 'debug_sheets');
+		const debug = path.join(e2eDataDir(), 'debug_sheets');
 		mkdirSync(debug, { recursive: true });
 		const local = (n: number, ok: boolean) => ({
 			n,
@@ -306,8 +306,8 @@ test.describe.serial('operator console: actions', () => {
 		const details = JSON.parse(audit.details!);
 		expect(details.packLinks).toContain('https://t.me/addstickers/boris_7001002_1_by_sticker_kiosk_bot');
 		expect(details.deleted).toEqual({ users: 1, sessions: 1, jobs: 1 });
-		expect(existsSync(path.join(DATA_DIR, details.backup))).toBe(true);
-		expect(readdirSync(DATA_DIR).some((f) => /^app\.db\.bak-\d{8}-\d{6}-reset/.test(f))).toBe(true);
+		expect(existsSync(path.join(e2eDataDir(), details.backup))).toBe(true);
+		expect(readdirSync(e2eDataDir()).some((f) => /^app\.db\.bak-\d{8}-\d{6}-reset/.test(f))).toBe(true);
 		expect(withE2eDb((db) => db.prepare('SELECT count(*) AS n FROM api_usage WHERE job_id = ?').get(doneJob))).toEqual({
 			n: 1
 		});

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { E2E_DATA_DIR, withE2eDb } from './console-operator.ts';
+import { e2eDataDir, withE2eDb } from './console-operator.ts';
 
 /**
  * What the console specs plant in the product's SQLite file and data folder, as another process
@@ -69,7 +69,7 @@ export function seedGuests(ids: { anna: number; boris: number }, tag: string): S
 
 /** Twelve sticker files in a session folder, as a delivered job leaves them (the console shows them). */
 export async function plantStickers(sessionToken: string): Promise<void> {
-	const dir = path.join(E2E_DATA_DIR, 'sessions', sessionToken, 'stickers');
+	const dir = path.join(e2eDataDir(), 'sessions', sessionToken, 'stickers');
 	mkdirSync(dir, { recursive: true });
 	for (let n = 1; n <= 12; n++) {
 		const png = await sharp({

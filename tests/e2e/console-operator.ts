@@ -4,18 +4,24 @@ import path from 'node:path';
 import { hash, type Options } from '@node-rs/argon2';
 import Database from 'better-sqlite3';
 import { expect, type Page } from '@playwright/test';
+import { currentProductStack } from './product-stack.ts';
 
 /**
- * Signing a spec's own operator into the console. Browser tests share one product per run: the
+ * Signing a spec's own operator into the console. Browser tests share one product per project: the
  * first spec to sign in creates the owner through the one-time setup link; once an owner exists
  * setup is closed, so later specs add their own operator (a viewer is enough to read; a spec that
- * changes things asks for an operator) and sign in.
+ * changes things asks for an operator) and sign in. Everything here works on the SQLite product of
+ * the running test's project (its `productStack`), whichever of the SQLite projects that is.
  */
-export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
-export const E2E_DB_PATH = path.join(E2E_DATA_DIR, 'app.db');
+export function e2eDataDir(): string {
+	const stack = currentProductStack();
+	if (stack.engine !== 'sqlite')
+		throw new Error(`console-operator.ts writes to a SQLite product's file; this project's product is ${stack.engine}`);
+	return path.resolve(stack.dataDir);
+}
 
 export function withE2eDb<T>(run: (db: Database.Database) => T): T {
-	const db = new Database(E2E_DB_PATH, { fileMustExist: true, timeout: 5000 });
+	const db = new Database(path.join(e2eDataDir(), 'app.db'), { fileMustExist: true, timeout: 5000 });
 	try {
 		return run(db);
 	} finally {
@@ -69,8 +75,8 @@ export function registerE2eKiosk(name: string): string {
 	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', name, '--json'], {
 		env: {
 			...process.env,
-			DB_PATH: E2E_DB_PATH,
-			DATA_DIR: E2E_DATA_DIR,
+			DB_PATH: path.join(e2eDataDir(), 'app.db'),
+			DATA_DIR: e2eDataDir(),
 			LOG_LEVEL: 'warn',
 			TELEGRAM_BOT_TOKEN: '',
 			TELEGRAM_API_ROOT: ''

@@ -130,4 +130,14 @@ export const test = base.extend<object, ProductStackWorkerOptions & { product: P
 	]
 });
 
+/**
+ * The product the running test's project talks to (its `productStack` option), for helpers called
+ * inside a test without the fixture at hand (console-operator.ts). Outside a test it throws.
+ */
+export function currentProductStack(): ProductStackOption {
+	const stack = (base.info().project.use as Partial<ProductStackWorkerOptions>).productStack;
+	if (!stack) throw new Error('this project sets no productStack (playwright.config.ts)');
+	return stack;
+}
+
 export { expect } from '@playwright/test';
