@@ -27,8 +27,9 @@ export default defineConfig({
 		// tests end on the event they wait for; these only stop a test that will never finish.
 		testTimeout: 90_000,
 		hookTimeout: 120_000,
-		// Each file's CPU seconds when TEST_CPU_REPORT is set (npm test lists the heaviest).
-		setupFiles: ['tests/helpers/file-cpu.ts'],
+		// Each file's CPU seconds when TEST_CPU_REPORT is set (npm test lists the heaviest), and what
+		// each file left running (timers, servers, sockets, processes) for the next file in its process.
+		setupFiles: ['tests/helpers/file-cpu.ts', 'tests/helpers/file-handles.ts'],
 		// Every test file runs in a child process (forks) that is not isolated: it runs file after file
 		// with its modules already loaded, so the face models, sharp, the Prisma clients and our own
 		// modules are loaded once per process, not once per file (the 157 integration files on SQLite:

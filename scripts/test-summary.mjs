@@ -1,11 +1,13 @@
 // Prints the closing lines of a test run from the JSON reports of both vitest runs and Playwright:
-// the ten test files that used the most CPU (scripts/test-cpu-report.mjs), each failed test by file
+// the ten test files that used the most CPU (scripts/test-cpu-report.mjs), the files that left
+// something running (scripts/test-handles-report.mjs), each failed test by file
 // and name (CI keeps only the tail of the output, so the names must be there), then the one summary line
 //   tests: N passed, N failed, N skipped
 // Exits non-zero when a report is missing or anything failed, so CI cannot pass on a silent run.
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { heaviestFiles } from './test-cpu-report.mjs';
+import { filesLeftRunning } from './test-handles-report.mjs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const missing = [];
@@ -85,6 +87,11 @@ if (playwright) {
 for (const line of heaviestFiles([
 	{ cpu: '.tmp/vitest-cpu.jsonl', run: '[vitest sqlite]' },
 	{ cpu: '.tmp/vitest-postgres-cpu.jsonl', run: '[vitest postgresql]' }
+]))
+	console.log(line);
+for (const line of filesLeftRunning([
+	{ path: '.tmp/vitest-handles.jsonl', run: '[vitest sqlite]' },
+	{ path: '.tmp/vitest-postgres-handles.jsonl', run: '[vitest postgresql]' }
 ]))
 	console.log(line);
 if (failures.length > 0) {

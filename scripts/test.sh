@@ -16,7 +16,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 fi
 mkdir -p .tmp
 rm -f .tmp/vitest-report.json .tmp/vitest-postgres-report.json .tmp/playwright-report.json .tmp/vitest-cpu.jsonl \
-	.tmp/vitest-postgres-cpu.jsonl
+	.tmp/vitest-postgres-cpu.jsonl .tmp/vitest-handles.jsonl .tmp/vitest-postgres-handles.jsonl
 
 # How long each step took, listed before the summary line, with the total: the numbers
 # docs/development.md ("Suite time") keeps, from every run, not just from the ones someone timed.
@@ -75,7 +75,7 @@ step "build"
 npx vite build --logLevel error || exit 1
 
 step "unit and integration tests on SQLite (vitest)"
-TEST_CPU_REPORT=.tmp/vitest-cpu.jsonl npx vitest run --reporter=default --reporter=json \
+TEST_CPU_REPORT=.tmp/vitest-cpu.jsonl TEST_HANDLES_REPORT=.tmp/vitest-handles.jsonl npx vitest run --reporter=default --reporter=json \
 	--outputFile.json=.tmp/vitest-report.json || status=1
 
 step "integration core on PostgreSQL (vitest, tests/postgres-core.txt)"
@@ -83,7 +83,8 @@ mapfile -t pg_core < <(grep -v -E '^[[:space:]]*(#|$)' tests/postgres-core.txt)
 for file in "${pg_core[@]}"; do
 	[ -f "$file" ] || { echo "tests/postgres-core.txt names $file, which does not exist"; status=1; }
 done
-TEST_DB_ENGINE=postgresql TEST_CPU_REPORT=.tmp/vitest-postgres-cpu.jsonl npx vitest run "${pg_core[@]}" \
+TEST_DB_ENGINE=postgresql TEST_CPU_REPORT=.tmp/vitest-postgres-cpu.jsonl \
+	TEST_HANDLES_REPORT=.tmp/vitest-postgres-handles.jsonl npx vitest run "${pg_core[@]}" \
 	--reporter=default --reporter=json --outputFile.json=.tmp/vitest-postgres-report.json || status=1
 
 step "browser tests (Playwright, Debian Chromium; projects sqlite, sqlite-kiosk and postgres-s3)"

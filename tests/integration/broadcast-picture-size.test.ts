@@ -36,6 +36,8 @@ describe('broadcast picture size', () => {
 		const shown = await requestWeb(web, `/api/console/broadcasts/image/${name}`, { cookie });
 		expect(shown.status).toBe(200);
 		expect(shown.headers.get('content-type')).toBe('image/jpeg');
+		// Read to the end: a body left unread keeps its connection open after the file.
+		expect([...new Uint8Array(await shown.arrayBuffer()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
 
 		expect(MAX_BROADCAST_IMAGE_BYTES).toBe(10 * MB);
 		const tooBig = await upload(await noisePicture('png', MAX_BROADCAST_IMAGE_BYTES + 1));
