@@ -19,6 +19,7 @@ import { dialectOf } from '../lib/server/db/dialect/dialect.ts';
 import { seedCatalogueAtStart } from '../lib/server/events/seed-at-start.ts';
 import { acquireInstanceLock, InstanceLockError } from '../lib/server/system/instance-lock.ts';
 import { Scheduler } from './scheduler.ts';
+import { MessageHistoryWriter } from '../lib/server/messages/history-writer.ts';
 import { RuntimeSettings } from '../lib/server/settings/runtime-settings.ts';
 import { ProviderSettingsInUse } from './tasks/runtime-settings.task.ts';
 import { loadSettingsSecretKey } from '../lib/server/settings/secret-box.ts';
@@ -100,7 +101,9 @@ async function main(): Promise<void> {
 	const noticeApi = createNoticeApi(config);
 	// The settings in force (console Settings, else the environment): one reader for the whole worker.
 	const runtime = new RuntimeSettings({ db, clock, config });
-	const botDeps = { db, clock, logger, config, fileStore, sendPacing, runtime };
+	// The bot's message history, written behind its replies: stop waits for it before the database closes.
+	const history = new MessageHistoryWriter({ db, logger, pseudonymKey });
+	const botDeps = { db, clock, logger, config, fileStore, sendPacing, runtime, history };
 	const bot = createBot(config.telegram, botDeps, [noticeApi]);
 	// Updates of different chats are handled side by side, one chat's in order (update-poll.ts).
 	const botRunner = new BotRunner(
@@ -190,6 +193,8 @@ async function main(): Promise<void> {
 		await jobLoop.stop(JOB_STOP_GRACE_MS);
 		await updatesLease.stop();
 		await scheduler.stop();
+		// Nothing sends any more: what the history still has to write lands before the database closes.
+		await history.idle();
 		await markWorkerStopped(db, clock, workerId).catch((error: unknown) =>
 			logger.error({ err: error }, 'could not mark the worker stopped')
 		);

@@ -23,6 +23,7 @@ import { localFileStore } from '../helpers/file-store.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
 import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.ts';
 import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
+import { historyWriterFor } from '../helpers/bot-deps.ts';
 import { botRunnerDeps } from '../helpers/bot-runner.ts';
 
 /**
@@ -64,9 +65,19 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 	const noticeApi = createOutboxApi({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url });
 	// One reader of the settings in force for the bot and the kiosk, as in the worker and the web.
 	const runtime = new RuntimeSettings({ db, clock, config });
+	const history = historyWriterFor(db, config);
 	const bot = createBot(
 		{ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url },
-		{ db, clock, logger: silentLogger, config, fileStore, runtime, sendPacing: sendPacingWithoutWaits(db, clock) },
+		{
+			db,
+			clock,
+			logger: silentLogger,
+			config,
+			fileStore,
+			runtime,
+			history,
+			sendPacing: sendPacingWithoutWaits(db, clock)
+		},
 		[noticeApi]
 	);
 	await bot.init();
@@ -99,6 +110,8 @@ export async function startGuestWorld(dir: string, env: Record<string, string> =
 		runtime,
 		close: async () => {
 			await runner.stop();
+			// As the worker's stop: the history written behind the last replies lands before the database closes.
+			await history.idle();
 			await emulator.close();
 			await db.$disconnect();
 		}

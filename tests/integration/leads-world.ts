@@ -18,6 +18,7 @@ import { createTestDb } from '../helpers/test-db.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { sendPacingWithoutWaits } from '../helpers/send-pacing.ts';
+import { historyWriterFor } from '../helpers/bot-deps.ts';
 import { paceThroughBudget } from '../../src/lib/server/telegram/send-budget-api.ts';
 
 /**
@@ -139,6 +140,7 @@ export async function sendCount(world: LeadsWorld): Promise<number> {
 
 /** The production bot (every feature) polling the emulator, for button presses and commands. */
 export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext>; stop: () => Promise<void> }> {
+	const history = historyWriterFor(world.db, world.config);
 	const bot = createBot(
 		{ token: EMULATOR_BOT_TOKEN, apiRoot: world.emulator.url },
 		{
@@ -148,7 +150,8 @@ export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext
 			config: world.config,
 			fileStore: localFileStore(world.dir),
 			sendPacing: sendPacingWithoutWaits(world.db, world.clock),
-			runtime: new RuntimeSettings(world)
+			runtime: new RuntimeSettings(world),
+			history
 		}
 	);
 	await bot.init();
@@ -158,6 +161,7 @@ export async function startBot(world: LeadsWorld): Promise<{ bot: Bot<BotContext
 		stop: async () => {
 			await bot.stop();
 			await polling.catch(() => undefined);
+			await history.idle();
 		}
 	};
 }

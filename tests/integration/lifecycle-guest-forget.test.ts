@@ -50,6 +50,8 @@ describe('/forget in the bot: the guest erases themselves', () => {
 		const config = parseConfig({ DB_PATH: dbPath, DATA_DIR: dataDir, TELEGRAM_API_ROOT: emulator.url });
 		const clock = new FakeClock(AT);
 		const deps = botDepsFor(db, clock, config);
+		// Cleaned up in reverse: the runner stops, then the history written behind its replies lands.
+		cleanups.push(() => deps.history.idle());
 		const runner = new BotRunner(
 			createBot({ token: EMULATOR_BOT_TOKEN, apiRoot: emulator.url }, deps),
 			botRunnerDeps(db, clock),

@@ -8,6 +8,7 @@ import { RuntimeSettings } from '../../src/lib/server/settings/runtime-settings.
 import { createBot } from '../../src/worker/bot/index.ts';
 import type { BotContext } from '../../src/worker/bot/context.ts';
 import { startedUser } from '../../tools/telegram-emulator/test-support.ts';
+import { historyWriterFor } from '../helpers/bot-deps.ts';
 import { localFileStore } from '../helpers/file-store.ts';
 import { PROJECT_ROOT } from '../helpers/node-process.ts';
 import { useSendBudgetWorld, type Send } from '../helpers/send-budget-world.ts';
@@ -40,7 +41,8 @@ describe('the bot’s replies wait for the shared send budget', () => {
 					config,
 					fileStore: localFileStore(made.dir),
 					sendPacing: world.pacingOn(db),
-					runtime: new RuntimeSettings({ db, clock, config })
+					runtime: new RuntimeSettings({ db, clock, config }),
+					history: historyWriterFor(db, config)
 				}
 			);
 			world.recordSends(bot.api, 'sendMessage', sends);

@@ -1,6 +1,4 @@
 import type { Api, Bot, Transformer } from 'grammy';
-import { loadPseudonymKey } from '../../lib/server/lifecycle/pseudonym.ts';
-import { MessageHistoryWriter } from '../../lib/server/messages/history-writer.ts';
 import type { MessageDirection } from '../../lib/server/messages/message-log.ts';
 import type { BotContext, BotDeps } from './context.ts';
 import { describeIncoming, describeOutgoing, privateChatIdOf, type MessageLine } from './message-history-entries.ts';
@@ -12,18 +10,11 @@ import { describeIncoming, describeOutgoing, privateChatIdOf, type MessageLine }
  * either is set to a person's chat.
  * Incoming updates are seen by a middleware placed before every feature; outgoing messages by an
  * API transformer on bot.api, which covers replies, the job queue and the worker's tasks (they
- * all get bot.api). Recording never waits and never fails the bot (MessageHistoryWriter).
+ * all get bot.api). Recording never waits and never fails the bot (deps.history, the process's
+ * MessageHistoryWriter).
  */
-export function installMessageHistory(
-	bot: Bot<BotContext>,
-	deps: BotDeps,
-	otherSenders: readonly Api[] = []
-): MessageHistoryWriter {
-	const writer = new MessageHistoryWriter({
-		db: deps.db,
-		logger: deps.logger,
-		pseudonymKey: loadPseudonymKey(deps.config.dataDir)
-	});
+export function installMessageHistory(bot: Bot<BotContext>, deps: BotDeps, otherSenders: readonly Api[] = []): void {
+	const writer = deps.history;
 	const fromEnvironment = privateChatIdOf(deps.config.LEADS_CHAT_ID);
 	const excluded = (chat: bigint) =>
 		chat === fromEnvironment || chat === privateChatIdOf(deps.runtime.lastSalesGroup());
@@ -44,7 +35,6 @@ export function installMessageHistory(
 			writer.dropIfErasedSince(person, startedAt);
 		}
 	});
-	return writer;
 }
 
 type RecordLine = (telegramUserId: bigint, direction: MessageDirection, line: MessageLine) => void;
