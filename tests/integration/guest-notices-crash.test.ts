@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findJobMessage } from '../../src/lib/server/jobs/job-messages.ts';
 import { NOTICE_CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
+import { endMaintenance, startMaintenance } from '../../src/lib/server/settings/maintenance.ts';
+import { systemClock } from '../../src/lib/server/time/clock.ts';
 import {
 	crashAndRestartWorker,
 	waitForJobStatus,
@@ -13,10 +15,10 @@ import {
  * generation crash tests), then started again. The emulator runs in this process, so it outlives
  * the worker and shows what the guest got:
  * - after_notice_sent — "Generating…" was posted but not recorded: after the claim's lease it is
- *   sent again (at least once; the plain send's duplicate window), and the job goes on. The job
- *   is requeued at the restart (its lease names the dead launch), but a notice's claim records no
- *   holder, so it waits out its lease: this case keeps a short JOB_LEASE_SECONDS (4 s), or the job
- *   would finish first and the notice be skipped as outdated instead of sent again;
+ *   sent again (at least once; the plain send's duplicate window), and the job goes on. A notice's
+ *   claim records no holder, so it waits out its lease: this case keeps a short JOB_LEASE_SECONDS
+ *   (4 s), and holds the queue (maintenance) until the second copy is sent, or the job could finish
+ *   first and the notice be skipped as outdated instead of sent again;
  * - after_status_edit — a status edit was made but not recorded: the restarted worker edits again,
  *   which changes nothing; the guest has one status message, its every state exactly once.
  */
@@ -28,11 +30,25 @@ describe('a worker killed between a guest notice and its record', () => {
 	const GENERATING = /Generating your stickers|in the queue|to go/;
 	const READY = '✅ Your stickers are ready!';
 
+	const generatingCopies = async (w: GenerationWorld) =>
+		(await w.emulator.control.chatMessages(w.guestId)).filter((m) => m.from_bot && GENERATING.test(m.text ?? ''))
+			.length;
+
 	async function crashThenFinish(step: (typeof NOTICE_CRASH_STEPS)[number]): Promise<{ jobId: number }> {
 		world = await workers.open();
 		const jobId = await world.queueJob({ viaOutbox: true, stillPack: true });
-		const lease: Record<string, string> = step === 'after_notice_sent' ? { JOB_LEASE_SECONDS: '4' } : {};
+		// after_notice_sent: the lost notice is sent again only once its claim's lease runs out, and a job
+		// that finished first makes it outdated (skipped, not sent). So the queue is paused from the start
+		// until the second copy is in the chat: the order comes from events, not from how fast a pack is drawn
+		// (faster packs once made the job win that race). Notices are sent while the queue is paused.
+		const held = step === 'after_notice_sent';
+		if (held) await startMaintenance(world.db, systemClock, 'admin', 'the test holds the queue');
+		const lease: Record<string, string> = held ? { JOB_LEASE_SECONDS: '4' } : {};
 		const second = await crashAndRestartWorker(world, step, children, lease);
+		if (held) {
+			await waitFor(async () => (await generatingCopies(world!)) >= 2, 60_000);
+			await endMaintenance(world.db);
+		}
 		const status = await waitForJobStatus(world.db, jobId, ['done', 'failed'], 90_000);
 		expect(status, (await world.db.job.findUnique({ where: { jobId } }))?.error ?? '').toBe('done');
 		await waitFor(async () => (await findJobMessage(world!.db, jobId, 'generating'))?.shownText === READY);
