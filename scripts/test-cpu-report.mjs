@@ -8,14 +8,9 @@ const SHOWN = 10;
 
 /** @param {{ cpu: string, run: string }[]} runs */
 export function heaviestFiles(runs) {
-	const rows = runs.flatMap(({ cpu, run }) => {
-		if (!existsSync(cpu)) return [];
-		return readFileSync(cpu, 'utf8')
-			.split('\n')
-			.filter((line) => line.trim() !== '')
-			.map((line) => JSON.parse(line))
-			.map((row) => ({ ...row, run, cpu: row.self + row.children }));
-	});
+	const rows = runs.flatMap(({ cpu, run }) =>
+		readJsonLines(cpu).map((row) => ({ ...row, run, cpu: row.self + row.children }))
+	);
 	if (rows.length === 0) return [];
 	const total = rows.reduce((sum, row) => sum + row.cpu, 0);
 	const top = rows.sort((a, b) => b.cpu - a.cpu).slice(0, SHOWN);
@@ -29,6 +24,20 @@ export function heaviestFiles(runs) {
 	];
 }
 
+/**
+ * The rows a setup file appended to a report, one JSON object a line; none when the file is absent.
+ * @param {string} path
+ * @returns {any[]}
+ */
+export function readJsonLines(path) {
+	if (!existsSync(path)) return [];
+	return readFileSync(path, 'utf8')
+		.split('\n')
+		.filter((line) => line.trim() !== '')
+		.map((line) => JSON.parse(line));
+}
+
+/** @param {number} value */
 function seconds(value) {
 	return value >= 10 ? String(Math.round(value)) : value.toFixed(1);
 }

@@ -1,18 +1,11 @@
 // The test files that left something running when they ended (tests/helpers/file-handles.ts
 // appends one line per such file to each run's TEST_HANDLES_REPORT file), for npm test's closing
 // lines. Files share their process, so what one leaves runs on in the files after it.
-import { existsSync, readFileSync } from 'node:fs';
+import { readJsonLines } from './test-cpu-report.mjs';
 
 /** @param {{ path: string, run: string }[]} runs */
 export function filesLeftRunning(runs) {
-	const rows = runs.flatMap(({ path, run }) =>
-		existsSync(path)
-			? readFileSync(path, 'utf8')
-					.split('\n')
-					.filter((line) => line.trim() !== '')
-					.map((line) => ({ ...JSON.parse(line), run }))
-			: []
-	);
+	const rows = runs.flatMap(({ path, run }) => readJsonLines(path).map((row) => ({ ...row, run })));
 	if (rows.length === 0) return [];
 	return [
 		`\nTest files that left something running when they ended (${rows.length}; tests/helpers/file-handles.ts):`,

@@ -20,8 +20,12 @@ export function e2eDataDir(): string {
 	return path.resolve(stack.dataDir);
 }
 
+function e2eDbPath(): string {
+	return path.join(e2eDataDir(), 'app.db');
+}
+
 export function withE2eDb<T>(run: (db: Database.Database) => T): T {
-	const db = new Database(path.join(e2eDataDir(), 'app.db'), { fileMustExist: true, timeout: 5000 });
+	const db = new Database(e2eDbPath(), { fileMustExist: true, timeout: 5000 });
 	try {
 		return run(db);
 	} finally {
@@ -75,7 +79,7 @@ export function registerE2eKiosk(name: string): string {
 	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', name, '--json'], {
 		env: {
 			...process.env,
-			DB_PATH: path.join(e2eDataDir(), 'app.db'),
+			DB_PATH: e2eDbPath(),
 			DATA_DIR: e2eDataDir(),
 			LOG_LEVEL: 'warn',
 			TELEGRAM_BOT_TOKEN: '',

@@ -1,8 +1,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
-import { afterAll, expect } from 'vitest';
+import { afterAll } from 'vitest';
+import { currentTestFile } from './current-test-file.ts';
 
 /**
  * What a test file cost in CPU, for npm test's list of the heaviest files (scripts/test-summary.mjs).
@@ -16,14 +15,13 @@ import { afterAll, expect } from 'vitest';
  * shared with the other threads' files), nor where /proc is absent.
  */
 const report = process.env.TEST_CPU_REPORT;
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 if (report && isMainThread && existsSync('/proc/self/stat')) {
 	const before = cpuSeconds(readFileSync('/proc/self/stat', 'utf8'));
 	const startedMs = performance.now();
 	afterAll(() => {
 		const after = cpuSeconds(readFileSync('/proc/self/stat', 'utf8'));
-		const file = path.relative(REPO, expect.getState().testPath ?? '');
+		const file = currentTestFile();
 		const row = {
 			file,
 			self: after.self - before.self,

@@ -3,9 +3,8 @@ import { appendFileSync } from 'node:fs';
 // opens fd 0 (a pipe in vitest's forks) for the rest of the process's life. Done here, before the
 // count, so the first file of a process that imports node:process is not charged with stdin.
 import process from 'node:process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, expect } from 'vitest';
+import { afterAll } from 'vitest';
+import { currentTestFile } from './current-test-file.ts';
 
 /**
  * What a test file left running. Test files share their process (vitest.config.ts: forks, not
@@ -19,7 +18,6 @@ import { afterAll, expect } from 'vitest';
  * lists them before its summary line (scripts/test-handles-report.mjs).
  */
 const report = process.env.TEST_HANDLES_REPORT;
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SETTLE_MS = 2_000;
 
 if (report) {
@@ -27,8 +25,7 @@ if (report) {
 	afterAll(async () => {
 		const left = await leftAfterSettling(before);
 		if (Object.keys(left).length === 0) return;
-		const file = path.relative(REPO, expect.getState().testPath ?? '');
-		appendFileSync(report, JSON.stringify({ file, left }) + '\n');
+		appendFileSync(report, JSON.stringify({ file: currentTestFile(), left }) + '\n');
 	}, SETTLE_MS + 5_000);
 }
 
