@@ -92,14 +92,14 @@ test('sign in, open a job, retry it, pause and resume the queue — keyboard onl
 		const banner = page.getByRole('region', { name: 'Maintenance' });
 		await tabTo(page, banner.getByRole('textbox', { name: 'Reason for the pause' }));
 		await page.keyboard.type('keyboard check');
-		await tabTo(page, banner.getByRole('button', { name: 'Pause' }), 3);
+		await tabTo(page, banner.getByRole('button', { name: 'Pause', exact: true }), 3);
 		// Cancel hands the focus back to Pause, so the operator can go on from there.
 		await page.keyboard.press('Enter');
 		await expectVisibleFocus(banner.getByRole('button', { name: 'Yes, pause everything' }));
 		await page.keyboard.press('Tab');
 		await expectVisibleFocus(banner.getByRole('button', { name: 'Cancel' }));
 		await page.keyboard.press('Enter');
-		await expectVisibleFocus(banner.getByRole('button', { name: 'Pause' }));
+		await expectVisibleFocus(banner.getByRole('button', { name: 'Pause', exact: true }));
 		await page.keyboard.press('Enter');
 		await page.keyboard.press('Space');
 		await expect(page.getByRole('status', { name: 'Maintenance' })).toContainText('keyboard check');
