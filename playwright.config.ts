@@ -11,6 +11,14 @@ import type { ProductStackWorkerOptions } from './tests/e2e/product-stack.ts';
  * (tests/e2e/pg-s3-stack.ts). Each project runs one spec at a time on its product; two workers
  * (E2E_WORKERS, default 2) run two projects side by side.
  */
+/**
+ * Debian's chromium-headless-shell (the old headless mode, without the full browser's windowing and
+ * UI layers): the accessibility spec used about a third less CPU in it than in the full chromium
+ * headless (docs/development.md, "Suite time"). To watch a test: CHROMIUM_PATH=/usr/bin/chromium
+ * with --headed (the shell cannot show a window).
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4173);
 export const E2E_EMULATOR_PORT = Number(process.env.E2E_EMULATOR_PORT ?? 18081);
 const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
@@ -122,7 +130,7 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 	use: {
 		trace: { mode: 'retain-on-failure', screenshots: false },
 		launchOptions: {
-			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+			executablePath: process.env.CHROMIUM_PATH ?? HEADLESS_SHELL,
 			args: [
 				'--no-sandbox',
 				'--disable-gpu',
