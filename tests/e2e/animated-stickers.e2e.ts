@@ -49,7 +49,7 @@ test('a guest gets 9 still and 3 moving stickers in one set; the console plays t
 	browser
 }) => {
 	test.setTimeout(300_000);
-	const kioskKey = registerE2eKiosk(kioskName);
+	const kioskKey = await registerE2eKiosk(kioskName);
 	await signInOwnOperator(console, operator);
 
 	// The event form says what a count outside 0–12 is, and keeps the default event's 3.

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { hash, type Options } from '@node-rs/argon2';
 import Database from 'better-sqlite3';
 import { expect, type Page } from '@playwright/test';
-import { currentProductStack } from './product-stack.ts';
+import { currentProductStack, registerKioskOn } from './product-stack.ts';
 
 /**
  * Signing a spec's own operator into the console. Browser tests share one product per project: the
@@ -74,19 +73,9 @@ export async function addOperator(who: {
 	);
 }
 
-/** Registers a kiosk with scripts/kiosk-add.ts on the product's database (as `npm run kiosk:add` does); returns its key. */
-export function registerE2eKiosk(name: string): string {
-	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', name, '--json'], {
-		env: {
-			...process.env,
-			DB_PATH: e2eDbPath(),
-			DATA_DIR: e2eDataDir(),
-			LOG_LEVEL: 'warn',
-			TELEGRAM_BOT_TOKEN: '',
-			TELEGRAM_API_ROOT: ''
-		}
-	});
-	return (JSON.parse(out.toString()) as { key: string }).key;
+/** Registers a kiosk on the running project's SQLite product (registerKioskOn); returns its key. */
+export function registerE2eKiosk(name: string): Promise<string> {
+	return registerKioskOn({ dbPath: e2eDbPath() }, name);
 }
 
 function plantSetupToken(token: string): void {

@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
+import { registerKioskOn } from './product-stack.ts';
 
 /**
  * Another process holds the write lock past busy_timeout (5 s). The request
@@ -35,10 +36,7 @@ test('a write lock held past busy_timeout gives 503 + Retry-After and no partial
 	baseURL
 }) => {
 	test.setTimeout(60_000);
-	const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/kiosk-add.ts', 'busy-test', '--json'], {
-		env: { ...process.env, DB_PATH, DATA_DIR: path.dirname(DB_PATH), LOG_LEVEL: 'warn' }
-	});
-	const { key } = JSON.parse(out.toString()) as { key: string };
+	const key = await registerKioskOn({ dbPath: DB_PATH }, 'busy-test');
 	const headers = { origin: baseURL!, 'content-type': 'application/json' };
 	expect((await request.post('/api/kiosk/key', { headers, data: { key } })).status()).toBe(200);
 

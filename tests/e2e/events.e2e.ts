@@ -72,7 +72,7 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	browser
 }) => {
 	test.setTimeout(300_000);
-	const kioskKey = registerE2eKiosk(kioskName);
+	const kioskKey = await registerE2eKiosk(kioskName);
 	await signInOwnOperator(console, operator);
 
 	// Create the event with its set title, then its captions (English) and its kiosk.

@@ -42,7 +42,7 @@ test('Start shows the live event’s name, colours (readable ink chosen for them
 	test.skip(product.engine !== 'sqlite', 'the console sign-in helper writes the SQLite product');
 	test.setTimeout(180_000);
 	const eventName = `Brand gala ${run}`;
-	const key = product.registerKiosk();
+	const key = await product.registerKiosk();
 	const kioskName = String(
 		(await product.db.get(
 			`SELECT name FROM kiosks WHERE key_hash = ?`,

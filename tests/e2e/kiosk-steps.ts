@@ -48,7 +48,7 @@ export async function sessionFiles(product: ProductStack, token: string): Promis
 
 export async function openKiosk(page: Page, product: ProductStack): Promise<void> {
 	await page.goto('/kiosk');
-	await page.getByLabel('Kiosk key').fill(product.registerKiosk());
+	await page.getByLabel('Kiosk key').fill(await product.registerKiosk());
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
 }
