@@ -1,7 +1,7 @@
 // Prints the closing lines of a test run from the JSON reports of both vitest runs and Playwright:
-// the ten test files that used the most CPU (scripts/test-cpu-report.mjs), the files that left
-// something running (scripts/test-handles-report.mjs), each failed test by file
-// and name (CI keeps only the tail of the output, so the names must be there), then the one summary line
+// the ten test files that used the most CPU (scripts/test-cpu-report.mjs), each failed test by file
+// and name, and each test file that left something running (scripts/test-handles-report.mjs) — CI
+// keeps only the tail of the output, so the names must be there — then the one summary line
 //   tests: N passed, N failed, N skipped
 // Exits non-zero when a report is missing or anything failed, so CI cannot pass on a silent run.
 import { existsSync, readFileSync } from 'node:fs';
@@ -89,11 +89,13 @@ for (const line of heaviestFiles([
 	{ cpu: '.tmp/vitest-postgres-cpu.jsonl', run: '[vitest postgresql]' }
 ]))
 	console.log(line);
-for (const line of filesLeftRunning([
+// A file that left a timer, socket or process running fails the run like a failed test.
+const leftRunning = filesLeftRunning([
 	{ path: '.tmp/vitest-handles.jsonl', run: '[vitest sqlite]' },
 	{ path: '.tmp/vitest-postgres-handles.jsonl', run: '[vitest postgresql]' }
-]))
-	console.log(line);
+]);
+failures.push(...leftRunning);
+totals.failed += leftRunning.length;
 if (failures.length > 0) {
 	console.log(`\nfailed (${failures.length}):`);
 	for (const failure of failures) console.log(`  ${failure}`);

@@ -6,7 +6,7 @@ import { filesLeftRunning } from '../../scripts/test-handles-report.mjs';
 import { countByKind, grown, leftAfterSettling } from '../helpers/file-handles.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
-describe('what a test file left running (npm test lists the files)', () => {
+describe('what a test file left running (npm test fails such a file)', () => {
 	const tempDir = useTempDir('file-handles-');
 
 	it('counts the kinds that grew, and only those', () => {
@@ -28,7 +28,7 @@ describe('what a test file left running (npm test lists the files)', () => {
 		expect(await leftAfterSettling(before)).toEqual({});
 	});
 
-	it("lists each run's files with what they left, and nothing when none left anything", () => {
+	it("names each run's files with what they left, as failures, and nothing when none left anything", () => {
 		const dir = tempDir();
 		mkdirSync(dir, { recursive: true });
 		const report = path.join(dir, 'handles.jsonl');
@@ -37,8 +37,7 @@ describe('what a test file left running (npm test lists the files)', () => {
 			JSON.stringify({ file: 'tests/integration/a.test.ts', left: { ProcessWrap: 1, PipeWrap: 2 } }) + '\n'
 		);
 		expect(filesLeftRunning([{ path: report, run: '[vitest sqlite]' }])).toEqual([
-			'\nTest files that left something running when they ended (1; tests/helpers/file-handles.ts):',
-			'  [vitest sqlite] tests/integration/a.test.ts: 1 ProcessWrap, 2 PipeWrap'
+			'[vitest sqlite] tests/integration/a.test.ts\n    left running after its last hook (tests/helpers/file-handles.ts): 1 ProcessWrap, 2 PipeWrap'
 		]);
 		expect(filesLeftRunning([{ path: path.join(dir, 'absent.jsonl'), run: '[vitest sqlite]' }])).toEqual([]);
 	});

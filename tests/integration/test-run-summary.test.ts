@@ -25,7 +25,7 @@ function playwrightReport(expected: number) {
 function summarise(dir: string, reports: Record<string, unknown>): { line: string; status: number | null } {
 	mkdirSync(path.join(dir, '.tmp'), { recursive: true });
 	for (const [name, report] of Object.entries(reports))
-		writeFileSync(path.join(dir, '.tmp', name), JSON.stringify(report));
+		writeFileSync(path.join(dir, '.tmp', name), typeof report === 'string' ? report : JSON.stringify(report));
 	const run = spawnSync(process.execPath, [SUMMARY], { cwd: dir, encoding: 'utf8' });
 	return { line: run.stdout.trim(), status: run.status };
 }
@@ -58,6 +58,21 @@ describe('the closing line of npm test', () => {
 			'playwright-report.json': playwrightReport(40)
 		});
 		expect(line).toBe('tests: 1059 passed, 1 failed, 0 skipped');
+		expect(status).toBe(1);
+	});
+
+	it('a test file that left something running fails the run and is named with what it left', () => {
+		const leak = { file: 'tests/integration/leaky.test.ts', left: { TCPSocketWrap: 1 } };
+		const { line, status } = summarise(tempDir(), {
+			'vitest-report.json': vitestReport(900, 0, 0),
+			'vitest-postgres-report.json': vitestReport(120, 0, 0),
+			'playwright-report.json': playwrightReport(40),
+			'vitest-postgres-handles.jsonl': JSON.stringify(leak) + '\n'
+		});
+		expect(line).toContain(
+			'[vitest postgresql] tests/integration/leaky.test.ts\n    left running after its last hook (tests/helpers/file-handles.ts): 1 TCPSocketWrap'
+		);
+		expect(line.split('\n').at(-1)).toBe('tests: 1060 passed, 1 failed, 0 skipped');
 		expect(status).toBe(1);
 	});
 
