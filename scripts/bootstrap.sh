@@ -14,9 +14,7 @@ fi
 # npm ci when node_modules is missing or older than the lock file.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 	say "installing npm packages (npm ci; better-sqlite3 compiles, about a minute)"
-	# better-sqlite3 compiles from source here (its prebuilt binaries come from GitHub, out of reach
-	# on our CI): JOBS=max lets node-gyp compile SQLite and the binding on all cores at once.
-	JOBS=max npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund
 fi
 
 # The Prisma clients (SQLite, and PostgreSQL from the derived schema) are generated, never committed.
