@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_WEB_ENTRY, freePortPair } from '../helpers/built-web.ts';
-import { PROJECT_ROOT } from '../helpers/node-process.ts';
+import { PROJECT_ROOT, within } from '../helpers/node-process.ts';
 
 const [WEB_PORT, EMULATOR_PORT] = await freePortPair();
 
@@ -88,10 +88,7 @@ describe.skipIf(!existsSync(BUILT_WEB_ENTRY))('npm start (scripts/run-all.ts)', 
 		expect(out).toContain('bot polling started');
 		const signalledAt = Date.now();
 		process.kill(-runAll.pid!, 'SIGINT');
-		const code = await Promise.race([
-			exited,
-			new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 40_000))
-		]);
+		const code = await within(exited, 40_000);
 		const tookMs = Date.now() - signalledAt;
 		expect(code, `still running 40 s after Ctrl-C:\n${out}`).not.toBe('late');
 		const lines = out.split('\n');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { freePortPair } from '../helpers/built-web.ts';
-import { PROCESS_WAIT_MS, startTs, waitForOutput } from '../helpers/node-process.ts';
+import { PROCESS_WAIT_MS, startTs, waitForOutput, within } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 /**
@@ -123,15 +123,12 @@ describe('the worker when Telegram is down', () => {
 			await emulator.finished;
 			const signalledAt = Date.now();
 			worker.kill('SIGTERM');
-			const result = await Promise.race([
-				worker.finished,
-				new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000))
-			]);
+			const result = await within(worker.finished, 30_000);
 			const tookMs = Date.now() - signalledAt;
 			const { stdout, stderr } = worker.output();
-			expect(result, `still running 30 s after SIGTERM:\n${stdout}`).not.toBeNull();
+			if (result === 'late') throw new Error(`still running 30 s after SIGTERM:\n${stdout}`);
 			expect(tookMs, stdout).toBeLessThan(5_000);
-			expect(result!.code, stdout + stderr).toBe(0);
+			expect(result.code, stdout + stderr).toBe(0);
 			expect(stdout).toContain('"msg":"worker stopped"');
 			expect(errorLines(stdout + stderr)).toEqual([]);
 		} finally {
