@@ -51,21 +51,6 @@ export function runTs(
  */
 export const PROCESS_WAIT_MS = 60_000;
 
-/**
- * What `promise` settles to, or 'late' once `ms` have passed first. The timer is cleared either way:
- * a bare `Promise.race` with `setTimeout` leaves it running after the test, into the next file
- * (tests/helpers/file-handles.ts fails such a file).
- */
-export async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'late'> {
-	let timer: NodeJS.Timeout | undefined;
-	const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-	try {
-		return await Promise.race([promise, late]);
-	} finally {
-		clearTimeout(timer);
-	}
-}
-
 /** Resolves once `predicate` holds for the process's stdout+stderr so far. */
 export async function waitForOutput(
 	child: ReturnType<typeof startTs>,

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_WEB_ENTRY, freePortPair } from '../helpers/built-web.ts';
-import { PROJECT_ROOT, within } from '../helpers/node-process.ts';
+import { within } from '../../src/lib/server/time/within.ts';
+import { PROJECT_ROOT } from '../helpers/node-process.ts';
 
 const [WEB_PORT, EMULATOR_PORT] = await freePortPair();
 

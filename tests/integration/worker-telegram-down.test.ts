@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { freePortPair } from '../helpers/built-web.ts';
-import { PROCESS_WAIT_MS, startTs, waitForOutput, within } from '../helpers/node-process.ts';
+import { within } from '../../src/lib/server/time/within.ts';
+import { PROCESS_WAIT_MS, startTs, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 /**

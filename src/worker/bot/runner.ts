@@ -2,6 +2,7 @@ import { Api, type Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { BotContext } from './context.ts';
 import { pause, UpdatePoll, type UpdatePollDeps } from './update-poll.ts';
+import { within } from '../../lib/server/time/within.ts';
 
 /** One getMe at start may take this long: a Telegram that never answers is reported, not waited for. */
 const GET_ME_TIMEOUT_SECONDS = 10;
@@ -109,7 +110,7 @@ export class BotRunner {
 		this.#poll = undefined;
 		if (!poll) return;
 		this.#closing = poll.close();
-		if ((await within(this.#closing, STOP_HANDLERS_MS)) === false) {
+		if ((await within(this.#closing, STOP_HANDLERS_MS)) === 'late') {
 			this.#deps.logger.info(
 				'updates still being handled at stop; those that do not end are handled again by the next poller'
 			);
@@ -147,16 +148,5 @@ export class BotRunner {
 			this.#switching = false;
 		}
 		if (this.#wanted) this.start();
-	}
-}
-
-/** The promise's value, or false when it takes longer than `ms`. */
-async function within<T>(promise: Promise<T> | undefined, ms: number): Promise<T | false> {
-	let timer: NodeJS.Timeout | undefined;
-	const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-	try {
-		return await Promise.race([promise ?? Promise.resolve(false as const), late]);
-	} finally {
-		clearTimeout(timer);
 	}
 }

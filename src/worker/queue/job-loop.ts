@@ -10,6 +10,7 @@ import type { QueueDeps } from '../../lib/server/jobs/run/queue-deps.ts';
 import { afterFailedForGood } from '../../lib/server/jobs/run/job-failure.ts';
 import { runClaimedJob } from '../../lib/server/jobs/run/run-job.ts';
 import type { GoneLaunch } from '../../lib/server/workers/worker-registry.ts';
+import { within } from '../../lib/server/time/within.ts';
 
 /**
  * The claim loop (graphile-worker's shape: claim → run → complete/fail → loop). Every pollMs it
@@ -48,8 +49,7 @@ export class JobLoop {
 		this.#stopped = true;
 		clearTimeout(this.#timer);
 		const all = Promise.all(this.#running.keys());
-		const timedOut = await Promise.race([all.then(() => false), delay(graceMs).then(() => true)]);
-		if (timedOut) {
+		if ((await within(all, graceMs)) === 'late') {
 			this.#shutdown.abort(new WorkerShutdown());
 			await all;
 		}
@@ -122,8 +122,4 @@ export class JobLoop {
 			void this.tick().finally(() => this.#schedule(this.#deps.settings.pollMs));
 		}, ms);
 	}
-}
-
-function delay(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
