@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
+import { within } from '../../src/lib/server/time/within.ts';
 import { ADAPTER_BODY_SIZE_LIMIT } from '../../src/lib/server/web/body-limit.ts';
 import { PROJECT_ROOT, type Finished } from './node-process.ts';
 import { useTempDir } from './temp-dir.ts';
@@ -329,11 +330,8 @@ export async function exitOrKill(
 	child: { finished: Promise<Finished>; kill(signal?: NodeJS.Signals): boolean },
 	timeoutMs: number
 ): Promise<Finished> {
-	let timer: NodeJS.Timeout | undefined;
-	const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-	const result = await Promise.race([child.finished, late.then(() => null)]);
-	clearTimeout(timer);
-	if (result) return result;
+	const result = await within(child.finished, timeoutMs);
+	if (result !== 'late') return result;
 	child.kill('SIGKILL');
 	return child.finished;
 }
