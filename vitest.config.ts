@@ -11,6 +11,8 @@ const UNIT_SPECS = ['src/**/*.spec.ts', 'tools/**/*.spec.ts'];
 const PG_GLOBAL_SETUP = 'tests/helpers/pg-global-setup.ts';
 // The migrated SQLite file createTestDb copies (tests/helpers/sqlite-template-setup.ts).
 const SQLITE_TEMPLATE_SETUP = 'tests/helpers/sqlite-template-setup.ts';
+// The worker and upload checker bundles the tests start, built from the sources (tests/helpers/node-bundles-setup.ts).
+const NODE_BUNDLES_SETUP = 'tests/helpers/node-bundles-setup.ts';
 // TEST_DB_ENGINE=postgresql runs the `node` project's tests on PostgreSQL too: useTestDb and
 // createTestDb then hand out copies of the cluster's migrated template instead of SQLite files.
 const nodeOnPostgres = process.env.TEST_DB_ENGINE === 'postgresql';
@@ -53,7 +55,7 @@ export default defineConfig({
 					name: 'node',
 					include: nodeOnPostgres ? [...UNIT_SPECS, INTEGRATION_TESTS] : [INTEGRATION_TESTS],
 					exclude: [...configDefaults.exclude, POSTGRES_TESTS],
-					globalSetup: nodeOnPostgres ? [PG_GLOBAL_SETUP] : [SQLITE_TEMPLATE_SETUP]
+					globalSetup: [nodeOnPostgres ? PG_GLOBAL_SETUP : SQLITE_TEMPLATE_SETUP, NODE_BUNDLES_SETUP]
 				}
 			},
 			// The unit specs beside the code, a project of their own (`--project unit`): a fresh process
@@ -73,7 +75,7 @@ export default defineConfig({
 					]),
 			{
 				extends: true,
-				test: { name: 'postgres', include: [POSTGRES_TESTS], globalSetup: [PG_GLOBAL_SETUP] }
+				test: { name: 'postgres', include: [POSTGRES_TESTS], globalSetup: [PG_GLOBAL_SETUP, NODE_BUNDLES_SETUP] }
 			}
 		]
 	}

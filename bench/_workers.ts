@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { startTs, waitForOutput } from '../tests/helpers/node-process.ts';
+import { startBuiltWorker, waitForOutput } from '../tests/helpers/node-process.ts';
 import { workerDataDir } from './_fleet.ts';
 
 /**
- * Real worker processes (src/worker/main.ts, as `npm run worker` starts them), each with its own
+ * Real worker processes (the bundle production runs, build/node/worker.js; bench/run.ts builds it), each with its own
  * data folder, and what their JSON log lines say about their claims.
  */
 export interface Workers {
@@ -26,7 +26,7 @@ const START_TIMEOUT_MS = 120_000;
 
 export function startWorkers(count: number, env: Record<string, string>): Workers {
 	const dirs = Array.from({ length: count }, () => workerDataDir());
-	const children = dirs.map(({ dir }) => startTs('src/worker/main.ts', { env: { ...env, DATA_DIR: dir } }));
+	const children = dirs.map(({ dir }) => startBuiltWorker({ env: { ...env, DATA_DIR: dir } }));
 	return {
 		async started() {
 			await Promise.all(

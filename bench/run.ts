@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildBundles } from '../scripts/build-bundles.ts';
 
 /**
  * `npm run bench`: runs every bench/*.bench.ts (or a subset named on the command line) one after
@@ -21,6 +22,8 @@ if (files.length === 0) {
 	console.error(`no benchmark matches ${wanted.join(', ')}`);
 	process.exit(2);
 }
+// Benchmarks start the worker and the upload checker production runs: bundled from the sources first.
+await buildBundles();
 let failed = 0;
 for (const file of files) {
 	console.log(`\n━━ ${file} ${'━'.repeat(Math.max(0, 70 - file.length))}`);

@@ -5,6 +5,8 @@ import { ConfigError, getConfig, type Config } from '../src/lib/server/config/co
 import { humanLogLine } from '../src/lib/server/log/human-line.ts';
 import { firstRunSecretsPath } from '../src/lib/server/system/first-run-secrets.ts';
 import { ADAPTER_BODY_SIZE_LIMIT } from '../src/lib/server/web/body-limit.ts';
+import { bundleNodeArgs } from '../src/lib/server/config/node-bundles.ts';
+import { buildBundles } from './build-bundles.ts';
 
 /**
  * Starts the product's processes side by side — the Telegram emulator (only when no bot token is
@@ -50,7 +52,7 @@ function plan(config: Config): Service[] {
 			}
 		});
 	}
-	services.push({ name: 'worker', args: ['--import', 'tsx', 'src/worker/main.ts'], env: base });
+	services.push({ name: 'worker', args: bundleNodeArgs(config.projectRoot, 'worker'), env: base });
 	services.push({
 		name: 'web',
 		args: ['build/index.js'],
@@ -80,7 +82,7 @@ function start(service: Service, onExit: (code: number | null) => void): ChildPr
 	return child;
 }
 
-function main(): void {
+async function main(): Promise<void> {
 	let config: Config;
 	try {
 		config = getConfig();
@@ -89,7 +91,15 @@ function main(): void {
 		process.exit(1);
 	}
 	if (!existsSync(path.join(config.projectRoot, 'build', 'index.js'))) {
-		console.error('build/ is missing: run `npm start` (it builds) or `npx vite build` first');
+		console.error('build/ is missing: run `npm start` (it builds) or `npm run build` first');
+		process.exit(1);
+	}
+	// The worker and the web's upload checker run from their bundles (scripts/build-bundles.ts), made
+	// from the sources at every start: a few tenths of a second, and never older than the code.
+	try {
+		await buildBundles(config.projectRoot);
+	} catch (error) {
+		console.error('the Node bundles did not build:', error instanceof Error ? error.message : error);
 		process.exit(1);
 	}
 	const children = new Map<string, ChildProcess>();
@@ -173,4 +183,4 @@ function printWelcome(config: Config): void {
 	console.log(`\n${lines.join('\n')}\n`);
 }
 
-main();
+void main();

@@ -75,7 +75,7 @@ done
 for line in Environment=HOST=127.0.0.1 Environment=PORT=8000 Environment=BODY_SIZE_LIMIT=16M 'ExecStart=/usr/bin/node build/index.js' TimeoutStopSec=15; do
 	check "sticker-api.service: $line" unit_has sticker-api.service "$line"
 done
-for line in 'ExecStart=/usr/bin/node --import tsx src/worker/main.ts' KillSignal=SIGINT TimeoutStopSec=30; do
+for line in 'ExecStart=/usr/bin/node --enable-source-maps build/node/worker.js' KillSignal=SIGINT TimeoutStopSec=30; do
 	check "sticker-bot.service: $line" unit_has sticker-bot.service "$line"
 done
 for line in 'OnCalendar=*-*-* 03:30:00 UTC' RandomizedDelaySec=5min Persistent=true; do

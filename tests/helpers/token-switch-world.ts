@@ -16,7 +16,7 @@ import { createBot } from '../../src/worker/bot/index.ts';
 import { BotRunner } from '../../src/worker/bot/runner.ts';
 import { UpdatesLeaseKeeper } from '../../src/worker/bot/updates-lease.ts';
 import type { TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { startTs } from './node-process.ts';
+import { startBuiltWorker } from './node-process.ts';
 import { useTestDb } from './test-db.ts';
 import { botDepsFor } from './bot-deps.ts';
 import { botRunnerDeps } from './bot-runner.ts';
@@ -91,7 +91,7 @@ export const PROCESS_SECRET_KEY = 'cd'.repeat(32);
 
 /** The real worker process (src/worker/main.ts) on the emulator, started with TELEGRAM_BOT_TOKEN = bot A's. */
 export function startWorkerProcess(db: { dbEnv: NodeJS.ProcessEnv; dir: string }, apiRoot: string) {
-	return startTs('src/worker/main.ts', {
+	return startBuiltWorker({
 		env: {
 			NODE_ENV: 'test',
 			...db.dbEnv,

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import { BOT_UPDATE_CRASH_STEPS } from '../../src/lib/server/jobs/run/crash-points.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { PROCESS_WAIT_MS, startTs } from '../helpers/node-process.ts';
+import { PROCESS_WAIT_MS, startBuiltWorker } from '../helpers/node-process.ts';
 import { useTestDb } from '../helpers/test-db.ts';
 import { eventually } from './guest-harness.ts';
 
@@ -34,7 +34,7 @@ describe('a worker killed in the middle of a batch of updates', () => {
 	});
 
 	function startWorker(env: Record<string, string>) {
-		const worker = startTs('src/worker/main.ts', { env });
+		const worker = startBuiltWorker({ env });
 		cleanups.push(async () => {
 			if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
 			await worker.finished;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EMULATOR_BOT_TOKEN } from '../../src/lib/server/config/config.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { createTelegramEmulator, type TelegramEmulator } from '../../tools/telegram-emulator/server.ts';
-import { startTs } from '../helpers/node-process.ts';
+import { type NodeProcess, startBuiltWorker } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 import { countDeliveries, queueBroadcast, seedGuests } from './broadcast-world.ts';
@@ -17,7 +17,7 @@ import { countDeliveries, queueBroadcast, seedGuests } from './broadcast-world.t
  * recorded yet when the process died — and the test measures exactly how many rows were in it.
  */
 const tempDir = useTempDir('bcast-crash-');
-const children: ReturnType<typeof startTs>[] = [];
+const children: NodeProcess[] = [];
 let world: { db: Db; emulator: TelegramEmulator; env: Record<string, string>; dir: string } | undefined;
 
 afterEach(async () => {
@@ -47,8 +47,8 @@ async function setUp(): Promise<NonNullable<typeof world>> {
 	return world;
 }
 
-function startWorker(env: Record<string, string>): ReturnType<typeof startTs> {
-	const child = startTs('src/worker/main.ts', { env });
+function startWorker(env: Record<string, string>): NodeProcess {
+	const child = startBuiltWorker({ env });
 	children.push(child);
 	return child;
 }

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MigrationError, migrateSafely } from '../../src/lib/server/db/migrations/safe-migrate.ts';
 import { FakeClock } from '../../src/lib/server/time/clock.ts';
-import { PROJECT_ROOT, runTs } from '../helpers/node-process.ts';
+import { PROJECT_ROOT, runBuiltWorker } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 const REAL_MIGRATIONS = path.join(PROJECT_ROOT, 'prisma', 'migrations');
@@ -128,7 +128,7 @@ describe('safe migrations at start-up', () => {
 		conn.prepare(`UPDATE _prisma_migrations SET checksum = 'edited'`).run();
 		conn.close();
 		const before = sha(dbPath);
-		const result = await runTs('src/worker/main.ts', { env: { DB_PATH: dbPath, DATA_DIR: dir } });
+		const result = await runBuiltWorker({ env: { DB_PATH: dbPath, DATA_DIR: dir } });
 		expect(result.code).toBe(1);
 		expect(result.stderr).toMatch(
 			/worker refuses to start: .*migration 20261129115954_init was changed after it was applied/

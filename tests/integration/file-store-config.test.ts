@@ -5,7 +5,7 @@ import { openFileStore, s3Settings } from '../../src/lib/server/files/open-file-
 import { LocalFileStore } from '../../src/lib/server/files/local-file-store.ts';
 import { FileStoreUnusable } from '../../src/lib/server/files/file-store.ts';
 import { exitOrKill, spawnBuiltWeb } from '../helpers/built-web.ts';
-import { PROCESS_WAIT_MS, PROJECT_ROOT, runTs } from '../helpers/node-process.ts';
+import { PROCESS_WAIT_MS, PROJECT_ROOT, runBuiltWorker } from '../helpers/node-process.ts';
 import { useS3Server } from '../helpers/s3-server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
@@ -132,11 +132,11 @@ describe('FILE_STORE settings', () => {
 			DB_PATH: `${dataDir}/app.db`,
 			TELEGRAM_API_ROOT: 'http://127.0.0.1:9'
 		};
-		const missing = await runTs('src/worker/main.ts', { env: { ...env, FILE_STORE_S3_BUCKET: 'gone' } });
+		const missing = await runBuiltWorker({ env: { ...env, FILE_STORE_S3_BUCKET: 'gone' } });
 		expect(missing.code).toBe(1);
 		expect(missing.stderr).toContain('worker refuses to start: FILE_STORE_S3_BUCKET: the bucket "gone" does not exist');
 		expect(missing.stdout).not.toContain('worker started');
-		const keyless = await runTs('src/worker/main.ts', {
+		const keyless = await runBuiltWorker({
 			env: { ...env, FILE_STORE_S3_ACCESS_KEY_ID: '', FILE_STORE_S3_SECRET_ACCESS_KEY: '' }
 		});
 		expect(keyless.code).toBe(1);

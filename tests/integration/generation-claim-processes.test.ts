@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { SECOND } from '../../src/lib/server/time/clock.ts';
-import { startTs, waitForOutput, type Finished } from '../helpers/node-process.ts';
+import { type Finished, type NodeProcess, startTs, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 
@@ -37,7 +37,7 @@ interface Line {
 	error?: string;
 	busy?: boolean;
 }
-type Claimer = ReturnType<typeof startTs>;
+type Claimer = NodeProcess;
 
 async function seedQueuedJobs(db: Db, count: number): Promise<void> {
 	// As the guest flow leaves them: queued, oldest first; the claim needs no other rows.

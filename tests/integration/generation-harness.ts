@@ -6,7 +6,7 @@ import type { QueueDeps } from '../../src/lib/server/jobs/run/queue-deps.ts';
 import { JobLoop } from '../../src/worker/queue/job-loop.ts';
 import { createJobLoop } from '../../src/worker/queue/start-queue.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { startTs } from '../helpers/node-process.ts';
+import { type NodeProcess, startBuiltWorker } from '../helpers/node-process.ts';
 import type { FileStore } from '../../src/lib/server/files/file-store.ts';
 import { jobLoopInput } from '../helpers/job-loop-input.ts';
 import { createGenerationWorld, type GenerationWorld } from './generation-world.ts';
@@ -44,7 +44,7 @@ export function useGenerationWorld(prefix: string) {
 	};
 }
 
-export type WorkerProcess = ReturnType<typeof startTs>;
+export type WorkerProcess = NodeProcess;
 
 /**
  * A generation world per test for tests that start real worker processes on it (crash tests):
@@ -94,12 +94,12 @@ export async function crashAndRestartWorker(
 		SEND_ANSWER_TIMEOUT_MS: '5000',
 		...extraEnv
 	};
-	const first = startTs('src/worker/main.ts', { env });
+	const first = startBuiltWorker({ env });
 	children.push(first);
 	const died = await first.finished;
 	expect(died.signal, died.stdout.slice(-2000) + died.stderr.slice(-2000)).toBe('SIGKILL');
 	expect(existsSync(marker)).toBe(true);
-	const second = startTs('src/worker/main.ts', { env });
+	const second = startBuiltWorker({ env });
 	children.push(second);
 	return second;
 }

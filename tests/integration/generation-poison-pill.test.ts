@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTs } from '../helpers/node-process.ts';
+import { startBuiltWorker } from '../helpers/node-process.ts';
 import {
 	waitForBotText,
 	type GenerationWorld,
@@ -57,7 +57,7 @@ describe('a job that kills its worker every time', () => {
 		let survivor: WorkerProcess | undefined;
 		const ended = allEnded();
 		while (!survivor) {
-			const worker = startTs('src/worker/main.ts', { env });
+			const worker = startBuiltWorker({ env });
 			children.push(worker);
 			const outcome = await Promise.race([worker.finished.then((finished) => ({ finished })), ended.then(() => null)]);
 			if (outcome === null) {

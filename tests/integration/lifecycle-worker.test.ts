@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { HOUR } from '../../src/lib/server/time/clock.ts';
-import { runTs, startTs, waitForOutput } from '../helpers/node-process.ts';
+import { runBuiltWorker, startBuiltWorker, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { writeFileAt } from './lifecycle-fixtures.ts';
 
@@ -17,7 +17,7 @@ describe('the worker process and the data lifecycle', () => {
 		'PHOTO_TTL_HOURS=%s stops start-up with a message naming the variable',
 		async (value) => {
 			const dir = tempDir();
-			const result = await runTs('src/worker/main.ts', {
+			const result = await runBuiltWorker({
 				env: { DB_PATH: path.join(dir, 'app.db'), DATA_DIR: dir, PHOTO_TTL_HOURS: value }
 			});
 			expect(result.code).toBe(1);
@@ -36,7 +36,7 @@ describe('the worker process and the data lifecycle', () => {
 		const expired = writeFileAt(path.join(dir, 'sessions/tokOld/selfie_1.jpg'), new Date(now - 2 * HOUR));
 		const fresh = writeFileAt(path.join(dir, 'sessions/tokNew/selfie_2.jpg'), new Date(now - 5 * 60_000));
 		const backupDir = path.join(dir, 'backups-here');
-		const worker = startTs('src/worker/main.ts', {
+		const worker = startBuiltWorker({
 			env: {
 				DB_PATH: path.join(dir, 'app.db'),
 				DATA_DIR: dir,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/lib/server/db/client.ts';
 import { systemClock } from '../../src/lib/server/time/clock.ts';
 import { listWorkerLaunches } from '../../src/lib/server/workers/launch-history.ts';
-import { startTs, waitForOutput } from '../helpers/node-process.ts';
+import { type NodeProcess, startBuiltWorker, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 /** Telegram is a closed port: the worker's calls to it fail and it logs warnings about them. */
@@ -17,7 +17,7 @@ function workerEnv(dataDir: string): NodeJS.ProcessEnv {
 }
 
 /** The message of the first warning the worker printed on stdout. */
-async function firstWarning(worker: ReturnType<typeof startTs>): Promise<string> {
+async function firstWarning(worker: NodeProcess): Promise<string> {
 	const out = await waitForOutput(
 		worker,
 		(text) => text.includes('worker started') && text.includes('"level":40'),
@@ -45,7 +45,7 @@ describe("launch history and the worker's log rows (real worker processes)", () 
 
 	it('a SIGTERMed launch ends with a clean stop, a SIGKILLed one with no stop recorded; both keep their warnings', async () => {
 		const dataDir = tempDir();
-		const first = startTs('src/worker/main.ts', { env: workerEnv(dataDir) });
+		const first = startBuiltWorker({ env: workerEnv(dataDir) });
 		const firstMessage = await firstWarning(first);
 		const db = openDatabase(path.join(dataDir, 'app.db'));
 		dbs.push(db);
@@ -55,7 +55,7 @@ describe("launch history and the worker's log rows (real worker processes)", () 
 		first.kill('SIGTERM');
 		expect((await first.finished).code).toBe(0);
 
-		const second = startTs('src/worker/main.ts', { env: workerEnv(dataDir) });
+		const second = startBuiltWorker({ env: workerEnv(dataDir) });
 		const secondMessage = await firstWarning(second);
 		const secondId = (await listWorkerLaunches(db, systemClock)).find((launch) => launch.pid === second.pid)!.id;
 		await waitForWarningRow(db, secondId, secondMessage);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { exitOrKill, freePortPair, spawnBuiltWeb, waitForHealth } from '../helpers/built-web.ts';
-import { PROCESS_WAIT_MS, startTs, waitForOutput } from '../helpers/node-process.ts';
+import { PROCESS_WAIT_MS, startBuiltWorker, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 /** SILENT_EMULATOR_PORT: nothing listens there (the demo's emulator address), so the worker only keeps retrying getMe. */
@@ -34,7 +34,7 @@ describe('production without a Telegram bot token', () => {
 		async () => {
 			const dataDir = tempDir();
 			const env = productionWithoutToken(dataDir);
-			const worker = await exitOrKill(startTs('src/worker/main.ts', { env }), PROCESS_WAIT_MS);
+			const worker = await exitOrKill(startBuiltWorker({ env }), PROCESS_WAIT_MS);
 			expect(worker.stdout, worker.stdout).not.toContain('worker started');
 			expect(worker.code).toBe(1);
 			expect(worker.stderr).toContain('worker refuses to start: Invalid configuration');
@@ -54,7 +54,7 @@ describe('production without a Telegram bot token', () => {
 		async () => {
 			const dataDir = tempDir();
 			const env = productionWithoutToken(dataDir, { DEMO_MODE: '1' });
-			const worker = startTs('src/worker/main.ts', { env });
+			const worker = startBuiltWorker({ env });
 			const web = spawnBuiltWeb({ port: WEB_PORT, dataDir, env });
 			try {
 				await waitForOutput(worker, (out) => out.includes('worker started'));
@@ -99,7 +99,7 @@ describe('production without a Telegram bot token', () => {
 				DEMO_MODE: '1',
 				TELEGRAM_BOT_TOKEN: '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 			});
-			const worker = await exitOrKill(startTs('src/worker/main.ts', { env }), PROCESS_WAIT_MS);
+			const worker = await exitOrKill(startBuiltWorker({ env }), PROCESS_WAIT_MS);
 			expect(worker.code).toBe(1);
 			expect(worker.stderr).toContain('DEMO_MODE must not be 1 while TELEGRAM_BOT_TOKEN is set');
 		},

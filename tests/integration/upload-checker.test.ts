@@ -8,8 +8,8 @@ import {
 	CHECKER_IDLE_MS,
 	ChildUploadChecker
 } from '../../src/lib/server/media/upload-checker/child-checker.ts';
+import { NODE_BUNDLES } from '../../src/lib/server/config/node-bundles.ts';
 import {
-	CHECKER_SCRIPT,
 	resolveCheckerEntry,
 	UploadCheckerMissing
 } from '../../src/lib/server/media/upload-checker/checker-process.ts';
@@ -203,14 +203,13 @@ describe('the upload checker process', () => {
 		expect(finished.stdout).toContain('"msg":"upload checker ended"');
 	}, 60_000);
 
-	it('a missing entry file or tsx is named at start, before any upload', () => {
+	it('a missing bundle is named at start, before any upload', () => {
 		const root = tempDir();
+		const bundle = path.join(root, NODE_BUNDLES.uploadChecker.bundle);
 		expect(() => resolveCheckerEntry(root)).toThrow(UploadCheckerMissing);
-		expect(() => resolveCheckerEntry(root)).toThrow(path.join(root, CHECKER_SCRIPT));
-		mkdirSync(path.dirname(path.join(root, CHECKER_SCRIPT)), { recursive: true });
-		writeFileSync(path.join(root, CHECKER_SCRIPT), '');
-		writeFileSync(path.join(root, 'package.json'), '{}');
-		expect(() => resolveCheckerEntry(root)).toThrow(/tsx is not installed/);
-		expect(resolveCheckerEntry(PROJECT_ROOT).loader).toMatch(/^file:\/\/.*tsx/);
+		expect(() => resolveCheckerEntry(root)).toThrow(`${bundle} is missing (\`npm run build\` makes it`);
+		mkdirSync(path.dirname(bundle), { recursive: true });
+		writeFileSync(bundle, '');
+		expect(resolveCheckerEntry(root)).toEqual({ script: bundle, execArgv: ['--enable-source-maps'] });
 	});
 });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { NODE_BUNDLES } from '../../src/lib/server/config/node-bundles.ts';
 import type { Db } from '../../src/lib/server/db/client.ts';
 import { rememberBotUsername } from '../../src/lib/server/guests/bot-identity.ts';
 import { createKiosk } from '../../src/lib/server/kiosk/kiosk-keys.ts';
@@ -24,7 +25,7 @@ describe('the web process’s upload checker', () => {
 			try {
 				const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
 				const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-				if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('checker-child.ts'))
+				if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(NODE_BUNDLES.uploadChecker.bundle))
 					found.push(Number(entry));
 			} catch {
 				// the process ended while we looked

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { startTs, waitForOutput } from '../helpers/node-process.ts';
+import { startBuiltWorker, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 /** The worker against a data dir of its own; Telegram is a closed port (the bot keeps retrying getMe). */
@@ -26,11 +26,11 @@ describe('the worker process', () => {
 
 	it('holds DATA_DIR/main.lock: a second worker is refused with a clear message', async () => {
 		const dataDir = tempDir();
-		const first = startTs('src/worker/main.ts', { env: workerEnv(dataDir) });
+		const first = startBuiltWorker({ env: workerEnv(dataDir) });
 		try {
 			await waitForOutput(first, (out) => out.includes('worker started'));
 			expect(readFileSync(path.join(dataDir, 'main.pid'), 'utf8').trim()).toBe(String(first.pid));
-			const second = await startTs('src/worker/main.ts', { env: workerEnv(dataDir) }).finished;
+			const second = await startBuiltWorker({ env: workerEnv(dataDir) }).finished;
 			expect(second.code).toBe(1);
 			expect(second.stderr).toContain(
 				`worker refuses to start: another worker (pid ${first.pid}) is already running with ${path.join(dataDir, 'main.lock')}`
@@ -43,7 +43,7 @@ describe('the worker process', () => {
 	it('takes over a stale lock left by a worker that died', async () => {
 		const dataDir = tempDir();
 		writeFileSync(path.join(dataDir, 'main.lock'), `${deadPid()}\n`);
-		const worker = startTs('src/worker/main.ts', { env: workerEnv(dataDir) });
+		const worker = startBuiltWorker({ env: workerEnv(dataDir) });
 		try {
 			await waitForOutput(worker, (out) => out.includes('worker started'));
 			expect(readFileSync(path.join(dataDir, 'main.lock'), 'utf8').trim()).toBe(String(worker.pid));
@@ -54,7 +54,7 @@ describe('the worker process', () => {
 
 	it('on SIGTERM stops its tasks, marks itself stopped, releases the lock and exits 0', async () => {
 		const dataDir = tempDir();
-		const worker = startTs('src/worker/main.ts', { env: workerEnv(dataDir) });
+		const worker = startBuiltWorker({ env: workerEnv(dataDir) });
 		await waitForOutput(worker, (out) => out.includes('worker started'));
 		worker.kill('SIGTERM');
 		const result = await worker.finished;

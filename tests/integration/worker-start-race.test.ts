@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startTs, waitForOutput } from '../helpers/node-process.ts';
+import { startBuiltWorker, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 /**
@@ -31,7 +31,7 @@ describe('worker start', () => {
 		'never reads the stopping flag before it exists, with several workers starting at once',
 		{ timeout: 90_000 },
 		async () => {
-			const workers = Array.from({ length: 3 }, () => startTs('src/worker/main.ts', { env: workerEnv(tempDir()) }));
+			const workers = Array.from({ length: 3 }, () => startBuiltWorker({ env: workerEnv(tempDir()) }));
 			try {
 				await Promise.all(workers.map((w) => waitForOutput(w, (out) => out.includes('worker started'), 60_000)));
 				// Every start-up task has had its first run and a second tick (the outboxes tick each second).

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { freePortPair } from '../helpers/built-web.ts';
 import { within } from '../../src/lib/server/time/within.ts';
-import { PROCESS_WAIT_MS, startTs, waitForOutput } from '../helpers/node-process.ts';
+import { PROCESS_WAIT_MS, startBuiltWorker, startTs, waitForOutput } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 /**
@@ -74,7 +74,7 @@ describe('the worker when Telegram is down', () => {
 				TELEGRAM_BOT_TOKEN: BOT_TOKEN,
 				TELEGRAM_API_ROOT: scenario.apiRoot
 			};
-			return { ...scenario, dataDir, worker: startTs('src/worker/main.ts', { env }) };
+			return { ...scenario, dataDir, worker: startBuiltWorker({ env }) };
 		});
 		try {
 			await Promise.all(
@@ -108,7 +108,7 @@ describe('the worker when Telegram is down', () => {
 		const emulator = startTs('tools/telegram-emulator/main.ts', {
 			env: { EMULATOR_PORT: String(STAND_IN_PORT), EMULATOR_STATE: 'memory' }
 		});
-		const worker = startTs('src/worker/main.ts', {
+		const worker = startBuiltWorker({
 			env: {
 				DATA_DIR: dataDir,
 				DB_PATH: path.join(dataDir, 'app.db'),

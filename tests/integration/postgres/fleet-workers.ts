@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { exitOrKill } from '../../helpers/built-web.ts';
-import { startTs, waitForOutput } from '../../helpers/node-process.ts';
+import { type NodeProcess, startBuiltWorker, waitForOutput } from '../../helpers/node-process.ts';
 
-type WorkerProcess = ReturnType<typeof startTs>;
+type WorkerProcess = NodeProcess;
 
 /** One start of a worker process: its registry id, and when the test SIGKILLed it (null while alive or stopped cleanly). */
 export interface Launch {
@@ -40,7 +40,7 @@ export class WorkerFleet {
 	async start(slot: number, env: Record<string, string> = {}): Promise<Launch> {
 		const dataDir = path.join(this.baseDir, `worker-${slot}`);
 		mkdirSync(dataDir, { recursive: true });
-		const child = startTs('src/worker/main.ts', { env: { ...this.env, ...env, DATA_DIR: dataDir } });
+		const child = startBuiltWorker({ env: { ...this.env, ...env, DATA_DIR: dataDir } });
 		const output = await waitForOutput(child, (text) => text.includes('"worker started"'), 90_000);
 		const started = parseLines(output).find((line) => line.msg === 'worker started');
 		const launch: Launch = { slot, workerId: String(started?.workerId), process: child, killedAt: null };

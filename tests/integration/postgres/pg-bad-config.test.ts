@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
-import { runTs } from '../../helpers/node-process.ts';
+import { runBuiltWorker, runTs } from '../../helpers/node-process.ts';
 import { databaseUrl } from '../../helpers/pg-cluster.ts';
 import { useTempDir } from '../../helpers/temp-dir.ts';
 
@@ -34,7 +34,7 @@ describe('PostgreSQL configuration that cannot work: one clear line at start, no
 
 	it('the worker itself refuses to start with that line', async () => {
 		const port = await closedPort();
-		const result = await runTs('src/worker/main.ts', {
+		const result = await runBuiltWorker({
 			env: { DB_PATH: '', DATABASE_URL: `postgresql://app:secret@127.0.0.1:${port}/kiosk`, DATA_DIR: tempDir() }
 		});
 		expect(result.code).toBe(1);

@@ -6,8 +6,8 @@ let cached: string | undefined;
 
 /**
  * The project root: the nearest ancestor of this module that holds `prisma/schema.prisma`.
- * Found from the module's own location (not the cwd) so the web bundle under build/, the worker
- * run by tsx and the CLI scripts all resolve relative paths like DB_PATH the same way.
+ * Found from the module's own location (not the cwd) so the web and worker bundles under build/
+ * and the CLI scripts run by tsx all resolve relative paths like DB_PATH the same way.
  */
 export function findProjectRoot(start: string = path.dirname(fileURLToPath(import.meta.url))): string {
 	if (cached) return cached;

@@ -1,27 +1,23 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { BUNDLE_NODE_FLAGS, bundlePath } from '../../config/node-bundles.ts';
 import { checkerMessageSchema } from './checker-messages.ts';
 import { UploadCheckFailed, type UploadCheck } from './upload-check.ts';
 
 /**
- * One running upload checker process (checker-child.ts), seen from the web process: started with
- * `node --import tsx` (Node 20 runs no TypeScript by itself) and an IPC channel, its `ready`, its
- * answers by request id, and its end. Whoever holds it decides when it starts and stops
- * (child-checker.ts).
+ * One running upload checker process (checker-child.ts, run from its bundle
+ * build/node/upload-checker.js), seen from the web process: started with an IPC channel, its
+ * `ready`, its answers by request id, and its end. Whoever holds it decides when it starts and
+ * stops (child-checker.ts).
  */
 export interface CheckerEntry {
-	/** The child's TypeScript entry file. */
+	/** The child's entry file: its bundle. */
 	script: string;
-	/** tsx's ESM loader, as a file URL: found from the project, not from the working directory. */
-	loader: string;
+	/** Node's flags for it (source maps on, as for every bundle). */
+	execArgv: string[];
 }
 
-export const CHECKER_SCRIPT = path.join('src', 'lib', 'server', 'media', 'upload-checker', 'checker-child.ts');
-
-/** The web bundle (build/) runs beside the source tree: the child is started from the project's files. */
+/** The web bundle (build/) starts the child from the bundle built beside it. */
 export class UploadCheckerMissing extends Error {
 	constructor(detail: string) {
 		super(`the upload checker cannot be started: ${detail}`);
@@ -30,16 +26,10 @@ export class UploadCheckerMissing extends Error {
 }
 
 export function resolveCheckerEntry(projectRoot: string): CheckerEntry {
-	const script = path.join(projectRoot, CHECKER_SCRIPT);
+	const script = bundlePath(projectRoot, 'uploadChecker');
 	if (!existsSync(script))
-		throw new UploadCheckerMissing(`${script} is missing (deploy the whole project, not only build/)`);
-	let loader: string;
-	try {
-		loader = createRequire(path.join(projectRoot, 'package.json')).resolve('tsx');
-	} catch {
-		throw new UploadCheckerMissing(`tsx is not installed under ${projectRoot} (run npm ci)`);
-	}
-	return { script, loader: pathToFileURL(loader).href };
+		throw new UploadCheckerMissing(`${script} is missing (\`npm run build\` makes it; deploy the whole build/ folder)`);
+	return { script, execArgv: BUNDLE_NODE_FLAGS };
 }
 
 export interface CheckerExit {
@@ -58,7 +48,7 @@ export class CheckerProcess {
 
 	constructor(entry: CheckerEntry, env: NodeJS.ProcessEnv = process.env) {
 		this.#child = fork(entry.script, [], {
-			execArgv: ['--import', entry.loader],
+			execArgv: entry.execArgv,
 			serialization: 'advanced',
 			env,
 			// Its stderr goes where the web process's goes (a crash's stack lands in the same log).

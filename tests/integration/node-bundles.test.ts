@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildBundles } from '../../scripts/build-bundles.ts';
+import { bundlePath } from '../../src/lib/server/config/node-bundles.ts';
+import { PROJECT_ROOT, runBuiltWorker } from '../helpers/node-process.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+
+// The worker and the upload checker run as bundles in production (scripts/build-bundles.ts,
+// docs/development.md, "The Node bundles"); every other test of them starts the bundles too. These
+// are the bundles' own promises.
+describe('the Node bundles', () => {
+	const tempDir = useTempDir('node-bundles-');
+
+	it('a stack trace in its output names our .ts file and line, not the bundle', async () => {
+		const dir = tempDir();
+		// DATA_DIR below a file: the first mkdir of the start fails with an error nobody expects.
+		writeFileSync(path.join(dir, 'a-file'), '');
+		const result = await runBuiltWorker({
+			env: { DATA_DIR: path.join(dir, 'a-file', 'data'), DB_PATH: path.join(dir, 'app.db') }
+		});
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('worker failed to start: Error: ENOTDIR');
+		expect(result.stderr).toMatch(/at main \(.*src\/worker\/main\.ts:\d+:\d+\)/);
+		expect(result.stderr).not.toContain('build/node/worker.js');
+	});
+
+	it('builds started together leave whole bundles and no temporary files', async () => {
+		await Promise.all([buildBundles(), buildBundles(), buildBundles()]);
+		const dir = path.dirname(bundlePath(PROJECT_ROOT, 'worker'));
+		expect(readdirSync(dir).sort()).toEqual([
+			'upload-checker.js',
+			'upload-checker.js.map',
+			'worker.js',
+			'worker.js.map'
+		]);
+		// Whole: Node parses them.
+		for (const name of ['worker', 'uploadChecker'] as const)
+			expect(spawnSync(process.execPath, ['--check', bundlePath(PROJECT_ROOT, name)]).status, name).toBe(0);
+	});
+});
