@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildBundles } from '../../scripts/build-bundles.ts';
-import { bundlePath } from '../../src/lib/server/config/node-bundles.ts';
+import { BUNDLE_NODE_FLAGS, bundlePath, NODE_BUNDLES } from '../../src/lib/server/config/node-bundles.ts';
 import { PROJECT_ROOT, runBuiltWorker } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
@@ -38,5 +38,18 @@ describe('the Node bundles', () => {
 		// Whole: Node parses them.
 		for (const name of ['worker', 'uploadChecker'] as const)
 			expect(spawnSync(process.execPath, ['--check', bundlePath(PROJECT_ROOT, name)]).status, name).toBe(0);
+	});
+
+	it('package.json and the systemd unit start the worker the way node-bundles.ts says', () => {
+		const command = ['node', ...BUNDLE_NODE_FLAGS, NODE_BUNDLES.worker.bundle].join(' ');
+		const scripts = (
+			JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+				scripts: Record<string, string>;
+			}
+		).scripts;
+		const bundling = 'node --import tsx scripts/build-bundles.ts';
+		expect([scripts.build, scripts.worker]).toEqual([`vite build && ${bundling}`, `${bundling} && ${command}`]);
+		const unit = readFileSync(path.join(PROJECT_ROOT, 'deploy', 'systemd', 'sticker-bot.service'), 'utf8');
+		expect(unit).toContain(`\nExecStart=/usr/bin/${command}\n`);
 	});
 });
