@@ -1,7 +1,9 @@
 // Prints the closing lines of a test run from the JSON reports of both vitest runs and Playwright:
 // the ten test files that used the most CPU (scripts/test-cpu-report.mjs), each failed test by file
-// and name, and each test file that left something running (scripts/test-handles-report.mjs) — CI
-// keeps only the tail of the output, so the names must be there — then the one summary line
+// and name, each test file that left something running (scripts/test-handles-report.mjs), and each
+// check that failed before the tests (type check, Prettier, ESLint: .tmp/failed-checks.txt, written by
+// scripts/test.sh) — CI keeps only the tail of the output, so the names must be there — then the one
+// summary line
 //   tests: N passed, N failed, N skipped
 // Exits non-zero when a report is missing or anything failed, so CI cannot pass on a silent run.
 import { existsSync, readFileSync } from 'node:fs';
@@ -101,5 +103,13 @@ if (failures.length > 0) {
 	for (const failure of failures) console.log(`  ${failure}`);
 }
 for (const path of missing) console.log(`missing test report: ${path} (that runner did not finish)`);
+const failedChecks = existsSync('.tmp/failed-checks.txt')
+	? readFileSync('.tmp/failed-checks.txt', 'utf8')
+			.split('\n')
+			.filter((line) => line.trim() !== '')
+	: [];
+if (failedChecks.length > 0)
+	console.log(`checks failed (${failedChecks.length}; their output is above): ${failedChecks.join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-process.exit(totals.failed > 0 || missing.length > 0 || totals.passed === 0 ? 1 : 0);
+const red = totals.failed > 0 || missing.length > 0 || totals.passed === 0 || failedChecks.length > 0;
+process.exit(red ? 1 : 0);

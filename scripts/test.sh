@@ -16,7 +16,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 fi
 mkdir -p .tmp
 rm -f .tmp/vitest-report.json .tmp/vitest-postgres-report.json .tmp/playwright-report.json .tmp/vitest-cpu.jsonl \
-	.tmp/vitest-postgres-cpu.jsonl .tmp/vitest-handles.jsonl .tmp/vitest-postgres-handles.jsonl
+	.tmp/vitest-postgres-cpu.jsonl .tmp/vitest-handles.jsonl .tmp/vitest-postgres-handles.jsonl .tmp/failed-checks.txt
 
 # How long each step took, listed before the summary line, with the total: the numbers
 # docs/development.md ("Suite time") keeps, from every run, not just from the ones someone timed.
@@ -54,7 +54,8 @@ side_by_side() {
 		printf '\n\033[1m[test]\033[0m %s (%s s, side by side)\n' "${names[$i]}" "$took"
 		cat ".tmp/steps/$i.log"
 		timings+=("${names[$i]} (side by side): $took s")
-		[ "$code" = 0 ] || status=1
+		# The summary names it above its closing line: a run whose tests all pass is still red.
+		[ "$code" = 0 ] || { status=1; echo "${names[$i]}" >>.tmp/failed-checks.txt; }
 	done
 }
 type_check() {

@@ -76,6 +76,20 @@ describe('the closing line of npm test', () => {
 		expect(status).toBe(1);
 	});
 
+	it('a check that failed before the tests (Prettier, say) is named above the line and fails the run', () => {
+		const { line, status } = summarise(tempDir(), {
+			'vitest-report.json': vitestReport(900, 0, 0),
+			'vitest-postgres-report.json': vitestReport(120, 0, 0),
+			'playwright-report.json': playwrightReport(40),
+			'failed-checks.txt': "lint: Prettier's check\n"
+		});
+		expect(line.split('\n').slice(-2)).toEqual([
+			"checks failed (1; their output is above): lint: Prettier's check",
+			'tests: 1060 passed, 0 failed, 0 skipped'
+		]);
+		expect(status).toBe(1);
+	});
+
 	it('a PostgreSQL pass that wrote no report fails the run and is named', () => {
 		const { line, status } = summarise(tempDir(), {
 			'vitest-report.json': vitestReport(900, 0, 0),

@@ -25,7 +25,10 @@ describe('the web process’s upload checker', () => {
 			try {
 				const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
 				const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-				if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(NODE_BUNDLES.uploadChecker.bundle))
+				if (
+					parent === pid &&
+					readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(NODE_BUNDLES.uploadChecker.bundle)
+				)
 					found.push(Number(entry));
 			} catch {
 				// the process ended while we looked
