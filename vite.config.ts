@@ -1,6 +1,7 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { buildBundles } from './scripts/build-bundles.ts';
 
 /**
  * Svelte's runtime, minus its mode flags: `flags/legacy.js` and friends switch a mode on when they
@@ -27,8 +28,22 @@ function frameworkChunk(): Plugin {
 	};
 }
 
+/**
+ * `vite dev` serves the web from the sources, but the upload checker it starts runs from its bundle
+ * (docs/development.md, "The Node bundles"): built when the dev server starts, as `npm start` does.
+ */
+function nodeBundlesForDev(): Plugin {
+	return {
+		name: 'node-bundles-for-dev',
+		apply: 'serve',
+		async configureServer() {
+			await buildBundles();
+		}
+	};
+}
+
 export default defineConfig({
 	// Tailwind builds the console's CSS (src/lib/styles/console.css); see docs/development.md "Design system".
-	plugins: [tailwindcss(), sveltekit(), frameworkChunk()],
+	plugins: [tailwindcss(), sveltekit(), frameworkChunk(), nodeBundlesForDev()],
 	server: { port: 5173 }
 });
