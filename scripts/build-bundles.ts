@@ -45,7 +45,8 @@ async function bundle(root: string, name: NodeBundle): Promise<string[]> {
  * Each file is written under a temporary name and renamed into place, so a process starting
  * meanwhile (or another build: the browser tests start three products at once) reads an old
  * bundle or the new one, never half of one. The map goes first: once a bundle is in place, the
- * map it names is there too.
+ * map it names is there too. The temporary name carries the pid: another process's build writes
+ * its own; two builds in this process cannot interleave here (it is synchronous).
  */
 function writeInPlace(files: OutputFile[]): string[] {
 	const mapsFirst = [...files].sort((a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')));
