@@ -1,7 +1,7 @@
 // Prints the closing lines of a test run from the JSON reports of both vitest runs and Playwright:
 // the ten test files that used the most CPU (scripts/test-cpu-report.mjs), each failed test by file
 // and name, each test file that left something running (scripts/test-handles-report.mjs), and each
-// check that failed before the tests (type check, Prettier, ESLint: .tmp/failed-checks.txt, written by
+// check that failed before the tests (type check, Prettier, ESLint, the build: .tmp/failed-checks.txt, written by
 // scripts/test.sh) — CI keeps only the tail of the output, so the names must be there — then the one
 // summary line
 //   tests: N passed, N failed, N skipped

@@ -58,6 +58,13 @@ side_by_side() {
 		[ "$code" = 0 ] || { status=1; echo "${names[$i]}" >>.tmp/failed-checks.txt; }
 	done
 }
+# Each step's time and the closing lines (scripts/test-summary.mjs), then the exit.
+finish() {
+	step "summary"
+	printf '  %s\n' "${timings[@]}" "total: $SECONDS s"
+	node scripts/test-summary.mjs || status=1
+	exit $status
+}
 type_check() {
 	npx svelte-check --tsconfig ./tsconfig.json --threshold error --output human || { echo "type check failed"; return 1; }
 }
@@ -73,7 +80,8 @@ step "type check and lint, side by side"
 side_by_side "type check (svelte-check)" type_check "lint: Prettier's check" prettier_check "lint: ESLint" eslint_check
 
 step "build"
-npx vite build --logLevel error || exit 1
+# Nothing can be tested without the build: straight to the summary, which names it.
+npx vite build --logLevel error || { echo build >>.tmp/failed-checks.txt; status=1; finish; }
 
 step "unit and integration tests on SQLite (vitest)"
 TEST_CPU_REPORT=.tmp/vitest-cpu.jsonl TEST_HANDLES_REPORT=.tmp/vitest-handles.jsonl npx vitest run --reporter=default --reporter=json \
@@ -98,7 +106,4 @@ if [ -z "${E2E_PORT:-}" ]; then
 fi
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright-report.json npx playwright test --reporter=list,json || status=1
 
-step "summary"
-printf '  %s\n' "${timings[@]}" "total: $SECONDS s"
-node scripts/test-summary.mjs || status=1
-exit $status
+finish
