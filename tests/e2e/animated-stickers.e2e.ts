@@ -4,6 +4,7 @@ import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { selfieJpeg } from '../integration/guest-photos.ts';
 import { guestOpensCatalogue, tapStartForToken } from './kiosk-steps.ts';
 import { registerE2eKiosk, signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { openConsolePage } from './console-ready.ts';
 
 /**
  * Issue #28, end to end: a guest of the default event (3 moving stickers) gets one set of 9 still
@@ -53,7 +54,7 @@ test('a guest gets 9 still and 3 moving stickers in one set; the console plays t
 	await signInOwnOperator(console, operator);
 
 	// The event form says what a count outside 0–12 is, and keeps the default event's 3.
-	await console.goto('/console/events');
+	await openConsolePage(console, '/console/events');
 	await console.getByRole('link', { name: 'Default event' }).click();
 	const count = console.getByLabel(/Moving stickers/);
 	await expect(count).toHaveValue('3');
@@ -74,7 +75,7 @@ test('a guest gets 9 still and 3 moving stickers in one set; the console plays t
 		) as { jobId: number; status: string; packName: string | null };
 	await expect.poll(() => job().status, { timeout: 180_000, intervals: [1000] }).toBe('done');
 	// The console plays the clips the worker made (checked before the set: it needs no video-capable emulator).
-	await console.goto(`/console/jobs/${job().jobId}`);
+	await openConsolePage(console, `/console/jobs/${job().jobId}`);
 	const clips = console.getByRole('region', { name: /^Stickers/ }).locator('video');
 	await expect(clips).toHaveCount(3);
 	await expect(console.getByLabel('Sticker 1, moving')).toBeVisible();

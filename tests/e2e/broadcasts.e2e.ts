@@ -5,6 +5,7 @@ import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { createControlClient } from '../../tools/telegram-emulator/control-client.ts';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 import { expectToast } from './toasts.ts';
+import { openConsolePage } from './console-ready.ts';
 
 /**
  * Broadcasts against the running product: an operator composes a broadcast for one event, checks
@@ -216,7 +217,7 @@ test('a broadcast’s page says who got it and who was skipped and why; the gues
 	await control.injectFault({ method: 'sendMessage', chat_id: ola!.id, times: 50, kind: '5xx', status: 502 });
 	try {
 		await signInOperator(page);
-		await page.goto('/console/broadcasts');
+		await openConsolePage(page, '/console/broadcasts');
 		await page.getByLabel('Audience').selectOption({ label: eventName });
 		await expect(page.getByText('4 guests would get it now.')).toBeVisible();
 		const marker = `results-${RUN}`;

@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { seedGuests, lastAudit } from './console-fixtures.ts';
 import { withE2eDb } from './console-operator.ts';
 import { expectToast } from './toasts.ts';
+import { expectConsoleScript, openConsolePage } from './console-ready.ts';
 
 /**
  * Who may use the operator console, against the running product (built web + worker + emulator):
@@ -25,6 +26,7 @@ async function signIn(page: Page, who: { username: string; password: string }): 
 	await page.getByLabel('Password').fill(who.password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
+	await expectConsoleScript(page);
 }
 
 async function newSignedInPage(browser: Browser, who: { username: string; password: string }): Promise<Page> {
@@ -79,7 +81,7 @@ test.describe.serial('operator console: access', () => {
 	});
 
 	test('sign-out ends the session; a wrong password is refused; the right one signs in', async () => {
-		await page.goto('/console');
+		await openConsolePage(page, '/console');
 		const cookie = (await page.context().cookies()).find((c) => c.name === 'console_session');
 		expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false });
 		await page.getByRole('button', { name: 'Sign out' }).click();
@@ -116,11 +118,11 @@ test.describe.serial('operator console: access', () => {
 		const viewer = await newSignedInPage(browser, VIEWER);
 		await expect(viewer.getByText('You are signed in as a viewer')).toBeVisible();
 		await expect(viewer.getByRole('button', { name: 'Pause', exact: true })).toBeDisabled();
-		await viewer.goto('/console/guests');
+		await openConsolePage(viewer, '/console/guests');
 		await expect(
 			viewer.locator(`tr[data-guest="${ANNA}"]`).getByRole('button', { name: 'Grant extra pack' })
 		).toBeDisabled();
-		await viewer.goto('/console/operators');
+		await openConsolePage(viewer, '/console/operators');
 		await expect(viewer.getByText('Only the owner can add or remove operators.')).toBeVisible();
 
 		const calls: [string, unknown][] = [
@@ -167,7 +169,7 @@ test.describe.serial('operator console: access', () => {
 
 	test("changing an operator's role signs them out; they sign in again with the new role", async ({ browser }) => {
 		const before = await newSignedInPage(browser, VIEWER);
-		await page.goto('/console/operators');
+		await openConsolePage(page, '/console/operators');
 		await page.getByLabel('New role for vera').selectOption('operator');
 		await page.getByRole('button', { name: 'Change role' }).click();
 		await page.getByRole('button', { name: 'Yes, change and sign vera out' }).click();
@@ -190,7 +192,7 @@ test.describe.serial('operator console: access', () => {
 
 	test('removing an operator ends their sessions at once', async ({ browser }) => {
 		const viewer = await newSignedInPage(browser, VIEWER);
-		await page.goto('/console/operators');
+		await openConsolePage(page, '/console/operators');
 		await page.getByRole('button', { name: 'Remove vera' }).click();
 		await page.getByRole('button', { name: 'Yes, remove and sign out' }).click();
 		await expectToast(page, 'vera was removed and signed out.');

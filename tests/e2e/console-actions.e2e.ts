@@ -5,6 +5,7 @@ import { lastAudit, plantStickers, seedGuests } from './console-fixtures.ts';
 import { expectToast } from './toasts.ts';
 import { e2eDataDir, signInOwnOperator, withE2eDb } from './console-operator.ts';
 import { expectWithinPhoneWidth, VIEWPORTS } from './page-check.ts';
+import { openConsolePage } from './console-ready.ts';
 
 /**
  * The operator console's actions against the running product (built web + worker + emulator):
@@ -45,7 +46,7 @@ test.describe.serial('operator console: actions', () => {
 	});
 
 	test('the Live page updates without a reload when a job changes in the database', async () => {
-		await page.goto('/console');
+		await openConsolePage(page, '/console');
 		await page.evaluate(() => ((window as unknown as { stayedHere: boolean }).stayedHere = true));
 		const row = page.locator(`tr[data-job="${doneJob}"]`);
 		await expect(row).toContainText('done');
@@ -96,7 +97,7 @@ test.describe.serial('operator console: actions', () => {
 	});
 
 	test('Guests: search, grant an extra pack', async () => {
-		await page.goto('/console/guests');
+		await openConsolePage(page, '/console/guests');
 		await page.getByRole('searchbox').fill('@anna_e2e');
 		const anna = page.locator(`tr[data-guest="${ANNA}"]`);
 		await expect(anna).toBeVisible();
@@ -111,7 +112,7 @@ test.describe.serial('operator console: actions', () => {
 	});
 
 	test('Job page: retry a failed job', async () => {
-		await page.goto(`/console/jobs/${failedJob}`);
+		await openConsolePage(page, `/console/jobs/${failedJob}`);
 		// What went wrong leads the page, in words; the stored error waits folded in the debug details.
 		await expect(page.getByTestId('job-headline')).toHaveText(
 			'Failed: it took longer than the time limit, so it was stopped'
@@ -175,7 +176,7 @@ test.describe.serial('operator console: actions', () => {
 			JSON.stringify({ jobId: doneJob, pack: { stickers: [review(1, true), review(2, false)] } })
 		);
 
-		await page.goto('/console');
+		await openConsolePage(page, '/console');
 		const providers = page.getByRole('region', { name: 'Image providers' });
 		await expect(providers.getByTestId('queue-pause')).toContainText('running');
 		const gemini = providers.getByRole('row', { name: /gemini/ });
@@ -185,7 +186,7 @@ test.describe.serial('operator console: actions', () => {
 		await expect(gemini).not.toContainText('503');
 		await expect(gemini).toContainText('1 of 2 calls');
 
-		await page.goto(`/console/jobs/${doneJob}`);
+		await openConsolePage(page, `/console/jobs/${doneJob}`);
 		await page.getByText('Debug details').click();
 		await page.getByText('The guest’s chat and notices').click();
 		const verdicts = page.getByRole('table', { name: 'Sticker verdicts' });
@@ -199,7 +200,7 @@ test.describe.serial('operator console: actions', () => {
 
 	test('Job page: what happened first, then the stickers, time and cost, stages; debug folded last', async () => {
 		await plantStickers('e2eTokBoris1');
-		await page.goto(`/console/jobs/${doneJob}`);
+		await openConsolePage(page, `/console/jobs/${doneJob}`);
 		const headline = page.getByTestId('job-headline');
 		await expect(headline).toHaveText(/^Sent to Boris \(@boris_e2e\) at \d\d:\d\d$/);
 		// Success in the success colour, never the danger one.
@@ -226,7 +227,7 @@ test.describe.serial('operator console: actions', () => {
 
 	test('Job page: redraw one sticker of a delivered pack — queued, run by the worker, its outcome shown live', async () => {
 		await plantStickers('e2eTokBoris1');
-		await page.goto(`/console/jobs/${doneJob}`);
+		await openConsolePage(page, `/console/jobs/${doneJob}`);
 		const second = page.locator('figure', { has: page.getByRole('img', { name: 'Sticker 2', exact: true }) });
 		await second.getByRole('button', { name: 'Redraw' }).click();
 		await second.getByRole('button', { name: 'Redraw #2' }).click();
@@ -264,7 +265,7 @@ test.describe.serial('operator console: actions', () => {
 			);
 		write(stored);
 		try {
-			await page.goto('/console/health');
+			await openConsolePage(page, '/console/health');
 			const failure = page.getByTestId('last-backup-failure');
 			await expect(failure).toContainText(/^The backup at \d\d:\d\d failed: the disk was full — /);
 			await expect(failure).toHaveClass(/warn/);
@@ -276,7 +277,7 @@ test.describe.serial('operator console: actions', () => {
 	});
 
 	test('Spend: set the balance; the estimate follows', async () => {
-		await page.goto('/console/spend');
+		await openConsolePage(page, '/console/spend');
 		const balance = page.getByLabel('Real balance (USD)');
 		// Not a number: the form says so beside its button (it once said the server had a problem).
 		await balance.fill('lots');
@@ -291,7 +292,7 @@ test.describe.serial('operator console: actions', () => {
 	});
 
 	test('Guests: reset a guest — backup first, rows gone, spend kept, old pack links audited', async () => {
-		await page.goto('/console/guests');
+		await openConsolePage(page, '/console/guests');
 		const boris = page.locator(`tr[data-guest="${BORIS}"]`);
 		await boris.getByRole('button', { name: 'Reset guest' }).click();
 		await boris.getByRole('button', { name: 'Yes, erase this guest’s visits and packs' }).click();
@@ -311,7 +312,7 @@ test.describe.serial('operator console: actions', () => {
 		expect(withE2eDb((db) => db.prepare('SELECT count(*) AS n FROM api_usage WHERE job_id = ?').get(doneJob))).toEqual({
 			n: 1
 		});
-		await page.goto('/console/audit');
+		await openConsolePage(page, '/console/audit');
 		await page.getByLabel('Action').selectOption('reset_user');
 		await expect(page.locator('tr[data-audit-action="reset_user"]')).toHaveCount(1);
 		// The action in words, as the filter offers it; the stored name stays out of sight.

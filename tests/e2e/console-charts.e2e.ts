@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { openConsolePage } from './console-ready.ts';
 
 /**
  * The console's one bar chart (charts/BarChart.svelte) on Live, Messages, an event's summary and a
@@ -161,7 +162,7 @@ async function expectDrawn(page: Page, bars: Locator, indexes: number[], label: 
 const fillOf = (bar: Locator) => bar.evaluate((el) => getComputedStyle(el).fill);
 
 test('Live: packs per hour, drawn at both widths, in the count colour, read by keyboard', async ({ page }) => {
-	await page.goto('/console');
+	await openConsolePage(page, '/console');
 	const chart = chartOf(page, 'Packs delivered per hour (last 12 hours)');
 	await expect(chart.sentences).toHaveCount(12);
 	await expect(chart.bars).toHaveCount(12);
@@ -185,7 +186,7 @@ test('Live: packs per hour, drawn at both widths, in the count colour, read by k
 });
 
 test('Messages: a day’s bar is drawn at both widths and says its in, out and people', async ({ page }) => {
-	await page.goto('/console/messages');
+	await openConsolePage(page, '/console/messages');
 	const chart = chartOf(page, 'Bot messages per day, in and out (UTC)');
 	await expect(chart.sentences).toHaveCount(14);
 	await expect(chart.bars).toHaveCount(14);
@@ -204,7 +205,7 @@ test('Messages: a day’s bar is drawn at both widths and says its in, out and p
 test('an event’s summary: packs per hour with the empty hour between, and an event without packs says so', async ({
 	page
 }) => {
-	await page.goto(`/console/events/${seeded.eventId}/summary`);
+	await openConsolePage(page, `/console/events/${seeded.eventId}/summary`);
 	const chart = chartOf(page, 'Packs per hour (UTC)');
 	await expect(chart.sentences).toHaveCount(3);
 	await expect(chart.bars).toHaveCount(3);
@@ -215,7 +216,7 @@ test('an event’s summary: packs per hour with the empty hour between, and an e
 	const [one, two] = [await chart.bars.nth(0).boundingBox(), await chart.bars.nth(2).boundingBox()];
 	expect(two!.height).toBeGreaterThan(one!.height * 1.5);
 
-	await page.goto(`/console/events/${seeded.emptyEventId}/summary`);
+	await openConsolePage(page, `/console/events/${seeded.emptyEventId}/summary`);
 	await expect(page.getByText('No packs yet.')).toBeVisible();
 	await expect(page.getByRole('group', { name: /Arrow keys/ })).toHaveCount(0);
 });
@@ -223,7 +224,7 @@ test('an event’s summary: packs per hour with the empty hour between, and an e
 test('a broadcast’s results: sent in green, failures in red, values written, a draft says nothing sent yet', async ({
 	page
 }) => {
-	await page.goto(`/console/broadcasts/${seeded.broadcastId}`);
+	await openConsolePage(page, `/console/broadcasts/${seeded.broadcastId}`);
 	const title = `Results of broadcast #${seeded.broadcastId}`;
 	const chart = chartOf(page, title);
 	await expect(chart.sentences).toHaveText([
@@ -250,7 +251,7 @@ test('a broadcast’s results: sent in green, failures in red, values written, a
 	await expect(chart.group.locator('[aria-live="polite"]')).toHaveText('Sent: 3');
 	await expect(page.locator('.lc-tooltip-root').getByText('Sent: 3')).toBeVisible();
 
-	await page.goto(`/console/broadcasts/${seeded.draftId}`);
+	await openConsolePage(page, `/console/broadcasts/${seeded.draftId}`);
 	await expect(page.getByText('Nothing sent yet.')).toBeVisible();
 	await expect(page.getByRole('group', { name: /Arrow keys/ })).toHaveCount(0);
 });

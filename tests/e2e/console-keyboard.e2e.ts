@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { addOperator, withE2eDb } from './console-operator.ts';
+import { consoleKeysHint, pressConsoleKey } from './console-ready.ts';
 
 /**
  * The console with the keyboard only: sign in, open a failed job by its number, retry it, pause
@@ -87,7 +88,7 @@ test('sign in, open a job, retry it, pause and resume the queue — keyboard onl
 
 		// The page shortcut l goes back to Live (the focus is on no field).
 		await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-		await page.keyboard.press('l');
+		await pressConsoleKey(page, 'l');
 		await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
 		const banner = page.getByRole('region', { name: 'Maintenance' });
 		await tabTo(page, banner.getByRole('textbox', { name: 'Reason for the pause' }));
@@ -111,4 +112,20 @@ test('sign in, open a job, retry it, pause and resume the queue — keyboard onl
 		// Other specs share this product: never leave it paused.
 		withE2eDb((db) => db.prepare("DELETE FROM settings WHERE key = 'maintenance'").run());
 	}
+});
+
+test('without JavaScript the operator signs in and reads Live; the keys hint waits for the script the keys need', async ({
+	browser
+}) => {
+	await addOperator(OPERATOR);
+	const context = await browser.newContext({ javaScriptEnabled: false });
+	const page = await context.newPage();
+	await page.goto('/console/login');
+	await page.getByLabel('Username').fill(OPERATOR.username);
+	await page.getByLabel('Password').fill(OPERATOR.password);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
+	await expect(page.getByRole('navigation').getByRole('link', { name: /Logs/ })).toBeVisible();
+	await expect(consoleKeysHint(page)).toHaveCount(0);
+	await context.close();
 });

@@ -4,6 +4,7 @@ import { hash, type Options } from '@node-rs/argon2';
 import Database from 'better-sqlite3';
 import { expect, type Page } from '@playwright/test';
 import { currentProductStack, registerKioskOn } from './product-stack.ts';
+import { expectConsoleScript } from './console-ready.ts';
 
 /**
  * Signing a spec's own operator into the console. Browser tests share one product per project: the
@@ -52,6 +53,7 @@ export async function signInOwnOperator(
 		await page.getByRole('button', { name: 'Sign in' }).click();
 	}
 	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
+	await expectConsoleScript(page);
 }
 
 /** An operator account written straight into the product's database (as `npm run` scripts would); a second call is a no-op. */

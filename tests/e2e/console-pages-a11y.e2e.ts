@@ -2,6 +2,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 import { checkPage } from './page-check.ts';
+import { openConsolePage } from './console-ready.ts';
 
 /**
  * Every page an operator or a guest opens, checked with axe (WCAG 2.1 A and AA; serious and
@@ -181,7 +182,7 @@ test.describe('console pages pass axe at both widths, signed in as the owner', (
 
 	test('job with its chat and debug details unfolded', async ({ page }, testInfo) => {
 		// Folded parts are out of axe's sight until opened: the ids, the tables of calls and messages.
-		await page.goto(`/console/jobs/${seeded.jobId}`);
+		await openConsolePage(page, `/console/jobs/${seeded.jobId}`);
 		await page.getByText('The guest’s chat and notices').click();
 		await page.getByText('Debug details').click();
 		await expect(page.getByRole('heading', { name: 'Ids and choices' })).toBeVisible();
@@ -191,7 +192,7 @@ test.describe('console pages pass axe at both widths, signed in as the owner', (
 
 	test('lead card', async ({ page }, testInfo) => {
 		// A lead opens as a card on the Leads page.
-		await page.goto('/console/leads');
+		await openConsolePage(page, '/console/leads');
 		await page.getByRole('button', { name: `#${seeded.leadId}` }).click();
 		await expect(page.getByRole('region', { name: `Lead #${seeded.leadId}` })).toBeVisible();
 		await checkPage(page, testInfo, 'lead');

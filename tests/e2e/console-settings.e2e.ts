@@ -4,6 +4,7 @@ import { createControlClient } from '../../tools/telegram-emulator/control-clien
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { withE2eDb } from './console-operator.ts';
 import { expectToast } from './toasts.ts';
+import { expectConsoleScript, openConsolePage } from './console-ready.ts';
 
 // The owner changes the sales group and the pack limit on the Settings page, and the running worker
 // uses both without a restart: the next lead card goes to the new chat, and a guest who already has
@@ -34,6 +35,7 @@ async function signInOwner(page: Page): Promise<void> {
 	await page.getByLabel('Password').fill(OWNER.password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
+	await expectConsoleScript(page);
 }
 
 async function botTextsIn(chatId: number): Promise<string[]> {
@@ -160,7 +162,7 @@ test('the owner changes the sales group and the pack limit, and the worker uses 
 
 	// Back to the environment's values through the page, and wait until the worker has read them (the
 	// guest is handed their pack again), so the specs after this one find the product as it was.
-	await page.goto('/console/settings');
+	await openConsolePage(page, '/console/settings');
 	for (const label of ['Sales group chat id', 'Packs per guest']) {
 		const field = settingField(page, label);
 		await field.getByRole('button', { name: `Use the default for ${label}`, exact: true }).click();

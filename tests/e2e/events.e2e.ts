@@ -6,6 +6,7 @@ import { selfieJpeg } from '../integration/guest-photos.ts';
 import { guestOpensCatalogue, tapStartForToken } from './kiosk-steps.ts';
 import { registerE2eKiosk, signInOwnOperator, withE2eDb } from './console-operator.ts';
 import { expectToast } from './toasts.ts';
+import { openConsolePage } from './console-ready.ts';
 
 /**
  * An event set up in the console reaches its guests: the operator creates an event, publishes its
@@ -76,7 +77,7 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 	await signInOwnOperator(console, operator);
 
 	// Create the event with its set title, then its captions (English) and its kiosk.
-	await console.goto('/console/events');
+	await openConsolePage(console, '/console/events');
 	// The list is loaded by the page's script: once it shows, the form is live (typing earlier is lost).
 	await expect(console.getByRole('link', { name: 'Default event' })).toBeVisible();
 	await console.getByLabel('Name').fill(eventName);

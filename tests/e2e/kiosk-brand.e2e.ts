@@ -5,6 +5,7 @@ import { signInOwnOperator } from './console-operator.ts';
 import { expect } from './product-stack.ts';
 import { guestChoosesOutfit, holdQueue, openKiosk, releaseQueue, startAndReadToken, test } from './kiosk-steps.ts';
 import { expectToast } from './toasts.ts';
+import { openConsolePage } from './console-ready.ts';
 
 /**
  * What guests see of the kiosk beyond the flow itself (docs/kiosk.md, "The Start screen" and
@@ -57,7 +58,7 @@ test('Start shows the live event’s name, colours (readable ink chosen for them
 		setupToken: `brand-setup-${run}`,
 		role: 'operator'
 	});
-	await consolePage.goto('/console/events');
+	await openConsolePage(consolePage, '/console/events');
 	await expect(consolePage.getByRole('link', { name: 'Default event' })).toBeVisible();
 	await consolePage.getByLabel('Name').fill(eventName);
 	await consolePage.getByLabel('Sticker-set title').fill('{event}');

@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { hashPassword } from '../../src/lib/server/auth/password.ts';
 import { E2E_EMULATOR_PORT } from '../../playwright.config.ts';
 import { expectToast } from './toasts.ts';
+import { expectConsoleScript, openConsolePage } from './console-ready.ts';
 
 // A lead's whole path through the running product: the landing form → the worker posts the card
 // into the emulator's sales group → an operator sets its status in the console → the worker edits
@@ -47,7 +48,8 @@ test('a landing request reaches the sales group and the console, and a console s
 	await page.getByLabel('Password').fill(OPERATOR.password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await expect(page.getByRole('heading', { level: 1, name: 'Live' })).toBeVisible();
-	await page.goto('/console/leads');
+	await expectConsoleScript(page);
+	await openConsolePage(page, '/console/leads');
 	await page.getByRole('searchbox').fill(name);
 	await page.getByRole('button', { name: `#${id}` }).click();
 	const card = page.getByRole('region', { name: `Lead #${id}` });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 import { expectWithinPhoneWidth, VIEWPORTS } from './page-check.ts';
+import { openConsolePage, pressConsoleKey } from './console-ready.ts';
 
 /**
  * The console's Logs page against the running product (built web + worker + emulator): the
@@ -64,7 +65,7 @@ test('the Logs page: launch history, filters, context and empty states', async (
 
 	// Empty state: nothing stored yet (whatever the product logged so far is cleared first).
 	withDb((db) => db.prepare('DELETE FROM log_entries').run());
-	await page.keyboard.press('x');
+	await pressConsoleKey(page, 'x');
 	await expect(page.getByRole('heading', { level: 1, name: 'Logs' })).toBeVisible();
 	await expect(page.getByText('No warnings or errors recorded')).toBeVisible();
 	// The product's own worker is the running launch.
@@ -132,7 +133,7 @@ test('on a 390 px phone each log entry stacks: its message is on the screen, the
 		db.prepare('DELETE FROM worker_processes WHERE id IN (?, ?)').run(CLEAN.id, CRASHED.id);
 	});
 	plantLaunchesAndLogs();
-	await page.goto('/console/logs');
+	await openConsolePage(page, '/console/logs');
 	const row = entryRows(page).filter({ hasText: 'sticker upload failed' });
 	const message = row.locator('[data-log-message]');
 	// Time, process and level are on a line above the message, not in columns beside it.

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
+import { openConsolePage } from './console-ready.ts';
 
 /**
  * The Spend page's charts (layerchart): a bar's tooltip follows the pointer and the keyboard (the
@@ -52,7 +53,7 @@ async function openSpend(page: Page): Promise<string[]> {
 	page.on('pageerror', (error) => errors.push(error.message));
 	await signInOwnOperator(page, { ...VIEWER, role: 'viewer' });
 	// The built server renders the page (the charts follow in the browser, with the live data).
-	const response = await page.goto('/console/spend');
+	const response = await openConsolePage(page, '/console/spend');
 	expect(response?.status()).toBe(200);
 	await expect(page.getByRole('heading', { name: 'Spend per day (UTC)' })).toBeVisible();
 	return errors;
