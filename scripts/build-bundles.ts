@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type OutputFile } from 'esbuild';
 import { bundlePath, NODE_BUNDLES, type NodeBundle } from '../src/lib/server/config/node-bundles.ts';
+import { errorText } from '../src/lib/server/errors/error-text.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,6 +21,20 @@ export async function buildBundles(root: string = projectRoot): Promise<string[]
 	const names = Object.keys(NODE_BUNDLES) as NodeBundle[];
 	const built = await Promise.all(names.map((name) => bundle(root, name)));
 	return built.flat();
+}
+
+/**
+ * For a command that cannot go on without the bundles (this script, `npm start`): builds them, or
+ * says which step failed and exits 1. esbuild has printed each error's file and line already, so
+ * its message is folded to one line here.
+ */
+export async function buildBundlesOrExit(root: string = projectRoot): Promise<string[]> {
+	try {
+		return await buildBundles(root);
+	} catch (error) {
+		console.error(`the Node bundles did not build: ${errorText(error, 2000)}`);
+		process.exit(1);
+	}
 }
 
 async function bundle(root: string, name: NodeBundle): Promise<string[]> {
@@ -61,18 +76,12 @@ function writeInPlace(files: OutputFile[]): string[] {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const started = Date.now();
-	buildBundles().then(
-		(files) =>
-			console.log(
-				`bundled: ${files
-					.filter((file) => file.endsWith('.js'))
-					.map((file) => path.relative(projectRoot, file))
-					.join(', ')} (${Date.now() - started} ms)`
-			),
-		(error: unknown) => {
-			// esbuild has printed the file and line of each error already.
-			console.error('the Node bundles did not build:', error instanceof Error ? error.message : error);
-			process.exit(1);
-		}
+	void buildBundlesOrExit().then((files) =>
+		console.log(
+			`bundled: ${files
+				.filter((file) => file.endsWith('.js'))
+				.map((file) => path.relative(projectRoot, file))
+				.join(', ')} (${Date.now() - started} ms)`
+		)
 	);
 }

@@ -6,7 +6,7 @@ import { humanLogLine } from '../src/lib/server/log/human-line.ts';
 import { firstRunSecretsPath } from '../src/lib/server/system/first-run-secrets.ts';
 import { ADAPTER_BODY_SIZE_LIMIT } from '../src/lib/server/web/body-limit.ts';
 import { bundleNodeArgs } from '../src/lib/server/config/node-bundles.ts';
-import { buildBundles } from './build-bundles.ts';
+import { buildBundlesOrExit } from './build-bundles.ts';
 
 /**
  * Starts the product's processes side by side — the Telegram emulator (only when no bot token is
@@ -96,12 +96,7 @@ async function main(): Promise<void> {
 	}
 	// The worker and the web's upload checker run from their bundles (scripts/build-bundles.ts), made
 	// from the sources at every start: a few tenths of a second, and never older than the code.
-	try {
-		await buildBundles(config.projectRoot);
-	} catch (error) {
-		console.error('the Node bundles did not build:', error instanceof Error ? error.message : error);
-		process.exit(1);
-	}
+	await buildBundlesOrExit(config.projectRoot);
 	const children = new Map<string, ChildProcess>();
 	let stopping = false;
 	const stopAll = async (code: number) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildBundles } from '../../scripts/build-bundles.ts';
 import { BUNDLE_NODE_FLAGS, bundlePath, NODE_BUNDLES } from '../../src/lib/server/config/node-bundles.ts';
-import { PROJECT_ROOT, runBuiltWorker } from '../helpers/node-process.ts';
+import { PROJECT_ROOT, runBuiltWorker, runTs } from '../helpers/node-process.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 // The worker and the upload checker run as bundles in production (scripts/build-bundles.ts,
@@ -38,6 +38,23 @@ describe('the Node bundles', () => {
 		// Whole: Node parses them.
 		for (const name of ['worker', 'uploadChecker'] as const)
 			expect(spawnSync(process.execPath, ['--check', bundlePath(PROJECT_ROOT, name)]).status, name).toBe(0);
+	});
+
+	it("a build that fails ends the command with one line that names the step, after esbuild's own errors", async () => {
+		const dir = tempDir();
+		// A project root without the sources: esbuild cannot find either entry.
+		const entry = path.join(dir, 'build-here.mts');
+		writeFileSync(
+			entry,
+			`import { buildBundlesOrExit } from ${JSON.stringify(path.join(PROJECT_ROOT, 'scripts', 'build-bundles.ts'))};\n` +
+				`await buildBundlesOrExit(${JSON.stringify(dir)});\nconsole.log('went on');\n`
+		);
+		const result = await runTs(entry);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('[ERROR] The entry point "src/worker/main.ts"');
+		const last = result.stderr.trim().split('\n').at(-1);
+		expect(last).toMatch(/^the Node bundles did not build: Build failed with \d+ errors?: /);
+		expect(result.stdout).not.toContain('went on');
 	});
 
 	it('package.json and the systemd unit start the worker the way node-bundles.ts says', () => {
