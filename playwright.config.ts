@@ -117,6 +117,10 @@ export default defineConfig<object, ProductStackWorkerOptions>({
 	testDir: 'tests/e2e',
 	testMatch: '*.e2e.ts',
 	timeout: 60_000,
+	// An assertion waits up to 10 s, not Playwright's 5: on a busy CI runner a page that needs the
+	// server and then its script can take seconds, and these waits are limits for a hang, not speed
+	// promises (a green run never waits for them; the specs that promise a time poll with their own).
+	expect: { timeout: 10_000 },
 	fullyParallel: false,
 	// One worker per product at most (`workers: 1` on each project): the specs of a project share
 	// its product and database, and some change what every other spec on it sees (console-access

@@ -36,7 +36,7 @@ async function guestQueuesPack(kiosk: Page): Promise<string> {
 		message_id: catalogue.message_id,
 		callback_data: outfit.callback_data!
 	});
-	await expect(kiosk.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await expect(kiosk.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
 	const photo = await kiosk.request.post(`/api/kiosk/sessions/${token}/photo`, {
 		headers: { origin: new URL(kiosk.url()).origin, 'content-type': 'image/jpeg' },
 		data: await selfieJpeg(800, 600)

@@ -57,7 +57,7 @@ test.describe.serial('operator console: actions', () => {
 				)
 				.run(new Date().toISOString(), doneJob)
 		);
-		await expect(row).toContainText('failed', { timeout: 10_000 });
+		await expect(row).toContainText('failed');
 		// The cell follows the stored error, in the job page's words: the raw error stays off the table.
 		await expect(row).toContainText('the picture had no face');
 		await expect(row).not.toContainText('changed by hand');
@@ -67,7 +67,7 @@ test.describe.serial('operator console: actions', () => {
 				.prepare("UPDATE jobs SET status = 'done', error = NULL, updated_at = ? WHERE job_id = ?")
 				.run(new Date().toISOString(), doneJob)
 		);
-		await expect(row).toContainText('done', { timeout: 10_000 });
+		await expect(row).toContainText('done');
 	});
 
 	test('Pause and Resume from the Live page, each audited with the operator and IP', async () => {

@@ -168,7 +168,7 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 		message_id: offered.messageId,
 		callback_data: `go:acme-hoodie:${token}`
 	});
-	await expect(kiosk.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await expect(kiosk.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
 	await expect(kiosk.getByText('Your outfit: 🧥 Acme hoodie')).toBeVisible();
 	// The camera screen shows the preview uploaded in the console (one catalogue): an orange square,
 	// not the rockstar costume drawn in its colours.
@@ -185,9 +185,7 @@ test('an event set up in the console reaches its guests; a rollback changes the 
 			data: await selfieJpeg(800, 600)
 		});
 		expect(photo.status()).toBe(201);
-		await expect(kiosk.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({
-			timeout: 10_000
-		});
+		await expect(kiosk.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible();
 		const job = withE2eDb((db) =>
 			db
 				.prepare(

@@ -129,13 +129,13 @@ test('Start shows the live event’s name, colours (readable ink chosen for them
 		// A pause shows "Temporarily unavailable" in the event's colours, and Start comes back with them.
 		await holdQueue(product);
 		try {
-			await expect(kiosk.getByRole('heading', { name: 'Temporarily unavailable' })).toBeVisible({ timeout: 10_000 });
+			await expect(kiosk.getByRole('heading', { name: 'Temporarily unavailable' })).toBeVisible();
 			expect(await css(kiosk, 'main.kiosk', 'background-color')).toBe('rgb(255, 243, 224)');
 			expect(await css(kiosk, '#paused-title', 'color')).toBe('rgb(0, 0, 0)');
 		} finally {
 			await releaseQueue(product);
 		}
-		await expect(start).toBeVisible({ timeout: 10_000 });
+		await expect(start).toBeVisible();
 		await expect(kiosk.getByTestId('event-name')).toHaveText(eventName);
 	} finally {
 		await consolePage.getByRole('button', { name: 'End event' }).click();
@@ -181,7 +181,7 @@ test('the link is sent while the guest still looks at the kiosk: their 12 sticke
 	const token = await startAndReadToken(page, product);
 	const userId = nextUser++;
 	await guestChoosesOutfit(control, userId, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
 	await page.getByRole('button', { name: 'Take photo' }).click();
 	await page.getByRole('button', { name: 'Use this photo' }).click();
 	await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible();

@@ -121,7 +121,7 @@ export async function kioskAtCamera(
 	await openKiosk(page, product);
 	const token = await startAndReadToken(page, product);
 	await guestChoosesOutfit(control, userId, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
 	return token;
 }
 

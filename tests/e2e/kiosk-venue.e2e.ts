@@ -38,14 +38,14 @@ test('Cancel on the QR, Telegram and camera screens closes the session and shows
 		user: { id: guest, first_name: 'Aziz', language_code: 'en' },
 		text: `/start ${inTelegram}`
 	});
-	await expect(page.getByRole('heading', { name: 'Continue in Telegram' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('heading', { name: 'Continue in Telegram' })).toBeVisible();
 	await page.getByRole('button', { name: 'Cancel' }).click();
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
 	await expect.poll(() => session(inTelegram)).toEqual({ status: 'expired', closed_reason: 'kiosk_cancel' });
 
 	const atCamera = await startAndReadToken(page, product);
 	await guestChoosesOutfit(control, nextUser++, atCamera);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
 	await page.getByRole('button', { name: 'Cancel' }).click();
 	await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
 	await expect.poll(() => session(atCamera)).toEqual({ status: 'expired', closed_reason: 'kiosk_cancel' });
@@ -121,7 +121,7 @@ test('offline at the moment of the photo: the kiosk waits, and sends it by itsel
 	test.setTimeout(120_000);
 	const token = await kioskAtCamera(page, product, control, nextUser++);
 	await page.getByRole('button', { name: 'Take photo' }).click();
-	await expect(page.getByRole('button', { name: 'Use this photo' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('button', { name: 'Use this photo' })).toBeVisible();
 
 	await page.context().setOffline(true);
 	await page.getByRole('button', { name: 'Use this photo' }).click();

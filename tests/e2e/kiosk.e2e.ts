@@ -33,7 +33,7 @@ test('a guest goes from Start to a queued job: QR, Telegram, camera, upload, "Ge
 
 	const userId = nextUser++;
 	await guestChoosesOutfit(control, userId, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
 	await expect(page.getByText('Your outfit: 🚀 Astronaut')).toBeVisible();
 	// Its picture as the catalogue publishes it (drawn in its colours: no preview uploaded), from the product's file store.
 	await expect
@@ -107,9 +107,7 @@ test('the "being drawn" screen shows the place and estimate of the guest\'s stat
 		});
 		statusId = status.message_id;
 		const [, place, eta] = PLACE.exec(status.text ?? '')!;
-		await expect(page.getByTestId('queue-position')).toHaveText(`You are #${place} in the queue — about ${eta}.`, {
-			timeout: 10_000
-		});
+		await expect(page.getByTestId('queue-position')).toHaveText(`You are #${place} in the queue — about ${eta}.`);
 	} finally {
 		await releaseQueue(product);
 	}
@@ -189,7 +187,7 @@ test('the upload endpoint refuses what is not a usable photo with the right stat
 	expect([early.status(), (await early.json()).error]).toEqual([409, 'not_ready']);
 
 	await guestChoosesOutfit(control, nextUser++, token);
-	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('heading', { name: 'Look at the camera' })).toBeVisible();
 	const jpeg = await selfieJpeg(800, 600);
 	const bomb = await sharp({ create: { width: 14000, height: 14000, channels: 3, background: '#000' } })
 		.png({ compressionLevel: 9 })
@@ -244,13 +242,13 @@ test('a photo without a face is refused on the kiosk with the retake sentence; t
 	// Retake: countdown and preview again, the sentence gone while the guest poses.
 	await page.getByRole('button', { name: 'Retake' }).click();
 	await expect(page.getByRole('alert')).toHaveCount(0);
-	await expect(page.getByRole('button', { name: 'Use this photo' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('button', { name: 'Use this photo' })).toBeVisible();
 	// A photo with a face is still taken for this session, and the kiosk moves on by itself.
 	const good = await page.request.post(`/api/kiosk/sessions/${token}/photo`, {
 		headers: { origin: baseURL!, 'content-type': 'image/jpeg' },
 		data: await selfieJpeg(800, 600)
 	});
 	expect(good.status()).toBe(201);
-	await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByRole('heading', { name: 'Your stickers are being drawn!' })).toBeVisible();
 	expect(await session()).toEqual({ status: 'photo_taken', closed_reason: null });
 });

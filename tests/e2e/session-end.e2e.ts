@@ -21,7 +21,7 @@ test('finding 3: a console page goes to sign-in within seconds when its session 
 			.prepare('DELETE FROM operator_sessions WHERE operator_id = (SELECT id FROM operators WHERE username = ?)')
 			.run(OPERATOR.username)
 	);
-	await expect(page).toHaveURL(/\/console\/login\?next=%2Fconsole%2Fspend/, { timeout: 10_000 });
+	await expect(page).toHaveURL(/\/console\/login\?next=%2Fconsole%2Fspend/);
 
 	await page.getByLabel('Username').fill(OPERATOR.username);
 	await page.getByLabel('Password').fill(OPERATOR.password);
