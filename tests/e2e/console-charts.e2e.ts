@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 import { openConsolePage } from './console-ready.ts';
+import { expectNoSidewaysScroll } from './page-check.ts';
 
 /**
  * The console's one bar chart (charts/BarChart.svelte) on Live, Messages, an event's summary and a
@@ -152,10 +153,7 @@ async function expectDrawn(page: Page, bars: Locator, indexes: number[], label: 
 				)
 				.toBe(true);
 		}
-		const sideways = await page.evaluate(
-			() => document.documentElement.scrollWidth - document.documentElement.clientWidth
-		);
-		expect(sideways, `${label} scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(0);
+		await expectNoSidewaysScroll(page, `${label} scrolls sideways at ${size.width} px`);
 	}
 }
 

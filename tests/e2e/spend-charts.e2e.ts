@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInOwnOperator, withE2eDb } from './console-operator.ts';
 import { openConsolePage } from './console-ready.ts';
+import { expectNoSidewaysScroll } from './page-check.ts';
 
 /**
  * The Spend page's charts (layerchart): a bar's tooltip follows the pointer and the keyboard (the
@@ -105,9 +106,6 @@ test('per stage and per provider: bars and a table with the full names, no sidew
 		page.getByRole('region', { name: 'Per stage' }).getByRole('rowheader', { name: 'sheet', exact: true })
 	).toBeVisible();
 	await expect(page.getByLabel('Window')).toHaveValue('14');
-	const sideways = await page.evaluate(
-		() => document.documentElement.scrollWidth - document.documentElement.clientWidth
-	);
-	expect(sideways).toBeLessThanOrEqual(0);
+	await expectNoSidewaysScroll(page, 'Spend scrolls sideways at 390 px');
 	expect(errors).toEqual([]);
 });
