@@ -5,7 +5,8 @@ import { consoleKeysHint, pressConsoleKey } from './console-ready.ts';
 /**
  * The console with the keyboard only: sign in, open a failed job by its number, retry it, pause
  * and resume the queue — Tab, Enter, Space and the page shortcuts, no mouse — and every stop the
- * operator lands on shows where the focus is (a visible outline).
+ * operator lands on shows where the focus is (a visible outline). Without JavaScript the sign-in
+ * still works and the line that lists the keys is not offered: the keys need the script.
  */
 const OPERATOR = { username: 'kemal_keys', password: 'keyboard password 42', role: 'operator' as const };
 const GUEST = 7_003_100 + Math.floor(Math.random() * 1000);
