@@ -73,7 +73,7 @@ function sidewaysScroll(page: Page): Promise<number> {
  * The page does not scroll sideways once its layout has settled. A chart redraws for a new window
  * width in its ResizeObserver's callback, a frame or more after the resize (longer on a busy
  * machine), and until then the page can be as wide as before: measured at once, a 390 px window
- * once read 687 px too wide in CI. So this measures until it fits or the assertion's time is up.
+ * once read 687 px too wide in a fresh-clone run. So this measures until it fits or the assertion's time is up.
  */
 export async function expectNoSidewaysScroll(
 	page: Page,
